@@ -1,0 +1,167 @@
+package events
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// The catalog: every event type Crossrank writes, at its current version.
+const (
+	TypeRankingDefined           = "crossrank.ranking.defined.v1"
+	TypeWeightsSet               = "crossrank.ranking.weights_set.v1"
+	TypeScenariosSet             = "crossrank.ranking.scenarios_set.v1"
+	TypeEntryCreated             = "crossrank.entry.created.v1"
+	TypeProposalOpened           = "crossrank.proposal.opened.v1"
+	TypeEvidenceAdded            = "crossrank.proposal.evidence_added.v2"
+	TypeEvidenceRemoved          = "crossrank.proposal.evidence_removed.v1"
+	TypeScoreChangeProposed      = "crossrank.proposal.score_change_proposed.v1"
+	TypeAttributeChangeProposed  = "crossrank.proposal.attribute_change_proposed.v1"
+	TypeChangeRemoved            = "crossrank.proposal.change_removed.v1"
+	TypeProposalSubmitted        = "crossrank.proposal.submitted.v1"
+	TypeProposalRevised          = "crossrank.proposal.revised.v1"
+	TypeVoteCast                 = "crossrank.proposal.vote_cast.v1"
+	TypeVetoDismissed            = "crossrank.proposal.veto_dismissed.v1"
+	TypeProposalCrossValidated   = "crossrank.proposal.cross_validated.v1"
+	TypeProposalReturnedToReview = "crossrank.proposal.returned_to_review.v1"
+	TypeProposalRejected         = "crossrank.proposal.rejected.v1"
+	TypeProposalWithdrawn        = "crossrank.proposal.withdrawn.v1"
+	TypeEditionPublished         = "crossrank.edition.published.v1"
+	TypeUserRegistered           = "crossrank.user.registered.v1"
+	TypeRoleGranted              = "crossrank.user.role_granted.v1"
+	TypeRoleRevoked              = "crossrank.user.role_revoked.v1"
+	TypePasswordChanged          = "crossrank.user.password_changed.v1"
+	TypeTokenIssued              = "crossrank.user.token_issued.v1"
+	TypeTokenRevoked             = "crossrank.user.token_revoked.v1"
+	TypeWebhookDelivered         = "crossrank.webhook.delivered.v1"
+	TypeWebhookFailed            = "crossrank.webhook.failed.v1"
+)
+
+var catalog = map[string]reflect.Type{
+	TypeRankingDefined:           reflect.TypeFor[RankingDefined](),
+	TypeWeightsSet:               reflect.TypeFor[WeightsSet](),
+	TypeScenariosSet:             reflect.TypeFor[ScenariosSet](),
+	TypeEntryCreated:             reflect.TypeFor[EntryCreated](),
+	TypeProposalOpened:           reflect.TypeFor[ProposalOpened](),
+	TypeEvidenceAdded:            reflect.TypeFor[EvidenceAdded](),
+	TypeEvidenceRemoved:          reflect.TypeFor[EvidenceRemoved](),
+	TypeScoreChangeProposed:      reflect.TypeFor[ScoreChangeProposed](),
+	TypeAttributeChangeProposed:  reflect.TypeFor[AttributeChangeProposed](),
+	TypeChangeRemoved:            reflect.TypeFor[ChangeRemoved](),
+	TypeProposalSubmitted:        reflect.TypeFor[ProposalSubmitted](),
+	TypeProposalRevised:          reflect.TypeFor[ProposalRevised](),
+	TypeVoteCast:                 reflect.TypeFor[VoteCast](),
+	TypeVetoDismissed:            reflect.TypeFor[VetoDismissed](),
+	TypeProposalCrossValidated:   reflect.TypeFor[ProposalCrossValidated](),
+	TypeProposalReturnedToReview: reflect.TypeFor[ProposalReturnedToReview](),
+	TypeProposalRejected:         reflect.TypeFor[ProposalRejected](),
+	TypeProposalWithdrawn:        reflect.TypeFor[ProposalWithdrawn](),
+	TypeEditionPublished:         reflect.TypeFor[EditionPublished](),
+	TypeUserRegistered:           reflect.TypeFor[UserRegistered](),
+	TypeRoleGranted:              reflect.TypeFor[RoleGranted](),
+	TypeRoleRevoked:              reflect.TypeFor[RoleRevoked](),
+	TypePasswordChanged:          reflect.TypeFor[PasswordChanged](),
+	TypeTokenIssued:              reflect.TypeFor[TokenIssued](),
+	TypeTokenRevoked:             reflect.TypeFor[TokenRevoked](),
+	TypeWebhookDelivered:         reflect.TypeFor[WebhookDelivered](),
+	TypeWebhookFailed:            reflect.TypeFor[WebhookFailed](),
+}
+
+var typeOf = func() map[reflect.Type]string {
+	m := make(map[reflect.Type]string, len(catalog))
+	for name, t := range catalog {
+		m[t] = name
+	}
+	return m
+}()
+
+// Upcaster turns the JSON body of an older version into the body of the next
+// version. Upcasters chain until the current version is reached.
+type Upcaster func(old json.RawMessage) (json.RawMessage, error)
+
+// upcasters maps an old type to the next type and the function converting it.
+var upcasters = map[string]struct {
+	next string
+	up   Upcaster
+}{
+	"crossrank.proposal.evidence_added.v1": {TypeEvidenceAdded, upcastEvidenceV1},
+}
+
+// evidenceAddedV1 is the first shape of EvidenceAdded: one "source" field held
+// either a URL or a document name, and evidence never expired.
+type evidenceAddedV1 struct {
+	EvidenceID string `json:"evidence_id"`
+	Revision   int    `json:"revision"`
+	Claim      string `json:"claim"`
+	Source     string `json:"source"`
+	Excerpt    string `json:"excerpt"`
+	ObservedOn string `json:"observed_on"`
+}
+
+func upcastEvidenceV1(old json.RawMessage) (json.RawMessage, error) {
+	var v1 evidenceAddedV1
+	if err := json.Unmarshal(old, &v1); err != nil {
+		return nil, err
+	}
+	v2 := EvidenceAdded{
+		EvidenceID: v1.EvidenceID, Revision: v1.Revision, Claim: v1.Claim,
+		Excerpt: v1.Excerpt, ObservedOn: v1.ObservedOn,
+	}
+	if strings.HasPrefix(v1.Source, "http://") || strings.HasPrefix(v1.Source, "https://") {
+		v2.SourceURL = v1.Source
+	} else {
+		v2.SourceName = v1.Source
+	}
+	return json.Marshal(v2)
+}
+
+// TypeName returns the catalog type of a payload (a struct or a pointer to one).
+func TypeName(payload any) (string, error) {
+	t := reflect.TypeOf(payload)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	name, ok := typeOf[t]
+	if !ok {
+		return "", fmt.Errorf("%w: payload %v is not in the catalog", ErrUnknownType, t)
+	}
+	return name, nil
+}
+
+// Types lists every current type in the catalog, sorted.
+func Types() []string {
+	out := make([]string, 0, len(catalog))
+	for name := range catalog {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DecodeData upcasts raw to the current version of its type and decodes it.
+// It returns the current type name, the (possibly upcast) body and a pointer
+// to the payload struct.
+func DecodeData(typ string, raw []byte) (string, json.RawMessage, any, error) {
+	body := json.RawMessage(raw)
+	for hops := 0; ; hops++ {
+		if _, ok := catalog[typ]; ok {
+			break
+		}
+		u, ok := upcasters[typ]
+		if !ok || hops > 16 {
+			return "", nil, nil, fmt.Errorf("%w: %q", ErrUnknownType, typ)
+		}
+		next, err := u.up(body)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("%w: upcasting %s: %v", ErrMalformed, typ, err)
+		}
+		typ, body = u.next, next
+	}
+	ptr := reflect.New(catalog[typ])
+	if err := json.Unmarshal(body, ptr.Interface()); err != nil {
+		return "", nil, nil, fmt.Errorf("%w: %s body: %v", ErrMalformed, typ, err)
+	}
+	return typ, body, ptr.Interface(), nil
+}
