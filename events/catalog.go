@@ -28,6 +28,7 @@ const (
 	TypeProposalReturnedToReview = "crossrank.proposal.returned_to_review.v1"
 	TypeProposalRejected         = "crossrank.proposal.rejected.v1"
 	TypeProposalWithdrawn        = "crossrank.proposal.withdrawn.v1"
+	TypeProposalPublished        = "crossrank.proposal.published.v1"
 	TypeEditionPublished         = "crossrank.edition.published.v1"
 	TypeUserRegistered           = "crossrank.user.registered.v1"
 	TypeRoleGranted              = "crossrank.user.role_granted.v1"
@@ -58,6 +59,7 @@ var catalog = map[string]reflect.Type{
 	TypeProposalReturnedToReview: reflect.TypeFor[ProposalReturnedToReview](),
 	TypeProposalRejected:         reflect.TypeFor[ProposalRejected](),
 	TypeProposalWithdrawn:        reflect.TypeFor[ProposalWithdrawn](),
+	TypeProposalPublished:        reflect.TypeFor[ProposalPublished](),
 	TypeEditionPublished:         reflect.TypeFor[EditionPublished](),
 	TypeUserRegistered:           reflect.TypeFor[UserRegistered](),
 	TypeRoleGranted:              reflect.TypeFor[RoleGranted](),

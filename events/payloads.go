@@ -234,6 +234,14 @@ type ProposalWithdrawn struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// ProposalPublished marks a proposal as released in an edition. It is
+// appended in the same atomic batch as EditionPublished, with an expectation
+// on the proposal, so a proposal revised during publishing is never released.
+type ProposalPublished struct {
+	Edition  int `json:"edition"`
+	Revision int `json:"revision"`
+}
+
 // AppliedChange is one change an edition made to the published ranking.
 type AppliedChange struct {
 	Proposal  string   `json:"proposal"`

@@ -1,0 +1,106 @@
+package domain
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// entry is one cached aggregate. mu serialises commands on the aggregate in
+// this process; state is replaced, never mutated, so a reader may hold it.
+type entry struct {
+	mu     sync.Mutex
+	state  any
+	seq    uint64
+	ids    map[string]uint64 // event id → sequence, to recognise retries
+	loaded bool
+	elem   *list.Element
+}
+
+func (e *entry) apply(ev events.Event) {
+	if e.ids == nil {
+		e.ids = map[string]uint64{}
+	}
+	e.ids[ev.ID] = ev.Sequence
+	e.seq = ev.Sequence
+	switch s := e.state.(type) {
+	case nil:
+		e.state = fresh(ev.Kind())
+		e.apply2(ev)
+	case *Ranking:
+		n := s.clone()
+		n.Evolve(ev)
+		e.state = n
+	case *Entry:
+		n := s.clone()
+		n.Evolve(ev)
+		e.state = n
+	case *Proposal:
+		n := s.clone()
+		n.Evolve(ev)
+		e.state = n
+	case *Edition:
+		n := s.Clone()
+		n.Evolve(ev)
+		e.state = n
+	case *User:
+		n := s.clone()
+		n.Evolve(ev)
+		e.state = n
+	}
+}
+
+// apply2 evolves a freshly created state in place (nobody holds it yet).
+func (e *entry) apply2(ev events.Event) {
+	if s, ok := e.state.(interface{ Evolve(events.Event) }); ok {
+		s.Evolve(ev)
+	}
+}
+
+func fresh(k events.Kind) any {
+	switch k {
+	case events.KindRanking:
+		return &Ranking{}
+	case events.KindEntry:
+		return &Entry{}
+	case events.KindProposal:
+		return &Proposal{}
+	case events.KindEdition:
+		return &Edition{}
+	case events.KindUser:
+		return &User{}
+	}
+	return nil
+}
+
+// stateCache bounds the number of cached aggregates, dropping the least
+// recently used. An evicted aggregate is simply loaded again.
+type stateCache struct {
+	mu    sync.Mutex
+	max   int
+	items map[events.Aggregate]*entry
+	lru   *list.List
+}
+
+func newStateCache(max int) *stateCache {
+	return &stateCache{max: max, items: map[events.Aggregate]*entry{}, lru: list.New()}
+}
+
+func (c *stateCache) get(a events.Aggregate) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[a]; ok {
+		c.lru.MoveToFront(e.elem)
+		return e
+	}
+	e := &entry{}
+	e.elem = c.lru.PushFront(a)
+	c.items[a] = e
+	for c.lru.Len() > c.max {
+		old := c.lru.Back()
+		c.lru.Remove(old)
+		delete(c.items, old.Value.(events.Aggregate))
+	}
+	return e
+}

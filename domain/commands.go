@@ -1,0 +1,147 @@
+package domain
+
+import (
+	"context"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// Every method below is one use case: it names the aggregates the command
+// writes and reads and hands the loaded states to the pure decision. id is
+// the caller's idempotency key (the form or request carries it): running a
+// command again with the same id returns the first result and appends nothing.
+
+// DefineRanking creates a ranking.
+func (h *Handler) DefineRanking(ctx context.Context, a Actor, id string, d events.RankingDefined) (Result, error) {
+	agg := RankingID(d.Slug)
+	if !events.ValidID(d.Slug) {
+		return Result{}, invalid("slug", "is not a valid slug")
+	}
+	return h.run(ctx, command{actor: a, id: id, writes: []events.Aggregate{agg},
+		decide: func(s states) ([]Change, error) { return DecideDefineRanking(s.ranking(d.Slug), a, d) }})
+}
+
+// SetWeights replaces a ranking's criteria weights.
+func (h *Handler) SetWeights(ctx context.Context, a Actor, id, ranking string, w map[string]int) (Result, error) {
+	return h.run(ctx, command{actor: a, id: id, writes: []events.Aggregate{RankingID(ranking)},
+		decide: func(s states) ([]Change, error) { return DecideSetWeights(s.ranking(ranking), a, w) }})
+}
+
+// SetScenarios replaces a ranking's scenarios and needs-filters.
+func (h *Handler) SetScenarios(ctx context.Context, a Actor, id, ranking string, sc events.ScenariosSet) (Result, error) {
+	return h.run(ctx, command{actor: a, id: id, writes: []events.Aggregate{RankingID(ranking)},
+		decide: func(s states) ([]Change, error) { return DecideSetScenarios(s.ranking(ranking), a, sc) }})
+}
+
+// OpenProposal opens a proposal (and creates its entry when new).
+func (h *Handler) OpenProposal(ctx context.Context, a Actor, id string, c OpenProposal) (Result, error) {
+	if !events.ValidID(c.ID) || !events.ValidID(c.Ranking) || CheckSlug("entry", c.Entry) != nil {
+		return Result{}, invalid("proposal", "invalid proposal id, ranking or entry slug")
+	}
+	writes := []events.Aggregate{ProposalID(c.ID)}
+	reads := []events.Aggregate{RankingID(c.Ranking), EditionID(c.Ranking)}
+	if c.NewEntry != nil {
+		writes = append(writes, EntryID(c.Ranking, c.Entry))
+	} else {
+		reads = append(reads, EntryID(c.Ranking, c.Entry))
+	}
+	return h.run(ctx, command{actor: a, id: id, writes: writes, reads: reads,
+		decide: func(s states) ([]Change, error) {
+			return DecideOpenProposal(s.ranking(c.Ranking), s.entry(c.Ranking, c.Entry), s.edition(c.Ranking), s.proposal(c.ID), a, c)
+		}})
+}
+
+// onProposal runs a command that writes one proposal and reads its ranking
+// and published edition.
+func (h *Handler) onProposal(ctx context.Context, a Actor, id, proposal string, decide func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error)) (Result, error) {
+	if !events.ValidID(proposal) {
+		return Result{}, ErrProposalMissing
+	}
+	p, err := h.Proposal(ctx, proposal)
+	if err != nil {
+		return Result{}, err
+	}
+	rk := p.Ranking
+	return h.run(ctx, command{actor: a, id: id, writes: []events.Aggregate{ProposalID(proposal)},
+		reads: []events.Aggregate{RankingID(rk), EditionID(rk)},
+		decide: func(s states) ([]Change, error) {
+			return decide(s.ranking(rk), s.edition(rk), s.proposal(proposal))
+		}})
+}
+
+// AddEvidence attaches evidence to a draft.
+func (h *Handler) AddEvidence(ctx context.Context, a Actor, id string, c AddEvidence) (Result, error) {
+	return h.onProposal(ctx, a, id, c.Proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideAddEvidence(p, a, c)
+	})
+}
+
+// RemoveEvidence drops an uncited evidence item from a draft.
+func (h *Handler) RemoveEvidence(ctx context.Context, a Actor, id, proposal, evidenceID string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideRemoveEvidence(p, a, evidenceID)
+	})
+}
+
+// ProposeScore proposes a score change.
+func (h *Handler) ProposeScore(ctx context.Context, a Actor, id string, c ProposeScore) (Result, error) {
+	return h.onProposal(ctx, a, id, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideProposeScore(r, ed, p, a, c)
+	})
+}
+
+// ProposeAttribute proposes an attribute change.
+func (h *Handler) ProposeAttribute(ctx context.Context, a Actor, id string, c ProposeAttribute) (Result, error) {
+	return h.onProposal(ctx, a, id, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideProposeAttribute(r, ed, p, a, c)
+	})
+}
+
+// RemoveChange drops a proposed change.
+func (h *Handler) RemoveChange(ctx context.Context, a Actor, id, proposal, target string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideRemoveChange(p, a, target)
+	})
+}
+
+// Submit sends a draft to review.
+func (h *Handler) Submit(ctx context.Context, a Actor, id, proposal string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(_ *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideSubmit(ed, p, a)
+	})
+}
+
+// Revise opens a new revision.
+func (h *Handler) Revise(ctx context.Context, a Actor, id, proposal, note string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(_ *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideRevise(ed, p, a, note)
+	})
+}
+
+// CastVote records a reviewer's vote.
+func (h *Handler) CastVote(ctx context.Context, a Actor, id string, c CastVote) (Result, error) {
+	return h.onProposal(ctx, a, id, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideCastVote(r, ed, p, a, c)
+	})
+}
+
+// DismissVeto lifts a reviewer's veto by a publisher.
+func (h *Handler) DismissVeto(ctx context.Context, a Actor, id, proposal, voter, reason string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideDismissVeto(r, ed, p, a, voter, reason)
+	})
+}
+
+// Withdraw closes a proposal by its author.
+func (h *Handler) Withdraw(ctx context.Context, a Actor, id, proposal, reason string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideWithdraw(p, a, reason)
+	})
+}
+
+// Reject closes a proposal by a publisher.
+func (h *Handler) Reject(ctx context.Context, a Actor, id, proposal, reason string) (Result, error) {
+	return h.onProposal(ctx, a, id, proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideReject(p, a, reason)
+	})
+}

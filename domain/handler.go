@@ -1,0 +1,213 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// Result is what a command appended.
+type Result struct {
+	Sequence uint64   // stream sequence of the last event; wait for it to read your write
+	EventIDs []string // ids of the appended events, in order
+	Replayed bool     // the command had already been carried out (a retry)
+}
+
+// Handler loads aggregates, decides and appends through an events.Store.
+// It keeps each aggregate's state and last sequence in a bounded cache; the
+// append's per-aggregate expectation detects a stale cache, and the handler
+// then reloads and decides again, a bounded number of times.
+type Handler struct {
+	store      events.Store
+	now        func() time.Time
+	cache      *stateCache
+	maxRetries int
+}
+
+// NewHandler returns a handler over store. now may be nil (time.Now).
+func NewHandler(store events.Store, now func() time.Time) *Handler {
+	if now == nil {
+		now = time.Now
+	}
+	return &Handler{store: store, now: now, cache: newStateCache(50_000), maxRetries: 5}
+}
+
+// Now returns the handler's clock.
+func (h *Handler) Now() time.Time { return h.now() }
+
+// command describes one execution: the aggregates it writes (locked and
+// guarded by expectations), those it only reads, and the decision.
+type command struct {
+	actor  Actor
+	id     string // client-chosen id of the first event: makes a retry idempotent
+	writes []events.Aggregate
+	reads  []events.Aggregate
+	decide func(s states) ([]Change, error)
+}
+
+// states gives a decision the loaded aggregates.
+type states map[events.Aggregate]*entry
+
+func (s states) ranking(slug string) *Ranking { return stateOr(s, RankingID(slug), &Ranking{}) }
+func (s states) edition(slug string) *Edition {
+	return stateOr(s, EditionID(slug), &Edition{Ranking: slug, Entries: map[string]*PublishedEntry{}})
+}
+func (s states) proposal(id string) *Proposal { return stateOr(s, ProposalID(id), &Proposal{}) }
+func (s states) entry(r, e string) *Entry     { return stateOr(s, EntryID(r, e), &Entry{}) }
+func (s states) user(name string) *User       { return stateOr(s, UserID(name), &User{}) }
+
+func stateOr[T any](s states, a events.Aggregate, zero *T) *T {
+	if e := s[a]; e != nil && e.state != nil {
+		if v, ok := e.state.(*T); ok {
+			return v
+		}
+	}
+	return zero
+}
+
+func (h *Handler) run(ctx context.Context, c command) (Result, error) {
+	writes := slices.Clone(c.writes)
+	slices.SortFunc(writes, func(a, b events.Aggregate) int { return compareStr(a.String(), b.String()) })
+	writes = slices.Compact(writes)
+	for attempt := 0; ; attempt++ {
+		res, err := h.attempt(ctx, c, writes, attempt > 0)
+		if !errors.Is(err, events.ErrConflict) || attempt >= h.maxRetries {
+			return res, err
+		}
+	}
+}
+
+func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh bool) (Result, error) {
+	locked := make([]*entry, 0, len(writes))
+	for _, a := range writes {
+		e := h.cache.get(a)
+		e.mu.Lock()
+		locked = append(locked, e)
+	}
+	defer func() {
+		for _, e := range locked {
+			e.mu.Unlock()
+		}
+	}()
+	st := states{}
+	for i, a := range writes {
+		if err := h.refresh(ctx, locked[i], a, refresh || !locked[i].loaded); err != nil {
+			return Result{}, err
+		}
+		st[a] = locked[i]
+		if c.id != "" {
+			if seq, ok := locked[i].ids[c.id]; ok {
+				return Result{Sequence: seq, EventIDs: []string{c.id}, Replayed: true}, nil
+			}
+		}
+	}
+	for _, a := range c.reads {
+		if _, ok := st[a]; ok {
+			continue
+		}
+		e := h.cache.get(a)
+		e.mu.Lock()
+		err := h.refresh(ctx, e, a, true)
+		snap := &entry{state: e.state, seq: e.seq, loaded: true}
+		e.mu.Unlock()
+		if err != nil {
+			return Result{}, err
+		}
+		st[a] = snap
+	}
+	changes, err := c.decide(st)
+	if err != nil || len(changes) == 0 {
+		return Result{}, err
+	}
+	now := h.now().UTC()
+	first := c.id
+	if first == "" {
+		first = events.NewID(now)
+	}
+	evs := make([]events.Event, 0, len(changes))
+	var expect []events.Expectation
+	seen := map[events.Aggregate]bool{}
+	for i, ch := range changes {
+		id := first
+		if i > 0 {
+			id = deriveID(first, i)
+		}
+		ev, err := events.New(id, now, c.actor.Name, ch.Aggregate.ID, ch.Data)
+		if err != nil {
+			return Result{}, err
+		}
+		if ev.Kind() != ch.Aggregate.Kind {
+			return Result{}, fmt.Errorf("domain: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
+		}
+		ev.CorrelationID, ev.CausationID = first, c.id
+		evs = append(evs, ev)
+		if !seen[ch.Aggregate] {
+			seen[ch.Aggregate] = true
+			e, ok := st[ch.Aggregate]
+			if !ok || !slices.Contains(writes, ch.Aggregate) {
+				return Result{}, fmt.Errorf("domain: decision wrote %s, which the command did not lock", ch.Aggregate)
+			}
+			expect = append(expect, events.Expectation{Aggregate: ch.Aggregate, LastSeq: e.seq})
+		}
+	}
+	last, err := h.store.Append(ctx, expect, evs...)
+	if err != nil {
+		if errors.Is(err, events.ErrConflict) {
+			return Result{}, err
+		}
+		// The outcome is unknown (the ack may have been lost): forget what we
+		// cached so the next command reloads, and sees the event if it landed.
+		for _, e := range locked {
+			e.loaded = false
+		}
+		return Result{}, err
+	}
+	// The events of one append are stored contiguously, so the i-th event has
+	// sequence last-(n-1-i).
+	ids := make([]string, len(evs))
+	for i := range evs {
+		evs[i].Sequence = last - uint64(len(evs)-1-i)
+		ids[i] = evs[i].ID
+		st[evs[i].Aggregate()].apply(evs[i])
+	}
+	return Result{Sequence: last, EventIDs: ids}, nil
+}
+
+func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, reload bool) error {
+	if !reload && e.loaded {
+		return nil
+	}
+	after := e.seq
+	if !e.loaded {
+		e.state, e.seq, e.ids, after = nil, 0, nil, 0
+	}
+	evs, err := h.store.Load(ctx, a, after)
+	if err != nil {
+		e.loaded = false
+		return err
+	}
+	for _, ev := range evs {
+		e.apply(ev)
+	}
+	e.loaded = true
+	return nil
+}
+
+// deriveID gives the i-th event of a command a stable id derived from the
+// first one, keeping its UUIDv7 time prefix: a retried command yields the
+// same ids for every event, so the store's deduplication sees the retry.
+func deriveID(first string, i int) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", first, i))
+	h := hex.EncodeToString(sum[:])
+	if len(first) < 36 {
+		return h[:32]
+	}
+	// keep 8-4 of the time prefix, version 7, variant bits
+	return first[:14] + "7" + h[0:3] + "-" + "8" + h[3:6] + "-" + h[6:18]
+}

@@ -1,0 +1,281 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// OpenProposal starts a proposal for an existing entry, or for a new entry
+// when NewEntry is set.
+type OpenProposal struct {
+	ID       string // the proposal id (a UUIDv7 chosen by the caller)
+	Ranking  string
+	Entry    string // entry slug
+	NewEntry *NewEntry
+	Title    string
+	Summary  string
+}
+
+// DecideOpenProposal yields ProposalOpened, preceded by EntryCreated for a
+// new entry (the two are appended atomically).
+func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, actor Actor, c OpenProposal) ([]Change, error) {
+	if err := actor.require(RoleEditor); err != nil {
+		return nil, err
+	}
+	if !r.Exists() {
+		return nil, ErrRankingMissing
+	}
+	if p.Exists() {
+		return nil, ErrProposalExists
+	}
+	if !events.ValidID(c.ID) {
+		return nil, invalid("id", "is not a valid proposal id")
+	}
+	if err := CheckSlug("entry", c.Entry); err != nil {
+		return nil, err
+	}
+	if err := checkText("title", c.Title, MaxTitle, true); err != nil {
+		return nil, err
+	}
+	if err := checkText("summary", c.Summary, MaxLongText, false); err != nil {
+		return nil, err
+	}
+	var out []Change
+	if c.NewEntry != nil {
+		if entry.Exists() || ed.Entry(c.Entry) != nil {
+			return nil, ErrEntryExists
+		}
+		n := c.NewEntry
+		if err := checkI18n("name", n.Name.Zh, n.Name.En, MaxTitle, true); err != nil {
+			return nil, err
+		}
+		if !r.HasCategory(n.Category) {
+			return nil, invalid("category", "is not a category of this ranking")
+		}
+		if err := CheckURL("website", n.Website); err != nil {
+			return nil, err
+		}
+		if err := checkI18n("description", n.Description.Zh, n.Description.En, MaxLongText, false); err != nil {
+			return nil, err
+		}
+		out = append(out, Change{EntryID(r.Slug, c.Entry), &events.EntryCreated{
+			Ranking: r.Slug, Slug: c.Entry, Name: n.Name, Category: n.Category,
+			Website: n.Website, Description: n.Description, Proposal: c.ID,
+		}})
+	} else if !entry.Exists() {
+		return nil, ErrEntryMissing
+	}
+	return append(out, Change{ProposalID(c.ID), &events.ProposalOpened{
+		Ranking: r.Slug, Entry: c.Entry, NewEntry: c.NewEntry != nil, Title: c.Title, Summary: c.Summary,
+	}}), nil
+}
+
+func editable(p *Proposal, actor Actor) error {
+	if !p.Exists() {
+		return ErrProposalMissing
+	}
+	if err := actor.require(RoleEditor); err != nil {
+		return err
+	}
+	if !p.CanEdit(actor.Name) {
+		return ErrNotAuthor
+	}
+	if !p.Status.Open() {
+		return ErrClosed
+	}
+	if p.Status != StatusDraft {
+		return ErrNotDraft
+	}
+	return nil
+}
+
+// AddEvidence attaches a source to a draft.
+type AddEvidence struct {
+	Proposal     string
+	Claim        string
+	SourceURL    string
+	SourceName   string
+	Section      string
+	Excerpt      string
+	ObservedOn   string // YYYY-MM-DD
+	ValidForDays int
+}
+
+// MaxEvidence bounds the evidence items of one revision.
+const MaxEvidence = 100
+
+// DecideAddEvidence yields EvidenceAdded with the next evidence id.
+func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error) {
+	if err := editable(p, actor); err != nil {
+		return nil, err
+	}
+	if len(p.Evidence) >= MaxEvidence {
+		return nil, invalid("evidence", "a revision holds at most %d evidence items", MaxEvidence)
+	}
+	for _, f := range []struct {
+		name, v string
+		max     int
+		req     bool
+	}{
+		{"claim", c.Claim, MaxShortText, true}, {"source_name", c.SourceName, MaxShortText, false},
+		{"section", c.Section, MaxTitle, false}, {"excerpt", c.Excerpt, MaxExcerpt, true},
+	} {
+		if err := checkText(f.name, f.v, f.max, f.req); err != nil {
+			return nil, err
+		}
+	}
+	if err := CheckURL("source_url", c.SourceURL); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(c.SourceURL) == "" && strings.TrimSpace(c.SourceName) == "" {
+		return nil, invalid("source_url", "give a source URL or name the source")
+	}
+	if err := checkDate("observed_on", c.ObservedOn, true); err != nil {
+		return nil, err
+	}
+	if c.ValidForDays < 0 || c.ValidForDays > 3650 {
+		return nil, invalid("valid_for_days", "must be 0 (does not expire) to 3650 days")
+	}
+	return one(ProposalID(p.ID), &events.EvidenceAdded{
+		EvidenceID: fmt.Sprintf("e%d", p.nextEvidence+1), Revision: p.Revision,
+		Claim: c.Claim, SourceURL: c.SourceURL, SourceName: c.SourceName, Section: c.Section,
+		Excerpt: c.Excerpt, ObservedOn: c.ObservedOn, ValidForDays: c.ValidForDays,
+	}), nil
+}
+
+// DecideRemoveEvidence drops an evidence item no change cites.
+func DecideRemoveEvidence(p *Proposal, actor Actor, evidenceID string) ([]Change, error) {
+	if err := editable(p, actor); err != nil {
+		return nil, err
+	}
+	if _, ok := p.EvidenceByID(evidenceID); !ok {
+		return nil, ErrUnknownEvidence
+	}
+	for _, t := range p.Targets() {
+		if slices.Contains(p.citations(t), evidenceID) {
+			return nil, invalid("evidence", "%s is cited by the change %s; remove that first", evidenceID, t)
+		}
+	}
+	return one(ProposalID(p.ID), &events.EvidenceRemoved{EvidenceID: evidenceID, Revision: p.Revision}), nil
+}
+
+func (p *Proposal) citations(target string) []string {
+	kind, key := splitTarget(target)
+	if kind == "score" {
+		return p.Scores[key].Evidence
+	}
+	return p.Attributes[key].Evidence
+}
+
+func (p *Proposal) checkCitations(ids []string) error {
+	if len(ids) == 0 {
+		return ErrUncitedChange
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if _, ok := p.EvidenceByID(id); !ok {
+			return fmt.Errorf("%w: %q", ErrUnknownEvidence, id)
+		}
+		if seen[id] {
+			return invalid("evidence", "cites %s twice", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+// ProposeScore proposes a criterion's score for the proposal's entry.
+type ProposeScore struct {
+	Proposal  string
+	Criterion string
+	To        int
+	Rationale string
+	Evidence  []string
+}
+
+// DecideProposeScore yields ScoreChangeProposed with the published value as From.
+func DecideProposeScore(r *Ranking, ed *Edition, p *Proposal, actor Actor, c ProposeScore) ([]Change, error) {
+	if err := editable(p, actor); err != nil {
+		return nil, err
+	}
+	if !r.HasCriterion(c.Criterion) {
+		return nil, invalid("criterion", "is not a criterion of this ranking")
+	}
+	if err := checkScore("to", c.To); err != nil {
+		return nil, err
+	}
+	if err := checkText("rationale", c.Rationale, MaxLongText, true); err != nil {
+		return nil, err
+	}
+	if err := p.checkCitations(c.Evidence); err != nil {
+		return nil, err
+	}
+	var from *int
+	if pe := ed.Entry(p.Entry); pe != nil {
+		if v, ok := pe.Scores[c.Criterion]; ok {
+			from = &v
+		}
+	}
+	return one(ProposalID(p.ID), &events.ScoreChangeProposed{
+		Revision: p.Revision, Criterion: c.Criterion, From: from, To: c.To,
+		Rationale: c.Rationale, Evidence: slices.Clone(c.Evidence),
+	}), nil
+}
+
+// ProposeAttribute proposes an attribute's tags for the proposal's entry.
+type ProposeAttribute struct {
+	Proposal  string
+	Attribute string
+	To        []string
+	Rationale string
+	Evidence  []string
+}
+
+// DecideProposeAttribute yields AttributeChangeProposed.
+func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c ProposeAttribute) ([]Change, error) {
+	if err := editable(p, actor); err != nil {
+		return nil, err
+	}
+	def, ok := r.Attribute(c.Attribute)
+	if !ok {
+		return nil, invalid("attribute", "is not an attribute of this ranking")
+	}
+	if err := checkTags("to", c.To); err != nil {
+		return nil, err
+	}
+	if len(def.Values) > 0 {
+		for _, t := range c.To {
+			if !slices.ContainsFunc(def.Values, func(v events.AttributeValue) bool { return v.Value == t }) {
+				return nil, invalid("to", "%q is not a value of %s", t, def.Key)
+			}
+		}
+	}
+	if err := checkText("rationale", c.Rationale, MaxLongText, true); err != nil {
+		return nil, err
+	}
+	if err := p.checkCitations(c.Evidence); err != nil {
+		return nil, err
+	}
+	var from []string
+	if pe := ed.Entry(p.Entry); pe != nil {
+		from = slices.Clone(pe.Attributes[c.Attribute])
+	}
+	return one(ProposalID(p.ID), &events.AttributeChangeProposed{
+		Revision: p.Revision, Attribute: c.Attribute, From: from, To: normTags(c.To),
+		Rationale: c.Rationale, Evidence: slices.Clone(c.Evidence),
+	}), nil
+}
+
+// DecideRemoveChange drops a proposed change ("score:<criterion>" or "attr:<key>").
+func DecideRemoveChange(p *Proposal, actor Actor, target string) ([]Change, error) {
+	if err := editable(p, actor); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(p.Targets(), target) {
+		return nil, invalid("target", "the proposal has no change %q", target)
+	}
+	return one(ProposalID(p.ID), &events.ChangeRemoved{Revision: p.Revision, Target: target}), nil
+}

@@ -1,0 +1,211 @@
+package domain
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// DecideSubmit sends a draft to review. Every change must cite evidence of
+// the revision and its baseline must still be the published value.
+func DecideSubmit(ed *Edition, p *Proposal, actor Actor) ([]Change, error) {
+	if err := editable(p, actor); err != nil {
+		return nil, err
+	}
+	if len(p.Scores) == 0 && len(p.Attributes) == 0 {
+		return nil, ErrNothingToSubmit
+	}
+	for _, t := range p.Targets() {
+		if err := p.checkCitations(p.citations(t)); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.StaleTargets(ed)) > 0 {
+		return nil, ErrStaleBaseline
+	}
+	return one(ProposalID(p.ID), &events.ProposalSubmitted{Revision: p.Revision}), nil
+}
+
+// DecideRevise opens the next revision as a draft. Any editor may revise; a
+// reviser never counts as an approver afterwards. Baselines move to the
+// values published now, and approvals of earlier revisions become outdated.
+func DecideRevise(ed *Edition, p *Proposal, actor Actor, note string) ([]Change, error) {
+	if !p.Exists() {
+		return nil, ErrProposalMissing
+	}
+	if err := actor.require(RoleEditor); err != nil {
+		return nil, err
+	}
+	if !p.Status.Open() {
+		return nil, ErrClosed
+	}
+	if p.Status == StatusDraft {
+		return nil, kindErr(ErrState, "the proposal is already a draft")
+	}
+	if err := checkText("note", note, MaxLongText, false); err != nil {
+		return nil, err
+	}
+	var rebase []events.Rebase
+	pub := ed.Entry(p.Entry)
+	for _, t := range p.StaleTargets(ed) {
+		kind, key := splitTarget(t)
+		rb := events.Rebase{Target: t}
+		if pub != nil && kind == "score" {
+			if v, ok := pub.Scores[key]; ok {
+				rb.Score = &v
+			}
+		} else if pub != nil {
+			rb.Tags = slices.Clone(pub.Attributes[key])
+		}
+		rebase = append(rebase, rb)
+	}
+	return one(ProposalID(p.ID), &events.ProposalRevised{Revision: p.Revision + 1, Note: note, Rebase: rebase}), nil
+}
+
+// CastVote is a reviewer's verdict on a revision.
+type CastVote struct {
+	Proposal         string
+	Revision         int
+	Verdict          string // events.Approve or events.Reject
+	VerifiedEvidence []string
+	Comment          string
+}
+
+// DecideCastVote yields VoteCast, followed by ProposalCrossValidated when the
+// vote completes the quorum, or ProposalReturnedToReview when a veto breaks
+// the quorum of a cross-validated proposal.
+func DecideCastVote(r *Ranking, ed *Edition, p *Proposal, actor Actor, c CastVote) ([]Change, error) {
+	if !p.Exists() {
+		return nil, ErrProposalMissing
+	}
+	if err := actor.require(RoleReviewer); err != nil {
+		return nil, err
+	}
+	if !p.Status.Open() {
+		return nil, ErrClosed
+	}
+	if p.Status == StatusDraft {
+		return nil, ErrNotInReview
+	}
+	if !p.CanVote(actor.Name) {
+		return nil, ErrSelfApproval
+	}
+	if c.Revision != p.Revision {
+		return nil, ErrStaleRevision
+	}
+	switch c.Verdict {
+	case events.Approve:
+	case events.Reject:
+		if err := checkText("comment", c.Comment, MaxLongText, true); err != nil {
+			return nil, invalid("comment", "a reject needs a reason")
+		}
+	default:
+		return nil, invalid("verdict", "must be approve or reject")
+	}
+	if err := checkText("comment", c.Comment, MaxLongText, false); err != nil {
+		return nil, err
+	}
+	if c.Verdict == events.Approve && len(c.VerifiedEvidence) > 0 {
+		if err := p.checkCitations(c.VerifiedEvidence); err != nil {
+			return nil, err
+		}
+	}
+	vote := &events.VoteCast{Revision: c.Revision, Verdict: c.Verdict,
+		VerifiedEvidence: slices.Clone(c.VerifiedEvidence), Comment: c.Comment}
+	if c.Verdict == events.Reject {
+		vote.VerifiedEvidence = nil
+	}
+	if vote.VerifiedEvidence == nil {
+		vote.VerifiedEvidence = []string{}
+	}
+	out := one(ProposalID(p.ID), vote)
+	after := p.withVotes()
+	after.Votes[actor.Name] = &Vote{VoteCast: *vote, Voter: actor.Name}
+	return append(out, quorumTransition(r, ed, p, after)...), nil
+}
+
+// withVotes returns a shallow copy of p whose Votes map may be changed freely.
+func (p *Proposal) withVotes() *Proposal {
+	c := *p
+	c.Votes = maps.Clone(p.Votes)
+	return &c
+}
+
+func quorumTransition(r *Ranking, ed *Edition, before, after *Proposal) []Change {
+	q := Quorum(after, r.Quorum, ed)
+	switch {
+	case before.Status == StatusInReview && q.Met:
+		return one(ProposalID(before.ID), &events.ProposalCrossValidated{Revision: after.Revision, Approvers: q.Approvers})
+	case before.Status == StatusCrossValidated && !q.Met:
+		return one(ProposalID(before.ID), &events.ProposalReturnedToReview{Targets: q.StaleTarget, Reason: "veto"})
+	}
+	return nil
+}
+
+// DecideDismissVeto lets a publisher lift a reviewer's reject, with a reason
+// that stays in the record.
+func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, voter, reason string) ([]Change, error) {
+	if !p.Exists() {
+		return nil, ErrProposalMissing
+	}
+	if err := actor.require(RolePublisher); err != nil {
+		return nil, err
+	}
+	if !p.Status.Open() {
+		return nil, ErrClosed
+	}
+	if !p.CanVote(actor.Name) {
+		return nil, ErrSelfPublish
+	}
+	v := p.Votes[voter]
+	if v == nil || v.Verdict != events.Reject || v.Dismissed {
+		return nil, ErrNoVeto
+	}
+	if err := checkText("reason", reason, MaxLongText, true); err != nil {
+		return nil, err
+	}
+	out := one(ProposalID(p.ID), &events.VetoDismissed{Voter: voter, Reason: reason})
+	after := p.withVotes()
+	dismissed := *v
+	dismissed.Dismissed = true
+	after.Votes[voter] = &dismissed
+	return append(out, quorumTransition(r, ed, p, after)...), nil
+}
+
+// DecideWithdraw closes a draft or in-review proposal by its author.
+func DecideWithdraw(p *Proposal, actor Actor, reason string) ([]Change, error) {
+	if !p.Exists() {
+		return nil, ErrProposalMissing
+	}
+	if actor.Name != p.Author {
+		return nil, ErrNotAuthor
+	}
+	if p.Status != StatusDraft && p.Status != StatusInReview {
+		return nil, kindErr(ErrState, "only a draft or a proposal in review can be withdrawn")
+	}
+	if err := checkText("reason", reason, MaxLongText, false); err != nil {
+		return nil, err
+	}
+	return one(ProposalID(p.ID), &events.ProposalWithdrawn{Reason: reason}), nil
+}
+
+// DecideReject closes a proposal for good; a publisher's decision with a reason.
+func DecideReject(p *Proposal, actor Actor, reason string) ([]Change, error) {
+	if !p.Exists() {
+		return nil, ErrProposalMissing
+	}
+	if err := actor.require(RolePublisher); err != nil {
+		return nil, err
+	}
+	if !p.Status.Open() {
+		return nil, ErrClosed
+	}
+	if !p.CanVote(actor.Name) {
+		return nil, ErrSelfPublish
+	}
+	if err := checkText("reason", reason, MaxLongText, true); err != nil {
+		return nil, err
+	}
+	return one(ProposalID(p.ID), &events.ProposalRejected{Reason: reason}), nil
+}

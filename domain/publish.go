@@ -1,0 +1,176 @@
+package domain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// EditionPreview is what the next edition would publish: the changes, the
+// new ranking and a hash of everything it depends on.
+type EditionPreview struct {
+	Ranking      string
+	Number       int
+	Proposals    []string // sorted ids
+	NewEntries   []events.PublishedEntry
+	Changes      []events.AppliedChange
+	Before       Snapshot
+	After        Snapshot
+	SnapshotHash string
+	Hash         string // what Publish must carry back
+}
+
+// Preview computes the next edition from the chosen cross-validated
+// proposals. entries holds the Entry of every new-entry proposal.
+func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*Entry) (EditionPreview, error) {
+	if !r.Exists() {
+		return EditionPreview{}, ErrRankingMissing
+	}
+	if len(chosen) == 0 {
+		return EditionPreview{}, ErrNothingToPublish
+	}
+	chosen = slices.Clone(chosen)
+	slices.SortFunc(chosen, func(a, b *Proposal) int { return compareStr(a.ID, b.ID) })
+	pv := EditionPreview{Ranking: r.Slug, Number: ed.Number + 1, Before: BuildSnapshot(r, ed)}
+	touched := map[string]string{}
+	type pin struct {
+		ID       string `json:"id"`
+		Revision int    `json:"revision"`
+		Seq      uint64 `json:"seq"`
+	}
+	var pins []pin
+	for _, p := range chosen {
+		if !p.Exists() {
+			return pv, ErrProposalMissing
+		}
+		if p.Ranking != r.Slug {
+			return pv, invalid("proposals", "%s belongs to another ranking", p.ID)
+		}
+		if p.Status != StatusCrossValidated {
+			return pv, fmt.Errorf("%w: %s", ErrNotCrossValidated, p.ID)
+		}
+		if len(p.StaleTargets(ed)) > 0 {
+			return pv, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
+		}
+		pv.Proposals = append(pv.Proposals, p.ID)
+		pins = append(pins, pin{p.ID, p.Revision, p.Seq})
+		if p.NewEntry && ed.Entry(p.Entry) == nil {
+			e := entries[p.Entry]
+			if !e.Exists() {
+				return pv, fmt.Errorf("%w: %s", ErrEntryMissing, p.Entry)
+			}
+			if slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
+				return pv, fmt.Errorf("%w: entry %s", ErrDuplicateTarget, p.Entry)
+			}
+			pv.NewEntries = append(pv.NewEntries, events.PublishedEntry{
+				Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Proposal: p.ID})
+		} else if ed.Entry(p.Entry) == nil && !slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
+			return pv, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
+		}
+		for _, t := range p.Targets() {
+			key := p.Entry + "/" + t
+			if other, dup := touched[key]; dup {
+				return pv, fmt.Errorf("%w: %s in %s and %s", ErrDuplicateTarget, key, other, p.ID)
+			}
+			touched[key] = p.ID
+			pv.Changes = append(pv.Changes, p.applied(t))
+		}
+	}
+	after := ed.Clone()
+	after.apply(events.EditionPublished{Ranking: r.Slug, Number: pv.Number, Proposals: pv.Proposals,
+		NewEntries: pv.NewEntries, Changes: pv.Changes})
+	pv.After = BuildSnapshot(r, after)
+	pv.SnapshotHash = pv.After.Hash()
+	pinned, _ := json.Marshal(struct {
+		Ranking    string `json:"ranking"`
+		Number     int    `json:"number"`
+		EditionSeq uint64 `json:"edition_seq"`
+		RankingSeq uint64 `json:"ranking_seq"`
+		Proposals  []pin  `json:"proposals"`
+		Snapshot   string `json:"snapshot"`
+	}{r.Slug, pv.Number, ed.Seq, r.Seq, pins, pv.SnapshotHash})
+	sum := sha256.Sum256(pinned)
+	pv.Hash = hex.EncodeToString(sum[:])
+	return pv, nil
+}
+
+func (p *Proposal) applied(target string) events.AppliedChange {
+	kind, key := splitTarget(target)
+	ac := events.AppliedChange{Proposal: p.ID, Entry: p.Entry, Target: target}
+	if kind == "score" {
+		c := p.Scores[key]
+		to := c.To
+		ac.FromScore, ac.ToScore, ac.Evidence = c.From, &to, slices.Clone(c.Evidence)
+	} else {
+		c := p.Attributes[key]
+		ac.FromTags, ac.ToTags, ac.Evidence = c.From, c.To, slices.Clone(c.Evidence)
+	}
+	return ac
+}
+
+// PublishEdition releases chosen proposals as the next edition.
+type PublishEdition struct {
+	Ranking     string
+	Proposals   []string
+	PreviewHash string // from the preview the publisher saw
+	AuditHead   string // audit chain head after AuditSeq, from the read model
+	AuditSeq    uint64
+	Note        string
+}
+
+var hexHash = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// DecidePublish yields EditionPublished, ProposalPublished for each chosen
+// proposal and ProposalReturnedToReview for each other cross-validated
+// proposal whose baseline the edition changes — one atomic batch.
+func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*Entry, others []*Proposal, actor Actor, c PublishEdition) ([]Change, error) {
+	if err := actor.require(RolePublisher); err != nil {
+		return nil, err
+	}
+	for _, p := range chosen {
+		if p.Exists() && !p.CanVote(actor.Name) {
+			return nil, fmt.Errorf("%w: %s", ErrSelfPublish, p.ID)
+		}
+	}
+	if err := checkText("note", c.Note, MaxLongText, false); err != nil {
+		return nil, err
+	}
+	if c.AuditHead != "" && !hexHash.MatchString(c.AuditHead) {
+		return nil, invalid("audit_head", "must be a hex SHA-256")
+	}
+	pv, err := Preview(r, ed, chosen, entries)
+	if err != nil {
+		return nil, err
+	}
+	if c.PreviewHash != pv.Hash {
+		return nil, ErrPreviewChanged
+	}
+	out := one(EditionID(r.Slug), &events.EditionPublished{
+		Ranking: r.Slug, Number: pv.Number, Proposals: pv.Proposals, NewEntries: pv.NewEntries,
+		Changes: pv.Changes, PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash,
+		AuditHead: c.AuditHead, AuditSeq: c.AuditSeq, Note: c.Note,
+	})
+	for _, p := range chosen {
+		out = append(out, Change{ProposalID(p.ID), &events.ProposalPublished{Edition: pv.Number, Revision: p.Revision}})
+	}
+	after := ed.Clone()
+	after.apply(events.EditionPublished{Ranking: r.Slug, Number: pv.Number, NewEntries: pv.NewEntries, Changes: pv.Changes})
+	others = slices.Clone(others)
+	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
+	for _, o := range others {
+		if o.Status != StatusCrossValidated || slices.Contains(pv.Proposals, o.ID) {
+			continue
+		}
+		if stale := o.StaleTargets(after); len(stale) > 0 {
+			out = append(out, Change{ProposalID(o.ID), &events.ProposalReturnedToReview{
+				Edition: pv.Number, Targets: stale, Reason: "baseline_changed"}})
+		}
+	}
+	return out, nil
+}

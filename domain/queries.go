@@ -1,0 +1,179 @@
+package domain
+
+import (
+	"context"
+	"slices"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// read returns the current state of one aggregate (refreshed from the store).
+func (h *Handler) read(ctx context.Context, a events.Aggregate) (any, error) {
+	e := h.cache.get(a)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := h.refresh(ctx, e, a, true); err != nil {
+		return nil, err
+	}
+	return e.state, nil
+}
+
+// Ranking returns a ranking's current definition.
+func (h *Handler) Ranking(ctx context.Context, slug string) (*Ranking, error) {
+	if !events.ValidID(slug) {
+		return nil, ErrRankingMissing
+	}
+	s, err := h.read(ctx, RankingID(slug))
+	if r, ok := s.(*Ranking); ok && err == nil {
+		return r, nil
+	}
+	return nil, orErr(err, ErrRankingMissing)
+}
+
+// Edition returns a ranking's published state (number 0 before the first edition).
+func (h *Handler) Edition(ctx context.Context, ranking string) (*Edition, error) {
+	if !events.ValidID(ranking) {
+		return nil, ErrRankingMissing
+	}
+	s, err := h.read(ctx, EditionID(ranking))
+	if err != nil {
+		return nil, err
+	}
+	if ed, ok := s.(*Edition); ok {
+		return ed, nil
+	}
+	return &Edition{Ranking: ranking, Entries: map[string]*PublishedEntry{}}, nil
+}
+
+// Proposal returns a proposal's current state.
+func (h *Handler) Proposal(ctx context.Context, id string) (*Proposal, error) {
+	if !events.ValidID(id) {
+		return nil, ErrProposalMissing
+	}
+	s, err := h.read(ctx, ProposalID(id))
+	if p, ok := s.(*Proposal); ok && err == nil {
+		return p, nil
+	}
+	return nil, orErr(err, ErrProposalMissing)
+}
+
+// Entry returns a registered entry.
+func (h *Handler) Entry(ctx context.Context, ranking, slug string) (*Entry, error) {
+	if !events.ValidID(ranking) || CheckSlug("entry", slug) != nil {
+		return nil, ErrEntryMissing
+	}
+	s, err := h.read(ctx, EntryID(ranking, slug))
+	if e, ok := s.(*Entry); ok && err == nil {
+		return e, nil
+	}
+	return nil, orErr(err, ErrEntryMissing)
+}
+
+// User returns a user's current state.
+func (h *Handler) User(ctx context.Context, name string) (*User, error) {
+	if CheckUsername(name) != nil {
+		return nil, ErrUserMissing
+	}
+	s, err := h.read(ctx, UserID(name))
+	if u, ok := s.(*User); ok && err == nil {
+		return u, nil
+	}
+	return nil, orErr(err, ErrUserMissing)
+}
+
+func orErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
+
+// PreviewEdition computes the next edition of ranking from the chosen proposals.
+func (h *Handler) PreviewEdition(ctx context.Context, ranking string, proposals []string) (EditionPreview, *Ranking, error) {
+	r, err := h.Ranking(ctx, ranking)
+	if err != nil {
+		return EditionPreview{}, nil, err
+	}
+	ed, err := h.Edition(ctx, ranking)
+	if err != nil {
+		return EditionPreview{}, nil, err
+	}
+	chosen, entries, err := h.loadChosen(ctx, ranking, proposals)
+	if err != nil {
+		return EditionPreview{}, nil, err
+	}
+	pv, err := Preview(r, ed, chosen, entries)
+	return pv, r, err
+}
+
+func (h *Handler) loadChosen(ctx context.Context, ranking string, ids []string) ([]*Proposal, map[string]*Entry, error) {
+	var chosen []*Proposal
+	entries := map[string]*Entry{}
+	for _, id := range ids {
+		p, err := h.Proposal(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		chosen = append(chosen, p)
+		if p.NewEntry {
+			e, err := h.Entry(ctx, ranking, p.Entry)
+			if err != nil {
+				return nil, nil, err
+			}
+			entries[p.Entry] = e
+		}
+	}
+	return chosen, entries, nil
+}
+
+// Publish releases the chosen proposals as the next edition. candidates are
+// the other cross-validated proposals of the ranking (from the read model);
+// those whose baseline the edition changes return to review in the same
+// atomic append.
+func (h *Handler) Publish(ctx context.Context, a Actor, id string, c PublishEdition, candidates []string) (Result, error) {
+	if !events.ValidID(c.Ranking) {
+		return Result{}, ErrRankingMissing
+	}
+	if len(c.Proposals) == 0 {
+		return Result{}, ErrNothingToPublish
+	}
+	ids := slices.Compact(slices.Sorted(slices.Values(c.Proposals)))
+	if len(ids) != len(c.Proposals) {
+		return Result{}, invalid("proposals", "lists a proposal twice")
+	}
+	writes := []events.Aggregate{EditionID(c.Ranking)}
+	reads := []events.Aggregate{RankingID(c.Ranking)}
+	for _, p := range ids {
+		if !events.ValidID(p) {
+			return Result{}, ErrProposalMissing
+		}
+		writes = append(writes, ProposalID(p))
+	}
+	var others []string
+	for _, p := range candidates {
+		if events.ValidID(p) && !slices.Contains(ids, p) {
+			others = append(others, p)
+			writes = append(writes, ProposalID(p))
+		}
+	}
+	// New entries are read after the chosen proposals are loaded.
+	return h.run(ctx, command{actor: a, id: id, writes: writes, reads: reads,
+		decide: func(s states) ([]Change, error) {
+			chosen := make([]*Proposal, len(ids))
+			entries := map[string]*Entry{}
+			for i, p := range ids {
+				chosen[i] = s.proposal(p)
+				if chosen[i].NewEntry {
+					e, err := h.Entry(ctx, c.Ranking, chosen[i].Entry)
+					if err == nil {
+						entries[e.Slug] = e
+					}
+				}
+			}
+			var os []*Proposal
+			for _, p := range others {
+				os = append(os, s.proposal(p))
+			}
+			return DecidePublish(s.ranking(c.Ranking), s.edition(c.Ranking), chosen, entries, os, a, c)
+		}})
+}

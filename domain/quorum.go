@@ -1,0 +1,85 @@
+package domain
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// DefaultQuorum is the policy rankings start with: two approvals that between
+// them verified every evidence item.
+var DefaultQuorum = events.QuorumPolicy{MinApprovals: 2, RequireEvidenceVerified: true}
+
+// QuorumState is how far a proposal's current revision is from being
+// cross-validated, in terms a page can put into words.
+type QuorumState struct {
+	Approvers   []string // distinct eligible reviewers approving the current revision
+	Needed      int      // approvals still missing
+	Unverified  []string // evidence ids of the revision no approver verified
+	Vetoes      []string // reviewers whose reject is open (not lifted, not dismissed)
+	Outdated    []string // reviewers whose approval was for an earlier revision
+	Ineligible  []string // approvals that do not count: the author or a reviser
+	StaleTarget []string // changes whose baseline was published over since
+	Met         bool
+}
+
+// Quorum evaluates the policy on the proposal's current revision. ed is the
+// published state of the ranking (nil: nothing published yet).
+//
+// The rules: at least MinApprovals approvals from distinct reviewers on the
+// current revision; the author and revisers never count; every evidence item
+// verified by at least one counting approver; no open veto (a reject carries
+// over revisions until its voter approves or a publisher dismisses it); an
+// approval of an earlier revision is outdated; a reviewer's later vote
+// replaces the earlier one. A stale baseline blocks until revised.
+func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
+	if policy.MinApprovals < 1 {
+		policy = DefaultQuorum
+	}
+	var q QuorumState
+	verified := map[string]bool{}
+	voters := make([]string, 0, len(p.Votes))
+	for v := range p.Votes {
+		voters = append(voters, v)
+	}
+	sort.Strings(voters)
+	for _, name := range voters {
+		v := p.Votes[name]
+		switch {
+		case v.Verdict == events.Reject:
+			if !v.Dismissed {
+				q.Vetoes = append(q.Vetoes, name)
+			}
+		case !p.CanVote(name):
+			q.Ineligible = append(q.Ineligible, name)
+		case v.Revision != p.Revision:
+			q.Outdated = append(q.Outdated, name)
+		default:
+			q.Approvers = append(q.Approvers, name)
+			for _, id := range v.VerifiedEvidence {
+				verified[id] = true
+			}
+		}
+	}
+	for _, id := range p.EvidenceIDs() {
+		if !verified[id] {
+			q.Unverified = append(q.Unverified, id)
+		}
+	}
+	if !policy.RequireEvidenceVerified {
+		q.Unverified = nil
+	}
+	q.Needed = max(0, policy.MinApprovals-len(q.Approvers))
+	if ed != nil {
+		q.StaleTarget = p.StaleTargets(ed)
+	}
+	q.Met = q.Needed == 0 && len(q.Unverified) == 0 && len(q.Vetoes) == 0 && len(q.StaleTarget) == 0
+	return q
+}
+
+// CanVote reports whether user may count as an approver: not the author and
+// not anyone who revised the proposal, whatever roles they hold.
+func (p *Proposal) CanVote(user string) bool {
+	return user != p.Author && !slices.Contains(p.Revisers, user)
+}

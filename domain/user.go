@@ -1,0 +1,204 @@
+package domain
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// Token is an API token of a user; only its hash is kept.
+type Token struct {
+	ID        string
+	Name      string
+	Hash      string
+	ExpiresAt time.Time // zero: no expiry
+	Revoked   bool
+}
+
+// User is an account with its roles and API tokens.
+type User struct {
+	Username     string
+	DisplayName  string
+	PasswordHash string
+	Roles        []string
+	Tokens       map[string]*Token
+	Seq          uint64
+}
+
+// Exists reports whether the user is registered.
+func (u *User) Exists() bool { return u != nil && u.Username != "" }
+
+// Actor returns the user as the actor of a command.
+func (u *User) Actor() Actor { return Actor{Name: u.Username, Roles: slices.Clone(u.Roles)} }
+
+// Evolve applies one event to the user.
+func (u *User) Evolve(e events.Event) {
+	if u.Tokens == nil {
+		u.Tokens = map[string]*Token{}
+	}
+	switch d := e.Data.(type) {
+	case *events.UserRegistered:
+		u.Username, u.DisplayName, u.PasswordHash = d.Username, d.DisplayName, d.PasswordHash
+		u.Roles = slices.Clone(d.Roles)
+	case *events.RoleGranted:
+		if !slices.Contains(u.Roles, d.Role) {
+			u.Roles = append(u.Roles, d.Role)
+		}
+	case *events.RoleRevoked:
+		u.Roles = slices.DeleteFunc(u.Roles, func(r string) bool { return r == d.Role })
+	case *events.PasswordChanged:
+		u.PasswordHash = d.PasswordHash
+	case *events.TokenIssued:
+		t := &Token{ID: d.TokenID, Name: d.Name, Hash: d.Hash}
+		t.ExpiresAt, _ = time.Parse(time.RFC3339, d.ExpiresAt)
+		u.Tokens[d.TokenID] = t
+	case *events.TokenRevoked:
+		if t := u.Tokens[d.TokenID]; t != nil {
+			t.Revoked = true
+		}
+	}
+	u.Seq = e.Sequence
+}
+
+var usernameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{1,31}$`)
+
+// CheckUsername accepts 2–32 of [a-z0-9_-], starting with a letter.
+func CheckUsername(name string) error {
+	if !usernameRe.MatchString(name) || name == SystemActor {
+		return invalid("username", "must be 2–32 lowercase letters, digits, _ or -, starting with a letter")
+	}
+	return nil
+}
+
+// RegisterUser creates an account; the password arrives already hashed.
+type RegisterUser struct {
+	Username     string
+	DisplayName  string
+	PasswordHash string
+	Roles        []string
+}
+
+// DecideRegisterUser lets a publisher (or the command line) add a user.
+func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) {
+	if err := actor.require(RolePublisher); err != nil {
+		return nil, err
+	}
+	if err := CheckUsername(c.Username); err != nil {
+		return nil, err
+	}
+	if u.Exists() {
+		return nil, ErrUserExists
+	}
+	if err := checkText("display_name", c.DisplayName, MaxTitle, false); err != nil {
+		return nil, err
+	}
+	if !strings.HasPrefix(c.PasswordHash, "$argon2id$") {
+		return nil, invalid("password", "must be stored as an argon2id hash")
+	}
+	for _, r := range c.Roles {
+		if !ValidRole(r) {
+			return nil, invalid("roles", "unknown role %q", r)
+		}
+	}
+	return one(UserID(c.Username), &events.UserRegistered{Username: c.Username, DisplayName: c.DisplayName,
+		PasswordHash: c.PasswordHash, Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles)))}), nil
+}
+
+// DecideGrantRole gives a user a role.
+func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
+	if err := actor.require(RolePublisher); err != nil {
+		return nil, err
+	}
+	if !u.Exists() {
+		return nil, ErrUserMissing
+	}
+	if !ValidRole(role) {
+		return nil, invalid("role", "unknown role %q", role)
+	}
+	if slices.Contains(u.Roles, role) {
+		return nil, ErrHasRole
+	}
+	return one(UserID(u.Username), &events.RoleGranted{Role: role}), nil
+}
+
+// DecideRevokeRole takes a role away. A publisher cannot drop their own
+// publisher role, so the desk never locks itself out by accident.
+func DecideRevokeRole(u *User, actor Actor, role string) ([]Change, error) {
+	if err := actor.require(RolePublisher); err != nil {
+		return nil, err
+	}
+	if !u.Exists() {
+		return nil, ErrUserMissing
+	}
+	if !slices.Contains(u.Roles, role) {
+		return nil, ErrLacksRole
+	}
+	if u.Username == actor.Name && role == RolePublisher {
+		return nil, kindErr(ErrState, "you cannot revoke your own publisher role")
+	}
+	return one(UserID(u.Username), &events.RoleRevoked{Role: role}), nil
+}
+
+// DecideChangePassword replaces the password hash: the user themself or a publisher.
+func DecideChangePassword(u *User, actor Actor, hash string) ([]Change, error) {
+	if !u.Exists() {
+		return nil, ErrUserMissing
+	}
+	if actor.Name != u.Username && !actor.Has(RolePublisher) {
+		return nil, ErrRoleRequired
+	}
+	if !strings.HasPrefix(hash, "$argon2id$") {
+		return nil, invalid("password", "must be stored as an argon2id hash")
+	}
+	return one(UserID(u.Username), &events.PasswordChanged{PasswordHash: hash}), nil
+}
+
+// IssueToken creates an API token; the secret's hash arrives from the caller.
+type IssueToken struct {
+	TokenID   string
+	Name      string
+	Hash      string
+	ExpiresAt time.Time
+}
+
+// DecideIssueToken lets a user (or a publisher for them) create a token.
+func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
+	if !u.Exists() {
+		return nil, ErrUserMissing
+	}
+	if actor.Name != u.Username && !actor.Has(RolePublisher) {
+		return nil, ErrRoleRequired
+	}
+	if !events.ValidID(c.TokenID) || len(u.Tokens) >= 100 {
+		return nil, invalid("token", "invalid token id or too many tokens")
+	}
+	if err := checkText("name", c.Name, MaxTitle, true); err != nil {
+		return nil, err
+	}
+	if !hexHash.MatchString(c.Hash) {
+		return nil, invalid("hash", "must be a hex SHA-256")
+	}
+	ti := &events.TokenIssued{TokenID: c.TokenID, Name: c.Name, Hash: c.Hash}
+	if !c.ExpiresAt.IsZero() {
+		ti.ExpiresAt = c.ExpiresAt.UTC().Format(time.RFC3339)
+	}
+	return one(UserID(u.Username), ti), nil
+}
+
+// DecideRevokeToken disables a token.
+func DecideRevokeToken(u *User, actor Actor, tokenID string) ([]Change, error) {
+	if !u.Exists() {
+		return nil, ErrUserMissing
+	}
+	if actor.Name != u.Username && !actor.Has(RolePublisher) {
+		return nil, ErrRoleRequired
+	}
+	t := u.Tokens[tokenID]
+	if t == nil || t.Revoked {
+		return nil, ErrTokenMissing
+	}
+	return one(UserID(u.Username), &events.TokenRevoked{TokenID: tokenID}), nil
+}

@@ -1,0 +1,140 @@
+package domain
+
+import (
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Field limits, in runes.
+const (
+	MaxTitle     = 200
+	MaxShortText = 500
+	MaxLongText  = 5000
+	MaxExcerpt   = 2000
+	MaxURL       = 2000
+	MaxTags      = 50
+	MaxListItems = 100
+)
+
+// checkText validates a user-supplied string: valid UTF-8, no control
+// characters except newline and tab, at most max runes, and present when required.
+func checkText(field, s string, max int, required bool) error {
+	if !utf8.ValidString(s) {
+		return invalid(field, "is not valid UTF-8")
+	}
+	if required && strings.TrimSpace(s) == "" {
+		return invalid(field, "is required")
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return invalid(field, "is %d characters long; the limit is %d", n, max)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
+			return invalid(field, "contains a control character")
+		}
+	}
+	return nil
+}
+
+func checkI18n(field string, zh, en string, max int, required bool) error {
+	if err := checkText(field+".zh", zh, max, false); err != nil {
+		return err
+	}
+	if err := checkText(field+".en", en, max, false); err != nil {
+		return err
+	}
+	if required && strings.TrimSpace(zh) == "" && strings.TrimSpace(en) == "" {
+		return invalid(field, "is required in at least one language")
+	}
+	return nil
+}
+
+// CheckURL accepts only absolute http and https URLs with a host: no
+// javascript:, data: or relative links ever reach a page.
+func CheckURL(field, raw string) error {
+	if err := checkText(field, raw, MaxURL, false); err != nil {
+		return err
+	}
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return invalid(field, "must be an http or https URL")
+	}
+	if strings.ContainsAny(raw, " \t\n\r\"'<>\\") {
+		return invalid(field, "contains characters not allowed in a URL")
+	}
+	return nil
+}
+
+// CheckSlug accepts 1–60 of [a-z0-9-], starting with a letter or digit.
+func CheckSlug(field, s string) error {
+	if len(s) == 0 || len(s) > 60 || s[0] == '-' {
+		return invalid(field, "must be 1–60 lowercase letters, digits or hyphens")
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return invalid(field, "must be 1–60 lowercase letters, digits or hyphens")
+		}
+	}
+	return nil
+}
+
+func checkDate(field, s string, required bool) error {
+	if s == "" && !required {
+		return nil
+	}
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return invalid(field, "must be a date like 2026-01-31")
+	}
+	return nil
+}
+
+func checkScore(field string, v int) error {
+	if v < MinScore || v > MaxScore {
+		return invalid(field, "must be an integer from %d to %d", MinScore, MaxScore)
+	}
+	return nil
+}
+
+func checkTags(field string, tags []string) error {
+	if len(tags) > MaxTags {
+		return invalid(field, "has %d tags; the limit is %d", len(tags), MaxTags)
+	}
+	seen := map[string]bool{}
+	for _, t := range tags {
+		if err := CheckSlug(field, t); err != nil {
+			return err
+		}
+		if seen[t] {
+			return invalid(field, "repeats %q", t)
+		}
+		seen[t] = true
+	}
+	return nil
+}
+
+func checkWeights(field string, w map[string]int, criteria []string) error {
+	sum := 0
+	known := map[string]bool{}
+	for _, c := range criteria {
+		known[c] = true
+	}
+	for c, v := range w {
+		if !known[c] {
+			return invalid(field, "names unknown criterion %q", c)
+		}
+		if v < 0 || v > 100 {
+			return invalid(field, "weight of %q must be 0–100", c)
+		}
+		sum += v
+	}
+	if sum != 100 {
+		return invalid(field, "weights sum to %d; they must sum to 100", sum)
+	}
+	return nil
+}
