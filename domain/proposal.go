@@ -82,7 +82,7 @@ type Proposal struct {
 	CrossValidatedRevision int
 	Edition                int // edition it was published in
 	ClosedReason           string
-	nextEvidence           int
+	EvidenceSeq            int // evidence items ever added; ids are never reused
 	Seq                    uint64
 }
 
@@ -102,7 +102,7 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.Votes = map[string]*Vote{}
 	case *events.EvidenceAdded:
 		p.Evidence = append(p.Evidence, Evidence{EvidenceAdded: *d, AddedBy: e.Actor, AddedAt: e.Time})
-		p.nextEvidence++
+		p.EvidenceSeq++
 	case *events.EvidenceRemoved:
 		p.Evidence = slices.DeleteFunc(p.Evidence, func(x Evidence) bool { return x.EvidenceID == d.EvidenceID })
 	case *events.ScoreChangeProposed:

@@ -140,7 +140,7 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 		return nil, invalid("valid_for_days", "must be 0 (does not expire) to 3650 days")
 	}
 	return one(ProposalID(p.ID), &events.EvidenceAdded{
-		EvidenceID: fmt.Sprintf("e%d", p.nextEvidence+1), Revision: p.Revision,
+		EvidenceID: fmt.Sprintf("e%d", p.EvidenceSeq+1), Revision: p.Revision,
 		Claim: c.Claim, SourceURL: c.SourceURL, SourceName: c.SourceName, Section: c.Section,
 		Excerpt: c.Excerpt, ObservedOn: c.ObservedOn, ValidForDays: c.ValidForDays,
 	}), nil
