@@ -178,6 +178,9 @@ func DecideWithdraw(p *Proposal, actor Actor, reason string) ([]Change, error) {
 	if !p.Exists() {
 		return nil, ErrProposalMissing
 	}
+	if err := actor.require(RoleEditor); err != nil {
+		return nil, err
+	}
 	if actor.Name != p.Author {
 		return nil, ErrNotAuthor
 	}
