@@ -70,8 +70,6 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 			}
 			pv.NewEntries = append(pv.NewEntries, events.PublishedEntry{
 				Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Proposal: p.ID})
-		} else if ed.Entry(p.Entry) == nil && !slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
-			return pv, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
 		}
 		for _, t := range p.Targets() {
 			key := p.Entry + "/" + t
@@ -80,6 +78,13 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 			}
 			touched[key] = p.ID
 			pv.Changes = append(pv.Changes, p.applied(t))
+		}
+	}
+	// Checked after the loop: a proposal on an entry that a chosen new-entry
+	// proposal publishes is fine whichever of the two ids sorts first.
+	for _, p := range chosen {
+		if ed.Entry(p.Entry) == nil && !slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
+			return pv, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
 		}
 	}
 	after := ed.Clone()
