@@ -1,0 +1,262 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// DemoUsers are the desk's demo accounts and their roles.
+var DemoUsers = []struct {
+	Name  string
+	Roles []string
+}{
+	{"editor", []string{domain.RoleEditor}},
+	{"reviewer1", []string{domain.RoleReviewer}},
+	{"reviewer2", []string{domain.RoleReviewer}},
+	{"publisher", []string{domain.RolePublisher}},
+}
+
+// Options configure Seed.
+type Options struct {
+	Password       string                                          // for every demo user
+	HashPassword   func(string) (string, error)                    // argon2id, from web
+	AuditHead      func(context.Context) (string, uint64, error)   // optional: the read model's chain head
+	CrossValidated func(context.Context, string) ([]string, error) // optional: candidates returned to review
+	Now            time.Time
+}
+
+// Summary says what Seed did.
+type Summary struct {
+	Appended bool // false: everything was already there
+	Edition  int
+}
+
+// heldBack are scores kept out of edition 1 so that every desk queue has
+// something in it: one proposal waits in review, one is cross-validated and
+// unpublished, one is the editor's draft.
+var heldBack = map[string]struct {
+	criterion string
+	stage     string
+}{
+	"huawei-cloud": {CritOnboarding, "review"},
+	"qingjiao":     {CritOnboarding, "validated"},
+	"matpool":      {CritCluster, "draft"},
+}
+
+// Seed loads the demo ranking through the same commands the browser sends:
+// users, the ranking, one proposal per platform with its evidence, scores and
+// attributes, submit, two cross-validating votes, edition 1, then the
+// held-back proposals. Every command carries a fixed id, so running Seed
+// again appends nothing.
+func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
+	sd := &seeder{ctx: ctx, h: h, o: o, observed: o.Now.AddDate(0, 0, -40).Format(time.DateOnly)}
+	for _, u := range DemoUsers {
+		hash, err := o.HashPassword(o.Password)
+		if err != nil {
+			return Summary{}, err
+		}
+		sd.do(func() (domain.Result, error) {
+			return h.RegisterUser(ctx, domain.System(), "seed-user-"+u.Name,
+				domain.RegisterUser{Username: u.Name, DisplayName: u.Name, PasswordHash: hash, Roles: u.Roles})
+		}, domain.ErrUserExists)
+	}
+	def := Definition()
+	sd.do(func() (domain.Result, error) { return h.DefineRanking(ctx, domain.System(), "seed-ranking", def) }, domain.ErrRankingExists)
+	sd.do(func() (domain.Result, error) {
+		return h.SetScenarios(ctx, domain.System(), "seed-scenarios", RankingSlug, Scenarios())
+	})
+	ed, err := h.Edition(ctx, RankingSlug)
+	if err != nil {
+		return Summary{}, err
+	}
+	if ed.Number == 0 {
+		var ids []string
+		for _, p := range Platforms() {
+			id := "demo-" + p.Slug + "-1"
+			ids = append(ids, id)
+			sd.proposal(p, id, func(s Score) bool { return heldBack[p.Slug].criterion != s.Criterion }, true, "validated")
+		}
+		sd.publish(ids)
+	}
+	for _, p := range Platforms() {
+		hb, ok := heldBack[p.Slug]
+		if !ok {
+			continue
+		}
+		sd.proposal(p, "demo-"+p.Slug+"-2", func(s Score) bool { return s.Criterion == hb.criterion }, false, hb.stage)
+	}
+	if sd.err != nil {
+		return Summary{}, sd.err
+	}
+	ed, err = h.Edition(ctx, RankingSlug)
+	return Summary{Appended: sd.appended, Edition: ed.Number}, err
+}
+
+type seeder struct {
+	ctx      context.Context
+	h        *domain.Handler
+	o        Options
+	observed string
+	appended bool
+	err      error
+}
+
+// do runs one command unless an earlier one failed; the listed errors mean
+// "already there" (for data created outside the seed).
+func (sd *seeder) do(cmd func() (domain.Result, error), already ...error) {
+	if sd.err != nil {
+		return
+	}
+	res, err := cmd()
+	for _, a := range already {
+		if errors.Is(err, a) {
+			return
+		}
+	}
+	if err != nil {
+		sd.err = fmt.Errorf("demo seed: %w", err)
+		return
+	}
+	if !res.Replayed {
+		sd.appended = true
+	}
+}
+
+var editor = domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
+
+func reviewer(n string) domain.Actor {
+	return domain.Actor{Name: n, Roles: []string{domain.RoleReviewer}}
+}
+
+// proposal opens a proposal for p with the scores keep selects (and, when
+// attrs, its attributes), the evidence those cite, and takes it to stage:
+// "draft", "review" (one approval) or "validated" (two approvals).
+func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs bool, stage string) {
+	ctx, h := sd.ctx, sd.h
+	open := domain.OpenProposal{ID: id, Ranking: RankingSlug, Entry: p.Slug,
+		Title: p.Name.Zh + "：依据来源文章建立评分 / " + p.Name.En + ": scores from the source article"}
+	if attrs {
+		open.NewEntry = &domain.NewEntry{Name: p.Name, Category: p.Category, Description: p.Description}
+	} else {
+		open.Title = p.Name.Zh + "：补充评分 / " + p.Name.En + ": additional score"
+	}
+	sd.do(func() (domain.Result, error) { return h.OpenProposal(ctx, editor, id+"-open", open) })
+	var scores []Score
+	cited := map[string]bool{}
+	for _, s := range p.Scores {
+		if keep(s) {
+			scores = append(scores, s)
+			for _, e := range s.Evidence {
+				cited[e] = true
+			}
+		}
+	}
+	if attrs {
+		for _, keys := range p.AttributeEvidence {
+			for _, e := range keys {
+				cited[e] = true
+			}
+		}
+	}
+	evID := map[string]string{}
+	n := 0
+	for _, e := range p.Evidence {
+		if !cited[e.Key] {
+			continue
+		}
+		n++
+		evID[e.Key] = fmt.Sprintf("e%d", n)
+		sd.do(func() (domain.Result, error) {
+			return h.AddEvidence(ctx, editor, id+"-ev-"+e.Key, domain.AddEvidence{Proposal: id,
+				Claim: e.Claim + " / " + e.ClaimEn, SourceName: SourceName, Section: e.Section,
+				Excerpt: e.Excerpt, ObservedOn: sd.observed, ValidForDays: e.ValidForDays})
+		})
+	}
+	ids := func(keys []string) []string {
+		out := make([]string, len(keys))
+		for i, k := range keys {
+			out[i] = evID[k]
+		}
+		return out
+	}
+	for _, s := range scores {
+		sd.do(func() (domain.Result, error) {
+			return h.ProposeScore(ctx, editor, id+"-score-"+s.Criterion, domain.ProposeScore{Proposal: id,
+				Criterion: s.Criterion, To: s.Value, Rationale: s.Rationale + " / " + s.RationaleEn, Evidence: ids(s.Evidence)})
+		})
+	}
+	if attrs {
+		for _, key := range sortedKeys(p.Attributes) {
+			sd.do(func() (domain.Result, error) {
+				return h.ProposeAttribute(ctx, editor, id+"-attr-"+key, domain.ProposeAttribute{Proposal: id,
+					Attribute: key, To: p.Attributes[key], Rationale: "来源文章所述 / As stated in the source article",
+					Evidence: ids(p.AttributeEvidence[key])})
+			})
+		}
+	}
+	if stage == "draft" {
+		return
+	}
+	sd.do(func() (domain.Result, error) { return h.Submit(ctx, editor, id+"-submit", id) })
+	all := make([]string, 0, n)
+	for i := 1; i <= n; i++ {
+		all = append(all, fmt.Sprintf("e%d", i))
+	}
+	voters := []string{"reviewer1", "reviewer2"}
+	if stage == "review" {
+		voters = voters[:1]
+	}
+	for _, v := range voters {
+		sd.do(func() (domain.Result, error) {
+			return h.CastVote(ctx, reviewer(v), id+"-vote-"+v, domain.CastVote{Proposal: id, Revision: 1,
+				Verdict: events.Approve, VerifiedEvidence: all, Comment: "已核对来源文章原文 / Checked against the source article"})
+		})
+	}
+}
+
+func (sd *seeder) publish(ids []string) {
+	if sd.err != nil {
+		return
+	}
+	ctx, h := sd.ctx, sd.h
+	pv, _, err := h.PreviewEdition(ctx, RankingSlug, ids)
+	if err != nil {
+		sd.err = fmt.Errorf("demo seed: preview: %w", err)
+		return
+	}
+	c := domain.PublishEdition{Ranking: RankingSlug, Proposals: ids, PreviewHash: pv.Hash,
+		Note: "第一期：九个平台，评分为示例性编辑判断 / Edition 1: nine platforms; scores are illustrative editorial judgments"}
+	if sd.o.AuditHead != nil {
+		if c.AuditHead, c.AuditSeq, err = sd.o.AuditHead(ctx); err != nil {
+			sd.err = err
+			return
+		}
+	}
+	var candidates []string
+	if sd.o.CrossValidated != nil {
+		if candidates, err = sd.o.CrossValidated(ctx, RankingSlug); err != nil {
+			sd.err = err
+			return
+		}
+	}
+	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
+	sd.do(func() (domain.Result, error) { return h.Publish(ctx, publisher, "seed-edition-1", c, candidates) })
+}
+
+func sortedKeys(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

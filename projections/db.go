@@ -1,0 +1,146 @@
+// Package projections keeps Crossrank's SQLite read models: the published
+// ranking, the review desk, editions with their diffs and the hash-chained
+// audit trail. Every row derives from the event stream; the last applied
+// stream sequence is written in the same transaction as the rows, so a
+// crash never applies an event twice or skips one.
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// openDB opens (creating) the SQLite file at path with WAL, immediate
+// transactions, a busy timeout and foreign keys, and migrates it.
+func openDB(path string) (*sql.DB, error) { return openDBSync(path, "NORMAL") }
+
+// openDBSync opens with a given synchronous mode: NORMAL in WAL mode keeps
+// every commit atomic and durable up to the last checkpoint, and is safe
+// because the stream, not SQLite, is the record; a rebuild uses OFF and
+// syncs once at the end.
+func openDBSync(path, sync string) (*sql.DB, error) {
+	dsn := "file:" + path + "?_journal_mode=WAL&_txlock=immediate&_busy_timeout=5000&_foreign_keys=on&_synchronous=" + sync
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(context.Background(), db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("projections: migrate %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		if i < version {
+			continue
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tables lists the read-model tables in a fixed order (for dumps).
+func tables(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// Dump writes every table's rows in primary-key order as text: two read
+// models with the same Dump hold the same data.
+func Dump(ctx context.Context, db *sql.DB) (string, error) {
+	names, err := tables(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, t := range names {
+		fmt.Fprintf(&b, "== %s\n", t)
+		rows, err := db.QueryContext(ctx, "SELECT * FROM "+t+" ORDER BY 1, 2, 3")
+		if err != nil {
+			// tables with fewer than three columns
+			rows, err = db.QueryContext(ctx, "SELECT * FROM "+t+" ORDER BY 1")
+			if err != nil {
+				return "", err
+			}
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "", err
+			}
+			for i, v := range vals {
+				if i > 0 {
+					b.WriteByte('|')
+				}
+				switch x := v.(type) {
+				case nil:
+					b.WriteString("NULL")
+				case []byte:
+					fmt.Fprintf(&b, "%q", x)
+				default:
+					fmt.Fprintf(&b, "%v", x)
+				}
+			}
+			b.WriteByte('\n')
+		}
+		rows.Close()
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,160 @@
+package projections
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// project writes the read-model rows of one event and fills the audit row.
+func (p *projector) project(ev events.Event, s any, a *auditRow) error {
+	switch d := ev.Data.(type) {
+	case *events.RankingDefined:
+		a.ranking = d.Slug
+		a.en, a.zh = "Defined ranking "+d.Title.In("en"), "创建榜单「"+d.Title.In("zh")+"」"
+		return p.saveRanking(s.(*domain.Ranking), ev)
+	case *events.WeightsSet:
+		a.ranking = ev.Subject
+		a.en, a.zh = "Set criteria weights", "调整评分维度权重"
+		a.after = jsonText(d.Weights)
+		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
+			return err
+		}
+		return p.rerank(ev.Subject)
+	case *events.ScenariosSet:
+		a.ranking = ev.Subject
+		a.en, a.zh = fmt.Sprintf("Set %d scenarios and %d needs-filters", len(d.Scenarios), len(d.Filters)),
+			fmt.Sprintf("设置 %d 个场景与 %d 个需求筛选", len(d.Scenarios), len(d.Filters))
+		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
+			return err
+		}
+		return p.rerank(ev.Subject)
+	case *events.EntryCreated:
+		a.ranking, a.entry, a.proposal = d.Ranking, d.Slug, d.Proposal
+		a.en, a.zh = "Registered entry "+d.Name.In("en"), "登记条目「"+d.Name.In("zh")+"」"
+		return p.exec(`INSERT INTO entries(ranking, slug, name_zh, name_en, category, website, desc_zh, desc_en,
+			created_by_proposal, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+			d.Ranking, d.Slug, d.Name.Zh, d.Name.En, d.Category, d.Website, d.Description.Zh, d.Description.En,
+			d.Proposal, ts(ev.Time))
+	case *events.EditionPublished:
+		a.ranking = d.Ranking
+		a.en, a.zh = fmt.Sprintf("Published edition %d with %d proposals", d.Number, len(d.Proposals)),
+			fmt.Sprintf("发布第 %d 期，包含 %d 个提案", d.Number, len(d.Proposals))
+		a.after = d.SnapshotHash
+		return p.publish(ev, d, s.(*domain.Edition))
+	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
+		*events.TokenIssued, *events.TokenRevoked:
+		return p.projectUser(ev, s.(*domain.User), a)
+	case *events.WebhookDelivered:
+		a.ranking = d.Ranking
+		a.en, a.zh = fmt.Sprintf("Webhook delivered edition %d to %s (HTTP %d)", d.Edition, d.URL, d.Status),
+			fmt.Sprintf("Webhook 已推送第 %d 期至 %s（HTTP %d）", d.Edition, d.URL, d.Status)
+		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at)
+			VALUES (?,?,?,?,1,?,?,'',?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Status, d.Attempts, ts(ev.Time))
+	case *events.WebhookFailed:
+		a.ranking = d.Ranking
+		a.en, a.zh = fmt.Sprintf("Webhook delivery of edition %d to %s failed: %s", d.Edition, d.URL, d.Error),
+			fmt.Sprintf("Webhook 推送第 %d 期至 %s 失败：%s", d.Edition, d.URL, d.Error)
+		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at)
+			VALUES (?,?,?,?,0,0,?,?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Attempt, d.Error, ts(ev.Time))
+	}
+	if ev.Kind() == events.KindProposal {
+		return p.projectProposal(ev, s.(*domain.Proposal), a)
+	}
+	return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
+}
+
+func (p *projector) saveRanking(r *domain.Ranking, ev events.Event) error {
+	if err := p.exec(`INSERT INTO rankings(slug, title_zh, title_en, desc_zh, desc_en, quorum_min, quorum_evidence,
+		definition, updated_at) VALUES (?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(slug) DO UPDATE SET title_zh=excluded.title_zh, title_en=excluded.title_en,
+		desc_zh=excluded.desc_zh, desc_en=excluded.desc_en, quorum_min=excluded.quorum_min,
+		quorum_evidence=excluded.quorum_evidence, definition=excluded.definition, updated_at=excluded.updated_at`,
+		r.Slug, r.Title.Zh, r.Title.En, r.Description.Zh, r.Description.En, r.Quorum.MinApprovals,
+		boolInt(r.Quorum.RequireEvidenceVerified), jsonText(r), ts(ev.Time)); err != nil {
+		return err
+	}
+	for _, t := range []string{"categories", "criteria", "scenarios"} {
+		if err := p.exec("DELETE FROM "+t+" WHERE ranking=?", r.Slug); err != nil {
+			return err
+		}
+	}
+	for i, c := range r.Categories {
+		if err := p.exec(`INSERT INTO categories VALUES (?,?,?,?,?,?,?)`, r.Slug, c.Slug, i,
+			c.Name.Zh, c.Name.En, c.Description.Zh, c.Description.En); err != nil {
+			return err
+		}
+	}
+	for i, c := range r.Criteria {
+		if err := p.exec(`INSERT INTO criteria VALUES (?,?,?,?,?,?,?,?)`, r.Slug, c.Slug, i,
+			c.Name.Zh, c.Name.En, c.Description.Zh, c.Description.En, c.Weight); err != nil {
+			return err
+		}
+	}
+	for i, sc := range r.Scenarios {
+		if err := p.exec(`INSERT INTO scenarios VALUES (?,?,?,?,?,?,?,?)`, r.Slug, sc.Slug, i,
+			sc.Name.Zh, sc.Name.En, sc.Description.Zh, sc.Description.En, jsonText(sortedWeights(sc.Weights))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedWeights(w map[string]int) []domain.NamedInt {
+	out := make([]domain.NamedInt, 0, len(w))
+	for k, v := range w {
+		out = append(out, domain.NamedInt{Name: k, Value: v})
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Name < out[j-1].Name; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rerank recomputes totals and ranks of the published entries, overall, per
+// category and per scenario, with the ranking's current weights.
+func (p *projector) rerank(slug string) error {
+	r, err := p.ranking(slug)
+	if err != nil {
+		return err
+	}
+	ed, err := p.edition(slug)
+	if err != nil || len(ed.Entries) == 0 {
+		return err
+	}
+	for _, st := range domain.Standings(ed.Entries, r.Weights()) {
+		if err := p.exec(`UPDATE entries SET total=?, rank=?, category_rank=? WHERE ranking=? AND slug=?`,
+			st.Total, st.Rank, st.CategoryRank, slug, st.Entry); err != nil {
+			return err
+		}
+	}
+	if err := p.exec("DELETE FROM scenario_ranks WHERE ranking=?", slug); err != nil {
+		return err
+	}
+	for _, sc := range r.Scenarios {
+		for _, st := range domain.Standings(ed.Entries, sc.Weights) {
+			if err := p.exec(`INSERT INTO scenario_ranks VALUES (?,?,?,?,?)`, slug, sc.Slug, st.Entry, st.Total, st.Rank); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func targetParts(t string) (kind, key string) {
+	if k, v, ok := strings.Cut(t, ":"); ok {
+		return k, v
+	}
+	return "score", t
+}

@@ -1,0 +1,168 @@
+package projections
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// publish projects an edition: its snapshot and changelog, the new published
+// scores with their evidence, ranks, rank moves, and the quorum of every
+// open proposal (an edition may have changed their baselines).
+func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *domain.Edition) error {
+	r, err := p.ranking(d.Ranking)
+	if err != nil {
+		return err
+	}
+	after := domain.BuildSnapshot(r, ed)
+	before, err := p.snapshot(d.Ranking, d.Number-1)
+	if err != nil {
+		return err
+	}
+	if err := p.exec(`INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, d.Ranking, d.Number, ts(ev.Time), ev.Actor,
+		jsonText(nonNil(d.Proposals)), string(after.JSON()), d.SnapshotHash, d.PreviewHash, d.AuditHead, d.AuditSeq, d.Note, ev.Sequence); err != nil {
+		return err
+	}
+	for _, ne := range d.NewEntries {
+		if err := p.exec(`UPDATE entries SET published_edition=? WHERE ranking=? AND slug=?`, d.Number, d.Ranking, ne.Slug); err != nil {
+			return err
+		}
+	}
+	for i, c := range d.Changes {
+		kind, key := targetParts(c.Target)
+		isScore := kind == "score"
+		if err := p.exec(`INSERT INTO edition_changes VALUES (?,?,?,?,?,?,?,?,?,?,?)`, d.Ranking, d.Number, i, c.Proposal,
+			c.Entry, c.Target, nullInt(c.FromScore), nullInt(c.ToScore), nullTags(c.FromTags, isScore),
+			nullTags(c.ToTags, isScore), jsonText(nonNil(c.Evidence))); err != nil {
+			return err
+		}
+		if err := p.exec(`DELETE FROM published_evidence WHERE ranking=? AND entry=? AND target=?`, d.Ranking, c.Entry, c.Target); err != nil {
+			return err
+		}
+		for _, e := range c.Evidence {
+			if err := p.exec(`INSERT INTO published_evidence VALUES (?,?,?,?,?)`, d.Ranking, c.Entry, c.Target, c.Proposal, e); err != nil {
+				return err
+			}
+		}
+		switch {
+		case isScore && c.ToScore != nil:
+			err = p.exec(`INSERT INTO scores VALUES (?,?,?,?,?,?) ON CONFLICT(ranking, entry, criterion) DO UPDATE
+				SET score=excluded.score, proposal=excluded.proposal, edition=excluded.edition`,
+				d.Ranking, c.Entry, key, *c.ToScore, c.Proposal, d.Number)
+		case isScore:
+			err = p.exec(`DELETE FROM scores WHERE ranking=? AND entry=? AND criterion=?`, d.Ranking, c.Entry, key)
+		case len(c.ToTags) == 0:
+			err = p.exec(`DELETE FROM attributes WHERE ranking=? AND entry=? AND key=?`, d.Ranking, c.Entry, key)
+		default:
+			err = p.exec(`INSERT INTO attributes VALUES (?,?,?,?,?,?) ON CONFLICT(ranking, entry, key) DO UPDATE
+				SET tags=excluded.tags, proposal=excluded.proposal, edition=excluded.edition`,
+				d.Ranking, c.Entry, key, jsonText(c.ToTags), c.Proposal, d.Number)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := p.rerank(d.Ranking); err != nil {
+		return err
+	}
+	if err := p.moves(d.Ranking, d.Number, before, after); err != nil {
+		return err
+	}
+	if err := p.exec(`UPDATE rankings SET edition=? WHERE slug=?`, d.Number, d.Ranking); err != nil {
+		return err
+	}
+	return p.requorum(d.Ranking, ev)
+}
+
+// snapshot returns the stored snapshot of an edition (empty before the first).
+func (p *projector) snapshot(ranking string, number int) (domain.Snapshot, error) {
+	var raw string
+	err := p.tx.QueryRowContext(p.ctx, `SELECT snapshot FROM editions WHERE ranking=? AND number=?`, ranking, number).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.Snapshot{}, nil
+	}
+	if err != nil {
+		return domain.Snapshot{}, err
+	}
+	var s domain.Snapshot
+	return s, json.Unmarshal([]byte(raw), &s)
+}
+
+// moves records every entry's rank before and after, overall, in its
+// category and in each scenario.
+func (p *projector) moves(ranking string, number int, before, after domain.Snapshot) error {
+	type pos struct{ rank, catRank, total int }
+	prev := map[string]pos{}
+	for _, e := range before.Entries {
+		prev[e.Slug] = pos{e.Rank, e.CategoryRank, e.Total}
+	}
+	ins := func(entry, scope string, b *int, a int, bt *int, at int) error {
+		return p.exec(`INSERT INTO edition_moves VALUES (?,?,?,?,?,?,?,?)`, ranking, number, entry, scope, nullInt(b), a, nullInt(bt), at)
+	}
+	for _, e := range after.Entries {
+		var b, bc, bt *int
+		if old, ok := prev[e.Slug]; ok {
+			b, bc, bt = &old.rank, &old.catRank, &old.total
+		}
+		if err := ins(e.Slug, "overall", b, e.Rank, bt, e.Total); err != nil {
+			return err
+		}
+		if err := ins(e.Slug, "category", bc, e.CategoryRank, bt, e.Total); err != nil {
+			return err
+		}
+	}
+	prevScen := map[string]map[string]int{}
+	for _, s := range before.Scenarios {
+		prevScen[s.Slug] = map[string]int{}
+		for i, e := range s.Order {
+			prevScen[s.Slug][e] = i + 1
+		}
+	}
+	for _, s := range after.Scenarios {
+		for i, e := range s.Order {
+			var b *int
+			if r, ok := prevScen[s.Slug][e]; ok {
+				b = &r
+			}
+			if err := ins(e, "scenario:"+s.Slug, b, i+1, nil, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// requorum refreshes the summary row of every open proposal of the ranking.
+func (p *projector) requorum(ranking string, ev events.Event) error {
+	rows, err := p.tx.QueryContext(p.ctx, `SELECT id FROM proposals WHERE ranking=? AND status IN ('draft','in_review','cross_validated') ORDER BY id`, ranking)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		pr, err := p.proposal(id)
+		if err != nil {
+			return err
+		}
+		var at string
+		if err := p.tx.QueryRowContext(p.ctx, `SELECT updated_at FROM proposals WHERE id=?`, id).Scan(&at); err != nil {
+			return err
+		}
+		if err := p.saveProposalAt(pr, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package projections
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// projectProposal writes the rows of a proposal event and refreshes the
+// proposal's summary row, including its quorum state.
+func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *auditRow) error {
+	a.ranking, a.entry, a.proposal = pr.Ranking, pr.Entry, pr.ID
+	title := pr.Title
+	switch d := ev.Data.(type) {
+	case *events.ProposalOpened:
+		a.en, a.zh = "Opened proposal “"+title+"”", "发起提案「"+title+"」"
+		if err := p.exec(`INSERT INTO revisions VALUES (?,?,?,?,?)`, pr.ID, 1, ev.Actor, ts(ev.Time), ""); err != nil {
+			return err
+		}
+	case *events.EvidenceAdded:
+		a.en, a.zh = fmt.Sprintf("Added evidence %s: %s", d.EvidenceID, d.Claim), fmt.Sprintf("添加证据 %s：%s", d.EvidenceID, d.Claim)
+		var stale any
+		if d.ValidForDays > 0 {
+			if obs, err := time.Parse(time.DateOnly, d.ObservedOn); err == nil {
+				stale = obs.AddDate(0, 0, d.ValidForDays).Format(time.DateOnly)
+			}
+		}
+		if err := p.exec(`INSERT INTO evidence(proposal, evidence_id, revision, claim, source_url, source_name, section,
+			excerpt, observed_on, valid_for_days, stale_after, added_by, added_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			pr.ID, d.EvidenceID, d.Revision, d.Claim, d.SourceURL, d.SourceName, d.Section, d.Excerpt,
+			d.ObservedOn, d.ValidForDays, stale, ev.Actor, ts(ev.Time)); err != nil {
+			return err
+		}
+	case *events.EvidenceRemoved:
+		a.en, a.zh = "Removed evidence "+d.EvidenceID, "移除证据 "+d.EvidenceID
+		if err := p.exec(`UPDATE evidence SET removed_revision=? WHERE proposal=? AND evidence_id=?`, d.Revision, pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
+	case *events.ScoreChangeProposed:
+		a.en, a.zh = fmt.Sprintf("Proposed score %s → %d", d.Criterion, d.To), fmt.Sprintf("提议评分 %s → %d", d.Criterion, d.To)
+		a.before, a.after = scoreText(d.From), fmt.Sprint(d.To)
+		to := d.To
+		if err := p.saveChange(pr.ID, "score:"+d.Criterion, d.Revision, d.From, &to, nil, nil, true, d.Rationale, d.Evidence); err != nil {
+			return err
+		}
+	case *events.AttributeChangeProposed:
+		a.en, a.zh = "Proposed attribute "+d.Attribute, "提议属性 "+d.Attribute
+		a.before, a.after = jsonText(nonNil(d.From)), jsonText(nonNil(d.To))
+		if err := p.saveChange(pr.ID, "attr:"+d.Attribute, d.Revision, nil, nil, d.From, d.To, false, d.Rationale, d.Evidence); err != nil {
+			return err
+		}
+	case *events.ChangeRemoved:
+		a.en, a.zh = "Removed change "+d.Target, "移除变更 "+d.Target
+		if err := p.exec(`DELETE FROM changes WHERE proposal=? AND target=?`, pr.ID, d.Target); err != nil {
+			return err
+		}
+	case *events.ProposalSubmitted:
+		a.en, a.zh = fmt.Sprintf("Submitted revision %d for review", d.Revision), fmt.Sprintf("提交第 %d 版送审", d.Revision)
+	case *events.ProposalRevised:
+		a.en, a.zh = fmt.Sprintf("Opened revision %d", d.Revision), fmt.Sprintf("开始第 %d 版修订", d.Revision)
+		if err := p.exec(`INSERT INTO revisions VALUES (?,?,?,?,?)`, pr.ID, d.Revision, ev.Actor, ts(ev.Time), d.Note); err != nil {
+			return err
+		}
+		for _, rb := range d.Rebase {
+			if err := p.exec(`UPDATE changes SET from_score=?, from_tags=CASE WHEN from_tags IS NULL THEN NULL ELSE ? END
+				WHERE proposal=? AND target=?`, nullInt(rb.Score), jsonText(nonNil(rb.Tags)), pr.ID, rb.Target); err != nil {
+				return err
+			}
+		}
+	case *events.VoteCast:
+		verdictZh := map[string]string{events.Approve: "赞成", events.Reject: "否决"}[d.Verdict]
+		a.en, a.zh = fmt.Sprintf("Voted %s on revision %d", d.Verdict, d.Revision), fmt.Sprintf("对第 %d 版投票：%s", d.Revision, verdictZh)
+		a.after = d.Verdict
+		if err := p.exec(`UPDATE votes SET current=0 WHERE proposal=? AND voter=? AND current=1`, pr.ID, ev.Actor); err != nil {
+			return err
+		}
+		if err := p.exec(`INSERT INTO votes(seq, proposal, voter, revision, verdict, verified, comment, cast_at, current)
+			VALUES (?,?,?,?,?,?,?,?,1)`, ev.Sequence, pr.ID, ev.Actor, d.Revision, d.Verdict,
+			jsonText(nonNil(d.VerifiedEvidence)), d.Comment, ts(ev.Time)); err != nil {
+			return err
+		}
+	case *events.VetoDismissed:
+		a.en, a.zh = "Dismissed the veto of "+d.Voter+": "+d.Reason, "驳回 "+d.Voter+" 的否决："+d.Reason
+		if err := p.exec(`UPDATE votes SET dismissed_by=?, dismiss_reason=? WHERE proposal=? AND voter=? AND current=1`,
+			ev.Actor, d.Reason, pr.ID, d.Voter); err != nil {
+			return err
+		}
+	case *events.ProposalCrossValidated:
+		a.en, a.zh = fmt.Sprintf("Cross-validated revision %d", d.Revision), fmt.Sprintf("第 %d 版完成交叉验证", d.Revision)
+	case *events.ProposalReturnedToReview:
+		a.en, a.zh = "Returned to review ("+d.Reason+")", "退回审核（"+reasonZh(d.Reason)+"）"
+	case *events.ProposalPublished:
+		a.en, a.zh = fmt.Sprintf("Published in edition %d", d.Edition), fmt.Sprintf("收录于第 %d 期", d.Edition)
+	case *events.ProposalRejected:
+		a.en, a.zh = "Rejected: "+d.Reason, "驳回："+d.Reason
+	case *events.ProposalWithdrawn:
+		a.en, a.zh = "Withdrawn", "撤回"
+	default:
+		return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
+	}
+	return p.saveProposalAt(pr, ts(ev.Time))
+}
+
+func reasonZh(r string) string {
+	switch r {
+	case "veto":
+		return "有否决票"
+	case "baseline_changed":
+		return "基准值已被新一期改变"
+	}
+	return r
+}
+
+func (p *projector) saveChange(id, target string, rev int, fromS, toS *int, fromT, toT []string, isScore bool, rationale string, ev []string) error {
+	return p.exec(`INSERT INTO changes VALUES (?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(proposal, target) DO UPDATE SET revision=excluded.revision, from_score=excluded.from_score,
+		to_score=excluded.to_score, from_tags=excluded.from_tags, to_tags=excluded.to_tags,
+		rationale=excluded.rationale, evidence=excluded.evidence`,
+		id, target, rev, nullInt(fromS), nullInt(toS), nullTags(fromT, isScore), nullTags(toT, isScore), rationale, jsonText(nonNil(ev)))
+}
+
+// saveProposal rewrites the proposal's summary row with its quorum state.
+func (p *projector) saveProposalAt(pr *domain.Proposal, at string) error {
+	r, err := p.ranking(pr.Ranking)
+	if err != nil {
+		return err
+	}
+	ed, err := p.edition(pr.Ranking)
+	if err != nil {
+		return err
+	}
+	q := domain.Quorum(pr, r.Quorum, ed)
+	return p.exec(`INSERT INTO proposals VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET status=excluded.status, revision=excluded.revision, revisers=excluded.revisers,
+		updated_at=excluded.updated_at, cross_validated_revision=excluded.cross_validated_revision,
+		edition=excluded.edition, closed_reason=excluded.closed_reason, quorum=excluded.quorum, seq=excluded.seq`,
+		pr.ID, pr.Ranking, pr.Entry, boolInt(pr.NewEntry), pr.Title, pr.Summary, pr.Author, string(pr.Status),
+		pr.Revision, jsonText(nonNil(pr.Revisers)), ts(pr.Opened), at, pr.CrossValidatedRevision, pr.Edition,
+		pr.ClosedReason, jsonText(q), pr.Seq)
+}
+
+func scoreText(p *int) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprint(*p)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

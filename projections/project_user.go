@@ -1,0 +1,37 @@
+package projections
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// projectUser keeps users and tokens; password and token hashes stay out of
+// the read model (login reads the aggregate itself).
+func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) error {
+	switch d := ev.Data.(type) {
+	case *events.UserRegistered:
+		a.en, a.zh = "Registered user "+d.Username+" ("+strings.Join(d.Roles, ", ")+")", "注册用户 "+d.Username+"（"+strings.Join(d.Roles, "、")+"）"
+		return p.exec(`INSERT INTO users VALUES (?,?,?,?,?)`, u.Username, u.DisplayName, jsonText(nonNil(u.Roles)), ts(ev.Time), ts(ev.Time))
+	case *events.RoleGranted:
+		a.en, a.zh, a.after = "Granted role "+d.Role, "授予角色 "+d.Role, d.Role
+	case *events.RoleRevoked:
+		a.en, a.zh, a.before = "Revoked role "+d.Role, "撤销角色 "+d.Role, d.Role
+	case *events.PasswordChanged:
+		a.en, a.zh = "Changed password", "修改密码"
+	case *events.TokenIssued:
+		a.en, a.zh = fmt.Sprintf("Issued API token %q", d.Name), fmt.Sprintf("签发 API 令牌「%s」", d.Name)
+		if err := p.exec(`INSERT INTO tokens VALUES (?,?,?,?,?,0)`, d.TokenID, u.Username, d.Name, ts(ev.Time), d.ExpiresAt); err != nil {
+			return err
+		}
+	case *events.TokenRevoked:
+		a.en, a.zh = "Revoked API token "+d.TokenID, "吊销 API 令牌 "+d.TokenID
+		if err := p.exec(`UPDATE tokens SET revoked=1 WHERE token_id=?`, d.TokenID); err != nil {
+			return err
+		}
+	}
+	return p.exec(`UPDATE users SET roles=?, display_name=?, updated_at=? WHERE username=?`,
+		jsonText(nonNil(u.Roles)), u.DisplayName, ts(ev.Time), u.Username)
+}

@@ -1,0 +1,113 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// BatchSize is how many events one transaction applies at most.
+const BatchSize = 1000
+
+// Tailer delivers events from a sequence on, live, until ctx ends.
+type Tailer interface {
+	Tail(ctx context.Context, from uint64, fn func(events.Event) error) error
+}
+
+// Run tails the stream from the checkpoint and applies events in batches
+// until ctx ends. Events are collected while a batch commits, so a burst is
+// applied in few transactions while a single event is applied at once. When
+// the tail fails (a NATS restart) it resumes from the checkpoint; an event it
+// cannot project stops Run with an error naming its sequence.
+func (s *Store) Run(ctx context.Context, src Tailer, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	for {
+		err := s.tailOnce(ctx, src)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if isFatal(err) {
+			return err
+		}
+		log.Warn("projection tail interrupted; resuming from checkpoint", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+func isFatal(err error) bool {
+	return errors.Is(err, events.ErrUnknownType) || errors.Is(err, events.ErrMalformed)
+}
+
+func (s *Store) tailOnce(ctx context.Context, src Tailer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	from, _ := s.Checkpoint()
+	ch := make(chan events.Event, 4*BatchSize)
+	tailErr := make(chan error, 1)
+	go func() {
+		tailErr <- src.Tail(ctx, from+1, func(ev events.Event) error {
+			select {
+			case ch <- ev:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	batch := make([]events.Event, 0, BatchSize)
+	for {
+		select {
+		case err := <-tailErr:
+			// apply what arrived before the tail stopped
+			for len(ch) > 0 {
+				batch = append(batch, <-ch)
+			}
+			if aerr := s.applyBatch(ctx, batch); aerr != nil {
+				return aerr
+			}
+			if err == nil {
+				err = errors.New("tail ended")
+			}
+			return err
+		case ev := <-ch:
+			batch = append(batch[:0], ev)
+			for len(batch) < BatchSize && len(ch) > 0 {
+				batch = append(batch, <-ch)
+			}
+			if err := s.applyBatch(ctx, batch); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (s *Store) applyBatch(ctx context.Context, batch []events.Event) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	if err := s.Apply(ctx, batch); err != nil {
+		return fmt.Errorf("applying events %d–%d: %w", batch[0].Sequence, batch[len(batch)-1].Sequence, err)
+	}
+	return nil
+}
+
+// Lag returns how many events the read model is behind last, and how long
+// ago it last committed.
+func (s *Store) Lag(last uint64) (uint64, time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if last <= s.seq {
+		return 0, 0
+	}
+	return last - s.seq, time.Since(s.applied)
+}

@@ -1,0 +1,138 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// Store is the read-model database and the position of the projection in
+// the event stream.
+type Store struct {
+	db   *sql.DB
+	path string
+
+	mu      sync.Mutex
+	seq     uint64 // last applied stream sequence (== checkpoint row)
+	head    string // audit chain head after seq
+	changed chan struct{}
+	applied time.Time // when the last batch was committed
+}
+
+// Open opens or creates the read models at path.
+func Open(path string) (*Store, error) {
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, path: path, changed: make(chan struct{})}
+	if err := db.QueryRow("SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&s.seq, &s.head); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("projections: read checkpoint of %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB returns the database for read queries and dumps.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Path returns the database file.
+func (s *Store) Path() string { return s.path }
+
+// Checkpoint returns the last applied sequence and the audit chain head after it.
+func (s *Store) Checkpoint() (uint64, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq, s.head
+}
+
+// AuditHead returns the audit chain head and its sequence (for publishing).
+func (s *Store) AuditHead(context.Context) (string, uint64, error) {
+	seq, head := s.Checkpoint()
+	return head, seq, nil
+}
+
+// Apply projects evs in one transaction together with the new checkpoint.
+// Events at or below the checkpoint are skipped (redelivery changes
+// nothing); an event that does not follow the checkpoint returns ErrGap and
+// nothing of the batch is kept.
+func (s *Store) Apply(ctx context.Context, evs []events.Event) error {
+	s.mu.Lock()
+	seq, head := s.seq, s.head
+	s.mu.Unlock()
+	i := 0
+	for i < len(evs) && evs[i].Sequence <= seq {
+		i++
+	}
+	evs = evs[i:]
+	if len(evs) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	p := &projector{tx: tx, ctx: ctx, states: map[events.Aggregate]any{}, dirty: map[events.Aggregate]uint64{}, seq: seq, head: head}
+	for _, ev := range evs {
+		if ev.Sequence <= p.seq {
+			continue
+		}
+		if err := p.apply(ev); err != nil {
+			return err
+		}
+	}
+	if err := p.flush(); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE checkpoint SET seq=?, audit_head=? WHERE id=1", p.seq, p.head); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.seq, s.head, s.applied = p.seq, p.head, time.Now()
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+	return nil
+}
+
+// ErrWaitTimeout means the projection did not reach the sequence in time.
+var ErrWaitTimeout = errors.New("projections: read model is behind; the change is saved and will appear shortly")
+
+// WaitFor blocks until the projection has applied seq (read-your-writes),
+// until ctx ends, or for at most 5 seconds.
+func (s *Store) WaitFor(ctx context.Context, seq uint64) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for {
+		s.mu.Lock()
+		done, ch := s.seq >= seq, s.changed
+		s.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ErrWaitTimeout
+		}
+	}
+}
+
+// Changed returns a channel closed at the next commit.
+func (s *Store) Changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
+}
