@@ -175,6 +175,10 @@ func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 	if !events.ValidID(c.TokenID) || len(u.Tokens) >= 100 {
 		return nil, invalid("token", "invalid token id or too many tokens")
 	}
+	if _, taken := u.Tokens[c.TokenID]; taken {
+		// Reusing an id would replace the earlier token, revoked or not.
+		return nil, invalid("token", "token id %q is already used", c.TokenID)
+	}
 	if err := checkText("name", c.Name, MaxTitle, true); err != nil {
 		return nil, err
 	}
