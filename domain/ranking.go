@@ -126,6 +126,9 @@ func validateDefinition(d events.RankingDefined) error {
 		if err := checkI18n("categories.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
 			return err
 		}
+		if err := checkI18n("categories.description", c.Description.Zh, c.Description.En, MaxLongText, false); err != nil {
+			return err
+		}
 	}
 	weights := map[string]int{}
 	var slugs []string
@@ -134,6 +137,9 @@ func validateDefinition(d events.RankingDefined) error {
 			return err
 		}
 		if err := checkI18n("criteria.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
+			return err
+		}
+		if err := checkI18n("criteria.description", c.Description.Zh, c.Description.En, MaxLongText, false); err != nil {
 			return err
 		}
 		weights[c.Slug] = c.Weight
@@ -149,8 +155,12 @@ func validateDefinition(d events.RankingDefined) error {
 		if err := checkI18n("attributes.name", a.Name.Zh, a.Name.En, MaxTitle, true); err != nil {
 			return err
 		}
+		values := map[string]bool{}
 		for _, v := range a.Values {
-			if err := CheckSlug("attributes.values", v.Value); err != nil {
+			if err := uniqueSlug("attributes.values", v.Value, values); err != nil {
+				return err
+			}
+			if err := checkI18n("attributes.values.label", v.Label.Zh, v.Label.En, MaxTitle, false); err != nil {
 				return err
 			}
 		}
@@ -202,6 +212,9 @@ func DecideSetScenarios(r *Ranking, actor Actor, s events.ScenariosSet) ([]Chang
 		if err := checkI18n("scenarios.name", sc.Name.Zh, sc.Name.En, MaxTitle, true); err != nil {
 			return nil, err
 		}
+		if err := checkI18n("scenarios.description", sc.Description.Zh, sc.Description.En, MaxLongText, false); err != nil {
+			return nil, err
+		}
 		if err := checkWeights("scenarios."+sc.Slug, sc.Weights, r.CriterionSlugs()); err != nil {
 			return nil, err
 		}
@@ -213,13 +226,23 @@ func DecideSetScenarios(r *Ranking, actor Actor, s events.ScenariosSet) ([]Chang
 		if err := checkI18n("filters.question", f.Question.Zh, f.Question.En, MaxShortText, true); err != nil {
 			return nil, err
 		}
+		options := map[string]bool{}
 		for _, o := range f.Options {
-			if err := CheckSlug("filters.options", o.Value); err != nil {
+			if err := uniqueSlug("filters.options", o.Value, options); err != nil {
+				return nil, err
+			}
+			if err := checkI18n("filters.options.label", o.Label.Zh, o.Label.En, MaxTitle, false); err != nil {
 				return nil, err
 			}
 			for _, req := range o.Requires {
 				if _, ok := r.Attribute(req.Attribute); !ok {
 					return nil, invalid("filters.options.requires", "names unknown attribute %q", req.Attribute)
+				}
+				if err := checkTags("filters.options.requires.any_of", req.AnyOf); err != nil {
+					return nil, err
+				}
+				if err := checkI18n("filters.options.requires.reason", req.Reason.Zh, req.Reason.En, MaxShortText, false); err != nil {
+					return nil, err
 				}
 			}
 		}
