@@ -136,3 +136,16 @@ func (s *Store) Changed() <-chan struct{} {
 	defer s.mu.Unlock()
 	return s.changed
 }
+
+// Integrity runs SQLite's quick check; a corrupted file returns an error and
+// the caller rebuilds it from the stream.
+func (s *Store) Integrity(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return fmt.Errorf("projections: %s: %s", s.path, res)
+	}
+	return nil
+}

@@ -76,6 +76,8 @@ func TestSeedPublishesEditionOneAndVerifies(t *testing.T) {
 		}
 	}
 
+	checkQueries(t, ctx, ps)
+
 	if _, err := projections.Verify(ctx, env.Store, db); err != nil {
 		t.Fatalf("verify after seeding: %v", err)
 	}
@@ -113,5 +115,59 @@ func TestSeededExcerptsQuoteTheArticle(t *testing.T) {
 				t.Errorf("%s/%s: excerpt not in the article: %q", p.Slug, e.Key, e.Excerpt)
 			}
 		}
+	}
+}
+
+// checkQueries reads the seeded desk through the queries the pages use.
+func checkQueries(t *testing.T, ctx context.Context, ps *projections.Store) {
+	t.Helper()
+	v, err := ps.Standing(ctx, demo.RankingSlug, "", nil)
+	if err != nil || len(v.Rows) != 9 || v.Edition != 1 {
+		t.Fatalf("Standing: %d rows, edition %d, %v", len(v.Rows), v.Edition, err)
+	}
+	for i, r := range v.Rows {
+		if r.Rank != i+1 || (i > 0 && r.Total > v.Rows[i-1].Total) {
+			t.Errorf("row %d: rank %d total %d out of order", i, r.Rank, r.Total)
+		}
+	}
+	// The buyer who needs interruptible (Spot) capacity keeps only PPIO.
+	v, err = ps.Standing(ctx, demo.RankingSlug, "training", map[string]string{"interruptible": "yes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, r := range v.Rows {
+		if len(r.Excluded) == 0 {
+			kept = append(kept, r.Slug)
+		} else if r.Excluded[0].Reason.Zh == "" {
+			t.Errorf("%s excluded without a reason", r.Slug)
+		}
+	}
+	if strings.Join(kept, ",") != "ppio" {
+		t.Errorf("interruptible keeps %v, want [ppio]", kept)
+	}
+	e, err := ps.Entry(ctx, demo.RankingSlug, "zhixingyun")
+	if err != nil || !e.Published || len(e.Scores) == 0 || len(e.History) != 1 {
+		t.Fatalf("Entry: %+v, %v", e, err)
+	}
+	for _, s := range e.Scores {
+		if len(s.Evidence) == 0 || s.Rationale == "" {
+			t.Errorf("score %s has no evidence or rationale", s.Criterion)
+		}
+	}
+	q, err := ps.Queues(ctx, "reviewer2", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.AwaitingReview) != 1 || len(q.ReadyToPublish) != 1 || len(q.Stale) == 0 || len(q.Recent) != 1 {
+		t.Errorf("reviewer2 queues: awaiting %d, ready %d, stale %d, recent %d", len(q.AwaitingReview), len(q.ReadyToPublish), len(q.Stale), len(q.Recent))
+	}
+	q, _ = ps.Queues(ctx, "editor", time.Now())
+	if len(q.MyDrafts) != 1 {
+		t.Errorf("editor has %d drafts, want 1", len(q.MyDrafts))
+	}
+	d, err := ps.Proposal(ctx, q.MyDrafts[0].ID)
+	if err != nil || len(d.Evidence) == 0 || len(d.Changes) == 0 {
+		t.Errorf("draft detail: %+v, %v", d, err)
 	}
 }

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/nats-io/nats.go"
+)
+
+// common holds the flags every command shares.
+type common struct {
+	data       string
+	natsURL    string
+	natsListen string
+	replicas   int
+}
+
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok {
+		return v
+	}
+	return def
+}
+
+func envInt(key string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.data, "data", envOr("CROSSRANK_DATA", "./data"), "data directory (CROSSRANK_DATA)")
+	fs.StringVar(&c.natsURL, "nats-url", envOr("CROSSRANK_NATS_URL", ""), "external NATS server or cluster; empty runs an embedded server (CROSSRANK_NATS_URL)")
+	fs.StringVar(&c.natsListen, "nats-listen", envOr("CROSSRANK_NATS_LISTEN", ""), "also expose the embedded NATS server on this loopback address (CROSSRANK_NATS_LISTEN)")
+	fs.IntVar(&c.replicas, "replicas", envInt("CROSSRANK_REPLICAS", 1), "stream replicas (3 on a cluster) (CROSSRANK_REPLICAS)")
+}
+
+// env is the running infrastructure: the event store (embedded or external
+// NATS), the read models and the command handler.
+type env struct {
+	events   *jetstream.Store
+	nc       *nats.Conn
+	server   *jetstream.Embedded // nil with --nats-url
+	read     *projections.Store
+	commands *domain.Handler
+	readPath string
+	log      *slog.Logger
+}
+
+func (c *common) readPath() string { return filepath.Join(c.data, "read.db") }
+
+// openEvents connects to the event store.
+func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error) {
+	if err := os.MkdirAll(c.data, 0o750); err != nil {
+		return nil, err
+	}
+	e := &env{log: log, readPath: c.readPath()}
+	var err error
+	if c.natsURL != "" {
+		e.nc, err = jetstream.Connect(c.natsURL, "crossrank")
+	} else {
+		e.server, err = jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: filepath.Join(c.data, "nats"), Listen: c.natsListen})
+		if err == nil {
+			e.nc, err = e.server.Connect("crossrank")
+		}
+	}
+	if err != nil {
+		e.close()
+		return nil, fmt.Errorf("event store: %w", err)
+	}
+	octx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if e.events, err = jetstream.Open(octx, e.nc, jetstream.Config{Replicas: c.replicas}); err != nil {
+		e.close()
+		return nil, fmt.Errorf("event store: %w", err)
+	}
+	e.commands = domain.NewHandler(e.events, nil)
+	return e, nil
+}
+
+// openRead opens the read models, rebuilding them from the stream when the
+// file is missing, unreadable or ahead of the stream (a replaced stream).
+func (e *env) openRead(ctx context.Context) error {
+	last, err := e.events.LastSequence(ctx)
+	if err != nil {
+		return err
+	}
+	rs, err := projections.Open(e.readPath)
+	if err == nil {
+		if seq, _ := rs.Checkpoint(); seq <= last {
+			if err = rs.Integrity(ctx); err == nil {
+				e.read = rs
+				return nil
+			}
+		} else {
+			err = fmt.Errorf("read model at sequence %d is ahead of the stream (%d)", seq, last)
+		}
+		rs.Close()
+	}
+	e.log.Warn("rebuilding read models from the stream", "reason", err, "path", e.readPath)
+	stats, rerr := projections.Rebuild(ctx, e.events, e.readPath)
+	if rerr != nil {
+		return fmt.Errorf("rebuild read models: %w", rerr)
+	}
+	e.log.Info("read models rebuilt", "events", stats.Events, "seconds", stats.Duration.Seconds())
+	e.read, err = projections.Open(e.readPath)
+	return err
+}
+
+func (e *env) close() {
+	if e.read != nil {
+		e.read.Close()
+	}
+	if e.nc != nil {
+		e.nc.Drain()
+		e.nc.Close()
+	}
+	if e.server != nil {
+		e.server.Shutdown()
+	}
+}
+
+func newLogger() *slog.Logger {
+	level := slog.LevelInfo
+	if os.Getenv("CROSSRANK_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}

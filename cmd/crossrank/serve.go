@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web"
+)
+
+func serve(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	var c common
+	c.register(fs)
+	addr := fs.String("addr", envOr("CROSSRANK_ADDR", ":8080"), "HTTP listen address (CROSSRANK_ADDR)")
+	noDemo := fs.Bool("no-demo", os.Getenv("CROSSRANK_NO_DEMO") != "", "do not load the demo ranking into an empty store (CROSSRANK_NO_DEMO)")
+	secure := fs.Bool("secure", os.Getenv("CROSSRANK_SECURE") != "", "the site is served over TLS (Secure cookies, HSTS) (CROSSRANK_SECURE)")
+	fs.Parse(args)
+	log := newLogger()
+
+	e, err := c.openEvents(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	if err := e.openRead(ctx); err != nil {
+		return err
+	}
+	runCtx, stopRunner := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	runErr := make(chan error, 1)
+	wg.Go(func() {
+		if err := e.read.Run(runCtx, e.events, log); err != nil {
+			log.Error("projection runner stopped", "err", err)
+			runErr <- err
+		}
+	})
+	defer func() { stopRunner(); wg.Wait() }()
+
+	last, err := e.events.LastSequence(ctx)
+	if err != nil {
+		return err
+	}
+	if last == 0 && !*noDemo {
+		if err := seedDemo(ctx, e, true); err != nil {
+			return err
+		}
+	}
+
+	keys, err := web.ParseSessionKeys(os.Getenv("CROSSRANK_SESSION_KEYS"))
+	if err != nil {
+		return fmt.Errorf("CROSSRANK_SESSION_KEYS: %w", err)
+	}
+	srv, err := web.New(web.Config{
+		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
+		Logger: log, SessionKeys: keys, Secure: *secure,
+		Ready: func(ctx context.Context) error { return ready(ctx, e) },
+	})
+	if err != nil {
+		return err
+	}
+	hs := web.NewHTTPServer(*addr, srv.Handler())
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	log.Info("crossrank serving", "url", "http://"+displayAddr(ln.Addr()), "data", c.data)
+	fmt.Fprintf(os.Stderr, "\n  Crossrank is running: http://%s\n  Public ranking: http://%s/  ·  Desk: http://%s/desk\n\n",
+		displayAddr(ln.Addr()), displayAddr(ln.Addr()), displayAddr(ln.Addr()))
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down: draining HTTP, flushing projections, stopping NATS")
+	case err := <-serveErr:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case err := <-runErr:
+		hs.Close()
+		return fmt.Errorf("projection runner: %w", err)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return hs.Shutdown(sctx)
+}
+
+// ready reports not-ready while NATS is unreachable or the read models lag.
+func ready(ctx context.Context, e *env) error {
+	last, err := e.events.LastSequence(ctx)
+	if err != nil {
+		return fmt.Errorf("event store unreachable: %w", err)
+	}
+	if lag, _ := e.read.Lag(last); lag > 1000 {
+		return fmt.Errorf("read models are %d events behind", lag)
+	}
+	return nil
+}
+
+func displayAddr(a net.Addr) string {
+	t, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	if t.IP.IsUnspecified() {
+		return fmt.Sprintf("localhost:%d", t.Port)
+	}
+	return t.String()
+}
+
+// seedDemo loads the demo ranking and prints the demo logins once.
+func seedDemo(ctx context.Context, e *env, printLogins bool) error {
+	pw := os.Getenv("CROSSRANK_DEMO_PASSWORD")
+	if pw == "" {
+		b := make([]byte, 9)
+		rand.Read(b)
+		pw = base64.RawURLEncoding.EncodeToString(b)
+	}
+	start := time.Now()
+	sum, err := demo.Seed(ctx, e.commands, demo.Options{Password: pw, HashPassword: web.HashPassword,
+		AuditHead: e.read.AuditHead, CrossValidated: e.read.CrossValidated, Now: time.Now()})
+	if err != nil {
+		return err
+	}
+	last, _ := e.events.LastSequence(ctx)
+	if err := e.read.WaitFor(ctx, last); err != nil {
+		return err
+	}
+	e.log.Info("demo ranking loaded", "edition", sum.Edition, "events", last, "seconds", time.Since(start).Seconds())
+	if printLogins && sum.Appended {
+		fmt.Fprintf(os.Stderr, "\n  Demo ranking loaded: GPU 算力租赁平台观察 / GPU cloud rental platforms (edition %d)\n", sum.Edition)
+		fmt.Fprintf(os.Stderr, "  Demo logins (shown once; set CROSSRANK_DEMO_PASSWORD to choose it):\n")
+		for _, u := range demo.DemoUsers {
+			fmt.Fprintf(os.Stderr, "    %-10s %-10s password: %s\n", u.Name, u.Roles[0], pw)
+		}
+	}
+	return nil
+}
