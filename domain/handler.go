@@ -84,31 +84,14 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 }
 
 func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh bool) (Result, error) {
-	locked := make([]*entry, 0, len(writes))
-	for _, a := range writes {
-		e := h.cache.get(a)
-		e.mu.Lock()
-		locked = append(locked, e)
-	}
-	defer func() {
-		for _, e := range locked {
-			e.mu.Unlock()
-		}
-	}()
+	// Read-only aggregates are read before any write lock is taken: waiting
+	// for a read while holding a write lock deadlocks against a command that
+	// writes what we read and reads what we write (Publish writes the edition
+	// and proposals; a vote writes a proposal and reads the edition). A read
+	// is an unguarded snapshot either way.
 	st := states{}
-	for i, a := range writes {
-		if err := h.refresh(ctx, locked[i], a, refresh || !locked[i].loaded); err != nil {
-			return Result{}, err
-		}
-		st[a] = locked[i]
-		if c.id != "" {
-			if seq, ok := locked[i].ids[c.id]; ok {
-				return Result{Sequence: seq, EventIDs: []string{c.id}, Replayed: true}, nil
-			}
-		}
-	}
 	for _, a := range c.reads {
-		if _, ok := st[a]; ok {
+		if _, ok := st[a]; ok || slices.Contains(writes, a) {
 			continue
 		}
 		e := h.cache.get(a)
@@ -120,6 +103,28 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			return Result{}, err
 		}
 		st[a] = snap
+	}
+	locked := make([]*entry, 0, len(writes))
+	for _, a := range writes {
+		e := h.cache.get(a)
+		e.mu.Lock()
+		locked = append(locked, e)
+	}
+	defer func() {
+		for _, e := range locked {
+			e.mu.Unlock()
+		}
+	}()
+	for i, a := range writes {
+		if err := h.refresh(ctx, locked[i], a, refresh || !locked[i].loaded); err != nil {
+			return Result{}, err
+		}
+		st[a] = locked[i]
+	}
+	if c.id != "" {
+		if res, ok, err := h.replayed(ctx, c.id, writes, locked); ok || err != nil {
+			return res, err
+		}
 	}
 	changes, err := c.decide(st)
 	if err != nil || len(changes) == 0 {
@@ -174,9 +179,70 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	for i := range evs {
 		evs[i].Sequence = last - uint64(len(evs)-1-i)
 		ids[i] = evs[i].ID
-		st[evs[i].Aggregate()].apply(evs[i])
+	}
+	if c.id == "" {
+		// Fresh random ids cannot be stored already: the append was ours.
+		for i := range evs {
+			st[evs[i].Aggregate()].apply(evs[i])
+		}
+		return Result{Sequence: last, EventIDs: ids}, nil
+	}
+	// A client-chosen id may have been stored already by another replica,
+	// after this cache was loaded; the store then reports the first run as
+	// success. Applying our own decision would skip the events stored in
+	// between, so read back what the store holds instead.
+	retry := false
+	for i, a := range writes {
+		if !seen[a] {
+			continue
+		}
+		before := locked[i].seq
+		stored, err := h.store.Load(ctx, a, before)
+		if err != nil {
+			locked[i].loaded = false // the next command reloads it
+			continue
+		}
+		for _, ev := range stored {
+			locked[i].apply(ev)
+		}
+		ours := slices.IndexFunc(evs, func(ev events.Event) bool { return ev.Aggregate() == a })
+		if len(stored) > 0 && stored[0].ID != evs[ours].ID {
+			retry = true // other events came first: our expectation cannot have held
+		}
+	}
+	if retry {
+		res, _, err := h.replayed(ctx, c.id, writes, locked)
+		return res, err
 	}
 	return Result{Sequence: last, EventIDs: ids}, nil
+}
+
+// replayed reports whether the command with client id already ran: its
+// first event is stored on an aggregate it writes. It then returns the first
+// run's result, whose sequence is that of its last event (the command's
+// events carry ids derived from the first one and are stored together).
+func (h *Handler) replayed(ctx context.Context, id string, writes []events.Aggregate, locked []*entry) (Result, bool, error) {
+	if !slices.ContainsFunc(locked, func(e *entry) bool { _, ok := e.ids[id]; return ok }) {
+		return Result{}, false, nil
+	}
+	for i, e := range locked {
+		if err := h.refresh(ctx, e, writes[i], true); err != nil {
+			return Result{}, true, err
+		}
+	}
+	res := Result{Replayed: true}
+	for i := 0; ; i++ {
+		evID := id
+		if i > 0 {
+			evID = deriveID(id, i)
+		}
+		j := slices.IndexFunc(locked, func(e *entry) bool { _, ok := e.ids[evID]; return ok })
+		if j < 0 {
+			return res, true, nil
+		}
+		res.EventIDs = append(res.EventIDs, evID)
+		res.Sequence = max(res.Sequence, locked[j].ids[evID])
+	}
 }
 
 func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, reload bool) error {
