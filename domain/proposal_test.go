@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
@@ -357,5 +358,64 @@ func TestProposalLifecycle(t *testing.T) {
 	}
 	if _, err := withdraw("alice")(w); err == nil || !strings.Contains(err.Error(), "withdrawn") {
 		t.Errorf("withdrawing a published proposal: %v", err)
+	}
+}
+
+func TestEvidenceStale(t *testing.T) {
+	ev := func(observed string, days int) domain.Evidence {
+		return domain.Evidence{EvidenceAdded: events.EvidenceAdded{ObservedOn: observed, ValidForDays: days}}
+	}
+	at := func(s string) time.Time {
+		tm, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	tests := []struct {
+		name string
+		e    domain.Evidence
+		now  time.Time
+		want bool
+	}{
+		{"never expires", ev("2020-01-01", 0), at("2030-01-01T00:00:00Z"), false},
+		{"within validity", ev("2026-01-01", 30), at("2026-01-30T23:59:59Z"), false},
+		{"at the end of validity", ev("2026-01-01", 30), at("2026-01-31T00:00:00Z"), false},
+		{"past validity", ev("2026-01-01", 30), at("2026-01-31T00:00:01Z"), true},
+		{"a year later", ev("2026-01-01", 365), at("2027-01-02T00:00:00Z"), true},
+		{"unparseable date is never stale", ev("someday", 1), at("2030-01-01T00:00:00Z"), false},
+	}
+	for _, tt := range tests {
+		if got := tt.e.Stale(tt.now); got != tt.want {
+			t.Errorf("%s: Stale = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestStaleTargets: a change is stale when the published value moved away
+// from its baseline, for scores and for tags (in any order).
+func TestStaleTargets(t *testing.T) {
+	w := newWorld(t, p1Draft(), []given{
+		{"alice", domain.ProposalID("p1"), &events.AttributeChangeProposed{Revision: 1, Attribute: "root",
+			From: []string{"yes"}, To: []string{"no"}, Rationale: "r", Evidence: []string{"e2"}}},
+		{"alice", domain.ProposalID("p1"), &events.AttributeChangeProposed{Revision: 1, Attribute: "region",
+			To: []string{"eu-west"}, Rationale: "r", Evidence: []string{"e2"}}},
+	})
+	if got := w.prop("p1").StaleTargets(w.edition); len(got) != 0 {
+		t.Fatalf("fresh proposal has stale targets %v", got)
+	}
+	w.apply("pat", domain.EditionID(rk), &events.EditionPublished{Ranking: rk, Number: 2, Changes: []events.AppliedChange{
+		{Entry: "acme", Target: "attr:region", ToTags: []string{"us-west"}},
+		{Entry: "acme", Target: "score:perf", ToScore: ptr(2)}, // not a target of p1
+	}})
+	if got, want := w.prop("p1").StaleTargets(w.edition), []string{"attr:region"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("StaleTargets = %v, want %v", got, want)
+	}
+	w.apply("pat", domain.EditionID(rk), &events.EditionPublished{Ranking: rk, Number: 3, Changes: []events.AppliedChange{
+		{Entry: "acme", Target: "score:price"}, // price unpublished: the baseline 5 is gone
+		{Entry: "acme", Target: "attr:root", ToTags: []string{"yes"}},
+	}})
+	if got, want := w.prop("p1").StaleTargets(w.edition), []string{"attr:region", "score:price"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("StaleTargets = %v, want %v", got, want)
 	}
 }
