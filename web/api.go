@@ -1,0 +1,117 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// apiRoutes registers the JSON API's writes (and the one read the writes
+// need). Reads of rankings, editions and the audit trail come from the read
+// models and are registered with the pages.
+func (s *Server) apiRoutes() {
+	s.route("POST /api/v1/proposals", apiCommand(s, openProposalAction))
+	s.route("GET /api/v1/proposals/{id}", s.requireUser(http.HandlerFunc(s.apiProposal)))
+	s.route("POST /api/v1/proposals/{id}/evidence", apiCommand(s, addEvidenceAction))
+	s.route("DELETE /api/v1/proposals/{id}/evidence/{evidence}", apiCommand(s, removeEvidenceAction))
+	s.route("POST /api/v1/proposals/{id}/changes", apiCommand(s, proposeChangeAction))
+	s.route("DELETE /api/v1/proposals/{id}/changes/{target}", apiCommand(s, removeChangeAction))
+	s.route("POST /api/v1/proposals/{id}/submit", apiCommand(s, submitAction))
+	s.route("POST /api/v1/proposals/{id}/withdraw", apiCommand(s, withdrawAction))
+	s.route("POST /api/v1/proposals/{id}/revise", apiCommand(s, reviseAction))
+	s.route("POST /api/v1/proposals/{id}/votes", apiCommand(s, voteAction))
+	s.route("POST /api/v1/proposals/{id}/dismiss-veto", apiCommand(s, dismissVetoAction))
+	s.route("POST /api/v1/proposals/{id}/reject", apiCommand(s, rejectAction))
+	s.route("POST /api/v1/rankings/{slug}/editions", apiCommand(s, publishAction))
+}
+
+// commandResponse is the API's answer to a write.
+type commandResponse struct {
+	ID       string   `json:"id"`       // what the command wrote: a proposal id, an edition number
+	Command  string   `json:"command"`  // the command id; send it again to retry safely
+	Sequence uint64   `json:"sequence"` // stream sequence of the last event stored
+	Events   []string `json:"events,omitempty"`
+	Replayed bool     `json:"replayed,omitempty"` // a retry: nothing new was stored
+}
+
+// apiCommand serves act on the JSON API: the session or a bearer token
+// signs the user in (401 otherwise); the body decodes strictly; the
+// Idempotency-Key header or the body's "id" is the command id; after the
+// command it waits for the read models unless ?nowait=1.
+func apiCommand[In input](s *Server, act action[In]) http.Handler {
+	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in In
+		if err := decodeJSON(r, &in); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if act.path != nil {
+			act.path(r, &in)
+		}
+		key := r.Header.Get("Idempotency-Key")
+		if body := in.idempotencyKey(); body != "" {
+			if key != "" && key != body {
+				s.fail(w, r, &badField{Field: "id", Msg: "differs from the Idempotency-Key header"})
+				return
+			}
+			key = body
+		}
+		res, cmd, err := execute(s, r.Context(), act, key, &in, r.URL.Query().Get("nowait") != "1")
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		id, loc := act.resource(s, r.Context(), &in, cmd)
+		if loc != "" {
+			w.Header().Set("Location", loc)
+		}
+		status := http.StatusOK
+		if act.created {
+			status = http.StatusCreated
+		}
+		writeJSON(w, status, commandResponse{ID: id, Command: cmd, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
+	}))
+}
+
+// formCommand serves act for an HTML form: the form decodes (400, 413 and
+// 415 show the error page), the command runs with the form's cmd_id, the
+// handler waits for the read models and answers 303 See Other to done's
+// address. A command that fails calls failed with the form's state and the
+// status, to re-render the form with the message; nil shows the error page.
+func formCommand[In input](s *Server, act action[In],
+	done func(r *http.Request, in *In, res domain.Result) string,
+	failed func(w http.ResponseWriter, r *http.Request, in *In, st formState, status int),
+) http.Handler {
+	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, err := parseForm(r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		var in In
+		act.form(f, &in)
+		if act.path != nil {
+			act.path(r, &in)
+		}
+		err = f.err
+		var res domain.Result
+		if err == nil {
+			res, _, err = execute(s, r.Context(), act, f.cmdID(), &in, true)
+		}
+		if err != nil {
+			if failed == nil || statusOf(err) >= 500 {
+				s.fail(w, r, err)
+				return
+			}
+			failed(w, r, &in, formStateOf(langOf(r.Context()), f, err), statusOf(err))
+			return
+		}
+		http.Redirect(w, r, done(r, &in, res), http.StatusSeeOther)
+	}))
+}
+
+// proposalPath fills a proposal id from the {id} wildcard.
+func proposalPath(r *http.Request) string { return r.PathValue("id") }
+
+// proposalResource answers a proposal command with the proposal's address.
+func proposalResource(id string) (string, string) { return id, "/api/v1/proposals/" + id }

@@ -1,0 +1,129 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// authenticate finds who is asking: a bearer token when the request has an
+// Authorization header, else the session cookie. A cookie that does not
+// decode, or whose session ended, is being signed out — the request goes
+// on without a user and the stale cookie is dropped. A bearer token that
+// does not verify is refused at once: a client that sends one expects it to
+// count.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rq := requestOf(r.Context())
+		if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			next.ServeHTTP(w, r) // no user needed; spare the store a lookup
+			return
+		}
+		if tok, present := bearerToken(r.Header.Get("Authorization")); present {
+			u, id, err := s.userByToken(r.Context(), tok, rq.now)
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			rq.user, rq.token = u, id
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, err := r.Cookie(sessionCookie); err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		sid := s.sessions.sessionID(r)
+		name, live := s.sessions.reg.lookup(sid, rq.now)
+		if !live {
+			s.sessions.clearCookie(w)
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, err := s.cmd.User(r.Context(), name)
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
+			s.sessions.reg.revoke(sid)
+			s.sessions.clearCookie(w)
+		case err != nil:
+			// The store is down: keep the session, but pages that need the
+			// user answer 503 rather than sending them to sign in again.
+			rq.authErr = err
+		default:
+			rq.user, rq.session = u, sid
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireUser lets only signed-in users through. Others are sent to sign in
+// (pages) or answered 401 (the API).
+func (s *Server) requireUser(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.signedIn(w, r) {
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
+// requireRole lets only signed-in users holding role through; others get
+// 403. The domain checks roles again on every command: this guard only
+// keeps pages from showing forms a user cannot use.
+func (s *Server) requireRole(role string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.signedIn(w, r) {
+			return
+		}
+		if !userOf(r.Context()).Actor().Has(role) {
+			s.fail(w, r, fmt.Errorf("%w: needs %s", domain.ErrRoleRequired, role))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// signedIn reports whether the request has a user; if not, it has answered.
+func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) bool {
+	rq := requestOf(r.Context())
+	switch {
+	case rq.user != nil:
+		return true
+	case rq.authErr != nil:
+		s.fail(w, r, rq.authErr)
+	case rq.isAPI || r.Method != http.MethodGet:
+		s.fail(w, r, errUnauthenticated)
+	default:
+		http.Redirect(w, r, loginURL(r.URL.RequestURI()), http.StatusSeeOther)
+	}
+	return false
+}
+
+// loginURL returns the sign-in page that sends the user on to next.
+func loginURL(next string) string {
+	if next == "" || next == pathHome {
+		return pathLogin
+	}
+	return pathLogin + "?next=" + url.QueryEscape(next)
+}
+
+// safeNext returns next when it is a path on this site, else the desk: a
+// sign-in link must never redirect to another site.
+func safeNext(next string) string {
+	if next == "" || len(next) > 2000 || next[0] != '/' || len(next) > 1 && (next[1] == '/' || next[1] == '\\') {
+		return pathDesk
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
+		return pathDesk
+	}
+	for _, r := range next {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return pathDesk
+		}
+	}
+	return next
+}

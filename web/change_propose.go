@@ -1,0 +1,101 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// proposeChangeInput proposes a criterion's score ("criterion", "to": 8) or
+// an attribute's tags ("attribute", "to": ["hourly", "monthly"]).
+type proposeChangeInput struct {
+	commandKey
+	Proposal  string   `json:"-"`
+	Criterion string   `json:"criterion,omitempty"`
+	Attribute string   `json:"attribute,omitempty"`
+	To        changeTo `json:"to"`
+	Rationale string   `json:"rationale"`
+	Evidence  []string `json:"evidence"`
+}
+
+// changeTo is the new value of a change: a whole number for a score, a
+// list of tags for an attribute.
+type changeTo struct {
+	Score *int
+	Tags  []string
+	List  bool // the value was a list
+}
+
+// UnmarshalJSON accepts a whole number or a list of strings.
+func (c *changeTo) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*c = changeTo{}
+		return nil
+	case len(b) > 0 && b[0] == '[':
+		c.List, c.Score = true, nil
+		if err := json.Unmarshal(b, &c.Tags); err != nil {
+			return &badField{Field: "to", Msg: "must be a list"}
+		}
+		return nil
+	}
+	var n int
+	if err := json.Unmarshal(b, &n); err != nil {
+		return &badField{Field: "to", Msg: "must be a whole number"}
+	}
+	c.Score, c.Tags, c.List = &n, nil, false
+	return nil
+}
+
+// MarshalJSON writes the value back in the shape it came in.
+func (c changeTo) MarshalJSON() ([]byte, error) {
+	if c.List {
+		return json.Marshal(c.Tags)
+	}
+	return json.Marshal(c.Score)
+}
+
+var proposeChangeAction = action[proposeChangeInput]{
+	name: "change.propose",
+	path: func(r *http.Request, in *proposeChangeInput) { in.Proposal = proposalPath(r) },
+	form: func(f *form, in *proposeChangeInput) {
+		in.Criterion, in.Attribute, in.Rationale = f.str("criterion"), f.str("attribute"), f.str("rationale")
+		in.Evidence = f.strs("evidence")
+		if in.Attribute != "" {
+			in.To = changeTo{Tags: f.lines("to"), List: true}
+		} else if f.str("to") != "" {
+			n := f.int("to")
+			in.To = changeTo{Score: &n}
+		}
+	},
+	run: (*Server).proposeChange,
+	resource: func(_ *Server, _ context.Context, in *proposeChangeInput, _ string) (string, string) {
+		return proposalResource(in.Proposal)
+	},
+}
+
+// proposeChange proposes a score or an attribute change, whichever the
+// input names.
+func (s *Server) proposeChange(ctx context.Context, a domain.Actor, cmd string, in *proposeChangeInput) (domain.Result, error) {
+	switch {
+	case in.Criterion != "" && in.Attribute != "":
+		return domain.Result{}, &domain.FieldError{Field: "criterion", Msg: "give a criterion or an attribute, not both"}
+	case in.Criterion != "":
+		if in.To.Score == nil {
+			return domain.Result{}, &domain.FieldError{Field: "to", Msg: "must be a whole number"}
+		}
+		return s.cmd.ProposeScore(ctx, a, cmd, domain.ProposeScore{Proposal: in.Proposal, Criterion: in.Criterion,
+			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
+	case in.Attribute != "":
+		if in.To.Score != nil {
+			return domain.Result{}, &domain.FieldError{Field: "to", Msg: "must be a list"}
+		}
+		return s.cmd.ProposeAttribute(ctx, a, cmd, domain.ProposeAttribute{Proposal: in.Proposal, Attribute: in.Attribute,
+			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
+	}
+	return domain.Result{}, &domain.FieldError{Field: "criterion", Msg: "is required"}
+}

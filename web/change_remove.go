@@ -1,0 +1,35 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// removeChangeInput drops a proposed change ("score:<criterion>" or
+// "attr:<key>") from a draft.
+type removeChangeInput struct {
+	commandKey
+	Proposal string `json:"-"`
+	Target   string `json:"-"`
+}
+
+var removeChangeAction = action[removeChangeInput]{
+	name: "change.remove",
+	path: func(r *http.Request, in *removeChangeInput) {
+		in.Proposal = proposalPath(r)
+		if t := r.PathValue("target"); t != "" {
+			in.Target = t
+		}
+	},
+	form: func(f *form, in *removeChangeInput) { in.Target = f.str("target") },
+	run:  (*Server).removeChange,
+	resource: func(_ *Server, _ context.Context, in *removeChangeInput, _ string) (string, string) {
+		return proposalResource(in.Proposal)
+	},
+}
+
+func (s *Server) removeChange(ctx context.Context, a domain.Actor, cmd string, in *removeChangeInput) (domain.Result, error) {
+	return s.cmd.RemoveChange(ctx, a, cmd, in.Proposal, in.Target)
+}

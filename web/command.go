@@ -1,0 +1,135 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// waitBudget bounds how long a write waits for the read models before it
+// answers anyway: the write is stored; only the next page may lag.
+const waitBudget = 2 * time.Second
+
+// input is the constraint on a command's input: it may carry its own
+// command id (the JSON body's "id").
+type input interface{ idempotencyKey() string }
+
+// commandKey is the optional "id" of a JSON command body, the same as the
+// Idempotency-Key header: the command id. Every input embeds it.
+type commandKey struct {
+	Key string `json:"id,omitempty"`
+}
+
+func (k commandKey) idempotencyKey() string { return k.Key }
+
+// action is one write use case, shared by the JSON API and the HTML forms.
+// Its input decodes from JSON (struct tags) or from a form (form); path
+// fills in the ids named in the URL; run issues the domain command. The
+// same execute then waits for the read models, whoever asked.
+type action[In input] struct {
+	name    string
+	created bool // the API answers 201 Created rather than 200 OK
+	path    func(r *http.Request, in *In)
+	form    func(f *form, in *In)
+	run     func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *In) (domain.Result, error)
+	// resource names what the command wrote, for the API's answer: an id
+	// and the address to read it at.
+	resource func(s *Server, ctx context.Context, in *In, cmd string) (id, location string)
+}
+
+// execute runs act for the signed-in user: command id, command, then the
+// wait for the read models (unless wait is false). It returns the command
+// id it used.
+func execute[In input](s *Server, ctx context.Context, act action[In], key string, in *In, wait bool) (domain.Result, string, error) {
+	a := actorOf(ctx)
+	cmd, err := commandID(a.Name, key, s.now())
+	if err != nil {
+		return domain.Result{}, "", err
+	}
+	res, err := act.run(s, ctx, a, cmd, in)
+	if err != nil {
+		return res, cmd, err
+	}
+	s.log.Info("command", "request_id", requestIDOf(ctx), "action", act.name, "user", a.Name,
+		"command_id", cmd, "sequence", res.Sequence, "replayed", res.Replayed)
+	if wait {
+		s.waitFor(ctx, res.Sequence)
+	}
+	return res, cmd, nil
+}
+
+// waitFor waits, bounded by waitBudget, until the read models have applied
+// seq. Running late is logged, not failed: the command is stored.
+func (s *Server) waitFor(ctx context.Context, seq uint64) {
+	if s.waiter == nil || seq == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, waitBudget)
+	defer cancel()
+	if err := s.waiter.WaitFor(ctx, seq); err != nil {
+		s.log.Warn("read models behind the write", "request_id", requestIDOf(ctx), "sequence", seq, "err", err)
+	}
+}
+
+// commandID turns a client's key into the command id, the id of the first
+// event the command stores: running a command again with the same id
+// stores nothing new. A UUID (a form's cmd_id) is used as it is; any other
+// key (an Idempotency-Key) is hashed with the user's name into a UUID, so
+// two users' keys never collide. No key: a fresh UUIDv7.
+func commandID(user, key string, now time.Time) (string, error) {
+	switch {
+	case key == "":
+		return events.NewID(now), nil
+	case isUUID(key):
+		return key, nil
+	case len(key) > 255 || !printableASCII(key):
+		return "", &badField{Field: "id", Msg: "must be a UUID or up to 255 printable ASCII characters"}
+	}
+	sum := sha256.Sum256([]byte("crossrank idempotency key\x00" + user + "\x00" + key))
+	h := hex.EncodeToString(sum[:16])
+	// A version-8 (custom) UUID with the RFC 9562 variant bits.
+	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + variant(h[16]) + h[17:20] + "-" + h[20:32], nil
+}
+
+func variant(c byte) string {
+	n := c - '0'
+	if c >= 'a' {
+		n = c - 'a' + 10
+	}
+	return string("89ab"[n&3])
+}
+
+// isUUID reports whether s is a UUID in canonical lowercase form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

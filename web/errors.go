@@ -1,0 +1,120 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// Errors the web layer raises itself; domain and store errors keep their own.
+var (
+	errMalformed       = errors.New("the request could not be read")
+	errUnauthenticated = errors.New("sign-in required")
+	errBadCredentials  = errors.New("wrong username or password")
+	errCrossOrigin     = errors.New("cross-origin request refused")
+	errNoRoute         = errors.New("no such page")
+	errMediaType       = errors.New("unsupported content type")
+	errTooMany         = errors.New("too many attempts")
+	errPanic           = errors.New("internal error")
+)
+
+// malformed wraps errMalformed with what was wrong.
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errMalformed, fmt.Sprintf(format, args...))
+}
+
+// badField is a field of a request that does not have the right shape (a
+// string where a number belongs): the request is malformed (400), and the
+// problem names the field.
+type badField struct{ Field, Msg string }
+
+func (e *badField) Error() string { return e.Field + ": " + e.Msg }
+func (e *badField) Unwrap() error { return errMalformed }
+
+// retryLater is an error the client may retry after a while (429, 503).
+type retryLater struct {
+	err   error
+	after time.Duration
+}
+
+func (e *retryLater) Error() string { return e.err.Error() }
+func (e *retryLater) Unwrap() error { return e.err }
+
+// unavailableRetry is the Retry-After sent when the event store is down.
+const unavailableRetry = 5 * time.Second
+
+// statusOf maps an error to its HTTP status. It is the one place that does:
+// pages, forms and the JSON API all answer through it.
+func statusOf(err error) int {
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		return http.StatusOK
+	case errors.As(err, &tooBig), errors.Is(err, events.ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, errMalformed):
+		return http.StatusBadRequest
+	case errors.Is(err, errUnauthenticated), errors.Is(err, errBadCredentials):
+		return http.StatusUnauthorized
+	case errors.Is(err, domain.ErrForbidden), errors.Is(err, errCrossOrigin):
+		return http.StatusForbidden
+	case errors.Is(err, domain.ErrNotFound), errors.Is(err, errNoRoute):
+		return http.StatusNotFound
+	case errors.Is(err, errMediaType):
+		return http.StatusUnsupportedMediaType
+	case errors.Is(err, domain.ErrInvalid):
+		return http.StatusUnprocessableEntity
+	case errors.Is(err, domain.ErrState), errors.Is(err, events.ErrConflict):
+		return http.StatusConflict
+	case errors.Is(err, errTooMany):
+		return http.StatusTooManyRequests
+	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// retryAfterOf returns how long a client should wait before retrying err.
+func retryAfterOf(err error) (time.Duration, bool) {
+	var rl *retryLater
+	if errors.As(err, &rl) {
+		return rl.after, true
+	}
+	if statusOf(err) == http.StatusServiceUnavailable {
+		return unavailableRetry, true
+	}
+	return 0, false
+}
+
+// fail answers a request that failed with err: problem+json on the API, an
+// error page elsewhere. Server errors are logged with their cause; the user
+// sees only a message and the request id.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	rq := requestOf(r.Context())
+	switch {
+	case status >= 500:
+		s.log.Error("request failed", "request_id", rq.id, "status", status, "method", r.Method,
+			"path", r.URL.Path, "err", err)
+	case status != http.StatusNotFound:
+		s.log.Info("request refused", "request_id", rq.id, "status", status, "method", r.Method,
+			"path", r.URL.Path, "err", err)
+	}
+	if after, ok := retryAfterOf(err); ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int((after+time.Second-1)/time.Second)))
+	}
+	if rq.isAPI {
+		if status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="crossrank"`)
+		}
+		writeProblem(w, r, status, err)
+		return
+	}
+	s.renderError(w, r, status, err)
+}

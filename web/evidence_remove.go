@@ -1,0 +1,34 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// removeEvidenceInput drops an uncited evidence item from a draft.
+type removeEvidenceInput struct {
+	commandKey
+	Proposal string `json:"-"`
+	Evidence string `json:"-"`
+}
+
+var removeEvidenceAction = action[removeEvidenceInput]{
+	name: "evidence.remove",
+	path: func(r *http.Request, in *removeEvidenceInput) {
+		in.Proposal = proposalPath(r)
+		if e := r.PathValue("evidence"); e != "" {
+			in.Evidence = e
+		}
+	},
+	form: func(f *form, in *removeEvidenceInput) { in.Evidence = f.str("evidence_id") },
+	run:  (*Server).removeEvidence,
+	resource: func(_ *Server, _ context.Context, in *removeEvidenceInput, _ string) (string, string) {
+		return proposalResource(in.Proposal)
+	},
+}
+
+func (s *Server) removeEvidence(ctx context.Context, a domain.Actor, cmd string, in *removeEvidenceInput) (domain.Result, error) {
+	return s.cmd.RemoveEvidence(ctx, a, cmd, in.Proposal, in.Evidence)
+}

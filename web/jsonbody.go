@@ -1,0 +1,104 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// decodeJSON reads a JSON request body into dst, strictly: application/json
+// only (415), at most MaxBody bytes (413), valid UTF-8, one object, no
+// unknown fields, every field of the right type (400). An empty body is {}:
+// commands without input may send none.
+func decodeJSON(r *http.Request, dst any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+			return errMediaType
+		}
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return tooBig
+		}
+		return malformed("reading the body: %v", err)
+	}
+	return decodeJSONBytes(body, dst)
+}
+
+// decodeJSONBytes decodes body into dst with decodeJSON's rules.
+func decodeJSONBytes(body []byte, dst any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	// encoding/json would replace invalid UTF-8 with U+FFFD silently.
+	if !utf8.Valid(body) {
+		return &badField{Field: "body", Msg: "is not valid UTF-8"}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return malformed("the body holds more than one JSON value")
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into a malformed-request error naming
+// the field at fault, when there is one.
+func jsonError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var bf *badField
+	switch {
+	case errors.As(err, &bf):
+		return bf
+	case errors.As(err, &syn):
+		return malformed("JSON syntax error at byte %d", syn.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return malformed("the JSON body ends too early")
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		return &badField{Field: field, Msg: expected(typ.Type)}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return &badField{Field: strings.Trim(name, `"`), Msg: "is not a field of this request"}
+	}
+	return malformed("JSON: %v", err)
+}
+
+// expected says what a field of type t must hold.
+func expected(t reflect.Type) string {
+	if t == nil {
+		return "has the wrong type"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "must be text"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "must be a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "must be a number"
+	case reflect.Bool:
+		return "must be true or false"
+	case reflect.Slice, reflect.Array:
+		return "must be a list"
+	case reflect.Struct, reflect.Map, reflect.Pointer:
+		return "must be an object"
+	}
+	return "has the wrong type"
+}

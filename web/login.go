@@ -1,0 +1,112 @@
+package web
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// loginPage shows the sign-in form.
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r, "login.title", "")
+	v := loginView{Page: p, Next: safeNext(r.URL.Query().Get("next")), SignedOut: r.URL.Query().Get("out") == "1"}
+	s.render(w, r, http.StatusOK, loginPage(v))
+}
+
+// loginSubmit signs a user in. A failure says only that the username or
+// password is wrong — whether the account exists stays hidden, and an
+// unknown user costs the same argon2 check as a known one. Failures are
+// limited per account and per peer address (429 with Retry-After).
+func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
+	f, err := parseForm(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rq := requestOf(r.Context())
+	now := rq.now
+	username := strings.ToLower(strings.TrimSpace(f.str("username")))
+	v := loginView{Page: s.page(r, "login.title", ""), Username: username, Next: safeNext(f.str("next"))}
+	v.User = nil // the form is shown to whoever signs in now
+	if len(v.Username) > 64 {
+		v.Username = v.Username[:64]
+	}
+	userKey, peerKey := "u:"+v.Username, "p:"+peerAddr(r)
+
+	for _, lim := range []struct {
+		key   string
+		limit int
+	}{{peerKey, loginFailsPerPeer}, {userKey, loginFailsPerUser}} {
+		if after, blocked := s.limiter.blocked(lim.key, lim.limit, now); blocked {
+			s.log.Warn("sign-in rate limited", "request_id", rq.id, "key", lim.key)
+			w.Header().Set("Retry-After", retrySeconds(after))
+			v.Error = T(v.Lang, "login.too_many", Plural(v.Lang, "duration.minutes", int((after+time.Minute-1)/time.Minute)))
+			s.render(w, r, http.StatusTooManyRequests, loginPage(v))
+			return
+		}
+	}
+
+	u, err := s.cmd.User(r.Context(), username)
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
+		s.log.Error("sign-in: loading user", "request_id", rq.id, "err", err)
+		w.Header().Set("Retry-After", retrySeconds(unavailableRetry))
+		v.Error = T(v.Lang, "login.unavailable")
+		s.render(w, r, statusOf(err), loginPage(v))
+		return
+	}
+	hash := dummyHash()
+	if u != nil {
+		hash = u.PasswordHash
+	}
+	if ok := CheckPassword(hash, f.str("password")); !ok || u == nil {
+		s.limiter.fail(now, userKey, peerKey)
+		s.log.Info("sign-in failed", "request_id", rq.id, "username", v.Username, "peer", peerKey[2:])
+		v.Error = T(v.Lang, "login.failed")
+		s.render(w, r, http.StatusUnauthorized, loginPage(v))
+		return
+	}
+	s.limiter.reset(userKey)
+
+	// A fresh session: a new id, whatever cookie came in, so an id planted
+	// before sign-in (session fixation) never becomes a signed-in one.
+	if old := s.sessions.sessionID(r); old != "" {
+		s.sessions.reg.revoke(old)
+	}
+	sid := s.sessions.reg.issue(u.Username, now)
+	if err := s.sessions.setCookie(w, r, sid); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.Info("signed in", "request_id", rq.id, "user", u.Username)
+	http.Redirect(w, r, v.Next, http.StatusSeeOther)
+}
+
+// logout ends the session on the server (every copy of the cookie stops
+// working) and drops the cookie.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	if sid := s.sessions.sessionID(r); sid != "" {
+		s.sessions.reg.revoke(sid)
+	}
+	s.sessions.clearCookie(w)
+	http.Redirect(w, r, pathLogin+"?out=1", http.StatusSeeOther)
+}
+
+// peerAddr is the address the connection came from. Behind a proxy every
+// request shares the proxy's address; the per-peer limit then guards the
+// proxy as a whole, and the per-account limit still holds.
+func peerAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func retrySeconds(d time.Duration) string {
+	return strconv.Itoa(int((d + time.Second - 1) / time.Second))
+}

@@ -1,0 +1,62 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// openInput opens a proposal for an entry, or for a new entry when
+// new_entry is given. The command id is the proposal's id.
+type openInput struct {
+	commandKey
+	Ranking  string         `json:"ranking"`
+	Entry    string         `json:"entry"`
+	Title    string         `json:"title"`
+	Summary  string         `json:"summary,omitempty"`
+	NewEntry *newEntryInput `json:"new_entry,omitempty"`
+}
+
+// newEntryInput describes the entry a proposal creates.
+type newEntryInput struct {
+	Name        events.Text `json:"name"`
+	Category    string      `json:"category"`
+	Website     string      `json:"website,omitempty"`
+	Description events.Text `json:"description"`
+}
+
+var openProposalAction = action[openInput]{
+	name:    "proposal.open",
+	created: true,
+	path: func(r *http.Request, in *openInput) {
+		if slug := r.PathValue("slug"); slug != "" {
+			in.Ranking = slug
+		}
+	},
+	form: func(f *form, in *openInput) {
+		in.Ranking, in.Entry, in.Title, in.Summary = f.str("ranking"), f.str("entry"), f.str("title"), f.str("summary")
+		if f.bool("new_entry") {
+			in.NewEntry = &newEntryInput{
+				Name:     events.Text{Zh: f.str("name_zh"), En: f.str("name_en")},
+				Category: f.str("category"), Website: f.str("website"),
+				Description: events.Text{Zh: f.str("description_zh"), En: f.str("description_en")},
+			}
+		}
+	},
+	run: (*Server).openProposal,
+	resource: func(_ *Server, _ context.Context, _ *openInput, cmd string) (string, string) {
+		return proposalResource(cmd)
+	},
+}
+
+// openProposal opens the proposal; its id is the command id, so opening
+// twice with the same id opens one proposal.
+func (s *Server) openProposal(ctx context.Context, a domain.Actor, cmd string, in *openInput) (domain.Result, error) {
+	c := domain.OpenProposal{ID: cmd, Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary}
+	if n := in.NewEntry; n != nil {
+		c.NewEntry = &domain.NewEntry{Name: n.Name, Category: n.Category, Website: n.Website, Description: n.Description}
+	}
+	return s.cmd.OpenProposal(ctx, a, cmd, c)
+}

@@ -1,0 +1,137 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// proposalJSON is the API's view of a proposal: its current revision with
+// evidence, changes and votes, and how far it is from the quorum.
+type proposalJSON struct {
+	ID                     string                           `json:"id"`
+	Ranking                string                           `json:"ranking"`
+	Entry                  string                           `json:"entry"`
+	NewEntry               bool                             `json:"new_entry"`
+	Title                  string                           `json:"title"`
+	Summary                string                           `json:"summary,omitempty"`
+	Author                 string                           `json:"author"`
+	Opened                 time.Time                        `json:"opened"`
+	Status                 domain.Status                    `json:"status"`
+	Revision               int                              `json:"revision"`
+	Revisers               []string                         `json:"revisers"`
+	Evidence               []evidenceJSON                   `json:"evidence"`
+	Scores                 []events.ScoreChangeProposed     `json:"scores"`
+	Attributes             []events.AttributeChangeProposed `json:"attributes"`
+	Votes                  []voteJSON                       `json:"votes"`
+	Quorum                 quorumJSON                       `json:"quorum"`
+	CrossValidatedRevision int                              `json:"cross_validated_revision,omitempty"`
+	Edition                int                              `json:"edition,omitempty"`
+	ClosedReason           string                           `json:"closed_reason,omitempty"`
+	Sequence               uint64                           `json:"sequence"`
+}
+
+// quorumJSON is domain.QuorumState with the API's field names.
+type quorumJSON struct {
+	Met         bool     `json:"met"`
+	Approvers   []string `json:"approvers"`
+	Needed      int      `json:"needed"`
+	Unverified  []string `json:"unverified"`
+	Vetoes      []string `json:"vetoes"`
+	Outdated    []string `json:"outdated"`
+	Ineligible  []string `json:"ineligible"`
+	StaleTarget []string `json:"stale_targets"`
+}
+
+func quorumView(q domain.QuorumState) quorumJSON {
+	return quorumJSON{Met: q.Met, Approvers: nonNil(q.Approvers), Needed: q.Needed, Unverified: nonNil(q.Unverified),
+		Vetoes: nonNil(q.Vetoes), Outdated: nonNil(q.Outdated), Ineligible: nonNil(q.Ineligible), StaleTarget: nonNil(q.StaleTarget)}
+}
+
+type evidenceJSON struct {
+	events.EvidenceAdded
+	AddedBy string    `json:"added_by"`
+	AddedAt time.Time `json:"added_at"`
+	Stale   bool      `json:"stale"`
+}
+
+type voteJSON struct {
+	Voter            string    `json:"voter"`
+	Verdict          string    `json:"verdict"`
+	Revision         int       `json:"revision"`
+	VerifiedEvidence []string  `json:"verified_evidence"`
+	Comment          string    `json:"comment,omitempty"`
+	At               time.Time `json:"at"`
+	Dismissed        bool      `json:"dismissed,omitempty"`
+	DismissedBy      string    `json:"dismissed_by,omitempty"`
+	DismissReason    string    `json:"dismiss_reason,omitempty"`
+}
+
+// apiProposal answers GET /api/v1/proposals/{id} from the event store
+// through the command handler (always current; no read model needed).
+func (s *Server) apiProposal(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	p, err := s.cmd.Proposal(ctx, r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rk, err := s.cmd.Ranking(ctx, p.Ranking)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	ed, err := s.cmd.Edition(ctx, p.Ranking)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, proposalView(p, rk, ed, requestOf(ctx).now))
+}
+
+func proposalView(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now time.Time) proposalJSON {
+	v := proposalJSON{
+		ID: p.ID, Ranking: p.Ranking, Entry: p.Entry, NewEntry: p.NewEntry, Title: p.Title, Summary: p.Summary,
+		Author: p.Author, Opened: p.Opened, Status: p.Status, Revision: p.Revision,
+		Revisers: nonNil(p.Revisers), Evidence: []evidenceJSON{}, Votes: []voteJSON{},
+		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
+		Quorum: quorumView(domain.Quorum(p, rk.Quorum, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
+		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq,
+	}
+	for _, e := range p.Evidence {
+		v.Evidence = append(v.Evidence, evidenceJSON{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt, Stale: e.Stale(now)})
+	}
+	for _, c := range sortedKeys(p.Scores) {
+		v.Scores = append(v.Scores, p.Scores[c])
+	}
+	for _, a := range sortedKeys(p.Attributes) {
+		v.Attributes = append(v.Attributes, p.Attributes[a])
+	}
+	for _, name := range sortedKeys(p.Votes) {
+		vt := p.Votes[name]
+		v.Votes = append(v.Votes, voteJSON{Voter: vt.Voter, Verdict: vt.Verdict, Revision: vt.Revision,
+			VerifiedEvidence: nonNil(vt.VerifiedEvidence), Comment: vt.Comment, At: vt.At,
+			Dismissed: vt.Dismissed, DismissedBy: vt.DismissBy, DismissReason: vt.DismissOn})
+	}
+	return v
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return slices.Clone(s)
+}

@@ -1,0 +1,28 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// submitInput sends a draft to review.
+type submitInput struct {
+	commandKey
+	Proposal string `json:"-"`
+}
+
+var submitAction = action[submitInput]{
+	name: "proposal.submit",
+	path: func(r *http.Request, in *submitInput) { in.Proposal = proposalPath(r) },
+	form: func(*form, *submitInput) {},
+	run:  (*Server).submitProposal,
+	resource: func(_ *Server, _ context.Context, in *submitInput, _ string) (string, string) {
+		return proposalResource(in.Proposal)
+	},
+}
+
+func (s *Server) submitProposal(ctx context.Context, a domain.Actor, cmd string, in *submitInput) (domain.Result, error) {
+	return s.cmd.Submit(ctx, a, cmd, in.Proposal)
+}

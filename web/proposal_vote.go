@@ -1,0 +1,38 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// voteInput is a reviewer's verdict on a revision: approve (listing the
+// evidence they verified) or reject (with a reason in comment).
+type voteInput struct {
+	commandKey
+	Proposal         string   `json:"-"`
+	Verdict          string   `json:"verdict"`
+	Revision         int      `json:"revision"`
+	VerifiedEvidence []string `json:"verified_evidence"`
+	Comment          string   `json:"comment,omitempty"`
+}
+
+var voteAction = action[voteInput]{
+	name:    "proposal.vote",
+	created: true,
+	path:    func(r *http.Request, in *voteInput) { in.Proposal = proposalPath(r) },
+	form: func(f *form, in *voteInput) {
+		in.Verdict, in.Revision, in.Comment = f.str("verdict"), f.int("revision"), f.str("comment")
+		in.VerifiedEvidence = f.strs("verified_evidence")
+	},
+	run: (*Server).castVote,
+	resource: func(_ *Server, _ context.Context, in *voteInput, _ string) (string, string) {
+		return proposalResource(in.Proposal)
+	},
+}
+
+func (s *Server) castVote(ctx context.Context, a domain.Actor, cmd string, in *voteInput) (domain.Result, error) {
+	return s.cmd.CastVote(ctx, a, cmd, domain.CastVote{Proposal: in.Proposal, Revision: in.Revision,
+		Verdict: in.Verdict, VerifiedEvidence: in.VerifiedEvidence, Comment: in.Comment})
+}

@@ -1,0 +1,194 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// Waiter reports when the read models have applied an event: a handler that
+// ran a command waits for its sequence before redirecting, so the next page
+// shows the write (read-your-writes).
+type Waiter interface {
+	// WaitFor blocks until the event at seq is applied or ctx ends.
+	WaitFor(ctx context.Context, seq uint64) error
+}
+
+// PublishContext gives the publish command what only the read models know.
+type PublishContext interface {
+	// AuditHead returns the audit chain head and the sequence it covers.
+	AuditHead(ctx context.Context) (head string, seq uint64, err error)
+	// CrossValidated lists the ids of the ranking's cross-validated proposals.
+	CrossValidated(ctx context.Context, ranking string) ([]string, error)
+}
+
+// TokenOwners finds the user an API token belongs to; the token id alone
+// does not say, and only a read model indexes tokens across users.
+type TokenOwners interface {
+	// TokenOwner returns the username holding token id, or an error
+	// wrapping domain.ErrNotFound.
+	TokenOwner(ctx context.Context, tokenID string) (username string, err error)
+}
+
+// Config configures a Server. Commands is required; every other field has a
+// working zero value, noted on the field.
+type Config struct {
+	// Commands runs domain commands and loads users.
+	Commands *domain.Handler
+	// Read is the read models the pages query. When set, it also stands in
+	// for Waiter, Publish and Tokens left nil.
+	Read *projections.Store
+	// Waiter gives read-your-writes; nil: answer without waiting.
+	Waiter Waiter
+	// Publish feeds the publish command; nil: no audit head, and no other
+	// cross-validated proposal is checked for a changed baseline.
+	Publish PublishContext
+	// Tokens resolves API tokens; nil: bearer tokens are refused.
+	Tokens TokenOwners
+	// Ready reports whether the server can take traffic (/readyz); nil: always.
+	Ready func(ctx context.Context) error
+	// Logger receives request logs; nil: slog.Default().
+	Logger *slog.Logger
+	// SessionKeys sign the session cookie: the first signs, all verify, so a
+	// key can be rotated out (see ParseSessionKeys). Empty: one random key,
+	// and every session ends when the process restarts.
+	SessionKeys [][]byte
+	// Secure marks cookies Secure and sends HSTS; set it when the site is
+	// served over TLS, directly or behind a TLS-terminating proxy.
+	Secure bool
+	// TrustedOrigins are extra origins ("https://desk.example.org") allowed to
+	// post cross-origin, such as a proxy that rewrites Host.
+	TrustedOrigins []string
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+}
+
+// The read models satisfy every interface the server declares.
+var (
+	_ Waiter         = (*projections.Store)(nil)
+	_ PublishContext = (*projections.Store)(nil)
+	_ TokenOwners    = (*projections.Store)(nil)
+)
+
+// Server holds the routes and everything the handlers share.
+type Server struct {
+	cmd      *domain.Handler
+	read     *projections.Store // nil until the pages need it
+	waiter   Waiter
+	publish  PublishContext
+	tokens   TokenOwners
+	ready    func(context.Context) error
+	log      *slog.Logger
+	now      func() time.Time
+	secure   bool
+	mux      *http.ServeMux
+	handler  http.Handler
+	sessions *sessionStore
+	limiter  *loginLimiter
+	origins  *http.CrossOriginProtection
+}
+
+// routeGroups register the routes of files added later (the desk and public
+// pages): such a file calls addRoutes from an init function, so a new page
+// needs no edit anywhere else. New runs them after the foundation routes.
+var routeGroups []func(*Server)
+
+// addRoutes registers a group of routes; call it from an init function.
+func addRoutes(group func(*Server)) { routeGroups = append(routeGroups, group) }
+
+// New returns a Server with every route registered.
+func New(cfg Config) (*Server, error) {
+	if cfg.Commands == nil {
+		return nil, errors.New("web: Config.Commands is required")
+	}
+	if cfg.Read != nil {
+		if cfg.Waiter == nil {
+			cfg.Waiter = cfg.Read
+		}
+		if cfg.Publish == nil {
+			cfg.Publish = cfg.Read
+		}
+		if cfg.Tokens == nil {
+			cfg.Tokens = cfg.Read
+		}
+	}
+	s := &Server{
+		cmd: cfg.Commands, read: cfg.Read, waiter: cfg.Waiter, publish: cfg.Publish, tokens: cfg.Tokens,
+		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure,
+		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	keys := cfg.SessionKeys
+	if len(keys) == 0 {
+		s.log.Warn("no session keys configured (CROSSRANK_SESSION_KEYS): using a random key; sessions end on restart")
+		keys = [][]byte{RandomSessionKey()}
+	}
+	var err error
+	if s.sessions, err = newSessionStore(keys, cfg.Secure); err != nil {
+		return nil, err
+	}
+	for _, o := range cfg.TrustedOrigins {
+		if err := s.origins.AddTrustedOrigin(o); err != nil {
+			return nil, err
+		}
+	}
+	s.limiter = newLoginLimiter()
+	s.routes()
+	for _, group := range routeGroups {
+		group(s)
+	}
+	s.handler = s.middleware(s.mux)
+	return s, nil
+}
+
+// Handler returns the server's HTTP handler, middleware included.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// route registers h for a Go 1.22 pattern ("GET /desk/{id}", "POST /x").
+// Patterns overlap by the ServeMux rules; "/" is taken by the 404 page, so a
+// home page registers "GET /{$}".
+func (s *Server) route(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// routeFunc registers a handler function for pattern.
+func (s *Server) routeFunc(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, h) }
+
+// routes registers the foundation: sign-in, health, static assets, the JSON
+// API writes and the 404 page.
+func (s *Server) routes() {
+	s.routeFunc("GET /healthz", s.healthz)
+	s.routeFunc("GET /readyz", s.readyz)
+	s.route("GET /static/", staticHandler())
+	s.routeFunc("GET "+pathLogin, s.loginPage)
+	s.routeFunc("POST "+pathLogin, s.loginSubmit)
+	s.routeFunc("POST "+pathLogout, s.logout)
+	s.apiRoutes()
+	s.routeFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, errNoRoute)
+	})
+}
+
+// NewHTTPServer returns an http.Server for h with timeouts that keep slow or
+// idle clients from holding connections. A handler streaming longer than
+// WriteTimeout (server-sent events) extends its own deadline with
+// http.ResponseController.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+}

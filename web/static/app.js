@@ -1,0 +1,57 @@
+// Crossrank: a little progressive enhancement. Every page works without it.
+//  - forms: a submit button is disabled while its form is sent (the hidden
+//    cmd_id already makes a double submit harmless), and a form with
+//    data-confirm asks first;
+//  - live updates: an element with data-live="<SSE url>" listens for
+//    "edition-published" and offers to reload the page.
+(function () {
+  "use strict";
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    var question = form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) {
+      ev.preventDefault();
+      return;
+    }
+    var buttons = form.querySelectorAll("button[type=submit], input[type=submit]");
+    window.setTimeout(function () {
+      buttons.forEach(function (b) { b.disabled = true; b.setAttribute("aria-busy", "true"); });
+    }, 0);
+  });
+
+  // Coming back with the back button shows the page from the cache, buttons
+  // still disabled: enable them again.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("button[aria-busy=true], input[aria-busy=true]").forEach(function (b) {
+      b.disabled = false;
+      b.removeAttribute("aria-busy");
+    });
+  });
+
+  function liveUpdates() {
+    var el = document.querySelector("[data-live]");
+    if (!el || !window.EventSource) return;
+    var source = new EventSource(el.getAttribute("data-live"));
+    source.addEventListener("edition-published", function () {
+      if (document.getElementById("live-banner")) return;
+      var banner = document.createElement("div");
+      banner.id = "live-banner";
+      banner.className = "alert alert-info live-banner";
+      banner.setAttribute("role", "status");
+      var link = document.createElement("a");
+      link.href = window.location.href;
+      link.textContent = el.getAttribute("data-live-message") || "A new edition was published. Reload";
+      banner.appendChild(link);
+      var main = document.getElementById("main");
+      (main || document.body).prepend(banner);
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", liveUpdates);
+  } else {
+    liveUpdates();
+  }
+})();

@@ -1,0 +1,30 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// dismissVetoInput lifts a reviewer's reject by a publisher, with a reason.
+type dismissVetoInput struct {
+	commandKey
+	Proposal string `json:"-"`
+	Voter    string `json:"voter"`
+	Reason   string `json:"reason"`
+}
+
+var dismissVetoAction = action[dismissVetoInput]{
+	name: "veto.dismiss",
+	path: func(r *http.Request, in *dismissVetoInput) { in.Proposal = proposalPath(r) },
+	form: func(f *form, in *dismissVetoInput) { in.Voter, in.Reason = f.str("voter"), f.str("reason") },
+	run:  (*Server).dismissVeto,
+	resource: func(_ *Server, _ context.Context, in *dismissVetoInput, _ string) (string, string) {
+		return proposalResource(in.Proposal)
+	},
+}
+
+func (s *Server) dismissVeto(ctx context.Context, a domain.Actor, cmd string, in *dismissVetoInput) (domain.Result, error) {
+	return s.cmd.DismissVeto(ctx, a, cmd, in.Proposal, in.Voter, in.Reason)
+}
