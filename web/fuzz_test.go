@@ -1,0 +1,110 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzDecodeProposalJSON feeds API bodies to the strict JSON decoder: it
+// must never panic, must refuse invalid UTF-8, must answer every refusal
+// with 400, and what it accepts must survive a round trip unchanged.
+func FuzzDecodeProposalJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{"ranking":"gpu","entry":"lambda","title":"Add Lambda","new_entry":{"name":{"zh":"兰姆达","en":"Lambda"},"category":"cloud","website":"https://lambda.ai"}}`,
+		`{"criterion":"price","to":8,"rationale":"cheap","evidence":["e1"]}`,
+		`{"attribute":"billing","to":["hourly","monthly"],"rationale":"r","evidence":["e1"]}`,
+		`{"verdict":"approve","revision":1,"verified_evidence":["e1","e2"],"comment":"ok"}`,
+		`{"proposals":["p1"],"preview_hash":"00","note":"n"}`,
+		`{"id":"01890a5d-ac96-774b-bcce-b302099a8057","title":"\u00e9\ud83d\ude00"}`,
+		``, `null`, `[]`, `{"to":null}`, `{"title":"a"} {}`, "{\"title\":\"\xff\"}", `{"title":1e400}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		checkDecode[openInput](t, body)
+		checkDecode[proposeChangeInput](t, body)
+		checkDecode[voteInput](t, body)
+		checkDecode[publishInput](t, body)
+	})
+}
+
+func checkDecode[In any](t *testing.T, body []byte) {
+	var in In
+	err := decodeJSONBytes(body, &in)
+	if err != nil {
+		if s := statusOf(err); s != http.StatusBadRequest {
+			t.Fatalf("%T: %v answers %d, want 400", in, err, s)
+		}
+		return
+	}
+	if !utf8.Valid(body) {
+		t.Fatalf("%T: accepted invalid UTF-8 %q", in, body)
+	}
+	again, err := json.Marshal(in)
+	if err != nil {
+		t.Fatalf("%T: re-encoding %+v: %v", in, in, err)
+	}
+	var back In
+	if err := decodeJSONBytes(again, &back); err != nil {
+		t.Fatalf("%T: re-decoding %s: %v", in, again, err)
+	}
+	if !reflect.DeepEqual(in, back) {
+		t.Fatalf("%T: round trip changed %+v into %+v", in, in, back)
+	}
+}
+
+// FuzzParseForm feeds form bodies to the form parser and every action's
+// form decoder: no panic; refusals are 400 or 413; accepted forms hold only
+// valid UTF-8; a decoder's complaint is a field error (422).
+func FuzzParseForm(f *testing.F) {
+	for _, seed := range []string{
+		"username=alice&password=secret&next=%2Fdesk",
+		"cmd_id=01890a5d-ac96-774b-bcce-b302099a8057&claim=fast&excerpt=x&observed_on=2026-01-31&valid_for_days=30",
+		"criterion=price&to=8&rationale=r&evidence=e1&evidence=e2",
+		"attribute=billing&to=hourly%0Amonthly&rationale=r&evidence=e1",
+		"verdict=approve&revision=1&verified_evidence=e1&comment=%E5%A5%BD",
+		"new_entry=1&name_zh=%E5%85%B0&name_en=Lambda&category=cloud",
+		"revision=abc", "to=99999999999999999999", "a=%ff", "a=%zz", "&&&==", ";", "a=1;b=2",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, MaxBody)
+		fm, err := parseForm(r)
+		if err != nil {
+			if s := statusOf(err); s != http.StatusBadRequest && s != http.StatusRequestEntityTooLarge {
+				t.Fatalf("%v answers %d", err, s)
+			}
+			return
+		}
+		for k, vs := range fm.values {
+			for _, v := range append(vs, k) {
+				if !utf8.ValidString(v) {
+					t.Fatalf("accepted invalid UTF-8 %q", v)
+				}
+			}
+		}
+		decoders := []func(*form){
+			func(f *form) { var in openInput; openProposalAction.form(f, &in) },
+			func(f *form) { var in addEvidenceInput; addEvidenceAction.form(f, &in) },
+			func(f *form) { var in proposeChangeInput; proposeChangeAction.form(f, &in) },
+			func(f *form) { var in voteInput; voteAction.form(f, &in) },
+			func(f *form) { var in publishInput; publishAction.form(f, &in) },
+			func(f *form) { var in dismissVetoInput; dismissVetoAction.form(f, &in) },
+		}
+		for _, decode := range decoders {
+			f := &form{values: fm.values}
+			decode(f)
+			if f.err != nil && statusOf(f.err) != http.StatusUnprocessableEntity {
+				t.Fatalf("decoder error %v answers %d", f.err, statusOf(f.err))
+			}
+		}
+	})
+}
