@@ -9,6 +9,7 @@ package events
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -92,16 +93,33 @@ func (a Aggregate) Filter() string { return SubjectPrefix + string(a.Kind) + "."
 
 func (a Aggregate) String() string { return string(a.Kind) + "/" + a.ID }
 
-// ParseType splits crossrank.<aggregate>.<event>.v<N>.
+// ParseType splits crossrank.<aggregate>.<event>.v<N>. The aggregate and
+// event are lowercase words ([a-z0-9_]) and N a positive decimal without
+// sign or leading zero, so a type maps to exactly one NATS subject.
 func ParseType(t string) (kind Kind, name string, version int, err error) {
 	parts := strings.Split(t, ".")
-	if len(parts) != 4 || parts[0] != "crossrank" || !strings.HasPrefix(parts[3], "v") {
+	if len(parts) != 4 || parts[0] != "crossrank" || !isWord(parts[1]) || !isWord(parts[2]) {
 		return "", "", 0, fmt.Errorf("%w: malformed event type %q", ErrUnknownType, t)
 	}
-	if _, err := fmt.Sscanf(parts[3], "v%d", &version); err != nil || version < 1 {
+	digits, ok := strings.CutPrefix(parts[3], "v")
+	version, convErr := strconv.Atoi(digits)
+	if !ok || convErr != nil || version < 1 || digits != strconv.Itoa(version) {
 		return "", "", 0, fmt.Errorf("%w: malformed version in %q", ErrUnknownType, t)
 	}
 	return Kind(parts[1]), parts[2], version, nil
+}
+
+// isWord reports whether s is a non-empty run of [a-z0-9_].
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidID reports whether s can be an aggregate id: it becomes one NATS
