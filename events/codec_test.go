@@ -1,0 +1,180 @@
+package events_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+func intp(v int) *int { return &v }
+
+// samples holds one filled payload per catalog type; TestSamplesCoverCatalog
+// fails when a type is added without one.
+var samples = map[string]any{
+	events.TypeRankingDefined: &events.RankingDefined{
+		Slug: "gpu-cloud", Title: events.Text{Zh: "GPU 云租赁平台", En: "GPU cloud rental"},
+		Categories: []events.Category{{Slug: "marketplace", Name: events.Text{Zh: "算力市场", En: "Marketplace"}}},
+		Criteria:   []events.Criterion{{Slug: "price", Name: events.Text{En: "Price"}, Weight: 60}, {Slug: "supply", Weight: 40}},
+		Attributes: []events.AttributeDef{{Key: "root", Values: []events.AttributeValue{{Value: "yes", Label: events.Text{En: "Root"}}}}},
+		Quorum:     events.QuorumPolicy{MinApprovals: 2, RequireEvidenceVerified: true},
+	},
+	events.TypeWeightsSet: &events.WeightsSet{Weights: map[string]int{"price": 50, "supply": 50}},
+	events.TypeScenariosSet: &events.ScenariosSet{
+		Scenarios: []events.Scenario{{Slug: "training", Weights: map[string]int{"price": 30, "supply": 70}}},
+		Filters: []events.Filter{{Key: "root", Options: []events.FilterOption{{
+			Value: "need", Requires: []events.Requirement{{Attribute: "root", AnyOf: []string{"yes"}}},
+		}}}},
+	},
+	events.TypeEntryCreated:    &events.EntryCreated{Ranking: "gpu-cloud", Slug: "autodl", Name: events.Text{Zh: "AutoDL", En: "AutoDL"}, Category: "marketplace", Proposal: "p1"},
+	events.TypeProposalOpened:  &events.ProposalOpened{Ranking: "gpu-cloud", Entry: "autodl", NewEntry: true, Title: "Add AutoDL"},
+	events.TypeEvidenceAdded:   &events.EvidenceAdded{EvidenceID: "e1", Revision: 1, Claim: "4090 from ¥1.98/h", SourceURL: "https://example.com/price", Excerpt: "RTX 4090 ¥1.98/小时", ObservedOn: "2026-03-01", ValidForDays: 90},
+	events.TypeEvidenceRemoved: &events.EvidenceRemoved{EvidenceID: "e1", Revision: 1},
+	events.TypeScoreChangeProposed: &events.ScoreChangeProposed{
+		Revision: 1, Criterion: "price", From: intp(0), To: 8, Rationale: "cheap", Evidence: []string{"e1"},
+	},
+	events.TypeAttributeChangeProposed: &events.AttributeChangeProposed{Revision: 1, Attribute: "root", From: []string{}, To: []string{"yes"}, Evidence: []string{"e1"}},
+	events.TypeChangeRemoved:           &events.ChangeRemoved{Revision: 1, Target: "score:price"},
+	events.TypeProposalSubmitted:       &events.ProposalSubmitted{Revision: 1},
+	events.TypeProposalRevised:         &events.ProposalRevised{Revision: 2, Note: "rebased", Rebase: []events.Rebase{{Target: "score:price", Score: intp(7)}}},
+	events.TypeVoteCast:                &events.VoteCast{Revision: 2, Verdict: events.Reject, VerifiedEvidence: []string{"e1"}, Comment: "source is stale"},
+	events.TypeVetoDismissed:           &events.VetoDismissed{Voter: "bob", Reason: "source refreshed"},
+	events.TypeProposalCrossValidated:  &events.ProposalCrossValidated{Revision: 2, Approvers: []string{"bob", "carol"}},
+	events.TypeProposalReturnedToReview: &events.ProposalReturnedToReview{
+		Edition: 3, Targets: []string{"score:price"}, Reason: "baseline changed",
+	},
+	events.TypeProposalRejected:  &events.ProposalRejected{Reason: "no source"},
+	events.TypeProposalWithdrawn: &events.ProposalWithdrawn{Reason: "duplicate"},
+	events.TypeProposalPublished: &events.ProposalPublished{Edition: 3, Revision: 2},
+	events.TypeEditionPublished: &events.EditionPublished{
+		Ranking: "gpu-cloud", Number: 3, Proposals: []string{"p1"},
+		NewEntries:  []events.PublishedEntry{{Slug: "autodl", Category: "marketplace", Proposal: "p1"}},
+		Changes:     []events.AppliedChange{{Proposal: "p1", Entry: "autodl", Target: "score:price", ToScore: intp(8), Evidence: []string{"e1"}}},
+		PreviewHash: "aa", SnapshotHash: "bb", AuditHead: "cc", AuditSeq: 42,
+	},
+	events.TypeUserRegistered:   &events.UserRegistered{Username: "alice", DisplayName: "Alice", PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$aGFzaA", Roles: []string{"editor"}},
+	events.TypeRoleGranted:      &events.RoleGranted{Role: "reviewer"},
+	events.TypeRoleRevoked:      &events.RoleRevoked{Role: "reviewer"},
+	events.TypePasswordChanged:  &events.PasswordChanged{PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$b3RoZXI"},
+	events.TypeTokenIssued:      &events.TokenIssued{TokenID: "t1", Name: "ci", Hash: "ab12", ExpiresAt: "2027-01-01T00:00:00Z"},
+	events.TypeTokenRevoked:     &events.TokenRevoked{TokenID: "t1"},
+	events.TypeWebhookDelivered: &events.WebhookDelivered{URL: "https://example.com/hook", Ranking: "gpu-cloud", Edition: 3, Status: 204, Attempts: 1},
+	events.TypeWebhookFailed:    &events.WebhookFailed{URL: "https://example.com/hook", Ranking: "gpu-cloud", Edition: 3, Attempt: 2, Error: "503"},
+}
+
+func TestSamplesCoverCatalog(t *testing.T) {
+	for _, typ := range events.Types() {
+		if _, ok := samples[typ]; !ok {
+			t.Errorf("no sample payload for %s", typ)
+		}
+	}
+	if got, want := len(samples), len(events.Types()); got != want {
+		t.Errorf("%d samples for %d catalog types", got, want)
+	}
+}
+
+// TestCodecRoundTrip encodes and decodes one event of every catalog type.
+func TestCodecRoundTrip(t *testing.T) {
+	at := time.Date(2026, 3, 14, 9, 26, 53, 589793238, time.FixedZone("CST", 8*3600))
+	for typ, payload := range samples {
+		t.Run(typ, func(t *testing.T) {
+			e, err := events.New(events.NewID(at), at, "alice", "agg-1", payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Type != typ {
+				t.Fatalf("New: type %q, want %q", e.Type, typ)
+			}
+			e.CorrelationID, e.CausationID = "corr-1", "cause-1"
+			subject, h, body, err := events.Encode(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kind, name, _, _ := events.ParseType(typ)
+			if want := "crossrank." + string(kind) + ".agg-1." + name; subject != want {
+				t.Errorf("subject %q, want %q", subject, want)
+			}
+			if h[events.HeaderMsgID][0] != e.ID {
+				t.Errorf("Nats-Msg-Id %v, want the event id %s", h[events.HeaderMsgID], e.ID)
+			}
+			got, err := events.Decode(subject, h, body, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := e
+			want.Time, want.Sequence = at.UTC(), 7
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	e, _ := events.New("id-1", time.Unix(0, 0), "alice", "p1", samples[events.TypeVoteCast])
+	subject, good, body, _ := events.Encode(e)
+	with := func(k, v string) events.Header {
+		h := events.Header{}
+		for hk, hv := range good {
+			h[hk] = hv
+		}
+		if v == "" {
+			delete(h, k)
+		} else {
+			h[k] = []string{v}
+		}
+		return h
+	}
+	tests := []struct {
+		name    string
+		subject string
+		h       events.Header
+		body    []byte
+		want    error
+	}{
+		{"no specversion", subject, with(events.HeaderSpecVersion, ""), body, events.ErrMalformed},
+		{"specversion 0.3", subject, with(events.HeaderSpecVersion, "0.3"), body, events.ErrMalformed},
+		{"no id", subject, with(events.HeaderID, ""), body, events.ErrMalformed},
+		{"no source", subject, with(events.HeaderSource, ""), body, events.ErrMalformed},
+		{"aggregate id with a dot", subject, with(events.HeaderSubject, "p.1"), body, events.ErrMalformed},
+		{"content type xml", subject, with(events.HeaderContentType, "application/xml"), body, events.ErrMalformed},
+		{"unknown type", "", with(events.HeaderType, "crossrank.proposal.teleported.v1"), body, events.ErrUnknownType},
+		{"malformed type", "", with(events.HeaderType, "vote_cast"), body, events.ErrUnknownType},
+		{"subject of another aggregate", "crossrank.proposal.p2.vote_cast", good, body, events.ErrMalformed},
+		{"bad time", subject, with(events.HeaderTime, "yesterday"), body, events.ErrMalformed},
+		{"body not JSON", subject, good, []byte("{"), events.ErrMalformed},
+		{"body of the wrong shape", subject, good, []byte(`{"revision":"two"}`), events.ErrMalformed},
+		{"body not UTF-8", subject, good, []byte("{\"comment\":\"\xff\"}"), events.ErrMalformed},
+		{"body too large", subject, good, []byte(`"` + strings.Repeat("x", events.MaxBody) + `"`), events.ErrMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := events.Decode(tt.subject, tt.h, tt.body, 99)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Decode error = %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), "seq 99") {
+				t.Errorf("error %q does not name the sequence", err)
+			}
+		})
+	}
+}
+
+func TestEncodeRejects(t *testing.T) {
+	e, _ := events.New("id-1", time.Unix(0, 0), "alice", "p1", samples[events.TypeVoteCast])
+	big, bad := e, e
+	big.Raw = []byte(`"` + strings.Repeat("x", events.MaxBody) + `"`)
+	bad.Subject = "P1"
+	if _, _, _, err := events.Encode(big); !errors.Is(err, events.ErrTooLarge) {
+		t.Errorf("oversized body: error = %v, want ErrTooLarge", err)
+	}
+	if _, _, _, err := events.Encode(bad); !errors.Is(err, events.ErrMalformed) {
+		t.Errorf("upper-case aggregate id: error = %v, want ErrMalformed", err)
+	}
+	if _, err := events.New("id", time.Now(), "a", "p1", struct{ X int }{}); !errors.Is(err, events.ErrUnknownType) {
+		t.Errorf("payload outside the catalog: error = %v, want ErrUnknownType", err)
+	}
+}

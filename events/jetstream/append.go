@@ -1,0 +1,204 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/textproto"
+	"strconv"
+	"strings"
+
+	"github.com/crossrank/crossrank/events"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/synadia-io/orbit.go/jetstreamext"
+)
+
+// MaxBatch is the most events one Append stores: the server's default limit
+// of messages in an atomic batch (JetStreamLimits.MaxBatchSize, 1000).
+const MaxBatch = 1000
+
+// JetStream error codes that mean "the aggregate moved on since the expected
+// sequence", or "these ids are already stored".
+const (
+	codeWrongLastSeq      = jetstream.JSErrCodeStreamWrongLastSequence         // 10071
+	codeWrongLastSeqConst = jetstream.JSErrCodeStreamWrongLastSequenceConstant // 10164: R>1, subject in flight
+	codeBatchDuplicate    = jetstreamext.JSErrCodeBatchPublishDuplicateMsgID   // 10201
+	codeMsgTooLarge       = jetstream.JSErrCodeStreamMessageExceedsMaximum     // 10054
+	codeBatchTooLarge     = jetstreamext.JSErrCodeBatchPublishExceedsLimit     // 10199
+	codeBatchIncomplete   = jetstreamext.JSErrCodeBatchPublishIncomplete       // 10176: abandoned, try again
+)
+
+// Append stores evs, all or nothing, if every expectation holds, and returns
+// the stream sequence of the last event.
+//
+// One event is a plain publish. Several are one atomic batch (ADR-50,
+// nats-server ≥ 2.12), following the server's rules as of 2.15:
+//   - Nats-Msg-Id is allowed on every message; a duplicate id (already in the
+//     window, or twice in the batch) rejects the whole batch with 10201
+//     instead of a per-message "duplicate" ack.
+//   - Nats-Expected-Last-Subject-Sequence(-Subject) may sit on any message,
+//     but the check reads the stream as it was before the batch; it is put
+//     on the first message of each aggregate, where that is plainly right.
+//   - Nats-Expected-Last-Sequence only on the first message;
+//     Nats-Expected-Last-Msg-Id is refused (we use neither).
+//   - At most 1000 messages (server default) and 50 batches in flight per
+//     stream (429 beyond, reported as ErrUnavailable).
+//
+// A wrong-last-sequence error (10071; 10164 on R>1) or a batch duplicate
+// (10201) triggers a reload: if our first event is stored after the expected
+// sequence, with the rest right after it, this call is a retry of a write
+// that succeeded and returns its sequence; otherwise ErrConflict.
+//
+// ErrUnavailable after a timeout leaves the outcome unknown (the server may
+// have stored the events and lost the ack): appending the same events again
+// is safe and settles it.
+func (s *Store) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
+	msgs, err := messages(expect, evs)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.connected(); err != nil {
+		return 0, err
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var seq uint64
+	if len(msgs) == 1 {
+		seq, err = s.publishOne(ctx, msgs[0])
+	} else {
+		seq, err = s.publishBatch(ctx, msgs)
+	}
+	if err == nil {
+		return seq, nil
+	}
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode {
+		case codeWrongLastSeq, codeWrongLastSeqConst, codeBatchDuplicate:
+			return s.reconcile(ctx, expect, evs, err)
+		case codeMsgTooLarge, codeBatchTooLarge:
+			return 0, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
+		}
+	}
+	return 0, s.wrap("append", err)
+}
+
+// pending is one message to publish with the expectation it carries.
+type pending struct {
+	msg    *nats.Msg
+	expect *events.Expectation
+}
+
+func (s *Store) publishOne(ctx context.Context, p pending) (uint64, error) {
+	opts := []jetstream.PublishOpt{
+		jetstream.WithMsgID(p.msg.Header.Get(events.HeaderMsgID)),
+		jetstream.WithRetryAttempts(0), // fail fast; the caller's retry is safe
+	}
+	if e := p.expect; e != nil {
+		opts = append(opts, jetstream.WithExpectLastSequenceForSubject(e.LastSeq, e.Aggregate.Filter()))
+	}
+	ack, err := s.js.PublishMsg(ctx, p.msg, opts...)
+	if err != nil {
+		return 0, err
+	}
+	// A duplicate ack carries the sequence the event was first stored at.
+	return ack.Sequence, nil
+}
+
+func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) {
+	msgs := make([]*nats.Msg, len(ps))
+	for i, p := range ps {
+		if e := p.expect; e != nil {
+			p.msg.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(e.LastSeq, 10))
+			p.msg.Header.Set(jetstream.ExpectedLastSubjSeqSubjHeader, e.Aggregate.Filter())
+		}
+		msgs[i] = p.msg
+	}
+	// AckFirst: the server confirms it accepted the batch (stream found,
+	// batching enabled, capacity) before we stream the rest.
+	fc := jetstreamext.BatchFlowControl{AckFirst: true, AckTimeout: s.timeout}
+	ack, err := jetstreamext.PublishMsgBatch(ctx, s.js, msgs, fc)
+	if err != nil {
+		return 0, err
+	}
+	return ack.Sequence, nil
+}
+
+// messages encodes evs and places each expectation on the first message of
+// its aggregate, or on a free message when the batch writes nothing to it
+// (the check names the aggregate by filter, so any message can carry it).
+func messages(expect []events.Expectation, evs []events.Event) ([]pending, error) {
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("%w: no events to append", events.ErrMalformed)
+	}
+	if len(evs) > MaxBatch {
+		return nil, fmt.Errorf("%w: %d events > %d", events.ErrTooLarge, len(evs), MaxBatch)
+	}
+	if len(expect) > len(evs) {
+		return nil, fmt.Errorf("%w: %d expectations for %d events (one per message)", events.ErrMalformed, len(expect), len(evs))
+	}
+	ps := make([]pending, len(evs))
+	ids := make(map[string]bool, len(evs))
+	for i, e := range evs {
+		subject, h, body, err := events.Encode(e)
+		if err != nil {
+			return nil, err
+		}
+		if err := readable(subject, h, body); err != nil {
+			return nil, fmt.Errorf("event %d (%s): %w", i, e.ID, err)
+		}
+		if ids[e.ID] {
+			return nil, fmt.Errorf("%w: event id %s twice in one append", events.ErrMalformed, e.ID)
+		}
+		ids[e.ID] = true
+		ps[i].msg = &nats.Msg{Subject: subject, Header: nats.Header(h), Data: body}
+	}
+	seen := make(map[events.Aggregate]bool, len(expect))
+	var spare []int
+	for i := range expect {
+		x := &expect[i]
+		if !events.ValidID(x.Aggregate.ID) || !events.ValidID(string(x.Aggregate.Kind)) {
+			return nil, fmt.Errorf("%w: expectation for %v", events.ErrMalformed, x.Aggregate)
+		}
+		if seen[x.Aggregate] {
+			return nil, fmt.Errorf("%w: two expectations for %v", events.ErrMalformed, x.Aggregate)
+		}
+		seen[x.Aggregate] = true
+		placed := false
+		for j := range evs {
+			if ps[j].expect == nil && evs[j].Aggregate() == x.Aggregate {
+				ps[j].expect, placed = x, true
+				break
+			}
+		}
+		if !placed {
+			spare = append(spare, i)
+		}
+	}
+	// len(expect) <= len(evs), so there is a free message for every spare.
+	for _, i := range spare {
+		for j := range ps {
+			if ps[j].expect == nil {
+				ps[j].expect = &expect[i]
+				break
+			}
+		}
+	}
+	return ps, nil
+}
+
+// readable refuses an event that could not be read back exactly: one that
+// Decode rejects would stop every replay, and NATS trims header values and
+// turns CR/LF into spaces, which would change a stored attribute silently.
+func readable(subject string, h events.Header, body []byte) error {
+	for k, vs := range h {
+		for _, v := range vs {
+			if strings.ContainsAny(v, "\r\n") || textproto.TrimString(v) != v {
+				return fmt.Errorf("%w: header %s %q does not survive NATS framing", events.ErrMalformed, k, v)
+			}
+		}
+	}
+	_, err := events.Decode(subject, h, body, 0)
+	return err
+}
