@@ -10,4 +10,12 @@
 // cross-origin check for unsafe methods, a body limit and authentication.
 // Errors become a status code in one place, statusOf, for HTML pages and for
 // RFC 9457 problem+json alike.
+//
+// Adding a page: a file registers its routes from init with addRoutes, and
+// guards them with requireUser or requireRole. A handler builds its view
+// model on s.page(r, titleKey, section) (language, user, words, dates) and
+// answers with s.render(w, r, status, component), or s.fail(w, r, err).
+// A command form posts to a route served by formCommand with one of the
+// actions (proposal_submit.go, …) and carries @commandField(""), so a
+// double submit stores one event.
 package web

@@ -244,6 +244,8 @@ var fieldPatterns = func() []struct {
 		{`^has the wrong type$`, "类型不正确"},
 		{`^is not a field of this request$`, "不是此请求的字段"},
 		{`^give a criterion or an attribute, not both$`, "：请填写评分项或属性之一"},
+		{`^must be a UUID or up to 255 printable ASCII characters$`, "须为 UUID 或不超过 255 个可打印 ASCII 字符"},
+		{`^differs from the Idempotency-Key header$`, "与 Idempotency-Key 请求头不一致"},
 	}
 	out := make([]struct {
 		re *regexp.Regexp
