@@ -1,0 +1,235 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// Bounds of one page of the audit trail.
+const (
+	DefaultAuditLimit = 50
+	MaxAuditLimit     = 500
+)
+
+// AuditFilter selects rows of the audit trail. Every zero field matches
+// everything; the rest must all match.
+type AuditFilter struct {
+	Ranking  string // the ranking the event concerns
+	Entry    string // an entry slug (of Ranking, or of any ranking)
+	Proposal string // a proposal id
+	Actor    string // who caused the event
+	Type     string // the full event type, crossrank.<aggregate>.<event>.v<N>
+	From     string // first day, YYYY-MM-DD (UTC), inclusive
+	To       string // last day, YYYY-MM-DD (UTC), inclusive
+
+	// Keyset pagination by sequence: Before returns the rows older than a
+	// sequence, After those newer (both still newest first). Before wins
+	// when both are set.
+	Before uint64
+	After  uint64
+	Limit  int // 0: DefaultAuditLimit; capped at MaxAuditLimit
+}
+
+// AuditRow is one event of the audit trail, flattened, with the link of the
+// hash chain after it.
+type AuditRow struct {
+	Seq       uint64    `json:"seq"`
+	At        time.Time `json:"at"`
+	Actor     string    `json:"actor"`
+	Kind      string    `json:"kind"`
+	Aggregate string    `json:"aggregate"`
+	Type      string    `json:"type"`
+	EventID   string    `json:"event_id"`
+	SummaryEn string    `json:"summary_en"`
+	SummaryZh string    `json:"summary_zh"`
+	Before    string    `json:"before"`
+	After     string    `json:"after"`
+	Ranking   string    `json:"ranking"`
+	Entry     string    `json:"entry"`
+	Proposal  string    `json:"proposal"`
+	Hash      string    `json:"hash"`
+}
+
+// AuditPage is one page of the trail, newest first, with the cursors of
+// the neighbouring pages (0 when there is none).
+type AuditPage struct {
+	Rows  []AuditRow
+	Older uint64 // pass as Before for the next older page
+	Newer uint64 // pass as After for the next newer page
+}
+
+// where returns the filter's conditions (without the keyset) and their
+// arguments. Invalid days are a field error (422).
+func (f AuditFilter) where() (string, []any, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, arg any) {
+		conds = append(conds, cond)
+		args = append(args, arg)
+	}
+	if f.Ranking != "" {
+		add("ranking=?", f.Ranking)
+	}
+	if f.Entry != "" {
+		add("entry=?", f.Entry)
+	}
+	if f.Proposal != "" {
+		add("proposal=?", f.Proposal)
+	}
+	if f.Actor != "" {
+		add("actor=?", f.Actor)
+	}
+	if f.Type != "" {
+		add("type=?", f.Type)
+	}
+	// at holds RFC 3339 UTC times, so a day compares as a string prefix:
+	// every time of day D sorts at or after "D" and before "D+1".
+	if f.From != "" {
+		d, err := parseDay("from", f.From)
+		if err != nil {
+			return "", nil, err
+		}
+		add("at>=?", d.Format(time.DateOnly))
+	}
+	if f.To != "" {
+		d, err := parseDay("to", f.To)
+		if err != nil {
+			return "", nil, err
+		}
+		add("at<?", d.AddDate(0, 0, 1).Format(time.DateOnly))
+	}
+	if len(conds) == 0 {
+		return "1=1", nil, nil
+	}
+	return strings.Join(conds, " AND "), args, nil
+}
+
+func parseDay(field, s string) (time.Time, error) {
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return d, &domain.FieldError{Field: field, Msg: "must be a date like 2026-01-31"}
+	}
+	return d, nil
+}
+
+func (f AuditFilter) limit() int {
+	switch {
+	case f.Limit <= 0:
+		return DefaultAuditLimit
+	case f.Limit > MaxAuditLimit:
+		return MaxAuditLimit
+	}
+	return f.Limit
+}
+
+const auditCols = `seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh,
+	before, after, ranking, entry, proposal, hash`
+
+// Audit returns one page of the rows matching f, newest first.
+func (s *Store) Audit(ctx context.Context, f AuditFilter) (AuditPage, error) {
+	where, args, err := f.where()
+	if err != nil {
+		return AuditPage{}, err
+	}
+	n := f.limit()
+	var page AuditPage
+	switch {
+	case f.Before > 0:
+		page.Rows, err = s.auditRows(ctx, where+" AND seq<? ORDER BY seq DESC LIMIT ?", append(args, f.Before, n)...)
+	case f.After > 0:
+		page.Rows, err = s.auditRows(ctx, where+" AND seq>? ORDER BY seq ASC LIMIT ?", append(args, f.After, n)...)
+		slices.Reverse(page.Rows)
+	default:
+		page.Rows, err = s.auditRows(ctx, where+" ORDER BY seq DESC LIMIT ?", append(args, n)...)
+	}
+	if err != nil || len(page.Rows) == 0 {
+		return page, err
+	}
+	newest, oldest := page.Rows[0].Seq, page.Rows[len(page.Rows)-1].Seq
+	if ok, err := s.auditExists(ctx, where+" AND seq<?", append(args, oldest)...); err != nil {
+		return page, err
+	} else if ok {
+		page.Older = oldest
+	}
+	if ok, err := s.auditExists(ctx, where+" AND seq>?", append(args, newest)...); err != nil {
+		return page, err
+	} else if ok {
+		page.Newer = newest
+	}
+	return page, nil
+}
+
+// AuditEach calls fn for every row matching f, newest first, ignoring the
+// filter's cursors and limit: the exports stream the whole selection in
+// chunks rather than holding it in memory.
+func (s *Store) AuditEach(ctx context.Context, f AuditFilter, fn func(AuditRow) error) error {
+	where, args, err := f.where()
+	if err != nil {
+		return err
+	}
+	const chunk = 1000
+	var before uint64
+	for {
+		q, a := where+" ORDER BY seq DESC LIMIT ?", append(slices.Clone(args), chunk)
+		if before > 0 {
+			q, a = where+" AND seq<? ORDER BY seq DESC LIMIT ?", append(slices.Clone(args), before, chunk)
+		}
+		rows, err := s.auditRows(ctx, q, a...)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(rows) < chunk {
+			return nil
+		}
+		before = rows[len(rows)-1].Seq
+	}
+}
+
+func (s *Store) auditRows(ctx context.Context, where string, args ...any) ([]AuditRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+auditCols+` FROM audit WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AuditRow
+	for rows.Next() {
+		var r AuditRow
+		var at string
+		if err := rows.Scan(&r.Seq, &at, &r.Actor, &r.Kind, &r.Aggregate, &r.Type, &r.EventID, &r.SummaryEn,
+			&r.SummaryZh, &r.Before, &r.After, &r.Ranking, &r.Entry, &r.Proposal, &r.Hash); err != nil {
+			return nil, err
+		}
+		r.At, _ = time.Parse(time.RFC3339Nano, at)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) auditExists(ctx context.Context, where string, args ...any) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM audit WHERE `+where+` LIMIT 1`, args...).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// AuditTypes lists the event types present in the trail, sorted.
+func (s *Store) AuditTypes(ctx context.Context) ([]string, error) {
+	return s.strings(ctx, `SELECT DISTINCT type FROM audit ORDER BY type`)
+}
+
+// AuditActors lists everyone who caused an event, sorted.
+func (s *Store) AuditActors(ctx context.Context) ([]string, error) {
+	return s.strings(ctx, `SELECT DISTINCT actor FROM audit ORDER BY actor`)
+}
