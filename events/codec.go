@@ -67,6 +67,14 @@ func Encode(e Event) (subject string, h Header, body []byte, err error) {
 	if !ValidID(e.Subject) {
 		return "", nil, nil, fmt.Errorf("%w: aggregate id %q", ErrMalformed, e.Subject)
 	}
+	// Refuse what Decode would refuse: a message that cannot be read back
+	// would stop every replay of the stream.
+	if e.ID == "" || e.Source == "" {
+		return "", nil, nil, fmt.Errorf("%w: event without id or source", ErrMalformed)
+	}
+	if _, _, _, err := ParseType(e.Type); err != nil {
+		return "", nil, nil, err
+	}
 	h = Header{
 		HeaderSpecVersion: {SpecVersion},
 		HeaderID:          {e.ID},
@@ -146,7 +154,8 @@ func Canonical(e Event) []byte {
 	b.WriteString(`{"seq":`)
 	fmt.Fprintf(&b, "%d", e.Sequence)
 	for _, kv := range [][2]string{
-		{"id", e.ID}, {"type", e.StoredType}, {"subject", e.Subject},
+		{"id", e.ID}, {"source", e.Source}, {"type", e.StoredType}, {"subject", e.Subject},
+		{"datacontenttype", e.DataContentType},
 		{"time", e.Time.UTC().Format(time.RFC3339Nano)}, {"actor", e.Actor},
 		{"correlationid", e.CorrelationID}, {"causationid", e.CausationID},
 	} {
