@@ -1,0 +1,400 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// The read side of the JSON API. Field names are snake_case and stable;
+// texts carry both languages ({"zh": …, "en": …}); totals are integers
+// 0–1000 (Σ weight·score), as hashed in snapshots. The same functions build
+// the API's answers and the static export's .json files, byte for byte.
+
+type pubAPIRankingItem struct {
+	Slug        string      `json:"slug"`
+	Title       events.Text `json:"title"`
+	Description events.Text `json:"description"`
+	Edition     int         `json:"edition"`
+	PublishedAt string      `json:"published_at,omitempty"`
+}
+
+type pubAPIRankingList struct {
+	Rankings []pubAPIRankingItem `json:"rankings"`
+}
+
+func pubAPIRankingsOf(ctx context.Context, read *projections.Store) (pubAPIRankingList, error) {
+	list, err := read.Rankings(ctx)
+	out := pubAPIRankingList{Rankings: []pubAPIRankingItem{}}
+	if err != nil {
+		return out, err
+	}
+	for _, rk := range list {
+		r, _, err := read.Definition(ctx, rk.Slug)
+		if err != nil {
+			return out, err
+		}
+		m, err := read.EditionMark(ctx, rk.Slug)
+		if err != nil {
+			return out, err
+		}
+		out.Rankings = append(out.Rankings, pubAPIRankingItem{Slug: rk.Slug, Title: rk.Title, Description: r.Description,
+			Edition: rk.Edition, PublishedAt: m.PublishedAt})
+	}
+	return out, nil
+}
+
+type pubAPICriterion struct {
+	Slug   string      `json:"slug"`
+	Name   events.Text `json:"name"`
+	Weight int         `json:"weight"` // in the chosen scenario
+}
+
+type pubAPIExclusion struct {
+	Filter string      `json:"filter"`
+	Option string      `json:"option"`
+	Reason events.Text `json:"reason"`
+}
+
+type pubAPIStandingEntry struct {
+	Slug         string            `json:"slug"`
+	Name         events.Text       `json:"name"`
+	Category     string            `json:"category"`
+	Rank         int               `json:"rank"` // under the scenario's weights, all entries
+	CategoryRank int               `json:"category_rank"`
+	Total        int               `json:"total"` // 0–1000; pages show total/100
+	Scores       map[string]int    `json:"scores"`
+	Move         *int              `json:"move"` // rank change in the latest edition (+ is up); null when new
+	New          bool              `json:"new"`
+	SinceEdition int               `json:"since_edition"`
+	ExcludedBy   []pubAPIExclusion `json:"excluded_by,omitempty"`
+}
+
+type pubAPIStanding struct {
+	Ranking     string                `json:"ranking"`
+	Title       events.Text           `json:"title"`
+	Edition     int                   `json:"edition"`
+	PublishedAt string                `json:"published_at,omitempty"`
+	Scenario    string                `json:"scenario"` // "" for the overall weights
+	Needs       map[string]string     `json:"needs"`
+	Criteria    []pubAPICriterion     `json:"criteria"`
+	Entries     []pubAPIStandingEntry `json:"entries"`  // meeting every need, best first
+	Excluded    []pubAPIStandingEntry `json:"excluded"` // hidden by a need, with the reasons
+}
+
+// pubAPIQueryOf validates the API's ranking query: an unknown scenario, need
+// or answer is refused (422) rather than silently ignored as pages do.
+func pubAPIQueryOf(r *domain.Ranking, q url.Values) (pubQuery, error) {
+	out := pubQueryOf(r, q)
+	if sc := q.Get("scenario"); sc != out.Scenario {
+		return out, &domain.FieldError{Field: "scenario", Msg: "unknown scenario " + strconv.Quote(sc)}
+	}
+	for k, vs := range q {
+		if pubReserved[k] || k == "category" {
+			continue
+		}
+		if len(vs) > 0 && vs[0] != "" && out.Needs[k] != vs[0] {
+			return out, &domain.FieldError{Field: k, Msg: "unknown need or answer " + strconv.Quote(vs[0])}
+		}
+	}
+	return out, nil
+}
+
+func pubAPIStandingOf(ctx context.Context, read *projections.Store, slug string, q pubQuery) (pubAPIStanding, error) {
+	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+	if err != nil {
+		return pubAPIStanding{}, err
+	}
+	m, err := read.EditionMark(ctx, slug)
+	if err != nil {
+		return pubAPIStanding{}, err
+	}
+	q.Category = "" // the API lists every category
+	moves, err := pubMovesOf(ctx, read, slug, st.Edition, q)
+	if err != nil {
+		return pubAPIStanding{}, err
+	}
+	out := pubAPIStanding{Ranking: slug, Title: st.Ranking.Title, Edition: st.Edition, PublishedAt: m.PublishedAt,
+		Scenario: st.Scenario, Needs: q.Needs, Criteria: []pubAPICriterion{}, Entries: []pubAPIStandingEntry{}, Excluded: []pubAPIStandingEntry{}}
+	for _, c := range st.Ranking.Criteria {
+		out.Criteria = append(out.Criteria, pubAPICriterion{Slug: c.Slug, Name: c.Name, Weight: st.Weights[c.Slug]})
+	}
+	for _, row := range st.Rows {
+		e := pubAPIStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
+			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since}
+		if d, ok := moves[row.Slug]; ok && d == nil {
+			e.New = true
+		} else if ok {
+			e.Move = d
+		} else {
+			zero := 0
+			e.Move = &zero
+		}
+		if e.Scores == nil {
+			e.Scores = map[string]int{}
+		}
+		if len(row.Excluded) == 0 {
+			out.Entries = append(out.Entries, e)
+			continue
+		}
+		for _, ex := range row.Excluded {
+			e.ExcludedBy = append(e.ExcludedBy, pubAPIExclusion{Filter: ex.Filter, Option: ex.Option, Reason: ex.Reason})
+		}
+		out.Excluded = append(out.Excluded, e)
+	}
+	return out, nil
+}
+
+type pubAPIEditionItem struct {
+	Number       int      `json:"number"`
+	PublishedAt  string   `json:"published_at"`
+	Publisher    string   `json:"publisher"`
+	Note         string   `json:"note,omitempty"`
+	SnapshotHash string   `json:"snapshot_hash"`
+	Proposals    []string `json:"proposals"`
+	Changes      int      `json:"changes"`
+}
+
+type pubAPIEditionList struct {
+	Ranking  string              `json:"ranking"`
+	Editions []pubAPIEditionItem `json:"editions"` // newest first
+}
+
+func pubAPIEditionsOf(ctx context.Context, read *projections.Store, slug string) (pubAPIEditionList, error) {
+	if _, _, err := read.Definition(ctx, slug); err != nil {
+		return pubAPIEditionList{}, err
+	}
+	list, err := read.Editions(ctx, slug, 1000)
+	out := pubAPIEditionList{Ranking: slug, Editions: []pubAPIEditionItem{}}
+	for _, e := range list {
+		out.Editions = append(out.Editions, pubAPIEditionItem{Number: e.Number, PublishedAt: e.PublishedAt, Publisher: e.Publisher,
+			Note: e.Note, SnapshotHash: e.SnapshotHash, Proposals: nonNil(e.Proposals), Changes: e.Changes})
+	}
+	return out, err
+}
+
+type pubAPIChange struct {
+	Proposal  string   `json:"proposal"`
+	Entry     string   `json:"entry"`
+	Target    string   `json:"target"` // "score:<criterion>" or "attr:<key>"
+	FromScore *int     `json:"from_score,omitempty"`
+	ToScore   *int     `json:"to_score,omitempty"`
+	FromTags  []string `json:"from_tags,omitempty"`
+	ToTags    []string `json:"to_tags,omitempty"`
+	Evidence  []string `json:"evidence"`
+}
+
+type pubAPIMove struct {
+	Entry       string `json:"entry"`
+	BeforeRank  *int   `json:"before_rank"` // null: new in this edition
+	AfterRank   int    `json:"after_rank"`
+	BeforeTotal *int   `json:"before_total"`
+	AfterTotal  int    `json:"after_total"`
+}
+
+type pubAPIEdition struct {
+	Ranking string `json:"ranking"`
+	pubAPIEditionItem
+	PreviewHash string         `json:"preview_hash"`
+	AuditHead   string         `json:"audit_head"`
+	NewEntries  []string       `json:"new_entries"`
+	ChangeLog   []pubAPIChange `json:"change_log"`
+	Moves       []pubAPIMove   `json:"moves"` // overall, by rank after the edition
+}
+
+func pubAPIEditionOf(ctx context.Context, read *projections.Store, slug string, n int) (pubAPIEdition, error) {
+	d, err := read.Edition(ctx, slug, n)
+	if err != nil {
+		return pubAPIEdition{}, err
+	}
+	out := pubAPIEdition{Ranking: slug, pubAPIEditionItem: pubAPIEditionItem{Number: d.Number, PublishedAt: d.PublishedAt,
+		Publisher: d.Publisher, Note: d.Note, SnapshotHash: d.SnapshotHash, Proposals: nonNil(d.Proposals), Changes: len(d.Changes)},
+		PreviewHash: d.PreviewHash, AuditHead: d.AuditHead, NewEntries: []string{}, ChangeLog: []pubAPIChange{}, Moves: []pubAPIMove{}}
+	for _, c := range d.Changes {
+		ac := pubAPIChange{Proposal: c.Proposal, Entry: c.Entry, Target: c.Target, FromScore: c.FromScore, ToScore: c.ToScore,
+			FromTags: c.FromTags, ToTags: c.ToTags, Evidence: []string{}}
+		for _, e := range c.Evidence {
+			ac.Evidence = append(ac.Evidence, e.ID)
+		}
+		out.ChangeLog = append(out.ChangeLog, ac)
+	}
+	for _, m := range d.Moves {
+		out.Moves = append(out.Moves, pubAPIMove{Entry: m.Entry, BeforeRank: m.Before, AfterRank: m.After,
+			BeforeTotal: m.BeforeTotal, AfterTotal: m.AfterTotal})
+		if m.Before == nil {
+			out.NewEntries = append(out.NewEntries, m.Entry)
+		}
+	}
+	return out, nil
+}
+
+type pubAPIEvidence struct {
+	Proposal     string `json:"proposal"`
+	ID           string `json:"id"`
+	Claim        string `json:"claim"`
+	SourceURL    string `json:"source_url,omitempty"`
+	SourceName   string `json:"source_name,omitempty"`
+	Section      string `json:"section,omitempty"`
+	Excerpt      string `json:"excerpt,omitempty"`
+	ObservedOn   string `json:"observed_on"`
+	ValidForDays int    `json:"valid_for_days,omitempty"`
+	StaleAfter   string `json:"stale_after,omitempty"`
+	Stale        bool   `json:"stale"`
+}
+
+type pubAPIEntryScore struct {
+	Criterion string           `json:"criterion"`
+	Score     int              `json:"score"`
+	Edition   int              `json:"edition"`
+	Proposal  string           `json:"proposal"`
+	Rationale string           `json:"rationale"`
+	Evidence  []pubAPIEvidence `json:"evidence"`
+}
+
+type pubAPIEntryAttribute struct {
+	Key      string           `json:"key"`
+	Tags     []string         `json:"tags"`
+	Edition  int              `json:"edition"`
+	Proposal string           `json:"proposal"`
+	Evidence []pubAPIEvidence `json:"evidence"`
+}
+
+type pubAPIRankPoint struct {
+	Edition int `json:"edition"`
+	Rank    int `json:"rank"`
+	Total   int `json:"total"`
+}
+
+type pubAPIEntry struct {
+	Ranking      string                 `json:"ranking"`
+	Slug         string                 `json:"slug"`
+	Name         events.Text            `json:"name"`
+	Category     string                 `json:"category"`
+	Website      string                 `json:"website,omitempty"`
+	Description  events.Text            `json:"description"`
+	Edition      int                    `json:"edition"`
+	Rank         int                    `json:"rank"`
+	CategoryRank int                    `json:"category_rank"`
+	Total        int                    `json:"total"`
+	Scores       []pubAPIEntryScore     `json:"scores"`
+	Attributes   []pubAPIEntryAttribute `json:"attributes"`
+	History      []pubAPIRankPoint      `json:"history"`
+}
+
+func pubAPIEntryOf(ctx context.Context, read *projections.Store, slug, entry string, now time.Time) (pubAPIEntry, error) {
+	e, err := read.Entry(ctx, slug, entry)
+	if err != nil {
+		return pubAPIEntry{}, err
+	}
+	if !e.Published {
+		return pubAPIEntry{}, projections.ErrNotFound
+	}
+	evs := func(list []projections.EvidenceView) []pubAPIEvidence {
+		out := []pubAPIEvidence{}
+		for _, v := range list {
+			out = append(out, pubAPIEvidence{Proposal: v.Proposal, ID: v.ID, Claim: v.Claim, SourceURL: v.SourceURL,
+				SourceName: v.SourceName, Section: v.Section, Excerpt: v.Excerpt, ObservedOn: v.ObservedOn,
+				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now)})
+		}
+		return out
+	}
+	out := pubAPIEntry{Ranking: slug, Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Description: e.Description,
+		Edition: e.Edition, Rank: e.Rank, CategoryRank: e.CategoryRnk, Total: e.Total,
+		Scores: []pubAPIEntryScore{}, Attributes: []pubAPIEntryAttribute{}, History: []pubAPIRankPoint{}}
+	for _, s := range e.Scores {
+		out.Scores = append(out.Scores, pubAPIEntryScore{Criterion: s.Criterion, Score: s.Score, Edition: s.Edition,
+			Proposal: s.Proposal, Rationale: s.Rationale, Evidence: evs(s.Evidence)})
+	}
+	for _, a := range e.Attributes {
+		out.Attributes = append(out.Attributes, pubAPIEntryAttribute{Key: a.Key, Tags: nonNil(a.Tags), Edition: a.Edition,
+			Proposal: a.Proposal, Evidence: evs(a.Evidence)})
+	}
+	for _, h := range e.History {
+		out.History = append(out.History, pubAPIRankPoint{Edition: h.Edition, Rank: h.Rank, Total: h.Total})
+	}
+	return out, nil
+}
+
+// pubJSON encodes an API answer: indented, with a final newline, so the
+// API and the export's files are the same bytes.
+func pubJSON(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// servePublicAPI answers a public API read with validators (see publicFresh).
+func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking string, daily bool, build func(ctx context.Context) (any, error)) {
+	ctx := r.Context()
+	mark, err := s.read.EditionMark(ctx, ranking)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if s.publicFresh(w, r, pubCache{mark: mark, daily: daily, kind: "api"}) {
+		return
+	}
+	v, err := build(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	body, err := pubJSON(v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+func (s *Server) pubAPIRankings(w http.ResponseWriter, r *http.Request) {
+	s.servePublicAPI(w, r, "", false, func(ctx context.Context) (any, error) { return pubAPIRankingsOf(ctx, s.read) })
+}
+
+func (s *Server) pubAPIRanking(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	s.servePublicAPI(w, r, slug, false, func(ctx context.Context) (any, error) {
+		def, _, err := s.read.Definition(ctx, slug)
+		if err != nil {
+			return nil, err
+		}
+		q, err := pubAPIQueryOf(def, r.URL.Query())
+		if err != nil {
+			return nil, err
+		}
+		return pubAPIStandingOf(ctx, s.read, slug, q)
+	})
+}
+
+func (s *Server) pubAPIEditions(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	s.servePublicAPI(w, r, slug, false, func(ctx context.Context) (any, error) { return pubAPIEditionsOf(ctx, s.read, slug) })
+}
+
+func (s *Server) pubAPIEdition(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		s.fail(w, r, domain.ErrNotFound)
+		return
+	}
+	s.servePublicAPI(w, r, slug, false, func(ctx context.Context) (any, error) { return pubAPIEditionOf(ctx, s.read, slug, n) })
+}
+
+func (s *Server) pubAPIEntry(w http.ResponseWriter, r *http.Request) {
+	slug, entry := r.PathValue("slug"), r.PathValue("entry")
+	s.servePublicAPI(w, r, slug, true, func(ctx context.Context) (any, error) {
+		return pubAPIEntryOf(ctx, s.read, slug, entry, requestOf(ctx).now)
+	})
+}

@@ -1,0 +1,129 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/crossrank/crossrank/projections"
+)
+
+// pubCache says how a public response is validated.
+type pubCache struct {
+	mark  projections.EditionMark
+	lang  string // "" for the JSON API, whose bodies hold both languages
+	daily bool   // the body marks evidence as stale by today's date
+	kind  string // the resource ("page", "api", "feed"), so two views never share a tag
+}
+
+// etag is the validator of a public response: a hash of the ranking's
+// edition mark (slug, newest edition, the stream sequence of that edition,
+// the definition's sequence), the language, the build, and today's date for
+// bodies that show staleness. A vote, a draft or a new user changes none of
+// these, so the tag changes exactly when an edition is published (or the
+// ranking's definition is).
+func (c pubCache) etag(now time.Time, path, query string) string {
+	h := sha256.New()
+	for _, s := range []string{c.kind, c.mark.Key(), c.lang, buildStamp(), path, query} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	if c.daily {
+		h.Write([]byte(now.UTC().Format(time.DateOnly)))
+	}
+	tag := `"` + hex.EncodeToString(h.Sum(nil)[:12]) + `"`
+	if c.lang != "" {
+		// HTML carries a per-response CSP nonce, so equal tags mean equal
+		// content, not equal bytes.
+		return "W/" + tag
+	}
+	return tag
+}
+
+// lastModified is the time of the newest edition (zero before the first).
+func (c pubCache) lastModified() time.Time {
+	t, err := time.Parse(time.RFC3339Nano, c.mark.PublishedAt)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.Truncate(time.Second)
+}
+
+// publicFresh sets the validators and caching headers of a public response
+// and answers 304 Not Modified when the client's copy is current; it
+// reports whether it did. Signed-in readers get no validators: their pages
+// show who is signed in and are never stored (see render).
+func (s *Server) publicFresh(w http.ResponseWriter, r *http.Request, c pubCache) bool {
+	h := w.Header()
+	h.Set("Cache-Control", "public, no-cache")
+	if c.lang != "" {
+		h.Add("Vary", "Cookie")
+		h.Add("Vary", "Accept-Language")
+	}
+	if userOf(r.Context()) != nil {
+		return false
+	}
+	q := r.URL.Query()
+	q.Del("lang") // the language is in the tag already
+	tag := c.etag(requestOf(r.Context()).now, r.URL.Path, q.Encode())
+	h.Set("ETag", tag)
+	lm := c.lastModified()
+	if !lm.IsZero() && !c.daily {
+		h.Set("Last-Modified", lm.UTC().Format(http.TimeFormat))
+	}
+	if !notModified(r, tag, lm, c.daily) {
+		return false
+	}
+	// The stored copy keeps the headers it came with (its nonce included);
+	// a 304 only refreshes the ones it sends.
+	h.Del("Content-Security-Policy")
+	w.WriteHeader(http.StatusNotModified)
+	return true
+}
+
+// notModified applies RFC 9110 §13.1: If-None-Match wins over
+// If-Modified-Since; a weak comparison is enough for GET.
+func notModified(r *http.Request, tag string, lm time.Time, daily bool) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		if strings.TrimSpace(inm) == "*" {
+			return true
+		}
+		want := strings.TrimPrefix(tag, "W/")
+		return slices.ContainsFunc(strings.Split(inm, ","), func(t string) bool {
+			return strings.TrimPrefix(strings.TrimSpace(t), "W/") == want
+		})
+	}
+	if ims := r.Header.Get("If-Modified-Since"); ims != "" && !lm.IsZero() && !daily {
+		t, err := http.ParseTime(ims)
+		return err == nil && !lm.After(t)
+	}
+	return false
+}
+
+// buildStamp changes when the program does: the VCS revision when the
+// binary records one, and the embedded assets' hashes, so a deploy with new
+// pages never answers 304 for an old page.
+var buildStamp = sync.OnceValue(func() string {
+	var parts []string
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+				parts = append(parts, s.Value)
+			}
+		}
+	}
+	names := make([]string, 0, len(assets))
+	for n := range assets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		parts = append(parts, n+"="+assets[n].hash)
+	}
+	return strings.Join(parts, ";")
+})

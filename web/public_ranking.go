@@ -1,0 +1,309 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// pubQuery is what a reader chose on a ranking page: a scenario, a
+// category and answers to the needs-filters. Unknown values are dropped,
+// so any shared URL shows a valid view.
+type pubQuery struct {
+	Scenario string
+	Category string
+	Needs    map[string]string // filter key → option value
+}
+
+// pubReserved are query names that are not needs.
+var pubReserved = map[string]bool{"scenario": true, "category": true, "lang": true}
+
+// pubQueryOf reads the reader's choices from q, keeping known values only.
+func pubQueryOf(r *domain.Ranking, q url.Values) pubQuery {
+	out := pubQuery{Needs: map[string]string{}}
+	if _, ok := r.Scenario(q.Get("scenario")); ok {
+		out.Scenario = q.Get("scenario")
+	}
+	if r.HasCategory(q.Get("category")) {
+		out.Category = q.Get("category")
+	}
+	for _, f := range r.Filters {
+		v := q.Get(f.Key)
+		if pubReserved[f.Key] || v == "" {
+			continue
+		}
+		if slices.ContainsFunc(f.Options, func(o events.FilterOption) bool { return o.Value == v }) {
+			out.Needs[f.Key] = v
+		}
+	}
+	return out
+}
+
+// values is the query that shows this view.
+func (q pubQuery) values() url.Values {
+	v := url.Values{}
+	if q.Scenario != "" {
+		v.Set("scenario", q.Scenario)
+	}
+	if q.Category != "" {
+		v.Set("category", q.Category)
+	}
+	for k, n := range q.Needs {
+		v.Set(k, n)
+	}
+	return v
+}
+
+// pubCriterion is a criterion with its weight in the view.
+type pubCriterion struct {
+	Slug   string
+	Name   string
+	Weight int
+}
+
+// pubChoice is one tab of the scenario or category picker.
+type pubChoice struct {
+	Value   string
+	Label   string
+	Href    string
+	Current bool
+}
+
+// pubFilter is one needs question with its options.
+type pubFilter struct {
+	Key      string
+	Question string
+	Options  []pubChoice
+}
+
+// pubMove is an entry's rank change since the previous edition.
+type pubMove struct {
+	Kind  string // "up", "down", "same" or "new"
+	Text  string // "▲2", "▼1", "–", "new"
+	Label string // spelled out for screen readers
+}
+
+// pubRow is one entry in the shown ranking.
+type pubRow struct {
+	Pos       int // place in the shown list
+	Rank      int // rank under the view's weights before filtering
+	Slug      string
+	Name      string
+	Category  string
+	Href      string
+	Total     int
+	TotalText string
+	TotalFill string
+	Move      pubMove
+	Spark     pubSpark
+	Scores    []pubRowScore
+	Reasons   []string // why the entry is hidden
+}
+
+// pubRowScore is one criterion of a row's breakdown.
+type pubRowScore struct {
+	Name   string
+	Weight int
+	Scored bool
+	Meter  pubMeter
+}
+
+// pubRankingView is the model of a ranking page.
+type pubRankingView struct {
+	Page
+	L           pubLinks
+	Live        pubLive
+	Slug        string
+	Title       string
+	Description string
+	Edition     int
+	PublishedOn string
+	Query       pubQuery
+	ScenarioDoc string // the chosen scenario's description
+	Scenarios   []pubChoice
+	Categories  []pubChoice
+	Filters     []pubFilter
+	Criteria    []pubCriterion
+	Rows        []pubRow
+	Hidden      []pubRow
+	NeedsSet    bool
+	ResetHref   string
+	APIHref     string
+}
+
+// buildRanking assembles a ranking page from the read models.
+func buildRanking(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string, q pubQuery) (pubRankingView, error) {
+	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+	if err != nil {
+		return pubRankingView{}, err
+	}
+	r := st.Ranking
+	v := pubRankingView{Page: p, L: l, Slug: slug, Title: r.Title.In(p.Lang), Description: r.Description.In(p.Lang),
+		Edition: st.Edition, Query: q, NeedsSet: len(q.Needs) > 0, APIHref: l.API(slug)}
+	v.Page.Title = v.Title
+	v.ResetHref = l.Ranking(slug, q.Scenario, q.Category)
+	if mark, err := read.EditionMark(ctx, slug); err == nil {
+		v.PublishedOn = pubDay(p, mark.PublishedAt)
+	}
+	if sc, ok := r.Scenario(q.Scenario); ok {
+		v.ScenarioDoc = sc.Description.In(p.Lang)
+	}
+	for _, c := range r.Criteria {
+		v.Criteria = append(v.Criteria, pubCriterion{Slug: c.Slug, Name: c.Name.In(p.Lang), Weight: st.Weights[c.Slug]})
+	}
+	v.Scenarios, v.Categories, v.Filters = pubPickers(p, l, r, q)
+	moves, err := pubMovesOf(ctx, read, slug, st.Edition, q)
+	if err != nil {
+		return v, err
+	}
+	catNames := map[string]string{}
+	for _, c := range r.Categories {
+		catNames[c.Slug] = c.Name.In(p.Lang)
+	}
+	for _, sr := range st.Rows {
+		if q.Category != "" && sr.Category != q.Category {
+			continue
+		}
+		row := pubRow{Rank: sr.Rank, Slug: sr.Slug, Name: sr.Name.In(p.Lang), Category: catNames[sr.Category],
+			Href: l.Entry(slug, sr.Slug, ""), Total: sr.Total, TotalText: pubTotalText(sr.Total),
+			TotalFill: pubTotalMeter(sr.Total), Move: pubMoveOf(p, moves, sr.Slug),
+			Spark: pubSparkOf(p, v.Criteria, sr.Scores)}
+		for _, c := range v.Criteria {
+			sc, ok := sr.Scores[c.Slug]
+			row.Scores = append(row.Scores, pubRowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: pubMeterOf(sc)})
+		}
+		if len(sr.Excluded) > 0 {
+			for _, ex := range sr.Excluded {
+				if reason := ex.Reason.In(p.Lang); !slices.Contains(row.Reasons, reason) {
+					row.Reasons = append(row.Reasons, reason)
+				}
+			}
+			v.Hidden = append(v.Hidden, row)
+			continue
+		}
+		row.Pos = len(v.Rows) + 1
+		v.Rows = append(v.Rows, row)
+	}
+	return v, nil
+}
+
+// pubPickers builds the scenario and category tabs (each keeping the other
+// choices) and the needs questions.
+func pubPickers(p Page, l pubLinks, r *domain.Ranking, q pubQuery) (scen, cats []pubChoice, filters []pubFilter) {
+	link := func(scenario, category string) string {
+		next := q
+		next.Scenario, next.Category = scenario, category
+		return l.RankingQuery(r.Slug, next.values())
+	}
+	scen = append(scen, pubChoice{Label: p.T("public.overall"), Href: link("", q.Category), Current: q.Scenario == ""})
+	for _, sc := range r.Scenarios {
+		scen = append(scen, pubChoice{Value: sc.Slug, Label: sc.Name.In(p.Lang), Href: link(sc.Slug, q.Category), Current: q.Scenario == sc.Slug})
+	}
+	cats = append(cats, pubChoice{Label: p.T("public.all_categories"), Href: link(q.Scenario, ""), Current: q.Category == ""})
+	for _, c := range r.Categories {
+		cats = append(cats, pubChoice{Value: c.Slug, Label: c.Name.In(p.Lang), Href: link(q.Scenario, c.Slug), Current: q.Category == c.Slug})
+	}
+	for _, f := range r.Filters {
+		if pubReserved[f.Key] {
+			continue
+		}
+		pf := pubFilter{Key: f.Key, Question: f.Question.In(p.Lang)}
+		pf.Options = append(pf.Options, pubChoice{Label: p.T("public.need_any"), Current: q.Needs[f.Key] == ""})
+		for _, o := range f.Options {
+			pf.Options = append(pf.Options, pubChoice{Value: o.Value, Label: o.Label.In(p.Lang), Current: q.Needs[f.Key] == o.Value})
+		}
+		filters = append(filters, pf)
+	}
+	return scen, cats, filters
+}
+
+// pubMovesOf returns the rank moves of the latest edition in the view's
+// scope: the scenario's order, else the category's, else overall.
+func pubMovesOf(ctx context.Context, read *projections.Store, slug string, edition int, q pubQuery) (map[string]*int, error) {
+	scope := "overall"
+	switch {
+	case q.Scenario != "":
+		scope = "scenario:" + q.Scenario
+	case q.Category != "":
+		scope = "category"
+	}
+	moves, err := read.Moves(ctx, slug, edition, scope)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*int, len(moves))
+	for _, m := range moves {
+		if d, ok := m.Delta(); ok {
+			out[m.Entry] = &d
+		} else {
+			out[m.Entry] = nil
+		}
+	}
+	return out, nil
+}
+
+// pubMoveOf describes an entry's move; an entry without a move record is
+// shown as unchanged.
+func pubMoveOf(p Page, moves map[string]*int, entry string) pubMove {
+	d, ok := moves[entry]
+	switch {
+	case ok && d == nil:
+		return pubMove{Kind: "new", Text: p.T("public.move_new"), Label: p.T("public.move_new_label")}
+	case !ok || *d == 0:
+		return pubMove{Kind: "same", Text: "–", Label: p.T("public.move_same_label")}
+	case *d > 0:
+		return pubMove{Kind: "up", Text: "▲" + pubItoa(*d), Label: p.T("public.move_up_label", *d)}
+	}
+	return pubMove{Kind: "down", Text: "▼" + pubItoa(-*d), Label: p.T("public.move_down_label", -*d)}
+}
+
+// pubDay formats an RFC 3339 time as a date in the page's language.
+func pubDay(p Page, ts string) string {
+	if len(ts) < 10 {
+		return ""
+	}
+	return p.Day(ts[:10])
+}
+
+// publicRanking serves GET /r/{slug}.
+func (s *Server) publicRanking(w http.ResponseWriter, r *http.Request) {
+	s.servePublicRanking(w, r, r.PathValue("slug"))
+}
+
+func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug string) {
+	ctx := r.Context()
+	def, _, err := s.read.Definition(ctx, slug)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.servePublicPage(w, r, slug, false, func(p Page, live pubLive) (pubPage, error) {
+		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, pubQueryOf(def, r.URL.Query()))
+		v.Live = live
+		return pubRankingPage(v), err
+	})
+}
+
+// publicHome serves GET /: the single ranking, or the list of rankings.
+func (s *Server) publicHome(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	list, err := s.read.Rankings(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(list) == 1 {
+		s.servePublicRanking(w, r, list[0].Slug)
+		return
+	}
+	s.servePublicPage(w, r, "", false, func(p Page, live pubLive) (pubPage, error) {
+		v, err := buildHome(ctx, s.read, p, liveLinks)
+		v.Live = live
+		return pubHomePage(v), err
+	})
+}

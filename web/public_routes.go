@@ -1,0 +1,79 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+)
+
+func init() { addRoutes((*Server).publicRoutes) }
+
+// publicRoutes registers the public site: pages, the Atom feed, the live
+// push and the read side of the JSON API. Nothing here needs a sign-in.
+// Without read models (a server built for desk tests) there is nothing to
+// show, and the routes stay unregistered.
+func (s *Server) publicRoutes() {
+	if s.read == nil {
+		return
+	}
+	s.routeFunc("GET /{$}", s.publicHome)
+	s.routeFunc("GET /r/{slug}", s.publicRanking)
+	s.routeFunc("GET /r/{slug}/e/{entry}", s.publicEntry)
+	s.routeFunc("GET /r/{slug}/editions", s.publicEditions)
+	s.routeFunc("GET /r/{slug}/editions/{n}", s.publicEdition)
+	s.routeFunc("GET /r/{slug}/methodology", s.publicMethodology)
+	s.routeFunc("GET /r/{slug}/feed.atom", s.publicFeed)
+	s.routeFunc("GET /feed.atom", s.publicFeed)
+	s.route("GET /events", s.publicHub())
+	s.routeFunc("GET /api/v1/rankings", s.pubAPIRankings)
+	s.routeFunc("GET /api/v1/rankings/{slug}", s.pubAPIRanking)
+	s.routeFunc("GET /api/v1/rankings/{slug}/editions", s.pubAPIEditions)
+	s.routeFunc("GET /api/v1/rankings/{slug}/editions/{n}", s.pubAPIEdition)
+	s.routeFunc("GET /api/v1/rankings/{slug}/entries/{entry}", s.pubAPIEntry)
+}
+
+// pubPage is a rendered public page.
+type pubPage = templ.Component
+
+// servePublicPage answers a public page: 304 when the reader's copy is
+// current (see publicFresh), else the page build returns, in the shell of
+// the site. ranking is the ranking whose editions the page shows ("" for
+// all); daily marks pages that show staleness by today's date.
+func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking string, daily bool, build func(Page, pubLive) (pubPage, error)) {
+	mark, err := s.read.EditionMark(r.Context(), ranking)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if s.publicFresh(w, r, pubCache{mark: mark, lang: langOf(r.Context()), daily: daily, kind: "page"}) {
+		return
+	}
+	// The live settings are read before the page, so an edition published
+	// while it is built is announced rather than missed.
+	live := s.liveOf(r.Context(), ranking)
+	c, err := build(s.page(r, "", "rankings"), live)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, c)
+}
+
+// pubLive is what the page's script needs to follow new editions.
+type pubLive struct {
+	URL     string // the event stream, from the newest edition the page shows
+	Ranking string // "" follows every ranking
+}
+
+// liveOf returns the live-update settings of a page about ranking: the
+// stream resumes after the newest edition published when the page was
+// built, so an edition published while the page loads is not missed.
+func (s *Server) liveOf(ctx context.Context, ranking string) pubLive {
+	mark, err := s.read.EditionMark(ctx, "")
+	if err != nil {
+		return pubLive{}
+	}
+	return pubLive{URL: "/events?since=" + strconv.FormatUint(mark.Seq, 10), Ranking: ranking}
+}
