@@ -90,14 +90,14 @@ func (f AuditFilter) where() (string, []any, error) {
 	// at holds RFC 3339 UTC times, so a day compares as a string prefix:
 	// every time of day D sorts at or after "D" and before "D+1".
 	if f.From != "" {
-		d, err := parseDay("from", f.From)
+		d, err := parseDay("from_date", f.From)
 		if err != nil {
 			return "", nil, err
 		}
 		add("at>=?", d.Format(time.DateOnly))
 	}
 	if f.To != "" {
-		d, err := parseDay("to", f.To)
+		d, err := parseDay("to_date", f.To)
 		if err != nil {
 			return "", nil, err
 		}
@@ -107,6 +107,13 @@ func (f AuditFilter) where() (string, []any, error) {
 		return "1=1", nil, nil
 	}
 	return strings.Join(conds, " AND "), args, nil
+}
+
+// Check reports a filter that cannot be applied (a malformed day) as a
+// field error, before anything is read.
+func (f AuditFilter) Check() error {
+	_, _, err := f.where()
+	return err
 }
 
 func parseDay(field, s string) (time.Time, error) {

@@ -50,6 +50,9 @@ type Config struct {
 	Publish PublishContext
 	// Tokens resolves API tokens; nil: bearer tokens are refused.
 	Tokens TokenOwners
+	// Verify checks the audit chain and the editions against the event
+	// store for the audit page; nil: the page says it cannot verify.
+	Verify Verifier
 	// Ready reports whether the server can take traffic (/readyz); nil: always.
 	Ready func(ctx context.Context) error
 	// Logger receives request logs; nil: slog.Default().
@@ -82,6 +85,7 @@ type Server struct {
 	waiter   Waiter
 	publish  PublishContext
 	tokens   TokenOwners
+	verify   Verifier
 	ready    func(context.Context) error
 	log      *slog.Logger
 	now      func() time.Time
@@ -125,6 +129,7 @@ func New(cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.verify = cfg.Verify
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -172,6 +177,7 @@ func (s *Server) routes() {
 	s.routeFunc("POST "+pathLogin, s.loginSubmit)
 	s.routeFunc("POST "+pathLogout, s.logout)
 	s.apiRoutes()
+	s.deskAdminRoutes()
 	s.routeFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errNoRoute)
 	})

@@ -62,6 +62,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	srv, err := web.New(web.Config{
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
+		Verify: web.ProjectionVerifier(e.events, e.read.DB()),
 		Logger: log, SessionKeys: keys, Secure: *secure,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})

@@ -1,0 +1,242 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// auditRoutes: the audit trail for every signed-in user, its exports, the
+// same exports on the JSON API, and verification on demand.
+func (s *Server) auditRoutes() {
+	s.route("GET "+pathAudit, s.requireUser(http.HandlerFunc(s.auditPage)))
+	s.route("POST "+pathAudit+"/verify", s.requireUser(http.HandlerFunc(s.auditVerify)))
+	s.route("GET /api/v1/audit", s.requireUser(http.HandlerFunc(s.auditExport)))
+}
+
+// auditFilterNames are the query parameters a filter reads, in the order
+// links write them.
+var auditFilterNames = []string{"ranking", "entry", "proposal", "actor", "type", "from", "to"}
+
+// auditFilterOf reads the filters and the page cursor from a query. A
+// cursor or limit that is not a number is malformed (400); a bad day is
+// reported by the query (422).
+func auditFilterOf(q url.Values) (projections.AuditFilter, error) {
+	f := projections.AuditFilter{
+		Ranking: strings.TrimSpace(q.Get("ranking")), Entry: strings.TrimSpace(q.Get("entry")),
+		Proposal: strings.TrimSpace(q.Get("proposal")), Actor: strings.TrimSpace(q.Get("actor")),
+		Type: strings.TrimSpace(q.Get("type")), From: strings.TrimSpace(q.Get("from")), To: strings.TrimSpace(q.Get("to")),
+	}
+	for _, n := range []struct {
+		name string
+		dst  *uint64
+	}{{"before", &f.Before}, {"after", &f.After}} {
+		if v := q.Get(n.name); v != "" {
+			u, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return f, &badField{Field: n.name, Msg: "must be a whole number"}
+			}
+			*n.dst = u
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return f, &badField{Field: "limit", Msg: "must be a whole number"}
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+// auditQuery writes f's filters (not its cursor) as a query.
+func auditQuery(f projections.AuditFilter) url.Values {
+	q := url.Values{}
+	for i, v := range []string{f.Ranking, f.Entry, f.Proposal, f.Actor, f.Type, f.From, f.To} {
+		if v != "" {
+			q.Set(auditFilterNames[i], v)
+		}
+	}
+	return q
+}
+
+// auditURL is the audit page for f's filters with extra parameters set.
+func auditURL(f projections.AuditFilter, extra ...string) string {
+	q := auditQuery(f)
+	for i := 0; i+1 < len(extra); i += 2 {
+		q.Set(extra[i], extra[i+1])
+	}
+	if len(q) == 0 {
+		return pathAudit
+	}
+	return pathAudit + "?" + q.Encode()
+}
+
+// auditPage shows a page of the trail, or exports the selection
+// (?format=csv or ?format=json).
+func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("format") {
+		s.auditExport(w, r)
+		return
+	}
+	s.renderAudit(w, r, nil)
+}
+
+// renderAudit shows the trail for the request's filters, with the outcome
+// of a verification when one just ran.
+func (s *Server) renderAudit(w http.ResponseWriter, r *http.Request, ver *auditVerifyView) {
+	v := auditView{Page: s.page(r, "audit.title", "audit")}
+	v.Seq, v.Head = s.read.Checkpoint()
+	v.CanVerify = s.verify != nil
+	v.Verify = ver
+	if ver == nil {
+		v.Verify = s.lastVerify(v.Lang)
+	}
+	status := http.StatusOK
+	var q url.Values
+	if r.Method == http.MethodGet {
+		q = r.URL.Query()
+	}
+	f, err := auditFilterOf(q)
+	v.Filter = f
+	if err == nil {
+		var page projections.AuditPage
+		page, err = s.read.Audit(r.Context(), f)
+		v.Rows = auditRowsOf(page.Rows, v.Page)
+		if page.Older > 0 {
+			v.OlderURL = auditURL(f, "before", strconv.FormatUint(page.Older, 10))
+		}
+		if page.Newer > 0 {
+			v.NewerURL = auditURL(f, "after", strconv.FormatUint(page.Newer, 10))
+		}
+	}
+	if err != nil {
+		if statusOf(err) >= 500 {
+			s.fail(w, r, err)
+			return
+		}
+		status, v.Error = statusOf(err), messageOf(v.Lang, err)
+	}
+	if v.Types, err = s.read.AuditTypes(r.Context()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if v.Actors, err = s.read.AuditActors(r.Context()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.CSVURL, v.JSONURL = auditURL(f, "format", "csv"), auditURL(f, "format", "json")
+	s.render(w, r, status, auditPageTmpl(v))
+}
+
+// auditView is the model of the audit page.
+type auditView struct {
+	Page
+	Filter    projections.AuditFilter
+	Types     []string
+	Actors    []string
+	Rows      []auditRowView
+	OlderURL  string
+	NewerURL  string
+	CSVURL    string
+	JSONURL   string
+	Error     string // why the filters could not be applied
+	Seq       uint64 // the read models' checkpoint
+	Head      string // the audit chain head at Seq
+	CanVerify bool
+	Verify    *auditVerifyView // nil: not verified since the server started
+}
+
+// auditRowView is one row of the trail in the reader's language.
+type auditRowView struct {
+	Seq         uint64
+	At          string // date and time in the reader's language
+	ISO         string // machine-readable time
+	Actor       string
+	ActorURL    string // the trail filtered to this actor
+	Type        string
+	TypeLabel   string
+	Summary     string
+	Before      string
+	After       string
+	Subject     string
+	SubjectURL  string // "" when the subject has no page
+	EntryLabel  string // the entry a proposal event concerns, "" for none
+	EntryURL    string
+	Hash        string
+	ShortHash   string
+	HasBeforeTo bool
+}
+
+// TypeLabel names an event type in lang: "Vote cast" for
+// crossrank.proposal.vote_cast.v1; an unknown type keeps its name.
+func auditTypeLabel(lang, typ string) string {
+	kind, name, _, err := events.ParseType(typ)
+	if err != nil {
+		return typ
+	}
+	key := "audit.type." + string(kind) + "." + name
+	if _, ok := catalog[key]; ok {
+		return T(lang, key)
+	}
+	return typ
+}
+
+// auditValue translates a before or after value when it is a status, a
+// role or a verdict; other values (scores, tags, hashes) are shown as they are.
+func auditValue(lang, v string) string {
+	for _, prefix := range []string{"status.", "role.", "audit.verdict."} {
+		if _, ok := catalog[prefix+v]; ok {
+			return T(lang, prefix+v)
+		}
+	}
+	return v
+}
+
+func auditRowsOf(rows []projections.AuditRow, p Page) []auditRowView {
+	out := make([]auditRowView, 0, len(rows))
+	for _, r := range rows {
+		v := auditRowView{Seq: r.Seq, At: p.DateTime(r.At), ISO: r.At.UTC().Format("2006-01-02T15:04:05Z"),
+			Actor: r.Actor, ActorURL: auditURL(projections.AuditFilter{Actor: r.Actor}),
+			Type: r.Type, TypeLabel: auditTypeLabel(p.Lang, r.Type), Summary: r.SummaryEn,
+			Before: auditValue(p.Lang, r.Before), After: auditValue(p.Lang, r.After), Hash: r.Hash}
+		if p.Lang == langZh && r.SummaryZh != "" {
+			v.Summary = r.SummaryZh
+		}
+		v.HasBeforeTo = r.Before != "" || r.After != ""
+		if len(r.Hash) > 12 {
+			v.ShortHash = r.Hash[:12] + "…"
+		}
+		v.Subject, v.SubjectURL = auditSubject(r, p)
+		if r.Proposal != "" && r.Entry != "" && r.Ranking != "" {
+			v.EntryLabel, v.EntryURL = p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// auditSubject names what an event is about and links to its page.
+func auditSubject(r projections.AuditRow, p Page) (string, string) {
+	switch {
+	case r.Proposal != "":
+		return p.T("audit.subject.proposal", r.Proposal), adminProposalURL(r.Proposal)
+	case r.Entry != "" && r.Ranking != "":
+		return p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
+	case r.Kind == string(events.KindUser):
+		if p.Has(domain.RolePublisher) {
+			return p.T("audit.subject.user", r.Aggregate), pathUsers + "#user-" + r.Aggregate
+		}
+		return p.T("audit.subject.user", r.Aggregate), ""
+	case r.Kind == string(events.KindEdition) && r.Ranking != "":
+		return p.T("audit.subject.editions", r.Ranking), "/r/" + url.PathEscape(r.Ranking) + "/editions"
+	case r.Ranking != "":
+		return p.T("audit.subject.ranking", r.Ranking), "/r/" + url.PathEscape(r.Ranking)
+	}
+	return r.Aggregate, ""
+}

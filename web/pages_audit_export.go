@@ -1,0 +1,138 @@
+package web
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/crossrank/crossrank/projections"
+)
+
+// auditCSVHeader names the export's columns: the audit row as stored.
+var auditCSVHeader = []string{"seq", "at", "actor", "kind", "aggregate", "type", "event_id",
+	"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash"}
+
+// auditExport streams every row matching the filters, newest first, as
+// CSV (?format=csv) or JSON (?format=json, the API's default). Cursors and
+// limits do not apply: an export is the whole selection. The chain head and
+// sequence the rows were read at travel in headers (and in the JSON).
+func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	format := q.Get("format")
+	if format == "" && isAPIPath(r) {
+		format = "json"
+	}
+	if format != "csv" && format != "json" {
+		s.fail(w, r, &badField{Field: "format", Msg: "must be csv or json"})
+		return
+	}
+	f, err := auditFilterOf(q)
+	if err == nil {
+		err = f.Check()
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	seq, head := s.read.Checkpoint()
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Crossrank-Audit-Seq", strconv.FormatUint(seq, 10))
+	h.Set("X-Crossrank-Audit-Head", head)
+	name := fmt.Sprintf("crossrank-audit-%d.%s", seq, format)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	if format == "csv" {
+		h.Set("Content-Type", "text/csv; charset=utf-8")
+		h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		err = writeAuditCSV(bw, func(fn func(projections.AuditRow) error) error { return s.read.AuditEach(r.Context(), f, fn) })
+	} else {
+		h.Set("Content-Type", "application/json; charset=utf-8")
+		if !isAPIPath(r) {
+			h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		}
+		err = writeAuditJSON(bw, seq, head, func(fn func(projections.AuditRow) error) error {
+			return s.read.AuditEach(r.Context(), f, fn)
+		})
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		// The status has gone out; the export ends short, which a client
+		// sees (a JSON document that does not parse, a CSV row cut off).
+		s.log.Error("audit export failed", "request_id", requestIDOf(r.Context()), "format", format, "err", err)
+	}
+}
+
+// csvCell guards a cell against formula injection: a spreadsheet runs a
+// cell that starts with = + - @ (or a tab or carriage return) as a
+// formula, so such a cell is prefixed with a quote (OWASP's advice).
+func csvCell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
+}
+
+// writeAuditCSV writes the header and every row each yields.
+func writeAuditCSV(w *bufio.Writer, each func(func(projections.AuditRow) error) error) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(auditCSVHeader); err != nil {
+		return err
+	}
+	err := each(func(r projections.AuditRow) error {
+		rec := []string{strconv.FormatUint(r.Seq, 10), r.At.UTC().Format(time.RFC3339Nano), r.Actor, r.Kind,
+			r.Aggregate, r.Type, r.EventID, r.SummaryEn, r.SummaryZh, r.Before, r.After, r.Ranking, r.Entry, r.Proposal, r.Hash}
+		for i := 1; i < len(rec); i++ {
+			rec[i] = csvCell(rec[i])
+		}
+		return cw.Write(rec)
+	})
+	cw.Flush()
+	if err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+// auditJSONHead opens the JSON export; rows follow, then "]}".
+type auditJSONHead struct {
+	Seq  uint64 `json:"seq"`  // the read models' checkpoint the rows were read at
+	Head string `json:"head"` // the audit chain head at seq
+}
+
+// writeAuditJSON writes {"seq":…,"head":…,"rows":[…]} one row at a time.
+func writeAuditJSON(w *bufio.Writer, seq uint64, head string, each func(func(projections.AuditRow) error) error) error {
+	b, err := json.Marshal(auditJSONHead{Seq: seq, Head: head})
+	if err != nil {
+		return err
+	}
+	w.Write(b[:len(b)-1]) // without the closing brace
+	w.WriteString(`,"rows":[`)
+	first := true
+	err = each(func(r projections.AuditRow) error {
+		if !first {
+			w.WriteByte(',')
+		}
+		first = false
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.WriteString("]}\n")
+	return err
+}

@@ -1,0 +1,261 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// The demo's one cross-validated, unpublished proposal: an onboarding
+// score for qingjiao, held back from edition 1.
+const demoReady = "demo-qingjiao-2"
+
+func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
+	e := newAdminEnv(t)
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, []string{demoReady})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, user := range []string{"ed", "rev"} {
+		c := e.client(user)
+		e.get(c, pathPublish, http.StatusForbidden)
+		before := e.lastSeq()
+		status, _, _ := e.post(c, pathPublish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
+			"ranking": {demo.RankingSlug}, "proposals": {demoReady}, "preview_hash": {pv.Hash}})
+		if status != http.StatusForbidden {
+			t.Errorf("%s publishing: status %d, want 403", user, status)
+		}
+		if after := e.lastSeq(); after != before {
+			t.Errorf("%s publishing appended events: sequence %d → %d", user, before, after)
+		}
+	}
+	// Signed out: sent to sign in, and a post is refused.
+	anon := e.client("")
+	if res, _ := anon.do(http.MethodGet, pathPublish, nil, nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("signed out: status %d, want 303 to sign in", res.StatusCode)
+	}
+}
+
+func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("pat")
+	doc := e.get(c, pathPublish, http.StatusOK)
+	sec := byTestID(doc, "publish-ranking-"+demo.RankingSlug)
+	box := sec.Find(`[data-testid="candidate-` + demoReady + `"] input[type=checkbox]`)
+	if _, checked := box.Attr("checked"); !checked {
+		t.Fatal("the cross-validated proposal is not checked by default")
+	}
+	if got := strings.TrimSpace(sec.Find(`[data-testid="preview-number"]`).Text()); !strings.Contains(got, "2") {
+		t.Errorf("preview title %q, want edition 2", got)
+	}
+	change := sec.Find(`[data-testid="preview-change-` + demoReady + `-score:` + demo.CritOnboarding + `"]`)
+	if change.Length() != 1 || strings.TrimSpace(change.Find(`[data-testid="change-from"]`).Text()) != "–" {
+		t.Errorf("preview change row: %q", change.Text())
+	}
+	if href, _ := change.Find(`[data-testid="change-proposal"]`).Attr("href"); href != "/desk/proposals/"+demoReady {
+		t.Errorf("change links to %q", href)
+	}
+	if rows := sec.Find(`[data-testid^="preview-row-"]`).Length(); rows != 9 {
+		t.Errorf("preview ranking has %d rows, want 9", rows)
+	}
+
+	form := formValues(sec.Find(`[data-testid="publish-form-` + demo.RankingSlug + `"]`))
+	form.Set("note", "Onboarding for Qingjiao")
+	before := e.lastSeq()
+	status, loc, _ := e.post(c, pathPublish, form)
+	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2" {
+		t.Fatalf("publish: status %d, Location %q; want 303 to edition 2", status, loc)
+	}
+	published := e.lastSeq()
+	if published == before {
+		t.Fatal("publishing appended nothing")
+	}
+
+	// The read models show the new edition at once (read-your-writes).
+	ev, err := e.read.Entry(e.ctx, demo.RankingSlug, "qingjiao")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Edition != 2 || !slices.ContainsFunc(ev.Scores, func(s projections.ScoreView) bool { return s.Criterion == demo.CritOnboarding }) {
+		t.Errorf("after publishing: edition %d, scores %+v; want edition 2 with an onboarding score", ev.Edition, ev.Scores)
+	}
+
+	// The same form again (a double click, a reload) publishes nothing more.
+	status, loc, _ = e.post(c, pathPublish, form)
+	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2" {
+		t.Errorf("second submit: status %d, Location %q; want the same 303", status, loc)
+	}
+	if again := e.lastSeq(); again != published {
+		t.Errorf("second submit appended events: sequence %d → %d", published, again)
+	}
+	if ed, _ := e.cmd.Edition(e.ctx, demo.RankingSlug); ed.Number != 2 {
+		t.Errorf("edition %d after a double submit, want 2", ed.Number)
+	}
+
+	// Nothing is left to publish.
+	doc = e.get(c, pathPublish, http.StatusOK)
+	if byTestID(doc, "publish-nothing").Length() != 1 {
+		t.Error("the publish page still offers proposals")
+	}
+}
+
+func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("pat")
+	doc := e.get(c, pathPublish, http.StatusOK)
+	form := formValues(byTestID(doc, "publish-form-"+demo.RankingSlug))
+	oldHash := form.Get("preview_hash")
+
+	// A reviewer votes again after the preview: the proposal changed.
+	p, err := e.cmd.Proposal(e.ctx, demoReady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "rev", Roles: []string{domain.RoleReviewer}}, "",
+		domain.CastVote{Proposal: demoReady, Revision: p.Revision, Verdict: events.Approve,
+			VerifiedEvidence: p.EvidenceIDs(), Comment: "Checked again"}); err != nil {
+		t.Fatal(err)
+	}
+	e.caughtUp()
+
+	before := e.lastSeq()
+	status, _, page := e.post(c, pathPublish, form)
+	if status != http.StatusConflict {
+		t.Fatalf("stale preview: status %d, want 409", status)
+	}
+	if after := e.lastSeq(); after != before {
+		t.Errorf("a refused publish appended events: %d → %d", before, after)
+	}
+	msg := byTestID(page, "form-error").Text()
+	if !strings.Contains(msg, "changed since your preview") {
+		t.Errorf("message %q", msg)
+	}
+	newForm := formValues(byTestID(page, "publish-form-"+demo.RankingSlug))
+	pv, _, _ := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, []string{demoReady})
+	if newHash := newForm.Get("preview_hash"); newHash == oldHash || newHash != pv.Hash {
+		t.Fatalf("the page shows preview %s; the old was %s, the current is %s", newHash, oldHash, pv.Hash)
+	}
+
+	// A made-up hash is refused the same way.
+	bad := url.Values{}
+	for k, v := range newForm {
+		bad[k] = v
+	}
+	bad.Set("preview_hash", strings.Repeat("0", 64))
+	if status, _, _ := e.post(c, pathPublish, bad); status != http.StatusConflict {
+		t.Errorf("made-up hash: status %d, want 409", status)
+	}
+
+	// The new preview publishes.
+	if status, loc, _ := e.post(c, pathPublish, newForm); status != http.StatusSeeOther || !strings.HasSuffix(loc, "/editions/2") {
+		t.Errorf("publishing the new preview: status %d, Location %q", status, loc)
+	}
+}
+
+func TestPublishOwnProposalIsMarkedAndRefused(t *testing.T) {
+	e := newAdminEnv(t)
+	own := crossValidated(t, e, "pia", "aliyun", demo.CritGraphics)
+
+	// pia authored it: she sees why she cannot choose it.
+	c := e.client("pia")
+	doc := e.get(c, pathPublish, http.StatusOK)
+	cand := byTestID(doc, "candidate-"+own)
+	if _, disabled := cand.Find("input").Attr("disabled"); !disabled {
+		t.Error("the author's own proposal can be chosen")
+	}
+	if note := byTestID(doc, "candidate-own-"+own).Text(); !strings.Contains(note, "cannot publish") {
+		t.Errorf("own note %q", note)
+	}
+	if _, checked := byTestID(doc, "candidate-"+demoReady).Find("input").Attr("checked"); !checked {
+		t.Error("another author's proposal is not checked for pia")
+	}
+
+	// Forcing it into the form is refused by the domain, nothing stored.
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, []string{own})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.lastSeq()
+	status, _, page := e.post(c, pathPublish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
+		"ranking": {demo.RankingSlug}, "proposals": {own}, "preview_hash": {pv.Hash}})
+	if status != http.StatusForbidden || !strings.Contains(byTestID(page, "form-error").Text(), "cannot publish") {
+		t.Errorf("publishing one's own proposal: status %d, message %q", status, byTestID(page, "form-error").Text())
+	}
+	if e.lastSeq() != before {
+		t.Error("a refused publish appended events")
+	}
+
+	// pat may, and can choose a subset: the preview covers only it.
+	pat := e.client("pat")
+	doc = e.get(pat, pathPublish+"?"+url.Values{"ranking": {demo.RankingSlug}, "p": {own}}.Encode(), http.StatusOK)
+	if _, checked := byTestID(doc, "candidate-"+demoReady).Find("input").Attr("checked"); checked {
+		t.Error("an unchosen proposal is checked")
+	}
+	if n := doc.Find(`[data-testid^="preview-change-` + demoReady + `"]`).Length(); n != 0 {
+		t.Errorf("the preview holds %d changes of an unchosen proposal", n)
+	}
+	if n := doc.Find(`[data-testid^="preview-change-` + own + `"]`).Length(); n != 1 {
+		t.Errorf("the preview holds %d changes of the chosen proposal, want 1", n)
+	}
+	form := formValues(byTestID(doc, "publish-form-"+demo.RankingSlug))
+	if got := form["proposals"]; !slices.Equal(got, []string{own}) {
+		t.Errorf("the publish form carries %v", got)
+	}
+	// Choosing nothing previews nothing and says why.
+	doc = e.get(pat, pathPublish+"?ranking="+demo.RankingSlug, http.StatusOK)
+	if byTestID(doc, "preview-error").Length() != 1 || byTestID(doc, "preview").Length() != 0 {
+		t.Error("an empty choice shows a preview")
+	}
+	if status, _, _ := e.post(pat, pathPublish, form); status != http.StatusSeeOther {
+		t.Errorf("pat publishing pia's proposal: status %d", status)
+	}
+}
+
+// crossValidated has author open a proposal changing criterion of entry,
+// with one evidence item, and has rev and rex approve it.
+func crossValidated(t *testing.T, e *adminEnv, author, entry, criterion string) string {
+	t.Helper()
+	ctx := e.ctx
+	a := domain.Actor{Name: author, Roles: adminUsers[author]}
+	id := events.NewID(e.cmd.Now())
+	ed, _ := e.cmd.Edition(ctx, demo.RankingSlug)
+	to := (ed.Entry(entry).Scores[criterion] + 1) % 11
+	steps := []func() (domain.Result, error){
+		func() (domain.Result, error) {
+			return e.cmd.OpenProposal(ctx, a, "", domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry,
+				Title: "Graphics for " + entry})
+		},
+		func() (domain.Result, error) {
+			return e.cmd.AddEvidence(ctx, a, "", domain.AddEvidence{Proposal: id, Claim: "Remote desktops are offered",
+				SourceURL: "https://example.com/desktops", Excerpt: "remote desktops", ObservedOn: "2026-01-31"})
+		},
+		func() (domain.Result, error) {
+			return e.cmd.ProposeScore(ctx, a, "", domain.ProposeScore{Proposal: id, Criterion: criterion, To: to,
+				Rationale: "new offer", Evidence: []string{"e1"}})
+		},
+		func() (domain.Result, error) { return e.cmd.Submit(ctx, a, "", id) },
+	}
+	for _, voter := range []string{"rev", "rex"} {
+		steps = append(steps, func() (domain.Result, error) {
+			return e.cmd.CastVote(ctx, domain.Actor{Name: voter, Roles: adminUsers[voter]}, "",
+				domain.CastVote{Proposal: id, Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}})
+		})
+	}
+	for i, step := range steps {
+		if _, err := step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	e.caughtUp()
+	if p, _ := e.cmd.Proposal(ctx, id); p.Status != domain.StatusCrossValidated {
+		t.Fatalf("proposal %s is %s", id, p.Status)
+	}
+	return id
+}
