@@ -1,0 +1,336 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	crjs "github.com/crossrank/crossrank/events/jetstream"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// FilterSubject selects the events a sender delivers.
+const FilterSubject = events.SubjectPrefix + "edition.*.published"
+
+// Config configures a Sender. URL is required; the zero value of every
+// other field has a working default, noted on the field.
+type Config struct {
+	URL    string
+	Secret string // signs each body; empty: no signature header
+	// Client posts the deliveries; nil: 10-second timeout, no redirects.
+	Client *http.Client
+	// MaxAttempts per edition before it is recorded as failed; default 8.
+	MaxAttempts int
+	// Backoff is the wait before the second attempt; it doubles for each
+	// further one, up to MaxBackoff. Defaults 1s and 5 minutes.
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	// AckWait is how long the server waits for an acknowledgement before
+	// it redelivers to another sender (a crashed one never answers); the
+	// sender reports progress well within it. Default 30s.
+	AckWait time.Duration
+	Logger  *slog.Logger // nil: discard
+	Now     func() time.Time
+}
+
+// Sender delivers editions to one URL.
+type Sender struct {
+	cfg   Config
+	js    jetstream.JetStream
+	store events.Store
+	agg   events.Aggregate
+	name  string // the durable consumer
+	shown string // the URL as logs and records show it
+}
+
+// New returns a sender for cfg.URL reading the stream through nc and
+// recording deliveries in store.
+func New(nc *nats.Conn, store events.Store, cfg Config) (*Sender, error) {
+	if err := domain.CheckURL("webhook", cfg.URL); err != nil || cfg.URL == "" {
+		return nil, fmt.Errorf("webhook: %q is not an http(s) URL", Redact(cfg.URL))
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{Timeout: 10 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 8
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = time.Second
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 5 * time.Minute
+	}
+	if cfg.AckWait <= 0 {
+		cfg.AckWait = 30 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	h := hashOf(cfg.URL)
+	return &Sender{cfg: cfg, js: js, store: store, shown: Redact(cfg.URL),
+		agg: events.Aggregate{Kind: events.KindWebhook, ID: "wh-" + h[:32]}, name: "webhook-" + h[:16]}, nil
+}
+
+// Redact returns u without user info, query or fragment, which may hold
+// secrets: what logs and the audit trail show.
+func Redact(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	p.User, p.RawQuery, p.Fragment = nil, "", ""
+	return p.String()
+}
+
+// Run delivers editions until ctx ends; it returns nil then. It rides out
+// NATS outages, retrying with a pause.
+func (s *Sender) Run(ctx context.Context) error {
+	for {
+		err := s.consume(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		s.cfg.Logger.Warn("webhook: consumer interrupted; retrying", "url", s.shown, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (s *Sender) consume(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	cons, err := s.js.CreateOrUpdateConsumer(cctx, crjs.StreamName, jetstream.ConsumerConfig{
+		Durable:     s.name,
+		Description: "Crossrank webhook deliveries to " + s.shown,
+		// A new webhook receives every edition once, history included:
+		// the record, not the consumer's start, says what was delivered.
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		FilterSubject: FilterSubject,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       s.cfg.AckWait,
+		MaxDeliver:    -1,
+		MaxAckPending: 1, // in order, one at a time, even across replicas
+	})
+	cancel()
+	if err != nil {
+		return err
+	}
+	for {
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			return err
+		}
+		for m := range batch.Messages() {
+			s.handle(ctx, m)
+		}
+		err = batch.Error()
+		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
+			return err
+		}
+	}
+}
+
+// handle delivers one edition unless it is recorded already, records the
+// outcome, and acknowledges; stopped before the outcome is recorded it
+// gives the message back.
+func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
+	log := s.cfg.Logger
+	md, err := m.Metadata()
+	if err != nil {
+		_ = m.Nak()
+		return
+	}
+	ev, err := events.Decode(m.Subject(), events.Header(m.Headers()), m.Data(), md.Sequence.Stream)
+	d, ok := ev.Data.(*events.EditionPublished)
+	if err != nil || !ok {
+		log.Error("webhook: not an edition; skipped", "seq", md.Sequence.Stream, "err", err)
+		_ = m.Term()
+		return
+	}
+	done, last, err := s.recorded(ctx, d.Ranking, d.Number)
+	if err != nil {
+		log.Warn("webhook: reading deliveries failed", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if done {
+		_ = m.DoubleAck(ctx)
+		return
+	}
+	body, _ := json.Marshal(payloadOf(ev, d))
+	status, attempts, postErr := s.post(ctx, m, d, body)
+	if postErr != nil && ctx.Err() != nil {
+		_ = m.Nak() // stopped mid-retry: the next sender starts over at once
+		return
+	}
+	// Delivered (or failed for good): record it even if we are stopping,
+	// or the next sender would post the edition again.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	var rec any = &events.WebhookDelivered{URL: s.shown, Ranking: d.Ranking, Edition: d.Number, Status: status, Attempts: attempts}
+	if postErr != nil {
+		rec = &events.WebhookFailed{URL: s.shown, Ranking: d.Ranking, Edition: d.Number, Attempt: attempts, Error: postErr.Error()}
+		log.Error("webhook: delivery failed for good", "url", s.shown, "ranking", d.Ranking, "edition", d.Number,
+			"attempts", attempts, "err", postErr)
+	}
+	if err := s.record(ctx, rec, d, last); err != nil {
+		log.Warn("webhook: recording the delivery failed; it will be retried", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if err := m.DoubleAck(ctx); err != nil {
+		log.Warn("webhook: ack failed; the record makes the redelivery a no-op", "err", err)
+	}
+	if postErr == nil {
+		log.Info("webhook delivered", "url", s.shown, "ranking", d.Ranking, "edition", d.Number, "attempts", attempts)
+	}
+}
+
+// post sends body until the receiver answers 2xx or the attempts run out,
+// keeping the message in progress while it waits.
+func (s *Sender) post(ctx context.Context, m jetstream.Msg, d *events.EditionPublished, body []byte) (status, attempt int, err error) {
+	wait := s.cfg.Backoff
+	for attempt = 1; ; attempt++ {
+		status, err = s.once(ctx, d, body, attempt)
+		if err == nil || attempt >= s.cfg.MaxAttempts || ctx.Err() != nil {
+			return status, attempt, err
+		}
+		s.cfg.Logger.Info("webhook attempt failed; retrying", "url", s.shown, "edition", d.Number,
+			"attempt", attempt, "wait", wait, "err", err)
+		if !s.sleep(ctx, m, wait) {
+			return status, attempt, ctx.Err()
+		}
+		wait = min(2*wait, s.cfg.MaxBackoff)
+	}
+}
+
+// once makes one attempt.
+func (s *Sender) once(ctx context.Context, d *events.EditionPublished, body []byte, attempt int) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Crossrank-Webhook/1")
+	req.Header.Set("X-Crossrank-Event", "edition-published")
+	req.Header.Set(DeliveryHeader, d.Ranking+"/"+strconv.Itoa(d.Number))
+	req.Header.Set("X-Crossrank-Attempt", strconv.Itoa(attempt))
+	if s.cfg.Secret != "" {
+		req.Header.Set(SignatureHeader, Sign(s.cfg.Secret, body))
+	}
+	res, err := s.cfg.Client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its message would repeat the URL, secrets included
+		}
+		return 0, fmt.Errorf("post: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		return res.StatusCode, fmt.Errorf("receiver answered HTTP %d", res.StatusCode)
+	}
+	return res.StatusCode, nil
+}
+
+// sleep waits d, telling the server the message is still being worked on.
+func (s *Sender) sleep(ctx context.Context, m jetstream.Msg, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	tick := time.NewTicker(max(s.cfg.AckWait/3, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			_ = m.InProgress()
+			return true
+		case <-tick.C:
+			_ = m.InProgress()
+		}
+	}
+}
+
+// recorded reports whether the edition has a delivery record (delivered or
+// finally failed) and returns the aggregate's last sequence.
+func (s *Sender) recorded(ctx context.Context, ranking string, edition int) (bool, uint64, error) {
+	evs, err := s.store.Load(ctx, s.agg, 0)
+	if err != nil {
+		return false, 0, err
+	}
+	var last uint64
+	done := false
+	for _, e := range evs {
+		last = e.Sequence
+		switch d := e.Data.(type) {
+		case *events.WebhookDelivered:
+			done = done || d.Ranking == ranking && d.Edition == edition
+		case *events.WebhookFailed:
+			done = done || d.Ranking == ranking && d.Edition == edition
+		}
+	}
+	return done, last, nil
+}
+
+// record appends the outcome with an expectation on the aggregate; when
+// another sender appended first, it reads again and appends only if the
+// edition is still unrecorded.
+func (s *Sender) record(ctx context.Context, rec any, d *events.EditionPublished, last uint64) error {
+	for range 5 {
+		now := s.cfg.Now()
+		ev, err := events.New(events.NewID(now), now, domain.SystemActor, s.agg.ID, rec)
+		if err != nil {
+			return err
+		}
+		_, err = s.store.Append(ctx, []events.Expectation{{Aggregate: s.agg, LastSeq: last}}, ev)
+		if !errors.Is(err, events.ErrConflict) {
+			return err
+		}
+		var done bool
+		if done, last, err = s.recorded(ctx, d.Ranking, d.Number); err != nil || done {
+			return err
+		}
+	}
+	return events.ErrConflict
+}
+
+func payloadOf(ev events.Event, d *events.EditionPublished) Payload {
+	p := Payload{ID: d.Ranking + "/" + strconv.Itoa(d.Number), Type: "edition-published", Ranking: d.Ranking,
+		Edition: d.Number, PublishedAt: ev.Time.UTC().Format(time.RFC3339), Publisher: ev.Actor,
+		SnapshotHash: d.SnapshotHash, Proposals: append([]string{}, d.Proposals...), NewEntries: []string{},
+		Changes: len(d.Changes), Note: d.Note}
+	for _, ne := range d.NewEntries {
+		p.NewEntries = append(p.NewEntries, ne.Slug)
+	}
+	return p
+}
