@@ -26,6 +26,7 @@ Usage:
   crossrank token create NAME [--name LABEL]
   crossrank rebuild                replay the stream into fresh read models
   crossrank verify                 replay and check editions and the audit chain
+  crossrank export --out DIR       write the public site as static files (atomic)
 
 Common flags (each has an env twin):
   --data DIR          data directory (CROSSRANK_DATA, default ./data)
@@ -75,6 +76,8 @@ func run(ctx context.Context, args []string) error {
 		return rebuildCmd(ctx, args)
 	case "verify":
 		return verifyCmd(ctx, args)
+	case "export":
+		return exportCmd(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

@@ -24,6 +24,7 @@ func serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", envOr("CROSSRANK_ADDR", ":8080"), "HTTP listen address (CROSSRANK_ADDR)")
 	noDemo := fs.Bool("no-demo", os.Getenv("CROSSRANK_NO_DEMO") != "", "do not load the demo ranking into an empty store (CROSSRANK_NO_DEMO)")
 	secure := fs.Bool("secure", os.Getenv("CROSSRANK_SECURE") != "", "the site is served over TLS (Secure cookies, HSTS) (CROSSRANK_SECURE)")
+	pub := registerPublishing(fs)
 	fs.Parse(args)
 	log := newLogger()
 
@@ -69,7 +70,11 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := pub.start(runCtx, e, log, &wg); err != nil {
+		return err
+	}
 	hs := web.NewHTTPServer(*addr, srv.Handler())
+	hs.RegisterOnShutdown(srv.CloseStreams)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
