@@ -177,6 +177,7 @@ func (s *Server) routes() {
 	s.routeFunc("POST "+pathLogin, s.loginSubmit)
 	s.routeFunc("POST "+pathLogout, s.logout)
 	s.apiRoutes()
+	s.deskRoutes()
 	s.deskAdminRoutes()
 	s.routeFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errNoRoute)

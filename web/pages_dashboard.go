@@ -1,0 +1,161 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// deskRoutes registers the desk pages editors and reviewers work in: the
+// dashboard, the new-proposal form and the proposal page with its forms,
+// and the live rank-impact fragment. Without read models (a server built
+// for API tests) there is nothing to show, and the routes stay unregistered.
+func (s *Server) deskRoutes() {
+	if s.read == nil {
+		return
+	}
+	s.route("GET "+pathDesk, s.requireUser(http.HandlerFunc(s.dashboard)))
+	s.route("GET /desk/{$}", http.RedirectHandler(pathDesk, http.StatusMovedPermanently))
+	s.route("GET /desk/proposals/new", s.requireRole(domain.RoleEditor, http.HandlerFunc(s.newProposalPage)))
+	s.route("POST /desk/proposals", formCommand(s, openProposalAction, ppOpened, s.newProposalFailed))
+	s.route("GET /desk/proposals/{id}", s.requireUser(http.HandlerFunc(s.proposalPage)))
+	s.route("GET /desk/proposals/{id}/impact", s.requireUser(http.HandlerFunc(s.proposalImpact)))
+	s.proposalFormRoutes()
+}
+
+// deskDashboardView is the model of the desk's start page: one section per queue.
+type deskDashboardView struct {
+	Page
+	CanPropose bool
+	Sections   []deskQueue
+}
+
+// deskQueue is one queue of the dashboard.
+type deskQueue struct {
+	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "stale", "recent"
+	Title string
+	Empty string // shown when the queue is empty
+	Count int
+	Items []deskQueueItem
+	Link  string // a page listing the whole queue ("" for none)
+	Label string // the link's words
+}
+
+// deskQueueItem is one row of a queue: a proposal, a stale evidence item or an edition.
+type deskQueueItem struct {
+	Href   string // the proposal (or edition) it opens
+	Title  string
+	Detail string // entry, revision, author…
+	Status string // status label ("" for none)
+	Badge  string // the badge's class suffix
+	Note   string // the quorum in words, or why the item is listed
+	Extra  string // a second link (the entry page), "" for none
+	XLabel string
+}
+
+// dashboard shows the signed-in user's queues.
+func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	p := s.page(r, "desk.dashboard.title", "dashboard")
+	q, err := s.read.Queues(ctx, p.User.Username, requestOf(ctx).now)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	labels := newDeskLabelCache(s.read)
+	v := deskDashboardView{Page: p, CanPropose: p.Has(domain.RoleEditor)}
+	proposals := func(id, titleKey, emptyKey string, list []projections.ProposalSummary, withQuorum bool) deskQueue {
+		sec := deskQueue{ID: id, Title: p.T(titleKey), Empty: p.T(emptyKey), Count: len(list)}
+		for _, ps := range list {
+			sec.Items = append(sec.Items, deskProposalItem(ctx, p, labels, ps, withQuorum))
+		}
+		return sec
+	}
+	if p.Has(domain.RoleEditor) || len(q.MyDrafts)+len(q.MyInReview) > 0 {
+		v.Sections = append(v.Sections,
+			proposals("my-drafts", "desk.queue.my_drafts", "desk.queue.my_drafts.empty", q.MyDrafts, false),
+			proposals("my-in-review", "desk.queue.my_in_review", "desk.queue.my_in_review.empty", q.MyInReview, true))
+	}
+	if p.Has(domain.RoleReviewer) {
+		v.Sections = append(v.Sections,
+			proposals("awaiting-review", "desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", q.AwaitingReview, true))
+	}
+	if p.Has(domain.RolePublisher) {
+		sec := proposals("ready-to-publish", "desk.queue.ready", "desk.queue.ready.empty", q.ReadyToPublish, false)
+		sec.Link, sec.Label = pathPublish, p.T("desk.queue.ready.publish")
+		v.Sections = append(v.Sections, sec)
+	}
+	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(p, q.Recent))
+	s.render(w, r, http.StatusOK, dashboardPage(v))
+}
+
+// deskProposalItem describes a proposal in a queue.
+func deskProposalItem(ctx context.Context, p Page, labels *deskLabelCache, ps projections.ProposalSummary, withQuorum bool) deskQueueItem {
+	it := deskQueueItem{
+		Href:   deskProposalPath(ps.ID),
+		Title:  ps.Title,
+		Detail: p.T("desk.item.detail", deskEntryLabel(ps.EntryName, ps.Entry), ps.Revision, ps.Author),
+		Status: p.StatusLabel(ps.Status),
+		Badge:  string(ps.Status),
+	}
+	if ps.NewEntry {
+		it.Detail += " · " + p.T("desk.item.new_entry")
+	}
+	if withQuorum {
+		it.Note = deskQuorumSentence(p, labels.get(ctx, ps.Ranking), ps.Quorum)
+	}
+	return it
+}
+
+// deskStaleSection lists published values whose evidence is past its validity.
+func deskStaleSection(ctx context.Context, p Page, labels *deskLabelCache, stale []projections.StaleEvidence) deskQueue {
+	sec := deskQueue{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty"), Count: len(stale)}
+	for _, st := range stale {
+		lb := labels.get(ctx, st.Ranking)
+		sec.Items = append(sec.Items, deskQueueItem{
+			Href:   deskProposalPath(st.Evidence.Proposal),
+			Title:  deskEntryLabel(st.EntryName, st.Entry) + " · " + lb.target(p.Lang, st.Target),
+			Detail: p.T("desk.stale.detail", st.Evidence.ID, st.Evidence.Claim),
+			Note:   p.T("desk.stale.since", p.Day(st.Evidence.StaleAfter)),
+			Badge:  "stale",
+			Status: p.T("desk.evidence.stale"),
+			Extra:  deskEntryPath(st.Ranking, st.Entry),
+			XLabel: p.T("desk.stale.entry"),
+		})
+	}
+	return sec
+}
+
+// deskRecentSection lists the latest editions.
+func deskRecentSection(p Page, eds []projections.EditionSummary) deskQueue {
+	sec := deskQueue{ID: "recent", Title: p.T("desk.queue.recent"), Empty: p.T("desk.queue.recent.empty"), Count: len(eds)}
+	for _, ed := range eds {
+		it := deskQueueItem{
+			Href:   "/r/" + ed.Ranking + "/editions/" + strconv.Itoa(ed.Number),
+			Title:  p.T("desk.edition.title", ed.Ranking, ed.Number),
+			Detail: p.T("desk.edition.detail", p.DateTime(deskTime(ed.PublishedAt)), ed.Publisher, ed.Changes),
+			Note:   ed.Note,
+			Badge:  "published",
+			Status: p.StatusLabel(domain.StatusPublished),
+		}
+		sec.Items = append(sec.Items, it)
+	}
+	return sec
+}
+
+// deskEntryLabel names an entry by its name, with the slug when the name is missing.
+func deskEntryLabel(name, slug string) string {
+	if name == "" || name == slug {
+		return slug
+	}
+	return name + " (" + slug + ")"
+}
+
+// deskProposalPath is a proposal's page on the desk.
+func deskProposalPath(id string) string { return "/desk/proposals/" + id }
+
+// deskEntryPath is an entry's page on the desk.
+func deskEntryPath(ranking, entry string) string { return "/desk/entries/" + ranking + "/" + entry }

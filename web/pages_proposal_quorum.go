@@ -1,0 +1,90 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// ppQuorumPart is one clause of a proposal's quorum state in words, such as
+// "needs 1 more approval" or "1 open veto by reviewer2".
+type ppQuorumPart struct {
+	ID   string // "met", "needed", "unverified", "vetoes", "outdated", "ineligible", "stale"
+	Text string
+}
+
+// ppQuorumParts puts the quorum state into words, clause by clause, in the
+// page's language.
+func ppQuorumParts(p Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
+	var out []ppQuorumPart
+	add := func(id, text string) { out = append(out, ppQuorumPart{ID: id, Text: text}) }
+	sep := deskListSep(p.Lang)
+	if q.Met {
+		add("met", p.T("desk.quorum.met", strings.Join(q.Approvers, sep)))
+	}
+	if q.Needed > 0 {
+		add("needed", deskPlural(p.Lang, "desk.quorum.needed", q.Needed, q.Needed))
+	}
+	if n := len(q.Unverified); n > 0 {
+		add("unverified", deskPlural(p.Lang, "desk.quorum.unverified", n, strings.Join(q.Unverified, sep)))
+	}
+	if n := len(q.Vetoes); n > 0 {
+		add("vetoes", deskPlural(p.Lang, "desk.quorum.vetoes", n, n, strings.Join(q.Vetoes, sep)))
+	}
+	if n := len(q.StaleTarget); n > 0 {
+		names := make([]string, n)
+		for i, t := range q.StaleTarget {
+			names[i] = l.target(p.Lang, t)
+		}
+		add("stale", deskPlural(p.Lang, "desk.quorum.stale", n, strings.Join(names, sep)))
+	}
+	if n := len(q.Outdated); n > 0 {
+		add("outdated", deskPlural(p.Lang, "desk.quorum.outdated", n, strings.Join(q.Outdated, sep)))
+	}
+	if n := len(q.Ineligible); n > 0 {
+		add("ineligible", deskPlural(p.Lang, "desk.quorum.ineligible", n, strings.Join(q.Ineligible, sep)))
+	}
+	return out
+}
+
+// deskQuorumSentence joins the clauses into one sentence.
+func deskQuorumSentence(p Page, l deskLabels, q domain.QuorumState) string {
+	parts := ppQuorumParts(p, l, q)
+	texts := make([]string, len(parts))
+	for i, pt := range parts {
+		texts[i] = pt.Text
+	}
+	if p.Lang == langZh {
+		return strings.Join(texts, "；")
+	}
+	s := strings.Join(texts, "; ")
+	if s == "" {
+		return s
+	}
+	return upperFirst(s)
+}
+
+// ppQuorumSep separates clauses of the quorum sentence.
+func ppQuorumSep(lang string) string {
+	if lang == langZh {
+		return "；"
+	}
+	return "; "
+}
+
+// deskPlural picks key+".one" for one in English and key+".other"
+// otherwise (Chinese has no singular form), then formats it with args.
+func deskPlural(lang, key string, n int, args ...any) string {
+	form := key + ".other"
+	if lang == langEn && n == 1 {
+		if _, ok := catalog[key+".one"]; ok {
+			form = key + ".one"
+		}
+	}
+	m, ok := catalog[form]
+	if !ok {
+		return key
+	}
+	return fmt.Sprintf(m.in(lang), args...)
+}
