@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -92,7 +93,13 @@ func (p Page) LangURL(lang string) templ.SafeURL {
 	}
 	q := p.url.Query()
 	q.Set("lang", lang)
-	return templ.SafeURL(p.url.Path + "?" + q.Encode())
+	// SafeURL is sound here: the result is always a path on this site, never
+	// a scheme or another host ("//host" is cut to "/").
+	path := p.url.EscapedPath()
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") {
+		path = "/"
+	}
+	return templ.SafeURL(path + "?" + q.Encode())
 }
 
 // LoginURL returns the sign-in page that comes back here.
