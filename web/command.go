@@ -51,7 +51,7 @@ func execute[In input](s *Server, ctx context.Context, act action[In], key strin
 	if err != nil {
 		return domain.Result{}, "", err
 	}
-	res, err := act.run(s, ctx, a, cmd, in)
+	res, err := timeCommand(act.name, func() (domain.Result, error) { return act.run(s, ctx, a, cmd, in) })
 	if err != nil {
 		return res, cmd, err
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/web"
 )
@@ -33,6 +34,10 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer e.close()
+	// /metrics counts every append conflict (retries too) and measures the
+	// projection lag against the stream's end.
+	e.commands = domain.NewHandler(web.CountConflicts(e.events), nil)
+	web.Metrics.SetStream(e.events)
 	if err := e.openRead(ctx); err != nil {
 		return err
 	}
@@ -101,14 +106,37 @@ func serve(ctx context.Context, args []string) error {
 	return hs.Shutdown(sctx)
 }
 
-// ready reports not-ready while NATS is unreachable or the read models lag.
+// Readiness limits: the event store must answer within readyTimeout; read
+// models more than readyMaxLag events behind are not ready, and fewer must
+// catch up within readyCatchUp (a write that landed a moment ago is not
+// lag, a stuck projection is).
+const (
+	readyTimeout = time.Second
+	readyMaxLag  = 1000
+	readyCatchUp = 750 * time.Millisecond
+)
+
+// ready reports not-ready while NATS is unreachable or slow to answer, or
+// the read models lag behind the stream.
 func ready(ctx context.Context, e *env) error {
-	last, err := e.events.LastSequence(ctx)
+	sctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	last, err := e.events.LastSequence(sctx)
 	if err != nil {
 		return fmt.Errorf("event store unreachable: %w", err)
 	}
-	if lag, _ := e.read.Lag(last); lag > 1000 {
-		return fmt.Errorf("read models are %d events behind", lag)
+	lag, _ := e.read.Lag(last)
+	switch {
+	case lag == 0:
+		return nil
+	case lag > readyMaxLag:
+		return fmt.Errorf("read models are %d events behind the stream", lag)
+	}
+	wctx, cancel := context.WithTimeout(ctx, readyCatchUp)
+	defer cancel()
+	if e.read.WaitFor(wctx, last) != nil {
+		lag, idle := e.read.Lag(last)
+		return fmt.Errorf("read models are %d events behind the stream and applied none for %s", lag, idle.Round(time.Millisecond))
 	}
 	return nil
 }

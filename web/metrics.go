@@ -1,0 +1,310 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+func init() { addRoutes(func(s *Server) { s.routeFunc("GET /metrics", s.metrics) }) }
+
+// Metrics holds the process's operational counters, served at GET /metrics
+// in the Prometheus text format. There is one per process, like the read
+// models it reports on; cmd/crossrank points it at the event store
+// (SetStream) and wraps the store so append conflicts are counted
+// (CountConflicts).
+var Metrics = &Registry{}
+
+// Registry is the set of counters behind GET /metrics. The zero value is
+// ready to use.
+type Registry struct {
+	// SSEClients is the number of open live-update streams (GET /events):
+	// the handler adds one when a stream opens and subtracts it when it ends.
+	SSEClients atomic.Int64
+
+	conflicts atomic.Uint64 // appends refused by a failed expectation
+	stream    atomic.Pointer[StreamHead]
+
+	mu       sync.Mutex
+	commands map[string]*commandStats // by action name
+}
+
+// StreamHead reports the newest sequence of the event stream, which the
+// projection lag is measured against (a *jetstream.Store).
+type StreamHead interface {
+	LastSequence(ctx context.Context) (uint64, error)
+}
+
+// SetStream tells the registry where the stream ends; without it (or with
+// nil) /metrics reports no projection lag.
+func (m *Registry) SetStream(h StreamHead) {
+	if h == nil {
+		m.stream.Store(nil)
+		return
+	}
+	m.stream.Store(&h)
+}
+
+// latencyBuckets are the upper bounds (seconds) of the command latency
+// histogram: a command loads, decides and appends with an fsync, so most
+// take milliseconds; the top buckets catch retries and a slow cluster.
+var latencyBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// commandStats is one command's latency histogram and outcomes.
+type commandStats struct {
+	buckets  []uint64 // counts per latencyBuckets bound, not cumulative
+	count    uint64
+	sum      float64
+	statuses map[int]uint64 // by HTTP status the outcome maps to
+	replayed uint64
+}
+
+// observeCommand records one run of the named command: how long it took
+// and the HTTP status its outcome maps to (200 for success, whatever the
+// API answered).
+func (m *Registry) observeCommand(name string, d time.Duration, res domain.Result, err error) {
+	status := statusOf(err)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.commands == nil {
+		m.commands = map[string]*commandStats{}
+	}
+	c := m.commands[name]
+	if c == nil {
+		c = &commandStats{buckets: make([]uint64, len(latencyBuckets)), statuses: map[int]uint64{}}
+		m.commands[name] = c
+	}
+	sec := d.Seconds()
+	if i, _ := slices.BinarySearch(latencyBuckets, sec); i < len(latencyBuckets) {
+		c.buckets[i]++
+	}
+	c.count++
+	c.sum += sec
+	c.statuses[status]++
+	if err == nil && res.Replayed {
+		c.replayed++
+	}
+}
+
+// timeCommand runs a command and records it in Metrics.
+func timeCommand(name string, run func() (domain.Result, error)) (domain.Result, error) {
+	start := time.Now()
+	res, err := run()
+	Metrics.observeCommand(name, time.Since(start), res, err)
+	return res, err
+}
+
+// CountConflicts returns store with every append that a failed expectation
+// refused (events.ErrConflict) counted in Metrics, retries included: the
+// command handler retries a conflict itself, so the commands' outcomes
+// show only those it gave up on.
+func CountConflicts(store events.Store) events.Store { return conflictCounter{store} }
+
+type conflictCounter struct{ events.Store }
+
+func (c conflictCounter) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
+	seq, err := c.Store.Append(ctx, expect, evs...)
+	if errors.Is(err, events.ErrConflict) {
+		Metrics.conflicts.Add(1)
+	}
+	return seq, err
+}
+
+// lagSettle is how long /metrics waits for the read models to apply what
+// the stream already holds before it reports them behind: a write that
+// landed a moment before the scrape is not lag.
+const lagSettle = 250 * time.Millisecond
+
+// metrics serves GET /metrics in the Prometheus text exposition format
+// (version 0.0.4). It is public like /healthz; keep it off the internet at
+// the proxy (docs/deploy.md).
+func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	var b strings.Builder
+	Metrics.writeCommands(&b)
+	p := promWriter{&b}
+	p.family("crossrank_append_conflicts_total", "counter", "Appends refused because the aggregate changed since it was loaded (each retry counts).")
+	p.sample("crossrank_append_conflicts_total", nil, float64(Metrics.conflicts.Load()))
+	p.family("crossrank_sse_clients", "gauge", "Open live-update streams (GET /events).")
+	p.sample("crossrank_sse_clients", nil, float64(Metrics.SSEClients.Load()))
+	s.writeProjection(ctx, p)
+	p.family("go_goroutines", "gauge", "Goroutines that currently exist.")
+	p.sample("go_goroutines", nil, float64(runtime.NumGoroutine()))
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = io.WriteString(w, b.String())
+}
+
+// writeProjection reports the read models: their position, how far they
+// are behind the stream, and the webhook deliveries they recorded.
+func (s *Server) writeProjection(ctx context.Context, p promWriter) {
+	if s.read == nil {
+		return
+	}
+	applied, _ := s.read.Checkpoint()
+	p.family("crossrank_projection_checkpoint", "gauge", "Stream sequence of the last event the read models applied.")
+	p.sample("crossrank_projection_checkpoint", nil, float64(applied))
+	if h := Metrics.stream.Load(); h != nil {
+		up := 0.0
+		last, err := (*h).LastSequence(ctx)
+		if err == nil {
+			up = 1
+		}
+		p.family("crossrank_event_store_up", "gauge", "1 when the event store answered this scrape, else 0.")
+		p.sample("crossrank_event_store_up", nil, up)
+		if err == nil {
+			lag, behind := s.projectionLag(ctx, last)
+			p.family("crossrank_stream_last_sequence", "gauge", "Sequence of the newest event in the stream.")
+			p.sample("crossrank_stream_last_sequence", nil, float64(last))
+			p.family("crossrank_projection_lag_events", "gauge", "Events in the stream the read models have not applied yet.")
+			p.sample("crossrank_projection_lag_events", nil, float64(lag))
+			p.family("crossrank_projection_lag_seconds", "gauge", "While events wait: seconds since the read models last applied one; 0 when caught up.")
+			p.sample("crossrank_projection_lag_seconds", nil, behind.Seconds())
+		}
+	}
+	p.family("crossrank_webhook_deliveries_total", "counter", "Webhook deliveries recorded in the stream, by outcome.")
+	rows, err := s.read.DB().QueryContext(ctx, "SELECT ok, COUNT(*) FROM webhook_deliveries GROUP BY ok")
+	if err != nil {
+		s.log.Warn("metrics: counting webhook deliveries", "err", err)
+		return
+	}
+	defer rows.Close()
+	counts := map[string]float64{"delivered": 0, "failed": 0}
+	for rows.Next() {
+		var ok bool
+		var n int64
+		if rows.Scan(&ok, &n) != nil {
+			continue
+		}
+		if ok {
+			counts["delivered"] = float64(n)
+		} else {
+			counts["failed"] = float64(n)
+		}
+	}
+	for _, outcome := range []string{"delivered", "failed"} {
+		p.sample("crossrank_webhook_deliveries_total", []string{"outcome", outcome}, counts[outcome])
+	}
+}
+
+// processStart bounds the projection lag in seconds: read models that have
+// applied nothing since the process started have been behind since then.
+var processStart = time.Now()
+
+// projectionLag returns how many events the read models are behind last,
+// and for how long they have not applied any, after giving them lagSettle
+// to catch up.
+func (s *Server) projectionLag(ctx context.Context, last uint64) (uint64, time.Duration) {
+	if lag, _ := s.read.Lag(last); lag == 0 {
+		return 0, 0
+	}
+	wctx, cancel := context.WithTimeout(ctx, lagSettle)
+	defer cancel()
+	_ = s.read.WaitFor(wctx, last)
+	lag, idle := s.read.Lag(last)
+	return lag, min(idle, time.Since(processStart))
+}
+
+// writeCommands writes the command histogram and outcome counters.
+func (m *Registry) writeCommands(b *strings.Builder) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	names := make([]string, 0, len(m.commands))
+	for n := range m.commands {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	p := promWriter{b}
+	p.family("crossrank_command_duration_seconds", "histogram", "Time to load, decide and append a command, retries included; the wait for the read models is not counted.")
+	for _, n := range names {
+		c := m.commands[n]
+		var cum uint64
+		for i, le := range latencyBuckets {
+			cum += c.buckets[i]
+			p.sample("crossrank_command_duration_seconds_bucket", []string{"command", n, "le", formatFloat(le)}, float64(cum))
+		}
+		p.sample("crossrank_command_duration_seconds_bucket", []string{"command", n, "le", "+Inf"}, float64(c.count))
+		p.sample("crossrank_command_duration_seconds_sum", []string{"command", n}, c.sum)
+		p.sample("crossrank_command_duration_seconds_count", []string{"command", n}, float64(c.count))
+	}
+	p.family("crossrank_commands_total", "counter", "Commands run, by command and the HTTP status their outcome maps to (200: success).")
+	for _, n := range names {
+		c := m.commands[n]
+		statuses := make([]int, 0, len(c.statuses))
+		for st := range c.statuses {
+			statuses = append(statuses, st)
+		}
+		slices.Sort(statuses)
+		for _, st := range statuses {
+			p.sample("crossrank_commands_total", []string{"command", n, "status", strconv.Itoa(st)}, float64(c.statuses[st]))
+		}
+	}
+	p.family("crossrank_commands_replayed_total", "counter", "Commands that were retries of one already stored (same idempotency key): nothing new was appended.")
+	for _, n := range names {
+		p.sample("crossrank_commands_replayed_total", []string{"command", n}, float64(m.commands[n].replayed))
+	}
+}
+
+// promWriter writes the Prometheus text exposition format.
+type promWriter struct{ b *strings.Builder }
+
+// family writes the HELP and TYPE lines of a metric.
+func (p promWriter) family(name, typ, help string) {
+	fmt.Fprintf(p.b, "# HELP %s %s\n# TYPE %s %s\n", name, escapeHelp(help), name, typ)
+}
+
+// sample writes one sample; labels alternate names and values.
+func (p promWriter) sample(name string, labels []string, v float64) {
+	p.b.WriteString(name)
+	if len(labels) > 0 {
+		p.b.WriteByte('{')
+		for i := 0; i+1 < len(labels); i += 2 {
+			if i > 0 {
+				p.b.WriteByte(',')
+			}
+			p.b.WriteString(labels[i])
+			p.b.WriteString(`="`)
+			p.b.WriteString(escapeLabel(labels[i+1]))
+			p.b.WriteByte('"')
+		}
+		p.b.WriteByte('}')
+	}
+	p.b.WriteByte(' ')
+	p.b.WriteString(formatFloat(v))
+	p.b.WriteByte('\n')
+}
+
+var (
+	helpEscaper  = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+	labelEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`)
+)
+
+func escapeHelp(s string) string  { return helpEscaper.Replace(s) }
+func escapeLabel(s string) string { return labelEscaper.Replace(s) }
+
+// formatFloat writes a sample value as Prometheus reads it.
+func formatFloat(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	case math.IsNaN(v):
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
