@@ -15,6 +15,9 @@ func (s *Server) deskAdminRoutes() {
 	}
 	s.publishRoutes()
 	s.auditRoutes()
+	s.userRoutes()
+	s.accountRoutes()
+	s.route("GET /desk/entries/{ranking}/{entry}", s.requireUser(http.HandlerFunc(s.deskEntryPage)))
 }
 
 // publishRoutes: the publish page shows the next edition of each ranking;

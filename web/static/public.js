@@ -8,16 +8,28 @@
   var root = document.querySelector("[data-pub-live]");
   if (!root || !root.getAttribute("data-pub-live") || !window.EventSource || !window.fetch || !window.DOMParser) return;
 
-  var busy = false, again = null;
-  var source = new EventSource(root.getAttribute("data-pub-live"));
-  source.addEventListener("edition-published", function (ev) {
-    var data = {};
-    try { data = JSON.parse(ev.data); } catch (e) { /* keep {} */ }
-    var cur = document.querySelector("[data-pub-live]") || root;
-    var ranking = cur.getAttribute("data-ranking");
-    if (ranking && data.ranking && ranking !== data.ranking) return;
-    refresh(data);
-  });
+  var busy = false, again = null, source = null;
+  var url = root.getAttribute("data-pub-live");
+
+  // One stream per page, closed when the page is left: a browser holds
+  // at most six connections to a host, and a page kept in the back-forward
+  // cache would otherwise keep its stream. Coming back, it resumes after
+  // the last edition it heard of, so nothing is missed.
+  function connect() {
+    source = new EventSource(url);
+    source.addEventListener("edition-published", function (ev) {
+      if (ev.lastEventId) url = url.replace(/([?&]since=)\d*/, "$1" + ev.lastEventId);
+      var data = {};
+      try { data = JSON.parse(ev.data); } catch (e) { /* keep {} */ }
+      var cur = document.querySelector("[data-pub-live]") || root;
+      var ranking = cur.getAttribute("data-ranking");
+      if (ranking && data.ranking && ranking !== data.ranking) return;
+      refresh(data);
+    });
+  }
+  window.addEventListener("pagehide", function () { if (source) { source.close(); source = null; } });
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted && !source) connect(); });
+  connect();
 
   function refresh(data) {
     if (busy) { again = data; return; }

@@ -1,0 +1,80 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain/demo"
+)
+
+func TestDeskEntryPage(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("rev") // any signed-in user
+	target := "/desk/entries/" + demo.RankingSlug + "/qingjiao"
+	doc := e.get(c, target, http.StatusOK)
+
+	ev, err := e.read.Entry(e.ctx, demo.RankingSlug, "qingjiao")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := byTestID(doc, "entry-name").Text(); name != ev.Name.En {
+		t.Errorf("entry name %q, want %q", name, ev.Name.En)
+	}
+	// Every criterion is listed; the held-back onboarding score is not published yet.
+	def, _, err := e.read.Definition(e.ctx, demo.RankingSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cr := range def.Criteria {
+		if byTestID(doc, "score-"+cr.Slug).Length() != 1 {
+			t.Errorf("criterion %s missing", cr.Slug)
+		}
+	}
+	if byTestID(doc, "score-"+demo.CritOnboarding).Find(`[data-testid="score-missing"]`).Length() != 1 {
+		t.Error("the unpublished onboarding score is shown as published")
+	}
+	if len(ev.Scores) == 0 {
+		t.Fatal("qingjiao has no published score")
+	}
+	for _, sc := range ev.Scores {
+		sec := byTestID(doc, "score-"+sc.Criterion)
+		if got := strings.TrimSpace(sec.Find(`[data-testid="score-value"]`).Text()); got != strconv.Itoa(sc.Score) {
+			t.Errorf("%s: shows %q, published %d", sc.Criterion, got, sc.Score)
+		}
+		for _, ev := range sc.Evidence {
+			if sec.Find(`[data-testid="evidence-`+ev.ID+`"]`).Length() == 0 {
+				t.Errorf("%s: evidence %s of %s not shown", sc.Criterion, ev.ID, ev.Proposal)
+			}
+		}
+	}
+	// Open proposals, history and the editions that changed it.
+	if byTestID(doc, "entry-open").Find(`[data-testid="entry-proposal-`+demoReady+`"]`).Length() != 1 {
+		t.Error("the open proposal is not listed")
+	}
+	if byTestID(doc, "entry-proposals-all").Find(`[data-testid="entry-proposal-demo-qingjiao-1"]`).Length() != 1 {
+		t.Error("the published proposal is not in the history")
+	}
+	if byTestID(doc, "entry-edition-1").Length() != 1 {
+		t.Error("edition 1 is not in the history")
+	}
+	href, _ := byTestID(doc, "entry-propose").Attr("href")
+	u, err := url.Parse(href)
+	if err != nil || u.Path != "/desk/proposals/new" || u.Query().Get("ranking") != demo.RankingSlug || u.Query().Get("entry") != "qingjiao" {
+		t.Errorf("propose link %q", href)
+	}
+
+	// In Chinese, the criteria are named in Chinese.
+	doc = e.get(c, target+"?lang=zh", http.StatusOK)
+	if h := byTestID(doc, "score-"+demo.CritOnboarding).Find("h3").Text(); !strings.Contains(h, "上手便利") {
+		t.Errorf("Chinese criterion %q", h)
+	}
+
+	e.get(c, "/desk/entries/"+demo.RankingSlug+"/no-such-entry", http.StatusNotFound)
+	e.get(c, "/desk/entries/no-such-ranking/qingjiao", http.StatusNotFound)
+	if res, _ := e.client("").do(http.MethodGet, target, nil, nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("signed out: status %d", res.StatusCode)
+	}
+}

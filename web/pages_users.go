@@ -1,0 +1,255 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// userRoutes: publishers list users, add them, grant and revoke roles,
+// issue and revoke API tokens for them.
+func (s *Server) userRoutes() {
+	pub := func(h http.Handler) http.Handler { return s.requireRole(domain.RolePublisher, h) }
+	s.route("GET "+pathUsers, pub(http.HandlerFunc(s.usersPage)))
+	s.route("POST "+pathUsers, pub(formCommand(s, userAddAction,
+		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add"))))
+	s.route("POST "+pathUsers+"/{name}/roles/grant", pub(formCommand(s, roleGrantAction,
+		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](s, "roles"))))
+	s.route("POST "+pathUsers+"/{name}/roles/revoke", pub(formCommand(s, roleRevokeAction,
+		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](s, "roles"))))
+	s.route("POST "+pathUsers+"/{name}/tokens", pub(http.HandlerFunc(s.userTokenIssue)))
+	s.route("POST "+pathUsers+"/{name}/tokens/{token}/revoke", pub(formCommand(s, tokenRevokeAction,
+		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens"))))
+}
+
+// hashNewPassword hashes a password typed into field, or reports its
+// length next to the field.
+func hashNewPassword(field, pw string) (string, error) {
+	h, err := HashPassword(pw)
+	if errors.Is(err, ErrPasswordLength) {
+		return "", &domain.FieldError{Field: field, Msg: fmt.Sprintf("must be %d to %d bytes long", MinPassword, MaxPassword)}
+	}
+	return h, err
+}
+
+// userAddInput is the add-user form.
+type userAddInput struct {
+	commandKey
+	Username    string
+	DisplayName string
+	Password    string
+	Roles       []string
+}
+
+var userAddAction = action[userAddInput]{
+	name: "user.register",
+	form: func(f *form, in *userAddInput) {
+		in.Username = strings.ToLower(strings.TrimSpace(f.str("username")))
+		in.DisplayName, in.Password, in.Roles = strings.TrimSpace(f.str("display_name")), f.str("password"), f.strs("roles")
+	},
+	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userAddInput) (domain.Result, error) {
+		if err := domain.CheckUsername(in.Username); err != nil {
+			return domain.Result{}, err // before the deliberately slow hash
+		}
+		hash, err := hashNewPassword("password", in.Password)
+		if err != nil {
+			return domain.Result{}, err
+		}
+		return s.cmd.RegisterUser(ctx, a, cmd, domain.RegisterUser{Username: in.Username,
+			DisplayName: in.DisplayName, PasswordHash: hash, Roles: in.Roles})
+	},
+}
+
+// userRoleInput grants or revokes one role.
+type userRoleInput struct {
+	commandKey
+	User string
+	Role string
+}
+
+func roleAction(name string, run func(h *domain.Handler, ctx context.Context, a domain.Actor, cmd, user, role string) (domain.Result, error)) action[userRoleInput] {
+	return action[userRoleInput]{
+		name: name,
+		path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
+		form: func(f *form, in *userRoleInput) { in.Role = f.str("role") },
+		run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error) {
+			return run(s.cmd, ctx, a, cmd, in.User, in.Role)
+		},
+	}
+}
+
+var (
+	roleGrantAction  = roleAction("user.grant_role", (*domain.Handler).GrantRole)
+	roleRevokeAction = roleAction("user.revoke_role", (*domain.Handler).RevokeRole)
+)
+
+// usersDone returns to the users page with a notice (done is a catalog
+// key suffix, never user input), at the user the form acted on.
+func usersDone[In any](done string) func(r *http.Request, _ *In, _ domain.Result) string {
+	return func(r *http.Request, _ *In, _ domain.Result) string {
+		u := pathUsers + "?done=" + done
+		if name := r.PathValue("name"); domain.CheckUsername(name) == nil {
+			u += "#user-" + name
+		}
+		return u
+	}
+}
+
+// usersFailed shows the users page again with the failed form's message.
+func usersFailed[In any](s *Server, formID string) func(w http.ResponseWriter, r *http.Request, _ *In, st formState, status int) {
+	return func(w http.ResponseWriter, r *http.Request, _ *In, st formState, status int) {
+		s.renderUsers(w, r, status, formID, st)
+	}
+}
+
+// usersPage lists the users with their roles and tokens.
+func (s *Server) usersPage(w http.ResponseWriter, r *http.Request) {
+	s.renderUsers(w, r, http.StatusOK, "", formState{})
+}
+
+// usersView is the model of the users page.
+type usersView struct {
+	Page
+	Users  []userRowView
+	Roles  []roleCell // the add form's role checkboxes
+	Failed string     // the form that failed: "add", "roles", "tokens", "token"
+	State  formState
+	Target string // the user whose form failed
+}
+
+// StateFor returns the failed state of form (of user, for a per-user form).
+func (v usersView) StateFor(form, user string) formState {
+	if v.Failed == form && v.Target == user {
+		return v.State
+	}
+	return formState{}
+}
+
+// userRowView is one user with the forms acting on them.
+type userRowView struct {
+	Username    string
+	DisplayName string
+	Roles       []roleCell
+	Tokens      []tokenView
+	Self        bool
+}
+
+// roleCell is one role: held or not, with its label.
+type roleCell struct {
+	Value string
+	Label string
+	Held  bool
+}
+
+// tokenView is an API token as listed: never its secret or hash.
+type tokenView struct {
+	ID        string
+	Name      string
+	Issued    string
+	Expires   string // "" when it does not expire
+	Status    string // "active", "revoked", "expired"
+	Label     string
+	Revocable bool
+}
+
+func (s *Server) renderUsers(w http.ResponseWriter, r *http.Request, status int, formID string, st formState) {
+	ctx := r.Context()
+	v := usersView{Page: s.page(r, "users.title", "users"), Failed: formID, State: st, Target: r.PathValue("name")}
+	v.Notice = doneNotice(v.Lang, "users", r)
+	users, err := s.read.Users(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	tokens, err := s.read.Tokens(ctx, "")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for _, u := range users {
+		row := userRowView{Username: u.Username, DisplayName: u.DisplayName, Self: u.Username == v.User.Username,
+			Roles: roleCells(v.Page, u.Roles)}
+		for _, t := range tokens {
+			if t.Username == u.Username {
+				row.Tokens = append(row.Tokens, tokenViewOf(v.Page, t, requestOf(ctx).now))
+			}
+		}
+		v.Users = append(v.Users, row)
+	}
+	var chosen []string
+	if formID == "add" {
+		chosen = st.Values["roles"]
+	}
+	v.Roles = roleCells(v.Page, chosen)
+	s.render(w, r, status, usersPageTmpl(v))
+}
+
+func roleCells(p Page, held []string) []roleCell {
+	out := make([]roleCell, 0, len(domain.Roles))
+	for _, role := range domain.Roles {
+		out = append(out, roleCell{Value: role, Label: p.RoleLabel(role), Held: slices.Contains(held, role)})
+	}
+	return out
+}
+
+func tokenViewOf(p Page, t projections.TokenRow, now time.Time) tokenView {
+	v := tokenView{ID: t.ID, Name: t.Name, Issued: p.DateTime(t.IssuedAt), Status: "active"}
+	if !t.ExpiresAt.IsZero() {
+		v.Expires = p.DateTime(t.ExpiresAt)
+	}
+	switch {
+	case t.Revoked:
+		v.Status = "revoked"
+	case t.Expired(now):
+		v.Status = "expired"
+	}
+	v.Label = p.T("apitoken.status." + v.Status)
+	v.Revocable = !t.Revoked
+	return v
+}
+
+// doneNotice words the notice after a successful form (?done=<key>); an
+// unknown key shows nothing, so the query cannot put words on the page.
+func doneNotice(lang, page string, r *http.Request) string {
+	done := r.URL.Query().Get("done")
+	if done == "" {
+		return ""
+	}
+	key := page + ".done." + done
+	if _, ok := catalog[key]; !ok {
+		return ""
+	}
+	return T(lang, key)
+}
+
+// userActionURL is the address of a form acting on user (rest names the
+// action: "roles/grant", "tokens").
+func userActionURL(user, rest string) string {
+	return pathUsers + "/" + url.PathEscape(user) + "/" + rest
+}
+
+// auditURLForActor is the audit trail of one user's actions.
+func auditURLForActor(user string) string { return pathAudit + "?actor=" + url.QueryEscape(user) }
+
+func adminBool(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// adminOr returns s, or def when s is empty.
+func adminOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

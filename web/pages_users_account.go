@@ -1,0 +1,111 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// pathAccount is the signed-in user's own page.
+const pathAccount = "/desk/account"
+
+// accountRoutes: every signed-in user changes their own password and
+// manages their own API tokens.
+func (s *Server) accountRoutes() {
+	s.route("GET "+pathAccount, s.requireUser(http.HandlerFunc(s.accountPage)))
+	s.route("POST "+pathAccount+"/password", formCommand(s, passwordChangeAction,
+		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](s, "password")))
+	s.route("POST "+pathAccount+"/tokens", s.requireUser(http.HandlerFunc(s.accountTokenIssue)))
+	s.route("POST "+pathAccount+"/tokens/{token}/revoke", formCommand(s, tokenRevokeAction,
+		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](s, "tokens")))
+}
+
+// passwordChangeInput is the change-password form: the current password
+// proves it is the user at the keyboard, not someone at an unlocked screen.
+type passwordChangeInput struct {
+	commandKey
+	Current string
+	New     string
+	Confirm string
+}
+
+var passwordChangeAction = action[passwordChangeInput]{
+	name: "user.change_password",
+	form: func(f *form, in *passwordChangeInput) {
+		in.Current, in.New, in.Confirm = f.str("current_password"), f.str("new_password"), f.str("confirm_password")
+	},
+	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *passwordChangeInput) (domain.Result, error) {
+		u := userOf(ctx)
+		if !CheckPassword(u.PasswordHash, in.Current) {
+			return domain.Result{}, &domain.FieldError{Field: "current_password", Msg: "is not your current password"}
+		}
+		if in.New != in.Confirm {
+			return domain.Result{}, &domain.FieldError{Field: "confirm_password", Msg: "does not match the new password"}
+		}
+		hash, err := hashNewPassword("new_password", in.New)
+		if err != nil {
+			return domain.Result{}, err
+		}
+		return s.cmd.ChangePassword(ctx, a, cmd, u.Username, hash)
+	},
+}
+
+func accountDone[In any](done string) func(*http.Request, *In, domain.Result) string {
+	return func(*http.Request, *In, domain.Result) string { return pathAccount + "?done=" + done }
+}
+
+func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *http.Request, *In, formState, int) {
+	return func(w http.ResponseWriter, r *http.Request, _ *In, st formState, status int) {
+		s.renderAccount(w, r, status, formID, st)
+	}
+}
+
+// accountTokenIssue issues a token for the signed-in user.
+func (s *Server) accountTokenIssue(w http.ResponseWriter, r *http.Request) {
+	s.tokenIssue(w, r, userOf(r.Context()).Username, pathAccount, func(st formState, status int) {
+		s.renderAccount(w, r, status, "token", st)
+	})
+}
+
+// accountView is the model of the account page.
+type accountView struct {
+	Page
+	Roles  []roleCell
+	Tokens []tokenView
+	Failed string
+	State  formState
+}
+
+// StateFor returns the failed state of form.
+func (v accountView) StateFor(form string) formState {
+	if v.Failed == form {
+		return v.State
+	}
+	return formState{}
+}
+
+func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) {
+	s.renderAccount(w, r, http.StatusOK, "", formState{})
+}
+
+func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status int, formID string, st formState) {
+	v := accountView{Page: s.page(r, "account.title", ""), Failed: formID, State: st}
+	v.Notice = doneNotice(v.Lang, "account", r)
+	v.Roles = roleCells(v.Page, v.User.Roles)
+	tokens, err := s.read.Tokens(r.Context(), v.User.Username)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for _, t := range tokens {
+		v.Tokens = append(v.Tokens, tokenViewOf(v.Page, t, requestOf(r.Context()).now))
+	}
+	s.render(w, r, status, accountPageTmpl(v))
+}
+
+// accountRevokeURL is the form revoking one of the user's own tokens.
+func accountRevokeURL(id string) string {
+	return pathAccount + "/tokens/" + url.PathEscape(id) + "/revoke"
+}

@@ -1,0 +1,320 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+)
+
+func TestUsersPageIsForPublishers(t *testing.T) {
+	e := newAdminEnv(t)
+	for _, user := range []string{"ed", "rev"} {
+		c := e.client(user)
+		e.get(c, pathUsers, http.StatusForbidden)
+		before := e.lastSeq()
+		for target, form := range map[string]url.Values{
+			pathUsers:                               {"username": {"mallory"}, "password": {testPassword}, "roles": {domain.RolePublisher}},
+			pathUsers + "/" + user + "/roles/grant": {"role": {domain.RolePublisher}},
+			pathUsers + "/ed/tokens":                {"name": {"stolen"}},
+		} {
+			form.Set("cmd_id", events.NewID(e.cmd.Now()))
+			if status, _, _ := e.post(c, target, form); status != http.StatusForbidden {
+				t.Errorf("%s POST %s: status %d, want 403", user, target, status)
+			}
+		}
+		if after := e.lastSeq(); after != before {
+			t.Errorf("%s's refused forms appended events: %d → %d", user, before, after)
+		}
+	}
+	// The nav shows the page to publishers only.
+	if doc := e.get(e.client("ed"), pathAudit, http.StatusOK); byTestID(doc, "nav-users").Length() != 0 {
+		t.Error("an editor's nav links to the users page")
+	}
+}
+
+func TestAddUserCanSignIn(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("pat")
+	doc := e.get(c, pathUsers, http.StatusOK)
+	if byTestID(doc, "user-ed").Length() != 1 || byTestID(doc, "user-reviewer1").Length() != 1 {
+		t.Fatal("the users page does not list every user")
+	}
+	form := formValues(byTestID(doc, "user-add-form"))
+
+	// Too short a password is explained in the reader's language; nothing is stored.
+	bad := url.Values{"cmd_id": form["cmd_id"], "username": {"newbie"}, "password": {"short"}}
+	before := e.lastSeq()
+	status, _, page := e.post(c, pathUsers, bad)
+	if status != http.StatusUnprocessableEntity || !strings.Contains(byTestID(page, "field-error-password").Text(), "8 to 1024") {
+		t.Errorf("short password: status %d, %q", status, byTestID(page, "field-error-password").Text())
+	}
+	if got, _ := page.Find("#new-username").Attr("value"); got != "newbie" {
+		t.Errorf("the form lost the username: %q", got)
+	}
+	res, body := c.postForm(pathUsers+"?lang=zh", bad)
+	if msg := byTestID(adminDoc(t, body), "field-error-password").Text(); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(msg, "字节") {
+		t.Errorf("short password in Chinese: %q", msg)
+	}
+	if e.lastSeq() != before {
+		t.Error("a refused form appended events")
+	}
+	delete(c.cookies, langCookie) // back to English
+
+	form.Set("username", "newbie")
+	form.Set("display_name", "New Bie")
+	form.Set("password", testPassword)
+	form["roles"] = []string{domain.RoleEditor, domain.RoleReviewer}
+	status, loc, _ := e.post(c, pathUsers, form)
+	if status != http.StatusSeeOther || !strings.HasPrefix(loc, pathUsers+"?done=added") {
+		t.Fatalf("add user: status %d, Location %q", status, loc)
+	}
+	added := e.lastSeq()
+	// A double submit stores one event.
+	if status, _, _ := e.post(c, pathUsers, form); status != http.StatusSeeOther || e.lastSeq() != added {
+		t.Errorf("double submit: status %d, sequence %d → %d", status, added, e.lastSeq())
+	}
+	doc = e.get(c, loc, http.StatusOK)
+	if byTestID(doc, "notice").Length() != 1 {
+		t.Error("no notice after adding")
+	}
+	row := byTestID(doc, "user-newbie")
+	for role, want := range map[string]string{domain.RoleEditor: "true", domain.RoleReviewer: "true", domain.RolePublisher: "false"} {
+		if got, _ := row.Find(`[data-testid="role-newbie-` + role + `"]`).Attr("data-held"); got != want {
+			t.Errorf("newbie %s held=%q, want %s", role, got, want)
+		}
+	}
+	// A taken name is refused with the domain's message.
+	form.Set("cmd_id", events.NewID(e.cmd.Now()))
+	status, _, page = e.post(c, pathUsers, form)
+	if status != http.StatusConflict || !strings.Contains(byTestID(page, "form-error").Text(), "already exists") {
+		t.Errorf("taken name: status %d, %q", status, byTestID(page, "form-error").Text())
+	}
+
+	nb := e.client("newbie") // signs in with the password set here
+	doc = e.get(nb, pathAccount, http.StatusOK)
+	if byTestID(doc, "account-role-editor").Length() != 1 || byTestID(doc, "account-role-publisher").Length() != 0 {
+		t.Errorf("newbie's roles: %q", byTestID(doc, "account-roles").Text())
+	}
+}
+
+func TestGrantAndRevokeRoles(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("pat")
+	held := func(user, role string) string {
+		t.Helper()
+		v, _ := byTestID(e.get(c, pathUsers, http.StatusOK), "role-"+user+"-"+role).Attr("data-held")
+		return v
+	}
+	doc := e.get(c, pathUsers, http.StatusOK)
+	grant := formValues(byTestID(doc, "grant-ed-reviewer").Closest("form"))
+	status, loc, _ := e.post(c, pathUsers+"/ed/roles/grant", grant)
+	if status != http.StatusSeeOther || loc != pathUsers+"?done=granted#user-ed" {
+		t.Fatalf("grant: status %d, Location %q", status, loc)
+	}
+	if held("ed", domain.RoleReviewer) != "true" {
+		t.Error("the page does not show the granted role")
+	}
+	if u, _ := e.cmd.User(e.ctx, "ed"); !slices.Contains(u.Roles, domain.RoleReviewer) {
+		t.Errorf("ed's roles %v", u.Roles)
+	}
+	// Granting again with the same form is a retry, not a second grant.
+	if status, _, _ := e.post(c, pathUsers+"/ed/roles/grant", grant); status != http.StatusSeeOther {
+		t.Errorf("retried grant: status %d", status)
+	}
+
+	revoke := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "revoke-ed-reviewer").Closest("form"))
+	if status, _, _ := e.post(c, pathUsers+"/ed/roles/revoke", revoke); status != http.StatusSeeOther {
+		t.Fatalf("revoke: status %d", status)
+	}
+	if held("ed", domain.RoleReviewer) != "false" {
+		t.Error("the page still shows the revoked role")
+	}
+	if u, _ := e.cmd.User(e.ctx, "ed"); slices.Contains(u.Roles, domain.RoleReviewer) {
+		t.Errorf("ed's roles %v", u.Roles)
+	}
+
+	// A publisher cannot drop their own publisher role; the page says why.
+	own := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "revoke-pat-publisher").Closest("form"))
+	status, _, page := e.post(c, pathUsers+"/pat/roles/revoke", own)
+	if status != http.StatusConflict || !strings.Contains(page.Find(`#user-pat [data-testid="form-error"]`).Text(), "own publisher role") {
+		t.Errorf("revoking one's own publisher role: status %d, %q", status, byTestID(page, "form-error").Text())
+	}
+	// Revoking a role the user does not hold, or granting an unknown one.
+	if status, _, _ := e.post(c, pathUsers+"/ed/roles/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {domain.RolePublisher}}); status != http.StatusConflict {
+		t.Errorf("revoking a role not held: status %d", status)
+	}
+	if status, _, _ := e.post(c, pathUsers+"/ed/roles/grant", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {"admin"}}); status != http.StatusUnprocessableEntity {
+		t.Errorf("granting an unknown role: status %d", status)
+	}
+}
+
+// tokenIDOf returns the id inside a full token crk_<id>_<secret>.
+func tokenIDOf(t *testing.T, full string) string {
+	t.Helper()
+	id, ok := parseToken(full)
+	if !ok {
+		t.Fatalf("not a token: %q", full)
+	}
+	return id
+}
+
+func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
+	e := newAdminEnv(t)
+	pat := e.client("pat")
+	form := formValues(byTestID(e.get(pat, pathUsers, http.StatusOK), "token-form-ed"))
+	form.Set("name", "ci")
+	form.Set("expires_days", "30")
+	res, body := pat.postForm(pathUsers+"/ed/tokens", form)
+	doc := adminDoc(t, body)
+	full := strings.TrimSpace(byTestID(doc, "token-secret").Text())
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(full, tokenPrefix) {
+		t.Fatalf("issue: status %d, token %q", res.StatusCode, full)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("the token page may be cached: %q", cc)
+	}
+	issued := e.lastSeq()
+	// Sending the form again stores nothing and shows no token.
+	res, body = pat.postForm(pathUsers+"/ed/tokens", form)
+	doc = adminDoc(t, body)
+	if res.StatusCode != http.StatusOK || byTestID(doc, "token-already").Length() != 1 || byTestID(doc, "token-secret").Length() != 0 {
+		t.Errorf("resubmit: status %d, %q", res.StatusCode, doc.Find("main").Text())
+	}
+	if e.lastSeq() != issued {
+		t.Error("a resubmitted token form appended events")
+	}
+	// The page lists it, never its secret.
+	id := tokenIDOf(t, full)
+	users := e.get(pat, pathUsers, http.StatusOK)
+	if st, _ := byTestID(users, "token-"+id).Attr("data-status"); st != "active" {
+		t.Errorf("token listed as %q", st)
+	}
+	if strings.Contains(users.Text(), full[len(full)-20:]) {
+		t.Error("the users page shows the secret")
+	}
+
+	// It works as a bearer token on the API, as ed.
+	api := e.client("")
+	bearer := http.Header{"Authorization": {"Bearer " + full}}
+	res, body = api.do(http.MethodGet, "/api/v1/audit?actor=ed", nil, bearer)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("bearer read: status %d, %.200s", res.StatusCode, body)
+	}
+	res, body = api.postJSON("/api/v1/proposals", map[string]any{"ranking": demo.RankingSlug, "entry": "aliyun",
+		"title": "Via the API"}, bearer)
+	var cr commandResponse
+	if res.StatusCode != http.StatusCreated || json.Unmarshal([]byte(body), &cr) != nil {
+		t.Fatalf("bearer write: status %d, %.200s", res.StatusCode, body)
+	}
+	if p, _ := e.cmd.Proposal(e.ctx, cr.ID); p.Author != "ed" {
+		t.Errorf("the API wrote as %q, want ed", p.Author)
+	}
+
+	// Revoked, it is refused.
+	revoke := formValues(byTestID(users, "revoke-token-"+id).Closest("form"))
+	status, loc, _ := e.post(pat, pathUsers+"/ed/tokens/"+id+"/revoke", revoke)
+	if status != http.StatusSeeOther || !strings.Contains(loc, "done=token_revoked") {
+		t.Fatalf("revoke: status %d, Location %q", status, loc)
+	}
+	if st, _ := byTestID(e.get(pat, pathUsers, http.StatusOK), "token-"+id).Attr("data-status"); st != "revoked" {
+		t.Errorf("revoked token listed as %q", st)
+	}
+	if res, _ := api.do(http.MethodGet, "/api/v1/audit", nil, bearer); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("revoked token: status %d, want 401", res.StatusCode)
+	}
+	// A bad validity is explained next to the field.
+	bad := formValues(byTestID(e.get(pat, pathUsers, http.StatusOK), "token-form-ed"))
+	bad.Set("name", "forever")
+	bad.Set("expires_days", "99999")
+	status, _, page := e.post(pat, pathUsers+"/ed/tokens", bad)
+	if status != http.StatusUnprocessableEntity || byTestID(page, "field-error-expires_days").Length() != 1 {
+		t.Errorf("bad validity: status %d", status)
+	}
+}
+
+func TestAccountPasswordAndOwnTokens(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("ed")
+	doc := e.get(c, pathAccount, http.StatusOK)
+	form := formValues(byTestID(doc, "password-form"))
+	const newPassword = "a new and longer passphrase"
+	tests := []struct {
+		name           string
+		current, fresh string
+		confirm        string
+		field          string
+	}{
+		{"wrong current password", "not my password", newPassword, newPassword, "current_password"},
+		{"confirmation differs", testPassword, newPassword, newPassword + "!", "confirm_password"},
+		{"too short", testPassword, "short", "short", "new_password"},
+	}
+	before := e.lastSeq()
+	for _, tc := range tests {
+		form.Set("current_password", tc.current)
+		form.Set("new_password", tc.fresh)
+		form.Set("confirm_password", tc.confirm)
+		status, _, page := e.post(c, pathAccount+"/password", form)
+		if status != http.StatusUnprocessableEntity || byTestID(page, "field-error-"+tc.field).Length() != 1 {
+			t.Errorf("%s: status %d, errors %q", tc.name, status, page.Find(".field-error").Text())
+		}
+		if page.Find(`input[type=password][value]`).Length() != 0 {
+			t.Errorf("%s: a password is echoed back", tc.name)
+		}
+	}
+	if e.lastSeq() != before {
+		t.Error("refused password changes appended events")
+	}
+	form.Set("current_password", testPassword)
+	form.Set("new_password", newPassword)
+	form.Set("confirm_password", newPassword)
+	if status, loc, _ := e.post(c, pathAccount+"/password", form); status != http.StatusSeeOther || loc != pathAccount+"?done=password" {
+		t.Fatalf("change: status %d, Location %q", status, loc)
+	}
+	fresh := e.client("")
+	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"ed"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the old password still signs in: status %d", res.StatusCode)
+	}
+	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"ed"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the new password does not sign in: status %d", res.StatusCode)
+	}
+
+	// Own tokens: issue, see it listed, revoke it.
+	tf := formValues(byTestID(e.get(c, pathAccount, http.StatusOK), "token-form-ed"))
+	tf.Set("name", "laptop")
+	tf.Set("expires_days", "0")
+	_, body := c.postForm(pathAccount+"/tokens", tf)
+	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
+	id := tokenIDOf(t, full)
+	doc = e.get(c, pathAccount, http.StatusOK)
+	tok := byTestID(doc, "token-"+id)
+	if st, _ := tok.Attr("data-status"); st != "active" || !strings.Contains(tok.Text(), "does not expire") {
+		t.Errorf("own token: %q %q", st, tok.Text())
+	}
+	revoke := formValues(byTestID(doc, "revoke-token-"+id).Closest("form"))
+	if status, _, _ := e.post(c, pathAccount+"/tokens/"+id+"/revoke", revoke); status != http.StatusSeeOther {
+		t.Errorf("revoke own token: status %d", status)
+	}
+	if res, _ := e.client("").do(http.MethodGet, "/api/v1/audit", nil, http.Header{"Authorization": {"Bearer " + full}}); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("revoked own token: status %d", res.StatusCode)
+	}
+	// Someone else's token cannot be revoked from one's account.
+	patTok := formValues(byTestID(e.get(e.client("pat"), pathAccount, http.StatusOK), "token-form-pat"))
+	patTok.Set("name", "pat's")
+	pc := e.client("pat")
+	_, body = pc.postForm(pathAccount+"/tokens", patTok)
+	patID := tokenIDOf(t, strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text()))
+	before = e.lastSeq()
+	if status, _, _ := e.post(c, pathAccount+"/tokens/"+patID+"/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}}); status != http.StatusNotFound {
+		t.Errorf("revoking another's token: status %d, want 404", status)
+	}
+	if e.lastSeq() != before {
+		t.Error("revoking another's token appended events")
+	}
+}

@@ -1,0 +1,112 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// maxTokenDays bounds a token's validity.
+const maxTokenDays = 3650
+
+// tokenIssueInput is the issue-token form. The token itself is drawn when
+// the command runs and kept in secret for the one page that shows it.
+type tokenIssueInput struct {
+	commandKey
+	User   string
+	Name   string
+	Days   int // 0: does not expire
+	secret string
+}
+
+var tokenIssueAction = action[tokenIssueInput]{
+	name: "user.issue_token",
+	form: func(f *form, in *tokenIssueInput) { in.Name, in.Days = f.str("name"), f.int("expires_days") },
+	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *tokenIssueInput) (domain.Result, error) {
+		if in.Days < 0 || in.Days > maxTokenDays {
+			return domain.Result{}, &domain.FieldError{Field: "expires_days", Msg: "must be 0 (does not expire) to 3650 days"}
+		}
+		now := s.now()
+		id, _, full, hash := NewToken(now)
+		c := domain.IssueToken{TokenID: id, Name: in.Name, Hash: hash}
+		if in.Days > 0 {
+			c.ExpiresAt = now.Add(time.Duration(in.Days) * 24 * time.Hour)
+		}
+		res, err := s.cmd.IssueToken(ctx, a, cmd, in.User, c)
+		if err == nil && !res.Replayed {
+			in.secret = full
+		}
+		return res, err
+	},
+}
+
+// tokenRevokeInput revokes one token of a user.
+type tokenRevokeInput struct {
+	commandKey
+	User  string
+	Token string
+}
+
+var tokenRevokeAction = action[tokenRevokeInput]{
+	name: "user.revoke_token",
+	path: func(r *http.Request, in *tokenRevokeInput) {
+		in.User, in.Token = r.PathValue("name"), r.PathValue("token")
+		if in.User == "" { // the account page: one's own token
+			in.User = userOf(r.Context()).Username
+		}
+	},
+	form: func(*form, *tokenRevokeInput) {},
+	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *tokenRevokeInput) (domain.Result, error) {
+		return s.cmd.RevokeToken(ctx, a, cmd, in.User, in.Token)
+	},
+}
+
+// tokenIssuedView is the page that shows a new token, once.
+type tokenIssuedView struct {
+	Page
+	Owner  string
+	Name   string
+	Token  string // "" when the form was sent again: the token was shown the first time
+	Back   string
+	Bearer string // an example header
+}
+
+// userTokenIssue issues a token for the user in the path (publishers).
+func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
+	s.tokenIssue(w, r, r.PathValue("name"), pathUsers+"#user-"+r.PathValue("name"), func(st formState, status int) {
+		s.renderUsers(w, r, status, "token", st)
+	})
+}
+
+// tokenIssue runs the issue form for user and answers with the page that
+// shows the token, once: it is not stored anywhere the server could show
+// it again. The answer is not a redirect for that reason; sending the form
+// again (reload, double click) stores nothing and shows no token.
+func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back string, failed func(formState, int)) {
+	f, err := parseForm(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	in := tokenIssueInput{User: user}
+	tokenIssueAction.form(f, &in)
+	err = f.err
+	if err == nil {
+		_, _, err = execute(s, r.Context(), tokenIssueAction, f.cmdID(), &in, true)
+	}
+	if err != nil {
+		if statusOf(err) >= 500 {
+			s.fail(w, r, err)
+			return
+		}
+		failed(formStateOf(langOf(r.Context()), f, err), statusOf(err))
+		return
+	}
+	v := tokenIssuedView{Page: s.page(r, "apitoken.issued_title", ""), Owner: user, Name: in.Name, Token: in.secret, Back: back}
+	if in.secret != "" {
+		v.Bearer = "Authorization: Bearer " + in.secret
+	}
+	s.render(w, r, http.StatusOK, tokenIssuedTmpl(v))
+}
