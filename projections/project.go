@@ -142,14 +142,13 @@ func (p *projector) rerank(slug string) error {
 	if err := p.exec("DELETE FROM scenario_ranks WHERE ranking=?", slug); err != nil {
 		return err
 	}
+	var rows []any
 	for _, sc := range r.Scenarios {
 		for _, st := range domain.Standings(ed.Entries, sc.Weights) {
-			if err := p.exec(`INSERT INTO scenario_ranks VALUES (?,?,?,?,?)`, slug, sc.Slug, st.Entry, st.Total, st.Rank); err != nil {
-				return err
-			}
+			rows = append(rows, slug, sc.Slug, st.Entry, st.Total, st.Rank)
 		}
 	}
-	return nil
+	return p.insertRows("scenario_ranks", 5, rows)
 }
 
 func targetParts(t string) (kind, key string) {

@@ -18,10 +18,13 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 		return err
 	}
 	after := domain.BuildSnapshot(r, ed)
-	before, err := p.snapshot(d.Ranking, d.Number-1)
-	if err != nil {
-		return err
+	before, ok := p.snapshots[d.Ranking]
+	if !ok || before.Edition != d.Number-1 {
+		if before, err = p.snapshot(d.Ranking, d.Number-1); err != nil {
+			return err
+		}
 	}
+	p.snapshots[d.Ranking] = after
 	if err := p.exec(`INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, d.Ranking, d.Number, ts(ev.Time), ev.Actor,
 		jsonText(nonNil(d.Proposals)), string(after.JSON()), d.SnapshotHash, d.PreviewHash, d.AuditHead, d.AuditSeq, d.Note, ev.Sequence); err != nil {
 		return err
@@ -80,7 +83,7 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 // snapshot returns the stored snapshot of an edition (empty before the first).
 func (p *projector) snapshot(ranking string, number int) (domain.Snapshot, error) {
 	var raw string
-	err := p.tx.QueryRowContext(p.ctx, `SELECT snapshot FROM editions WHERE ranking=? AND number=?`, ranking, number).Scan(&raw)
+	err := p.queryRow(`SELECT snapshot FROM editions WHERE ranking=? AND number=?`, []any{ranking, number}, &raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.Snapshot{}, nil
 	}
@@ -99,8 +102,10 @@ func (p *projector) moves(ranking string, number int, before, after domain.Snaps
 	for _, e := range before.Entries {
 		prev[e.Slug] = pos{e.Rank, e.CategoryRank, e.Total}
 	}
+	var rows []any
 	ins := func(entry, scope string, b *int, a int, bt *int, at int) error {
-		return p.exec(`INSERT INTO edition_moves VALUES (?,?,?,?,?,?,?,?)`, ranking, number, entry, scope, nullInt(b), a, nullInt(bt), at)
+		rows = append(rows, ranking, number, entry, scope, nullInt(b), a, nullInt(bt), at)
+		return nil
 	}
 	for _, e := range after.Entries {
 		var b, bc, bt *int
@@ -132,32 +137,36 @@ func (p *projector) moves(ranking string, number int, before, after domain.Snaps
 			}
 		}
 	}
-	return nil
+	return p.insertRows("edition_moves", 8, rows)
 }
 
 // requorum refreshes the summary row of every open proposal of the ranking.
 func (p *projector) requorum(ranking string, ev events.Event) error {
-	rows, err := p.tx.QueryContext(p.ctx, `SELECT id FROM proposals WHERE ranking=? AND status IN ('draft','in_review','cross_validated') ORDER BY id`, ranking)
+	if err := p.writeProposals(); err != nil { // the query below reads them
+		return err
+	}
+	rows, err := p.tx.QueryContext(p.ctx, `SELECT id, updated_at FROM proposals
+		WHERE ranking=? AND status IN ('draft','in_review','cross_validated') ORDER BY id`, ranking)
 	if err != nil {
 		return err
 	}
-	var ids []string
+	var open [][2]string
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var id, at string
+		if err := rows.Scan(&id, &at); err != nil {
 			rows.Close()
 			return err
 		}
-		ids = append(ids, id)
+		open = append(open, [2]string{id, at})
 	}
 	rows.Close()
-	for _, id := range ids {
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, o := range open {
+		id, at := o[0], o[1]
 		pr, err := p.proposal(id)
 		if err != nil {
-			return err
-		}
-		var at string
-		if err := p.tx.QueryRowContext(p.ctx, `SELECT updated_at FROM proposals WHERE id=?`, id).Scan(&at); err != nil {
 			return err
 		}
 		if err := p.saveProposalAt(pr, at); err != nil {

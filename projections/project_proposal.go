@@ -2,6 +2,7 @@ package projections
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -73,7 +74,7 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		verdictZh := map[string]string{events.Approve: "赞成", events.Reject: "否决"}[d.Verdict]
 		a.en, a.zh = fmt.Sprintf("Voted %s on revision %d", d.Verdict, d.Revision), fmt.Sprintf("对第 %d 版投票：%s", d.Revision, verdictZh)
 		a.after = d.Verdict
-		if err := p.exec(`UPDATE votes SET current=0 WHERE proposal=? AND voter=? AND current=1`, pr.ID, ev.Actor); err != nil {
+		if err := p.exec(`UPDATE votes INDEXED BY votes_proposal SET current=0 WHERE proposal=? AND voter=? AND current=1`, pr.ID, ev.Actor); err != nil {
 			return err
 		}
 		if err := p.exec(`INSERT INTO votes(seq, proposal, voter, revision, verdict, verified, comment, cast_at, current)
@@ -83,7 +84,8 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		}
 	case *events.VetoDismissed:
 		a.en, a.zh = "Dismissed the veto of "+d.Voter+": "+d.Reason, "驳回 "+d.Voter+" 的否决："+d.Reason
-		if err := p.exec(`UPDATE votes SET dismissed_by=?, dismiss_reason=? WHERE proposal=? AND voter=? AND current=1`,
+		if err := p.exec(`UPDATE votes INDEXED BY votes_proposal SET dismissed_by=?, dismiss_reason=?
+			WHERE proposal=? AND voter=? AND current=1`,
 			ev.Actor, d.Reason, pr.ID, d.Voter); err != nil {
 			return err
 		}
@@ -121,7 +123,19 @@ func (p *projector) saveChange(id, target string, rev int, fromS, toS *int, from
 		id, target, rev, nullInt(fromS), nullInt(toS), nullTags(fromT, isScore), nullTags(toT, isScore), rationale, jsonText(nonNil(ev)))
 }
 
-// saveProposal rewrites the proposal's summary row with its quorum state.
+// proposalRow is a proposal's summary row as of its latest change: the row
+// holds the proposal's state, which the projector keeps current, and the
+// quorum, which depends on the published edition at the time.
+type proposalRow struct {
+	pr *domain.Proposal
+	at string
+	q  domain.QuorumState
+}
+
+// saveProposalAt records the proposal's summary row with its quorum state.
+// Rows are written once per batch (writeProposals), not once per event: a
+// proposal usually changes many times in a batch, and the row was the
+// costliest statement of a rebuild.
 func (p *projector) saveProposalAt(pr *domain.Proposal, at string) error {
 	r, err := p.ranking(pr.Ranking)
 	if err != nil {
@@ -131,14 +145,33 @@ func (p *projector) saveProposalAt(pr *domain.Proposal, at string) error {
 	if err != nil {
 		return err
 	}
-	q := domain.Quorum(pr, r.Quorum, ed)
-	return p.exec(`INSERT INTO proposals VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+	p.proposals[pr.ID] = proposalRow{pr: pr, at: at, q: domain.Quorum(pr, r.Quorum, ed)}
+	return nil
+}
+
+// writeProposals writes the recorded summary rows.
+func (p *projector) writeProposals() error {
+	ids := make([]string, 0, len(p.proposals))
+	for id := range p.proposals {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		row := p.proposals[id]
+		pr := row.pr
+		err := p.exec(`INSERT INTO proposals VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET status=excluded.status, revision=excluded.revision, revisers=excluded.revisers,
 		updated_at=excluded.updated_at, cross_validated_revision=excluded.cross_validated_revision,
 		edition=excluded.edition, closed_reason=excluded.closed_reason, quorum=excluded.quorum, seq=excluded.seq`,
-		pr.ID, pr.Ranking, pr.Entry, boolInt(pr.NewEntry), pr.Title, pr.Summary, pr.Author, string(pr.Status),
-		pr.Revision, jsonText(nonNil(pr.Revisers)), ts(pr.Opened), at, pr.CrossValidatedRevision, pr.Edition,
-		pr.ClosedReason, jsonText(q), pr.Seq)
+			pr.ID, pr.Ranking, pr.Entry, boolInt(pr.NewEntry), pr.Title, pr.Summary, pr.Author, string(pr.Status),
+			pr.Revision, jsonText(nonNil(pr.Revisers)), ts(pr.Opened), row.at, pr.CrossValidatedRevision, pr.Edition,
+			pr.ClosedReason, jsonText(row.q), pr.Seq)
+		if err != nil {
+			return err
+		}
+	}
+	clear(p.proposals)
+	return nil
 }
 
 func scoreText(p *int) string {

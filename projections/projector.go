@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -18,19 +20,109 @@ import (
 var ErrGap = errors.New("projections: event out of order")
 
 // projector applies events inside one transaction. It keeps the aggregate
-// states it touches in memory and writes the dirty ones back at commit.
+// states it touches in memory and writes the dirty ones back at commit,
+// and likewise each changed proposal's summary row.
 type projector struct {
-	tx     *sql.Tx
-	ctx    context.Context
-	states map[events.Aggregate]any
-	dirty  map[events.Aggregate]uint64
-	seq    uint64
-	head   string
+	tx        *sql.Tx
+	ctx       context.Context
+	states    map[events.Aggregate]any
+	dirty     map[events.Aggregate]uint64
+	snapshots map[string]domain.Snapshot // latest edition snapshot by ranking (the next one's "before")
+	proposals map[string]proposalRow     // summary rows to write
+	audit     []any                      // audit rows to insert, auditColumns values each
+	seq       uint64
+	head      string
+	stmts     map[string]*sql.Stmt // prepared in tx, closed with it
+}
+
+func newProjector(tx *sql.Tx, ctx context.Context, c *memo, seq uint64, head string) *projector {
+	return &projector{tx: tx, ctx: ctx, states: c.states, snapshots: c.snapshots, dirty: map[events.Aggregate]uint64{},
+		proposals: map[string]proposalRow{}, seq: seq, head: head}
+}
+
+// memo is what a Store remembers between batches: the aggregate states and
+// the latest edition snapshots as of its checkpoint. It saves loading and
+// decoding them again for every batch; the tables hold the same.
+type memo struct {
+	states    map[events.Aggregate]any
+	snapshots map[string]domain.Snapshot
+}
+
+func newMemo() *memo {
+	return &memo{states: map[events.Aggregate]any{}, snapshots: map[string]domain.Snapshot{}}
+}
+
+// stmt returns q prepared in the transaction. A batch runs the same few
+// dozen statements thousands of times; preparing each once per batch
+// instead of once per call halves the cost of a rebuild.
+func (p *projector) stmt(q string) (*sql.Stmt, error) {
+	if st, ok := p.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := p.tx.PrepareContext(p.ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if p.stmts == nil {
+		p.stmts = map[string]*sql.Stmt{}
+	}
+	p.stmts[q] = st
+	return st, nil
 }
 
 func (p *projector) exec(q string, args ...any) error {
-	_, err := p.tx.ExecContext(p.ctx, q, args...)
+	st, err := p.stmt(q)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(p.ctx, args...)
 	return err
+}
+
+// insertRows inserts rows into a table ("table" or "table(col, …)"), given
+// as their values one row after the other, with one statement per chunk of
+// up to 64 rows: a statement's fixed cost is most of the cost of a small
+// row, and an edition or a batch writes hundreds or thousands of rows.
+func (p *projector) insertRows(into string, columns int, values []any) error {
+	for n := len(values) / columns; n > 0; {
+		k := 64
+		for k > n {
+			k /= 2 // chunks of powers of two: at most 7 statements to prepare per table
+		}
+		if err := p.exec(insertSQL(into, columns, k), values[:k*columns]...); err != nil {
+			return err
+		}
+		values, n = values[k*columns:], n-k
+	}
+	return nil
+}
+
+var insertSQLs sync.Map // "into/columns/rows" → INSERT statement
+
+func insertSQL(into string, columns, rows int) string {
+	key := fmt.Sprintf("%s/%d/%d", into, columns, rows)
+	if q, ok := insertSQLs.Load(key); ok {
+		return q.(string)
+	}
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", columns), ",") + ")"
+	q := "INSERT INTO " + into + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+	insertSQLs.Store(key, q)
+	return q
+}
+
+// auditInto names the audit columns in the order apply collects them.
+const (
+	auditInto    = "audit(seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh, before, after, ranking, entry, proposal, hash)"
+	auditColumns = 15
+)
+
+// queryRow runs a prepared query that returns at most one row into dest.
+func (p *projector) queryRow(q string, args []any, dest ...any) error {
+	st, err := p.stmt(q)
+	if err != nil {
+		return err
+	}
+	return st.QueryRowContext(p.ctx, args...).Scan(dest...)
 }
 
 // state loads an aggregate's state from the states table (or a zero value).
@@ -54,7 +146,7 @@ func (p *projector) state(a events.Aggregate) (any, error) {
 		return nil, nil // webhooks keep no state
 	}
 	var raw string
-	err := p.tx.QueryRowContext(p.ctx, "SELECT state FROM states WHERE kind=? AND id=?", string(a.Kind), a.ID).Scan(&raw)
+	err := p.queryRow("SELECT state FROM states WHERE kind=? AND id=?", []any{string(a.Kind), a.ID}, &raw)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
@@ -86,8 +178,16 @@ func (p *projector) proposal(id string) (*domain.Proposal, error) {
 	return pr, err
 }
 
-// flush writes the dirty states back.
+// flush writes the audit rows, the proposals' summary rows and the dirty
+// states.
 func (p *projector) flush() error {
+	if err := p.insertRows(auditInto, auditColumns, p.audit); err != nil {
+		return err
+	}
+	p.audit = p.audit[:0]
+	if err := p.writeProposals(); err != nil {
+		return err
+	}
 	for a, seq := range p.dirty {
 		b, err := json.Marshal(p.states[a])
 		if err != nil {
@@ -104,8 +204,9 @@ func (p *projector) flush() error {
 }
 
 // apply projects one event: the aggregate's state, its read-model rows and
-// the audit row with the next link of the hash chain.
-func (p *projector) apply(ev events.Event) error {
+// the audit row with the next link of the hash chain (head, when the
+// caller computed it already).
+func (p *projector) apply(ev events.Event, head string) error {
 	if ev.Sequence != p.seq+1 {
 		return fmt.Errorf("%w: got sequence %d after %d", ErrGap, ev.Sequence, p.seq)
 	}
@@ -131,12 +232,15 @@ func (p *projector) apply(ev events.Event) error {
 			a.before, a.after = before.(string), string(pr.Status)
 		}
 	}
-	p.head = events.ChainHash(p.head, ev)
-	p.seq = ev.Sequence
-	return p.exec(`INSERT INTO audit(seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh,
-		before, after, ranking, entry, proposal, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.Type, ev.ID, a.en, a.zh,
+	if head == "" {
+		head = events.ChainHash(p.head, ev)
+	}
+	p.head, p.seq = head, ev.Sequence
+	// Audit rows are inserted together at the end of the batch (nothing
+	// reads them before).
+	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.Type, ev.ID, a.en, a.zh,
 		a.before, a.after, a.ranking, a.entry, a.proposal, p.head)
+	return nil
 }
 
 // auditRow is the flattened form of one event in the audit trail.

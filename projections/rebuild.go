@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"time"
@@ -54,26 +55,71 @@ func Rebuild(ctx context.Context, src Replayer, path string) (RebuildStats, erro
 	return RebuildStats{Events: n, Duration: time.Since(start)}, nil
 }
 
+// build replays the stream into a new database at path. Reading and
+// decoding run on their own goroutine, a batch ahead of the projection.
 func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 	db, err := openDBSync(path, "OFF")
 	if err != nil {
 		return 0, err
 	}
+	indexes, err := dropIndexes(ctx, db, "audit")
+	if err != nil {
+		db.Close()
+		return 0, err
+	}
 	s := &Store{db: db, path: path, changed: make(chan struct{})}
-	batch := make([]events.Event, 0, BatchSize)
-	var n uint64
-	err = src.Replay(ctx, 1, func(ev events.Event) error {
-		batch = append(batch, ev)
-		n++
-		if len(batch) == BatchSize {
-			err := s.Apply(ctx, batch)
-			batch = batch[:0]
-			return err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The reading goroutine also computes the audit chain, which depends
+	// on nothing but the events.
+	type batch struct {
+		evs   []events.Event
+		heads []string
+	}
+	batches := make(chan batch, 2)
+	replayed := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		var b batch
+		head := ""
+		send := func() error {
+			select {
+			case batches <- b:
+				b = batch{}
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
-		return nil
-	})
-	if err == nil {
-		err = s.Apply(ctx, batch)
+		err := src.Replay(ctx, 1, func(ev events.Event) error {
+			head = events.ChainHash(head, ev)
+			b.evs, b.heads = append(b.evs, ev), append(b.heads, head)
+			if len(b.evs) == BatchSize {
+				return send()
+			}
+			return nil
+		})
+		if err == nil && len(b.evs) > 0 {
+			err = send()
+		}
+		replayed <- err
+	}()
+	var n uint64
+	for b := range batches {
+		if err == nil {
+			if err = s.apply(ctx, b.evs, b.heads); err != nil {
+				cancel() // stop the replay; drain what it already sent
+			}
+			n += uint64(len(b.evs))
+		}
+	}
+	if rerr := <-replayed; err == nil {
+		err = rerr
+	}
+	for _, q := range indexes {
+		if err == nil {
+			_, err = db.ExecContext(ctx, q)
+		}
 	}
 	if err == nil {
 		_, err = db.ExecContext(ctx, "PRAGMA synchronous=FULL; PRAGMA wal_checkpoint(TRUNCATE)")
@@ -82,6 +128,36 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 		err = cerr
 	}
 	return n, err
+}
+
+// dropIndexes drops the secondary indexes of table and returns the
+// statements that create them again: nothing reads the audit trail during
+// a rebuild, and building its indexes once at the end is cheaper than
+// keeping them up to date row by row.
+func dropIndexes(ctx context.Context, db *sql.DB, table string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name, sql FROM sqlite_master WHERE type='index' AND tbl_name=? AND sql IS NOT NULL ORDER BY name", table)
+	if err != nil {
+		return nil, err
+	}
+	var names, create []string
+	for rows.Next() {
+		var name, q string
+		if err := rows.Scan(&name, &q); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names, create = append(names, name), append(create, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if _, err := db.ExecContext(ctx, `DROP INDEX "`+name+`"`); err != nil {
+			return nil, err
+		}
+	}
+	return create, nil
 }
 
 func removeDB(path string) {

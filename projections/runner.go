@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/events"
+	"github.com/mattn/go-sqlite3"
 )
 
 // BatchSize is how many events one transaction applies at most.
@@ -44,7 +45,19 @@ func (s *Store) Run(ctx context.Context, src Tailer, log *slog.Logger) error {
 	}
 }
 
+// isFatal reports whether err will recur however often the batch is
+// retried: an event outside the catalog, a malformed one, or one whose rows
+// the database refuses (a constraint it breaks, a corrupt file). A busy or
+// full database, a lost connection or an I/O error may pass.
 func isFatal(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrConstraint, sqlite3.ErrMismatch, sqlite3.ErrTooBig, sqlite3.ErrRange,
+			sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
+			return true
+		}
+	}
 	return errors.Is(err, events.ErrUnknownType) || errors.Is(err, events.ErrMalformed)
 }
 
@@ -95,7 +108,17 @@ func (s *Store) applyBatch(ctx context.Context, batch []events.Event) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	if err := s.Apply(ctx, batch); err != nil {
+	err := s.Apply(ctx, batch)
+	if err != nil && isFatal(err) && len(batch) > 1 {
+		// Apply the events before the one that fails, one by one, so the
+		// read models stop just before it.
+		for _, ev := range batch {
+			if err = s.Apply(ctx, []events.Event{ev}); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("applying events %d–%d: %w", batch[0].Sequence, batch[len(batch)-1].Sequence, err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,6 +17,9 @@ import (
 type Store struct {
 	db   *sql.DB
 	path string
+
+	applying sync.Mutex // held by Apply
+	memo     *memo      // as of seq; nil: load from the tables
 
 	mu      sync.Mutex
 	seq     uint64 // last applied stream sequence (== checkpoint row)
@@ -63,17 +67,17 @@ func (s *Store) AuditHead(context.Context) (string, uint64, error) {
 // Apply projects evs in one transaction together with the new checkpoint.
 // Events at or below the checkpoint are skipped (redelivery changes
 // nothing); an event that does not follow the checkpoint returns ErrGap and
-// nothing of the batch is kept.
-func (s *Store) Apply(ctx context.Context, evs []events.Event) error {
-	s.mu.Lock()
-	seq, head := s.seq, s.head
-	s.mu.Unlock()
-	i := 0
-	for i < len(evs) && evs[i].Sequence <= seq {
-		i++
-	}
-	evs = evs[i:]
-	if len(evs) == 0 {
+// nothing of the batch is kept. Calls are serialised.
+func (s *Store) Apply(ctx context.Context, evs []events.Event) error { return s.apply(ctx, evs, nil) }
+
+// apply is Apply, given the audit chain head after each event when the
+// caller has computed them already (heads[i] after evs[i]; a rebuild does
+// it on the goroutine that reads the stream). nil: compute them here.
+func (s *Store) apply(ctx context.Context, evs []events.Event, heads []string) error {
+	s.applying.Lock()
+	defer s.applying.Unlock()
+	seq, _ := s.Checkpoint()
+	if !slices.ContainsFunc(evs, func(e events.Event) bool { return e.Sequence > seq }) {
 		return nil
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -81,23 +85,51 @@ func (s *Store) Apply(ctx context.Context, evs []events.Event) error {
 		return err
 	}
 	defer tx.Rollback()
-	p := &projector{tx: tx, ctx: ctx, states: map[events.Aggregate]any{}, dirty: map[events.Aggregate]uint64{}, seq: seq, head: head}
-	for _, ev := range evs {
+	// Read the checkpoint again inside the (immediate) transaction: another
+	// process on the same file may have moved it, and then the memo is
+	// stale too.
+	var head string
+	if err := tx.QueryRowContext(ctx, "SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&seq, &head); err != nil {
+		return err
+	}
+	memo := s.memo
+	s.memo = nil // evolved in place below: kept again only if the batch commits
+	if memo == nil || seq != s.seq {
+		memo = newMemo()
+	}
+	// Statements run without ctx's cancellation: given a cancellable
+	// context, go-sqlite3 runs every statement on a goroutine of its own to
+	// watch for it, which costs more than the statement. The loop checks ctx
+	// between events instead.
+	p := newProjector(tx, context.WithoutCancel(ctx), memo, seq, head)
+	for i, ev := range evs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if ev.Sequence <= p.seq {
 			continue
 		}
-		if err := p.apply(ev); err != nil {
+		head := ""
+		if heads != nil {
+			head = heads[i]
+		}
+		if err := p.apply(ev, head); err != nil {
 			return err
 		}
 	}
-	if err := p.flush(); err != nil {
-		return err
+	if p.seq > seq {
+		if err := p.flush(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE checkpoint SET seq=?, audit_head=? WHERE id=1", p.seq, p.head); err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE checkpoint SET seq=?, audit_head=? WHERE id=1", p.seq, p.head); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
+	if len(memo.states) <= maxCachedStates {
+		s.memo = memo
 	}
 	s.mu.Lock()
 	s.seq, s.head, s.applied = p.seq, p.head, time.Now()
@@ -106,6 +138,10 @@ func (s *Store) Apply(ctx context.Context, evs []events.Event) error {
 	s.mu.Unlock()
 	return nil
 }
+
+// maxCachedStates bounds the aggregate states Apply keeps in memory between
+// batches; past it they are loaded from the states table again.
+const maxCachedStates = 20_000
 
 // ErrWaitTimeout means the projection did not reach the sequence in time.
 var ErrWaitTimeout = errors.New("projections: read model is behind; the change is saved and will appear shortly")

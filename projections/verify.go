@@ -85,6 +85,11 @@ func Verify(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, error)
 	if err != nil {
 		return rep, err
 	}
+	if audit != nil {
+		if err := audit.Err(); err != nil { // a failed read is not the end of the trail
+			return rep, err
+		}
+	}
 	rep.Head = head
 	if db != nil {
 		var seq uint64

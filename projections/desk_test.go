@@ -1,0 +1,214 @@
+package projections_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// liveDesk is a desk whose history was written through the real commands
+// while the read models tailed the stream (Store.Run), as in production.
+type liveDesk struct {
+	env  *jstest.Env
+	h    *domain.Handler
+	ps   *projections.Store
+	path string
+	stop func() // stops Run and waits for it
+}
+
+var (
+	publisher = domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
+	editor    = domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
+)
+
+func reviewer(name string) domain.Actor {
+	return domain.Actor{Name: name, Roles: []string{domain.RoleReviewer}}
+}
+
+// startLiveDesk starts an embedded store and read models at path tailing it.
+func startLiveDesk(t *testing.T, path string) *liveDesk {
+	t.Helper()
+	d := &liveDesk{env: jstest.Start(t), path: path}
+	d.h = domain.NewHandler(d.env.Store, nil)
+	d.ps = open(t, path)
+	runCtx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var once sync.Once
+	wg.Go(func() {
+		if err := d.ps.Run(runCtx, d.env.Store, nil); err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	d.stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
+	t.Cleanup(d.stop) // runs before open's Close: cleanups run last-in first-out
+	return d
+}
+
+// catchUp waits until the read models have applied the whole stream.
+func (d *liveDesk) catchUp(t *testing.T) uint64 {
+	t.Helper()
+	ctx := testContext(t)
+	last, err := d.env.Store.LastSequence(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitApplied(t, d.ps, last)
+	return last
+}
+
+// do runs a command and fails the test on error.
+func do(t *testing.T, what string) func(domain.Result, error) domain.Result {
+	return func(res domain.Result, err error) domain.Result {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return res
+	}
+}
+
+// richHistory writes the demo seed and then what a desk does in its second
+// week: a veto answered by a revision, a veto a publisher dismisses, a
+// withdrawal, a rejection, a competing proposal whose publication returns
+// a cross-validated proposal to review, new weights, a second edition,
+// account changes and webhook deliveries.
+func richHistory(t *testing.T, d *liveDesk) {
+	t.Helper()
+	ctx := testContext(t)
+	h := d.h
+	if _, err := demo.Seed(ctx, h, demo.Options{Password: "pw", HashPassword: fakeHash, Now: time.Now(),
+		AuditHead: d.ps.AuditHead, CrossValidated: d.ps.CrossValidated}); err != nil {
+		t.Fatal(err)
+	}
+	slug := demo.RankingSlug
+	hash, _ := fakeHash("")
+
+	// Accounts: a third reviewer, a role granted and revoked, a token
+	// issued and revoked, a password changed.
+	do(t, "register")(h.RegisterUser(ctx, domain.System(), "x-user", domain.RegisterUser{Username: "reviewer3",
+		DisplayName: "Reviewer 3", PasswordHash: hash, Roles: []string{domain.RoleReviewer}}))
+	do(t, "grant")(h.GrantRole(ctx, publisher, "x-grant", "reviewer3", domain.RoleEditor))
+	do(t, "revoke role")(h.RevokeRole(ctx, publisher, "x-revoke", "reviewer3", domain.RoleEditor))
+	do(t, "token")(h.IssueToken(ctx, editor, "x-token", "editor", domain.IssueToken{TokenID: "tok-ci", Name: "CI",
+		Hash: strings.Repeat("ab", 32), ExpiresAt: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}))
+	do(t, "revoke token")(h.RevokeToken(ctx, editor, "x-token-revoke", "editor", "tok-ci"))
+	do(t, "password")(h.ChangePassword(ctx, editor, "x-password", "editor", hash))
+
+	approveAll := func(id, voter, key string) {
+		t.Helper()
+		p, err := h.Proposal(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		do(t, key)(h.CastVote(ctx, reviewer(voter), key, domain.CastVote{Proposal: id, Revision: p.Revision,
+			Verdict: events.Approve, VerifiedEvidence: p.EvidenceIDs()}))
+	}
+	// open drafts a proposal on a published entry with one score change.
+	open := func(id, entry, criterion string, to int) {
+		t.Helper()
+		do(t, id)(h.OpenProposal(ctx, editor, id+"-open", domain.OpenProposal{ID: id, Ranking: slug, Entry: entry,
+			Title: "Second look at " + entry}))
+		do(t, id)(h.AddEvidence(ctx, editor, id+"-ev", domain.AddEvidence{Proposal: id, Claim: "Pricing page",
+			SourceURL: "https://example.com/" + entry, Excerpt: "Billed by the second.", ObservedOn: "2026-01-10", ValidForDays: 90}))
+		do(t, id)(h.AddEvidence(ctx, editor, id+"-ev2", domain.AddEvidence{Proposal: id, Claim: "Added by mistake",
+			SourceName: "A note", Excerpt: "Nothing.", ObservedOn: "2026-01-10"}))
+		do(t, id)(h.RemoveEvidence(ctx, editor, id+"-ev2-remove", id, "e2"))
+		do(t, id)(h.ProposeScore(ctx, editor, id+"-score", domain.ProposeScore{Proposal: id, Criterion: criterion,
+			To: to, Rationale: "See the pricing page.", Evidence: []string{"e1"}}))
+		do(t, id)(h.Submit(ctx, editor, id+"-submit", id))
+	}
+
+	// A veto answered by a revision (the held-back proposal in review).
+	hw := "demo-huawei-cloud-2"
+	do(t, "veto")(h.CastVote(ctx, reviewer("reviewer2"), "x-hw-veto", domain.CastVote{Proposal: hw, Revision: 1,
+		Verdict: events.Reject, Comment: "The excerpt is about another product."}))
+	do(t, "revise")(h.Revise(ctx, editor, "x-hw-revise", hw, "A better excerpt."))
+	do(t, "resubmit")(h.Submit(ctx, editor, "x-hw-resubmit", hw))
+	approveAll(hw, "reviewer2", "x-hw-approve2")
+	approveAll(hw, "reviewer1", "x-hw-approve1")
+
+	// A veto dismissed by a publisher, then a third approval.
+	open("x-ppio", "ppio", demo.CritElasticity, 6)
+	approveAll("x-ppio", "reviewer1", "x-ppio-approve1")
+	do(t, "veto")(h.CastVote(ctx, reviewer("reviewer2"), "x-ppio-veto", domain.CastVote{Proposal: "x-ppio", Revision: 1,
+		Verdict: events.Reject, Comment: "Not convinced."}))
+	do(t, "dismiss")(h.DismissVeto(ctx, publisher, "x-ppio-dismiss", "x-ppio", "reviewer2", "The pricing page says so."))
+	approveAll("x-ppio", "reviewer3", "x-ppio-approve3")
+
+	// A withdrawal (the editor's draft) and a rejection.
+	do(t, "withdraw")(h.Withdraw(ctx, editor, "x-matpool-withdraw", "demo-matpool-2", "Superseded."))
+	open("x-aliyun", "aliyun", demo.CritOnboarding, 2)
+	do(t, "reject")(h.Reject(ctx, publisher, "x-aliyun-reject", "x-aliyun", "The source does not support it."))
+
+	// A competing proposal on the value the cross-validated
+	// demo-qingjiao-2 changes: publishing it returns qingjiao-2 to review.
+	qj, err := h.Proposal(ctx, "demo-qingjiao-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open("x-qingjiao", "qingjiao", demo.CritOnboarding, qj.Scores[demo.CritOnboarding].To%10+1)
+	approveAll("x-qingjiao", "reviewer1", "x-qingjiao-approve1")
+	approveAll("x-qingjiao", "reviewer2", "x-qingjiao-approve2")
+
+	// New weights: two criteria swap theirs.
+	r, err := h.Ranking(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.Weights()
+	w[demo.CritOnboarding], w[demo.CritElasticity] = w[demo.CritElasticity], w[demo.CritOnboarding]
+	do(t, "weights")(h.SetWeights(ctx, publisher, "x-weights", slug, w))
+
+	// Edition 2, published as the desk does: preview, the read model's
+	// audit head and cross-validated candidates.
+	d.catchUp(t)
+	chosen := []string{hw, "x-ppio", "x-qingjiao"}
+	pv, _, err := h.PreviewEdition(ctx, slug, chosen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, seq, _ := d.ps.AuditHead(ctx)
+	candidates, err := d.ps.CrossValidated(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, "publish")(h.Publish(ctx, publisher, "x-edition-2", domain.PublishEdition{Ranking: slug, Proposals: chosen,
+		PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Note: "Second edition"}, candidates))
+	if qj, _ := h.Proposal(ctx, "demo-qingjiao-2"); qj.Status != domain.StatusInReview {
+		t.Fatalf("demo-qingjiao-2 is %s after edition 2, want it returned to review", qj.Status)
+	}
+
+	// Webhook deliveries of edition 2 (written by the notifier, not a command).
+	now := time.Now()
+	for _, data := range []any{
+		&events.WebhookFailed{URL: "https://hooks.example.com/x", Ranking: slug, Edition: 2, Attempt: 1, Error: "HTTP 502"},
+		&events.WebhookDelivered{URL: "https://hooks.example.com/x", Ranking: slug, Edition: 2, Status: 200, Attempts: 2},
+	} {
+		ev, err := events.New(events.NewID(now), now, "system", slug, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.env.Store.Append(ctx, nil, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.catchUp(t)
+}
+
+// mustCount fails unless the query counts want rows: it proves the history
+// holds what a test relies on.
+func mustCount(t *testing.T, ps *projections.Store, want int, q string, args ...any) {
+	t.Helper()
+	var got int
+	if err := ps.DB().QueryRow(q, args...).Scan(&got); err != nil || got != want {
+		t.Errorf("%s = %d (err %v), want %d", q, got, err, want)
+	}
+}

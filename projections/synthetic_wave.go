@@ -1,0 +1,283 @@
+package projections
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// desk is one synthetic ranking and where its proposals stand between
+// editions.
+type desk struct {
+	slug     string
+	entries  []string
+	created  map[string]bool // entry registered
+	orphan   map[string]bool // registered, but its new-entry proposal closed: never publishable
+	held     []string        // cross-validated, kept out of the last edition
+	ready    []string        // cross-validated, for the next edition
+	returned []string        // returned to review by the last edition
+	opened   int
+}
+
+const (
+	synthEntries  = 60
+	synthCriteria = 8
+)
+
+var synthWeights = []int{20, 15, 15, 10, 10, 10, 10, 10}
+
+// world registers the users and defines the rankings.
+func (s *synth) world() error {
+	if err := s.users(); err != nil {
+		return err
+	}
+	sys := domain.System()
+	for i := 1; i <= 3; i++ {
+		d := &desk{slug: fmt.Sprintf("%s-r%d", s.prefix, i), created: map[string]bool{}, orphan: map[string]bool{}}
+		for j := 1; j <= synthEntries; j++ {
+			d.entries = append(d.entries, fmt.Sprintf("e%02d", j))
+		}
+		if err := s.as(sys)(domain.DecideDefineRanking(s.ranking(d.slug), sys, s.definition(d.slug, i))); err != nil {
+			return err
+		}
+		if err := s.as(sys)(domain.DecideSetScenarios(s.ranking(d.slug), sys, s.scenarios(0))); err != nil {
+			return err
+		}
+		s.desks = append(s.desks, d)
+	}
+	return nil
+}
+
+func text(en string) events.Text { return events.Text{Zh: "（中）" + en, En: en} }
+
+func (s *synth) definition(slug string, i int) events.RankingDefined {
+	d := events.RankingDefined{Slug: slug, Title: text(fmt.Sprintf("Synthetic ranking %d", i)),
+		Description: text("Generated for benchmarks and tests."),
+		Quorum:      events.QuorumPolicy{MinApprovals: 2, RequireEvidenceVerified: true}}
+	for k := 1; k <= 4; k++ {
+		d.Categories = append(d.Categories, events.Category{Slug: fmt.Sprintf("k%d", k), Name: text(fmt.Sprintf("Category %d", k))})
+	}
+	for c := 1; c <= synthCriteria; c++ {
+		d.Criteria = append(d.Criteria, events.Criterion{Slug: fmt.Sprintf("c%d", c), Name: text(fmt.Sprintf("Criterion %d", c)),
+			Description: text("How well the entry does on this."), Weight: synthWeights[c-1]})
+	}
+	var region, access []events.AttributeValue
+	for _, v := range []string{"cn-north", "cn-east", "cn-south", "overseas"} {
+		region = append(region, events.AttributeValue{Value: v, Label: text(v)})
+	}
+	for _, v := range []string{"root", "container", "notebook"} {
+		access = append(access, events.AttributeValue{Value: v, Label: text(v)})
+	}
+	d.Attributes = []events.AttributeDef{{Key: "region", Name: text("Region"), Values: region},
+		{Key: "access", Name: text("Access"), Values: access}}
+	return d
+}
+
+// weights returns the criteria weights rotated by shift.
+func weights(shift int) map[string]int {
+	w := map[string]int{}
+	for c := range synthCriteria {
+		w[fmt.Sprintf("c%d", c+1)] = synthWeights[(c+shift)%synthCriteria]
+	}
+	return w
+}
+
+func (s *synth) scenarios(shift int) events.ScenariosSet {
+	var sc events.ScenariosSet
+	for i := 1; i <= 3; i++ {
+		sc.Scenarios = append(sc.Scenarios, events.Scenario{Slug: fmt.Sprintf("sc%d", i),
+			Name: text(fmt.Sprintf("Scenario %d", i)), Weights: weights(shift + 2*i)})
+	}
+	f := events.Filter{Key: "where", Question: text("Where must the data stay?")}
+	for _, v := range []string{"cn-north", "overseas"} {
+		f.Options = append(f.Options, events.FilterOption{Value: v, Label: text(v), Requires: []events.Requirement{
+			{Attribute: "region", AnyOf: []string{v}, Reason: text("Not offered in " + v)}}})
+	}
+	sc.Filters = []events.Filter{f}
+	return sc
+}
+
+// wave reworks the proposals the last edition returned to review, opens
+// proposals on free entries (and one against each held-back proposal's
+// value), reviews them and publishes the next edition.
+func (s *synth) wave(d *desk) error {
+	var chosen []string
+	busy := map[string]bool{}
+	for _, id := range d.returned {
+		if err := s.rework(d, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range slices.Concat(d.returned, d.ready, d.held) {
+		busy[s.proposal(id).Entry] = true
+	}
+	chosen = slices.Concat(d.returned, d.ready)
+	for _, id := range d.held {
+		p := s.proposal(id)
+		if id, err := s.propose(d, p.Entry, scored(p)[0]); err != nil {
+			return err
+		} else if id != "" {
+			chosen = append(chosen, id)
+		}
+	}
+	for _, e := range s.picks(d, busy, 8+s.rng.IntN(13)) {
+		if id, err := s.propose(d, e, ""); err != nil {
+			return err
+		} else if id != "" {
+			chosen = append(chosen, id)
+		}
+	}
+	// Hold one proposal back now and then; next wave a competing proposal
+	// on its value is published and returns it to review. Never one on the
+	// entry of a proposal held last time, which may stay in play.
+	others := d.held
+	d.held = nil
+	if i := s.rng.IntN(len(chosen) + 1); i < len(chosen) && s.rng.IntN(2) == 0 {
+		p := s.proposal(chosen[i])
+		inPlay := slices.ContainsFunc(others, func(id string) bool { return s.proposal(id).Entry == p.Entry })
+		if !p.NewEntry && len(scored(p)) > 0 && !inPlay {
+			d.held = []string{chosen[i]}
+			chosen = slices.Delete(chosen, i, i+1)
+		}
+	}
+	if len(chosen) > 0 {
+		if err := s.publish(d, chosen, others); err != nil {
+			return err
+		}
+	}
+	d.returned, d.ready = nil, nil
+	for _, id := range others {
+		switch s.proposal(id).Status {
+		case domain.StatusInReview:
+			d.returned = append(d.returned, id)
+		case domain.StatusCrossValidated:
+			d.ready = append(d.ready, id)
+		}
+	}
+	return s.between(d)
+}
+
+// picks chooses up to n free entries: about half of them published ones
+// (the desk revisits its entries), the rest new.
+func (s *synth) picks(d *desk, busy map[string]bool, n int) []string {
+	var known, fresh []string
+	for _, e := range d.entries {
+		switch {
+		case busy[e] || d.orphan[e]:
+		case d.created[e]:
+			known = append(known, e)
+		default:
+			fresh = append(fresh, e)
+		}
+	}
+	s.rng.Shuffle(len(known), func(i, j int) { known[i], known[j] = known[j], known[i] })
+	s.rng.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
+	k := min(len(known), n/2)
+	if len(fresh) < n-k {
+		k = min(len(known), n-len(fresh))
+	}
+	return append(known[:k], fresh[:min(len(fresh), n-k)]...)
+}
+
+// scored returns the criteria a proposal changes, sorted.
+func scored(p *domain.Proposal) []string {
+	var out []string
+	for _, t := range p.Targets() {
+		if c, ok := strings.CutPrefix(t, "score:"); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// between makes the changes a desk sees between editions: weights,
+// scenarios, accounts.
+func (s *synth) between(d *desk) error {
+	pub := s.actor(s.pick(s.publishers))
+	switch x := s.rng.IntN(40); {
+	case x < 2:
+		if err := s.as(pub)(domain.DecideSetWeights(s.ranking(d.slug), pub, weights(s.rng.IntN(synthCriteria)))); err != nil {
+			return err
+		}
+	case x < 3:
+		if err := s.as(pub)(domain.DecideSetScenarios(s.ranking(d.slug), pub, s.scenarios(s.rng.IntN(synthCriteria)))); err != nil {
+			return err
+		}
+	}
+	return s.accounts()
+}
+
+func (s *synth) publish(d *desk, chosen, others []string) error {
+	r, ed := s.ranking(d.slug), s.edition(d.slug)
+	var ps, os []*domain.Proposal
+	entries := map[string]*domain.Entry{}
+	for _, id := range chosen {
+		p := s.proposal(id)
+		ps = append(ps, p)
+		if p.NewEntry {
+			entries[p.Entry] = s.entry(d.slug, p.Entry)
+		}
+	}
+	for _, id := range others {
+		os = append(os, s.proposal(id))
+	}
+	pv, err := domain.Preview(r, ed, ps, entries)
+	if err != nil {
+		return fmt.Errorf("synthetic history: preview: %w", err)
+	}
+	c := domain.PublishEdition{Ranking: d.slug, Proposals: pv.Proposals, PreviewHash: pv.Hash,
+		Note: fmt.Sprintf("Edition %d of %s", pv.Number, d.slug)}
+	if s.chained {
+		c.AuditHead, c.AuditSeq = s.head, s.next-1
+	}
+	pub := s.actor(s.pick(s.publishers))
+	return s.as(pub)(domain.DecidePublish(r, ed, ps, entries, os, pub, c))
+}
+
+const synthExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
+	"prepared for common frameworks, shared storage mounted across nodes, and support answering within " +
+	"a working day; spot capacity is available in two regions and data can be kept between sessions."
+
+// evidence adds one evidence item to the draft id as actor.
+func (s *synth) evidence(id string, a domain.Actor) error {
+	p := s.proposal(id)
+	n := p.EvidenceSeq + 1
+	c := domain.AddEvidence{Proposal: id,
+		Claim:        fmt.Sprintf("Claim %d about %s", n, p.Entry),
+		SourceURL:    fmt.Sprintf("https://example.com/%s/%s/%d", p.Ranking, p.Entry, n),
+		Section:      fmt.Sprintf("§%d", 1+s.rng.IntN(12)),
+		Excerpt:      synthExcerpt[s.rng.IntN(80):],
+		ObservedOn:   s.clock.AddDate(0, 0, -s.rng.IntN(60)).Format(time.DateOnly),
+		ValidForDays: []int{0, 90, 180, 365}[s.rng.IntN(4)]}
+	return s.as(a)(domain.DecideAddEvidence(p, a, c))
+}
+
+// cite picks one or two evidence ids of the proposal.
+func (s *synth) cite(p *domain.Proposal) []string {
+	ids := p.EvidenceIDs()
+	i := s.rng.IntN(len(ids))
+	if j := s.rng.IntN(len(ids)); j != i && s.rng.IntN(2) == 0 {
+		return []string{ids[i], ids[j]}
+	}
+	return []string{ids[i]}
+}
+
+func (s *synth) score(d *desk, id string, a domain.Actor, crit string) error {
+	p := s.proposal(id)
+	c := domain.ProposeScore{Proposal: id, Criterion: crit, To: s.rng.IntN(11),
+		Rationale: "Follows from the cited sources.", Evidence: s.cite(p)}
+	return s.as(a)(domain.DecideProposeScore(s.ranking(d.slug), s.edition(d.slug), p, a, c))
+}
+
+func (s *synth) vote(d *desk, id, reviewer, verdict string, verified []string) error {
+	p, a := s.proposal(id), s.actor(reviewer)
+	c := domain.CastVote{Proposal: id, Revision: p.Revision, Verdict: verdict, VerifiedEvidence: verified}
+	if verdict == events.Reject {
+		c.Comment = "The excerpt does not support this score."
+	}
+	return s.as(a)(domain.DecideCastVote(s.ranking(d.slug), s.edition(d.slug), p, a, c))
+}
