@@ -3,8 +3,10 @@ package events
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -149,37 +151,96 @@ func Decode(subject string, h Header, body []byte, seq uint64) (Event, error) {
 // fixed key order holding the stored type and the body exactly as stored.
 // Replaying the log gives the same bytes on any machine.
 func Canonical(e Event) []byte {
-	var b bytes.Buffer
-	b.Grow(len(e.Raw) + 256)
-	b.WriteString(`{"seq":`)
-	fmt.Fprintf(&b, "%d", e.Sequence)
-	for _, kv := range [][2]string{
-		{"id", e.ID}, {"source", e.Source}, {"type", e.StoredType}, {"subject", e.Subject},
-		{"datacontenttype", e.DataContentType},
-		{"time", e.Time.UTC().Format(time.RFC3339Nano)}, {"actor", e.Actor},
-		{"correlationid", e.CorrelationID}, {"causationid", e.CausationID},
+	return appendCanonical(make([]byte, 0, len(e.Raw)+320), e)
+}
+
+// appendCanonical appends the canonical bytes of e to b. It writes what
+// encoding/json would (the same string escaping) without its reflection:
+// the audit chain hashes every event of a replay.
+func appendCanonical(b []byte, e Event) []byte {
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendUint(b, e.Sequence, 10)
+	for _, kv := range [...][2]string{
+		{`,"id":`, e.ID}, {`,"source":`, e.Source}, {`,"type":`, e.StoredType}, {`,"subject":`, e.Subject},
+		{`,"datacontenttype":`, e.DataContentType},
+		{`,"time":`, e.Time.UTC().Format(time.RFC3339Nano)}, {`,"actor":`, e.Actor},
+		{`,"correlationid":`, e.CorrelationID}, {`,"causationid":`, e.CausationID},
 	} {
-		b.WriteString(`,"` + kv[0] + `":`)
-		s, _ := json.Marshal(kv[1])
-		b.Write(s)
+		b = append(b, kv[0]...)
+		b = appendJSONString(b, kv[1])
 	}
-	b.WriteString(`,"data":`)
-	var compact bytes.Buffer
-	if json.Compact(&compact, e.Raw) == nil {
-		b.Write(compact.Bytes())
+	b = append(b, `,"data":`...)
+	buf := bytes.NewBuffer(b)
+	if json.Compact(buf, e.Raw) == nil {
+		b = buf.Bytes()
 	} else {
-		s, _ := json.Marshal(string(e.Raw))
-		b.Write(s)
+		b = appendJSONString(b[:len(b)], string(e.Raw))
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string exactly as encoding/json
+// writes it: HTML-safe escapes for <, > and &, U+2028 and U+2029 escaped,
+// invalid UTF-8 replaced by U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // ChainHash returns h_n = sha256(h_{n-1} ‖ canonical(e)) as hex. The genesis
 // previous hash is the empty string.
 func ChainHash(prev string, e Event) string {
-	h := sha256.New()
-	h.Write([]byte(prev))
-	h.Write(Canonical(e))
-	return fmt.Sprintf("%x", h.Sum(nil))
+	b := make([]byte, 0, len(prev)+len(e.Raw)+320)
+	b = appendCanonical(append(b, prev...), e)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
