@@ -36,6 +36,12 @@ func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
 			t.Errorf("%s publishing appended events: sequence %d → %d", user, before, after)
 		}
 	}
+	// A publisher naming no real ranking is told so.
+	status, _, page := e.post(e.client("pat"), pathPublish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
+		"ranking": {"nope"}, "proposals": {demoReady}, "preview_hash": {pv.Hash}})
+	if status != http.StatusNotFound || !strings.Contains(byTestID(page, "form-error").Text(), "no such ranking") {
+		t.Errorf("unknown ranking: status %d, %q", status, byTestID(page, "form-error").Text())
+	}
 	// Signed out: sent to sign in, and a post is refused.
 	anon := e.client("")
 	if res, _ := anon.do(http.MethodGet, pathPublish, nil, nil); res.StatusCode != http.StatusSeeOther {

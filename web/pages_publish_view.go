@@ -20,6 +20,7 @@ type publishChoice struct {
 type publishView struct {
 	Page
 	Rankings []publishRanking
+	Error    string // a failed publish of no ranking on the page (an unknown slug)
 }
 
 // publishRanking is one ranking's section: its candidates, the preview of
@@ -140,6 +141,9 @@ func (s *Server) publishView(r *http.Request, choice publishChoice, st formState
 			pr.PreviewError = messageOf(v.Lang, domain.ErrNothingToPublish)
 		}
 		v.Rankings = append(v.Rankings, pr)
+	}
+	if choice.Failed && !slices.ContainsFunc(v.Rankings, func(pr publishRanking) bool { return pr.Slug == choice.Ranking }) {
+		v.Error = st.Summary
 	}
 	return v, nil
 }
