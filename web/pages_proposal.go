@@ -43,7 +43,6 @@ type proposalPageView struct {
 	Revisions  []ppRevisionRow
 	Quorum     []ppQuorumPart
 	QuorumMet  bool
-	QuorumSep  string
 	Lifecycle  string // where the proposal stands, in words
 
 	Can        ppActions
@@ -152,7 +151,7 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 		Status: d.Status, StatusText: p.StatusLabel(d.Status), Revision: d.Revision, Author: d.Author,
 		Revisers: deskJoin(p.Lang, d.Revisers), Opened: p.DateTime(deskTime(d.OpenedAt)),
 		ClosedReason: d.ClosedReason, Edition: d.Edition, Draft: d.Status == domain.StatusDraft,
-		Quorum: ppQuorumParts(p, l, d.Quorum), QuorumMet: d.Quorum.Met, QuorumSep: ppQuorumSep(p.Lang),
+		Quorum: ppQuorumParts(p, l, d.Quorum), QuorumMet: d.Quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(d.Status)),
 		Can:       ppAllowedActions(actorOf(ctx), dp), Vetoes: ppOpenVetoes(dp),
 		Today:  requestOf(ctx).now.UTC().Format(time.DateOnly),

@@ -11,6 +11,7 @@ import (
 // "needs 1 more approval" or "1 open veto by reviewer2".
 type ppQuorumPart struct {
 	ID   string // "met", "needed", "unverified", "vetoes", "outdated", "ineligible", "stale"
+	Lead string // the separator before it: "" for the first clause, "; " or "；" after
 	Text string
 }
 
@@ -18,7 +19,15 @@ type ppQuorumPart struct {
 // page's language.
 func ppQuorumParts(p Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
 	var out []ppQuorumPart
-	add := func(id, text string) { out = append(out, ppQuorumPart{ID: id, Text: text}) }
+	add := func(id, text string) {
+		pt := ppQuorumPart{ID: id, Text: text}
+		if len(out) == 0 {
+			pt.Text = upperFirst(text) // the clauses read as one sentence
+		} else {
+			pt.Lead = ppQuorumSep(p.Lang)
+		}
+		out = append(out, pt)
+	}
 	sep := deskListSep(p.Lang)
 	if q.Met {
 		add("met", p.T("desk.quorum.met", strings.Join(q.Approvers, sep)))
@@ -50,19 +59,11 @@ func ppQuorumParts(p Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
 
 // deskQuorumSentence joins the clauses into one sentence.
 func deskQuorumSentence(p Page, l deskLabels, q domain.QuorumState) string {
-	parts := ppQuorumParts(p, l, q)
-	texts := make([]string, len(parts))
-	for i, pt := range parts {
-		texts[i] = pt.Text
+	var b strings.Builder
+	for _, pt := range ppQuorumParts(p, l, q) {
+		b.WriteString(pt.Lead + pt.Text)
 	}
-	if p.Lang == langZh {
-		return strings.Join(texts, "；")
-	}
-	s := strings.Join(texts, "; ")
-	if s == "" {
-		return s
-	}
-	return upperFirst(s)
+	return b.String()
 }
 
 // ppQuorumSep separates clauses of the quorum sentence.
