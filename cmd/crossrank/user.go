@@ -19,7 +19,7 @@ import (
 // on the user's event stream, run as the command-line actor.
 func userCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return exitError{2, fmt.Errorf("usage: crossrank user add|list|grant|revoke|passwd ...")}
+		return exitError{2, fmt.Errorf("usage: crossrank user add|list|grant|revoke|passwd ARGS")}
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("user "+sub, flag.ExitOnError)
