@@ -1,0 +1,102 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+)
+
+// TestProposalBadInput: every malformed or invalid post is refused with its
+// status, appends nothing, and (for the ones a user can correct) shows the
+// form again with the message, the values typed and the same cmd_id.
+func TestProposalBadInput(t *testing.T) {
+	e := newDeskEnv(t)
+	c := e.client("editor")
+	target := "/desk/proposals/" + deskDraft + "/evidence"
+	raw := func(body string, want int) {
+		t.Helper()
+		before := e.lastSeq()
+		res, page := c.do(http.MethodPost, target, strings.NewReader(body),
+			http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
+		if res.StatusCode != want || e.lastSeq() != before {
+			t.Errorf("status %d (want %d), %d events appended; %.200s", res.StatusCode, want, e.lastSeq()-before, page)
+		}
+	}
+	raw("claim=%ff%fe&source_name=s&excerpt=x&observed_on=2026-01-01&cmd_id="+events.NewID(time.Now()), http.StatusBadRequest)
+	raw("claim="+strings.Repeat("a", MaxBody+10), http.StatusRequestEntityTooLarge)
+
+	cmd := events.NewID(time.Now())
+	doc := e.refused(c, target, url.Values{"claim": {"Bad link"}, "source_url": {"javascript:alert(1)"},
+		"excerpt": {"x"}, "observed_on": {"2026-01-01"}, cmdField: {cmd}}, http.StatusUnprocessableEntity)
+	if got := testText(doc, "field-error-source_url"); got != "Source URL must be an http or https URL." {
+		t.Errorf("source_url error %q", got)
+	}
+	form := doc.Find(`[data-testid="evidence-form"]`)
+	if form.Find(`input[name="claim"]`).AttrOr("value", "") != "Bad link" || form.Find(`input[name="cmd_id"]`).AttrOr("value", "") != cmd {
+		t.Error("the re-rendered form lost the typed values or the cmd_id")
+	}
+	if form.Find(`input[name="source_url"]`).AttrOr("aria-invalid", "") != "true" {
+		t.Error("the faulty field is not marked invalid")
+	}
+
+	changes := "/desk/proposals/" + deskDraft + "/changes"
+	score := func(to string) url.Values {
+		return url.Values{"criterion": {demo.CritCluster}, "to": {to}, "rationale": {"r"}, "evidence": {"e1"}}
+	}
+	doc = e.refused(c, changes, score("11"), http.StatusUnprocessableEntity)
+	if got := testText(doc, "field-error-to"); got != "New value must be an integer from 0 to 10." {
+		t.Errorf("score 11: %q", got)
+	}
+	if doc.Find(`[data-testid="score-form"] input[name="to"]`).AttrOr("value", "") != "11" {
+		t.Error("the score form lost the typed value")
+	}
+	e.refused(c, changes, score("ten"), http.StatusUnprocessableEntity)
+	e.refused(c, changes, url.Values{"criterion": {"nope"}, "to": {"5"}, "rationale": {"r"}, "evidence": {"e1"}}, http.StatusUnprocessableEntity)
+	e.refused(c, changes, url.Values{"criterion": {demo.CritCluster}, "to": {"5"}, "rationale": {"r"}, "evidence": {"e99"}}, http.StatusUnprocessableEntity)
+	e.refused(c, changes, url.Values{"attribute": {demo.AttrBilling}, "to": {"not-a-tag"}, "rationale": {"r"}, "evidence": {"e1"}}, http.StatusUnprocessableEntity)
+
+	// Chinese readers get the message in Chinese.
+	zh := e.client("editor")
+	zh.header.Set("Accept-Language", "zh-CN")
+	doc = e.refused(zh, changes, score("11"), http.StatusUnprocessableEntity)
+	if got := testText(doc, "field-error-to"); got != "新值须为 0 到 10 之间的整数。" {
+		t.Errorf("zh score 11: %q", got)
+	}
+
+	// A reject needs a reason.
+	r2 := e.client("reviewer2")
+	doc = e.refused(r2, "/desk/proposals/"+deskInReview+"/votes", url.Values{"verdict": {"reject"}, "revision": {"1"}}, http.StatusUnprocessableEntity)
+	if testText(doc, "field-error-comment") == "" || testCount(doc, "reject-vote-form") != 1 {
+		t.Error("a reject without reason is not explained in the reject form")
+	}
+}
+
+// TestStaleRevisionVote: a reviewer who loaded revision 1 and votes after
+// the editor revised and resubmitted gets 409 and the page of the new revision.
+func TestStaleRevisionVote(t *testing.T) {
+	e := newDeskEnv(t)
+	r2 := e.client("reviewer2")
+	doc := e.page(r2, "/desk/proposals/"+deskInReview, http.StatusOK)
+	form := doc.Find(`[data-testid="approve-form"]`)
+	rev := form.Find(`input[name="revision"]`).AttrOr("value", "")
+	cmd := form.Find(`input[name="cmd_id"]`).AttrOr("value", "")
+	if rev != "1" || cmd == "" {
+		t.Fatalf("approve form: revision %q cmd_id %q", rev, cmd)
+	}
+	ed := e.client("editor")
+	e.mustPost(ed, deskInReview, "revise", url.Values{"note": {"New figures"}})
+	e.mustPost(ed, deskInReview, "submit", url.Values{})
+	doc = e.refused(r2, "/desk/proposals/"+deskInReview+"/votes",
+		url.Values{"verdict": {"approve"}, "revision": {rev}, "verified_evidence": {"e1"}, cmdField: {cmd}}, http.StatusConflict)
+	if got := testText(doc, "form-error"); got != "The proposal has a newer revision; reload the page." {
+		t.Errorf("message %q", got)
+	}
+	if got := doc.Find(`[data-testid="proposal"]`).AttrOr("data-revision", ""); got != "2" {
+		t.Errorf("the page shown is of revision %q, want 2", got)
+	}
+}

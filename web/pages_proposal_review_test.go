@@ -1,0 +1,139 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+)
+
+// TestReviewPage follows the demo's proposal in review through a veto, its
+// dismissal, a replaced vote, cross-validation and a revision, checking
+// what the review page says at each step, in both languages.
+func TestReviewPage(t *testing.T) {
+	e := newDeskEnv(t)
+	id := deskInReview
+	r2 := e.client("reviewer2")
+
+	doc := e.page(r2, "/desk/proposals/"+id, http.StatusOK)
+	if got := testText(doc, "quorum-summary"); got != "Needs 1 more approval" {
+		t.Errorf("quorum %q", got)
+	}
+	if testCount(doc, "vote-reviewer1") != 1 || doc.Find(`[data-testid="vote-reviewer1"]`).AttrOr("data-verdict", "") != "approve" {
+		t.Error("reviewer1's approval is not listed")
+	}
+	evidence := doc.Find(`[data-testid="approve-form"] input[name="verified_evidence"]`)
+	if evidence.Length() == 0 || evidence.Length() != doc.Find(`[data-testid^="evidence-e"][id]`).Length() {
+		t.Errorf("approve form lists %d evidence items", evidence.Length())
+	}
+	var all []string
+	evidence.Each(func(_ int, s *goquery.Selection) { all = append(all, s.AttrOr("value", "")) })
+	if row := doc.Find(`[data-testid="diff-score-` + demo.CritOnboarding + `"]`); strings.TrimSpace(row.Find(`[data-testid="diff-label"]`).Text()) != "Ease of onboarding" ||
+		strings.TrimSpace(row.Find(`[data-testid="diff-before"]`).Text()) != "not scored" {
+		t.Errorf("diff row %q", strings.TrimSpace(row.Text()))
+	}
+
+	// A veto, in words, in both languages.
+	e.mustPost(r2, id, "votes", url.Values{"verdict": {"reject"}, "revision": {"1"}, "comment": {"The excerpt does not say this."}})
+	doc = e.page(r2, "/desk/proposals/"+id, http.StatusOK)
+	if got := testText(doc, "quorum-vetoes"); got != "1 open veto by reviewer2" {
+		t.Errorf("veto clause %q", got)
+	}
+	if testCount(doc, "vote-veto") != 1 || testText(doc, "vote-comment") == "" {
+		t.Error("the veto is not marked on reviewer2's vote")
+	}
+	zh := e.client("reviewer1")
+	zh.header.Set("Accept-Language", "zh-CN")
+	doc = e.page(zh, "/desk/proposals/"+id, http.StatusOK)
+	if got := testText(doc, "quorum-summary"); got != "还需 1 票赞成；1 票否决未撤销（reviewer2）" {
+		t.Errorf("zh quorum %q", got)
+	}
+
+	// The publisher may dismiss it, with a reason that stays on the vote.
+	pub := e.client("publisher")
+	doc = e.page(pub, "/desk/proposals/"+id, http.StatusOK)
+	if doc.Find(`[data-testid="dismiss-voter"] option[value="reviewer2"]`).Length() != 1 {
+		t.Fatal("the dismiss form does not offer reviewer2's veto")
+	}
+	e.refused(pub, "/desk/proposals/"+id+"/dismiss-veto", url.Values{"voter": {"reviewer2"}}, http.StatusUnprocessableEntity)
+	e.mustPost(pub, id, "dismiss-veto", url.Values{"voter": {"reviewer2"}, "reason": {"The excerpt is in §4."}})
+	doc = e.page(r2, "/desk/proposals/"+id, http.StatusOK)
+	if testCount(doc, "quorum-vetoes") != 0 || !strings.Contains(testText(doc, "vote-dismissed"), "publisher") {
+		t.Errorf("after dismissal: quorum %q, dismissal %q", testText(doc, "quorum-summary"), testText(doc, "vote-dismissed"))
+	}
+	if testCount(e.page(pub, "/desk/proposals/"+id, http.StatusOK), "dismiss-form") != 0 {
+		t.Error("dismiss offered with no open veto")
+	}
+
+	// Approving replaces reviewer2's reject; with every item verified the
+	// proposal is cross-validated.
+	e.mustPost(r2, id, "votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": all})
+	doc = e.page(r2, "/desk/proposals/"+id, http.StatusOK)
+	if docStatus(doc) != string(domain.StatusCrossValidated) {
+		t.Errorf("status %q, want cross_validated", docStatus(doc))
+	}
+	if got := testText(doc, "quorum-summary"); got != "Quorum met: approved by reviewer1, reviewer2" {
+		t.Errorf("quorum %q", got)
+	}
+	if testCount(doc, "replaced-vote-reviewer2") != 1 || doc.Find(`[data-testid="replaced-vote-reviewer2"]`).AttrOr("data-verdict", "") != "reject" {
+		t.Error("reviewer2's replaced reject is not in the history")
+	}
+
+	// Revising outdates both approvals.
+	e.mustPost(e.client("editor"), id, "revise", url.Values{"note": {"Second look at §4"}})
+	doc = e.page(r2, "/desk/proposals/"+id, http.StatusOK)
+	if testCount(doc, "vote-outdated") != 2 {
+		t.Errorf("%d outdated approvals, want 2", testCount(doc, "vote-outdated"))
+	}
+	if got := testText(doc, "quorum-outdated"); got != "the approvals by reviewer1, reviewer2 are outdated (earlier revision)" {
+		t.Errorf("outdated clause %q", got)
+	}
+	if !strings.Contains(testText(doc, "revision-2"), "Second look at §4") {
+		t.Errorf("revision 2 %q", testText(doc, "revision-2"))
+	}
+	if testCount(doc, "approve-form") != 0 {
+		t.Error("a vote is offered on a draft")
+	}
+}
+
+// TestReviewStaleBaseline: when an edition publishes a value that another
+// cross-validated proposal used as its baseline, that proposal's page says
+// so and asks for a revision.
+func TestReviewStaleBaseline(t *testing.T) {
+	e := newDeskEnv(t)
+	ed := e.client("editor")
+	// Both change qingjiao's unpublished onboarding score from "none".
+	id := e.reviewable(ed, "qingjiao", demo.CritOnboarding, 4)
+	for _, r := range []string{"reviewer1", "reviewer2"} {
+		e.mustPost(e.client(r), id, "votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}})
+	}
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, deskRanking, []string{deskValidated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, seq, _ := e.read.AuditHead(e.ctx)
+	candidates, _ := e.read.CrossValidated(e.ctx, deskRanking)
+	if _, err := e.cmd.Publish(e.ctx, domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}, "",
+		domain.PublishEdition{Ranking: deskRanking, Proposals: []string{deskValidated}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq},
+		candidates); err != nil {
+		t.Fatal(err)
+	}
+	e.caughtUp()
+	doc := e.page(ed, "/desk/proposals/"+id, http.StatusOK)
+	if docStatus(doc) != string(domain.StatusInReview) {
+		t.Errorf("status %q, want in_review", docStatus(doc))
+	}
+	if got := testText(doc, "quorum-stale"); got != "Baseline changed: Ease of onboarding was published since; revise the proposal" {
+		t.Errorf("stale clause %q", got)
+	}
+	if got := testText(doc, "diff-stale"); !strings.HasPrefix(got, "baseline changed: now published ") {
+		t.Errorf("diff stale note %q", got)
+	}
+	if testCount(doc, "revise-form") != 1 {
+		t.Error("the author is not offered a revision")
+	}
+}

@@ -1,0 +1,212 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+)
+
+// TestProposalEditor walks an editor through the forms without script:
+// open (twice with one cmd_id: one proposal), add evidence, propose a score
+// and an attribute, remove what is not wanted, submit. Every post answers
+// 303 to the proposal's page, which then shows the write.
+func TestProposalEditor(t *testing.T) {
+	e := newDeskEnv(t)
+	c := e.client("editor")
+	doc := e.page(c, "/desk/proposals/new", http.StatusOK)
+	if doc.Find(`[data-testid="open-existing-form"] select[name="entry"] option[value="ppio"]`).Length() != 1 {
+		t.Fatal("the new-proposal form does not offer the published entry ppio")
+	}
+	if doc.Find(`[data-testid="open-new-form"] select[name="category"] option`).Length() != 4 {
+		t.Error("the new-entry form does not offer the ranking's four categories")
+	}
+
+	// Opening twice with the same cmd_id opens one proposal.
+	cmd := events.NewID(time.Now())
+	open := url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, cmdField: {cmd}}
+	before := e.lastSeq()
+	for range 2 {
+		status, loc, _ := e.post(c, "/desk/proposals", open)
+		if status != http.StatusSeeOther || loc != "/desk/proposals/"+cmd {
+			t.Fatalf("open: status %d Location %q, want 303 to the proposal", status, loc)
+		}
+	}
+	if got := e.lastSeq() - before; got != 1 {
+		t.Errorf("opening twice with one cmd_id appended %d events, want 1", got)
+	}
+	id := cmd
+
+	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	for _, tid := range []string{"editor", "evidence-form", "score-form", "attr-form-billing", "impact", "impact-overall", "impact-category", "impact-scenario-training"} {
+		if testCount(doc, tid) == 0 {
+			t.Errorf("draft page lacks %s", tid)
+		}
+	}
+	if testCount(doc, "submit") != 0 {
+		t.Error("submit offered before any change")
+	}
+
+	e.mustPost(c, id, "evidence", url.Values{"claim": {"Renders"}, "source_url": {"https://example.com/ppio?a=1&b=2"},
+		"section": {"§7"}, "excerpt": {"PPIO renders."}, "observed_on": {"2026-01-15"}, "valid_for_days": {"30"}})
+	e.mustPost(c, id, "evidence", url.Values{"claim": {"Named"}, "source_name": {"Market overview"},
+		"excerpt": {"Named source."}, "observed_on": {"2026-01-15"}})
+	ed, err := e.cmd.Edition(e.ctx, deskRanking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := "not scored"
+	if n, ok := ed.Entry("ppio").Scores[demo.CritGraphics]; ok {
+		published = strconv.Itoa(n)
+	}
+	e.mustPost(c, id, "changes", url.Values{"criterion": {demo.CritGraphics}, "to": {"9"}, "rationale": {"It renders"}, "evidence": {"e1"}})
+	e.mustPost(c, id, "changes", url.Values{"attribute": {demo.AttrBilling}, "to": {"spot", "whole-lease"}, "rationale": {"Leases"}, "evidence": {"e1", "e2"}})
+
+	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	row := doc.Find(`[data-testid="diff-score-` + demo.CritGraphics + `"]`)
+	if got := strings.TrimSpace(row.Find(`[data-testid="diff-label"]`).Text()); got != "Graphics & remote desktop" {
+		t.Errorf("diff label %q", got)
+	}
+	if b, a := strings.TrimSpace(row.Find(`[data-testid="diff-before"]`).Text()), strings.TrimSpace(row.Find(`[data-testid="diff-after"]`).Text()); b != published || a != "9" {
+		t.Errorf("score diff %q → %q, want %q → 9", b, a, published)
+	}
+	attr := doc.Find(`[data-testid="diff-attr-` + demo.AttrBilling + `"]`)
+	// ppio's published billing is on-demand, spot, autoscaling.
+	if added := attr.Find(`[data-testid="diff-added"]`).Text(); added != "+ Whole-machine lease" {
+		t.Errorf("attribute diff adds %q, want the whole-lease label", added)
+	}
+	if removed := attr.Find(`[data-testid="diff-removed"]`).Text(); !strings.Contains(removed, "On demand") || !strings.Contains(removed, "Elastic scheduling and autoscaling") {
+		t.Errorf("attribute diff drops %q, want on-demand and autoscaling", removed)
+	}
+	// The evidence: a link that opens the source in a new tab without
+	// handing it this page; a named source is text.
+	link := doc.Find(`[data-testid="evidence-e1"] a[data-testid="evidence-source"]`)
+	if link.AttrOr("href", "") != "https://example.com/ppio?a=1&b=2" || link.AttrOr("target", "") != "_blank" || link.AttrOr("rel", "") != "noopener noreferrer" {
+		t.Errorf("evidence link: href %q target %q rel %q", link.AttrOr("href", ""), link.AttrOr("target", ""), link.AttrOr("rel", ""))
+	}
+	if doc.Find(`[data-testid="evidence-e2"] a`).Length() != 0 || testText(doc, "evidence-e2") == "" {
+		t.Error("a named source without URL must show as text")
+	}
+	if !regexp.MustCompile(`^(#\d+|unranked) → #\d+ overall$`).MatchString(testText(doc, "impact-overall")) {
+		t.Errorf("impact %q", testText(doc, "impact-overall"))
+	}
+	// The criterion select shows the published and proposed values.
+	opt := strings.TrimSpace(doc.Find(`select[name="criterion"] option[value="` + demo.CritGraphics + `"]`).Text())
+	if !strings.Contains(opt, "published: "+published) || !strings.Contains(opt, "proposed: 9") {
+		t.Errorf("criterion option %q", opt)
+	}
+
+	// Cited evidence cannot be removed; the change can, then the evidence too.
+	if testCount(doc, "remove-evidence-e1") != 0 {
+		t.Error("cited evidence e1 offered for removal")
+	}
+	e.mustPost(c, id, "changes/remove", url.Values{"target": {"attr:" + demo.AttrBilling}})
+	e.mustPost(c, id, "evidence/remove", url.Values{"evidence_id": {"e2"}})
+	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	if testCount(doc, "diff-attr-"+demo.AttrBilling) != 0 || testCount(doc, "evidence-removed") != 1 {
+		t.Errorf("after removals: attr rows %d, removed evidence %d", testCount(doc, "diff-attr-"+demo.AttrBilling), testCount(doc, "evidence-removed"))
+	}
+
+	e.mustPost(c, id, "submit", url.Values{})
+	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	if st := doc.Find(`[data-testid="proposal"]`).AttrOr("data-status", ""); st != "in_review" {
+		t.Errorf("status after submit %q", st)
+	}
+	for _, tid := range []string{"editor", "approve-form", "reject-vote-form", "submit"} {
+		if testCount(doc, tid) != 0 {
+			t.Errorf("the author sees %s on their proposal in review", tid)
+		}
+	}
+	if testCount(doc, "withdraw-form") != 1 || testCount(doc, "revise-form") != 1 {
+		t.Error("the author is not offered withdraw and revise in review")
+	}
+}
+
+// TestProposalImpact: the live preview answers what a typed score would do,
+// in the reader's language; a higher score never ranks the entry lower.
+func TestProposalImpact(t *testing.T) {
+	e := newDeskEnv(t)
+	c := e.client("editor")
+	base := "/desk/proposals/" + deskDraft + "/impact"
+	overall := func(to int) int {
+		doc := e.page(c, base+"?criterion="+demo.CritGraphics+"&to="+strconv.Itoa(to), http.StatusOK)
+		m := regexp.MustCompile(`→ #(\d+)`).FindStringSubmatch(testText(doc, "impact-overall"))
+		if m == nil {
+			t.Fatalf("to=%d: impact %q", to, testText(doc, "impact-overall"))
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	if lo, hi := overall(0), overall(10); hi > lo {
+		t.Errorf("rank with graphics 10 is #%d, with 0 #%d: a higher score ranked lower", hi, lo)
+	}
+	before := e.lastSeq()
+	doc := e.page(c, base+"?criterion="+demo.CritGraphics+"&to=10", http.StatusOK)
+	if !strings.HasPrefix(testText(doc, "impact-what"), "As if Graphics & remote desktop were 10") {
+		t.Errorf("what-if %q", testText(doc, "impact-what"))
+	}
+	if doc.Find("html header, nav").Length() != 0 {
+		t.Error("the impact fragment carries the page layout")
+	}
+	zh := e.client("editor")
+	zh.header.Set("Accept-Language", "zh")
+	doc = e.page(zh, base+"?criterion="+demo.CritGraphics+"&to=10", http.StatusOK)
+	if got := testText(doc, "impact-overall"); !strings.HasPrefix(got, "总榜 ") {
+		t.Errorf("zh impact %q", got)
+	}
+	if got := testText(doc, "impact-category"); !strings.HasPrefix(got, "轻量化平台 ") {
+		t.Errorf("zh category impact %q, want the category's Chinese name", got)
+	}
+	if got := testText(doc, "impact-scenario-training"); !strings.HasPrefix(got, "训练场景 ") {
+		t.Errorf("zh scenario impact %q", got)
+	}
+	for _, q := range []string{"criterion=" + demo.CritGraphics + "&to=11", "criterion=" + demo.CritGraphics + "&to=x", "criterion=nope&to=3"} {
+		e.page(c, base+"?"+q, http.StatusUnprocessableEntity)
+	}
+	e.page(c, "/desk/proposals/no-such-proposal/impact", http.StatusNotFound)
+	if e.lastSeq() != before {
+		t.Error("the impact preview appended events")
+	}
+}
+
+// TestProposalPageNotFound: an unknown or malformed id is a 404 page.
+func TestProposalPageNotFound(t *testing.T) {
+	e := newDeskEnv(t)
+	c := e.client("reviewer1")
+	for _, id := range []string{"no-such-proposal", "Bad%20Id", strings.Repeat("a", 90)} {
+		e.page(c, "/desk/proposals/"+id, http.StatusNotFound)
+	}
+}
+
+// TestEvidenceHref: only absolute http(s) URLs become links.
+func TestEvidenceHref(t *testing.T) {
+	tests := map[string]string{
+		"https://example.com/a?b=c":   "https://example.com/a?b=c",
+		"http://example.com":          "http://example.com",
+		"javascript:alert(1)":         "",
+		"JAVASCRIPT:alert(1)":         "",
+		"data:text/html,<script>":     "",
+		"//evil.example/x":            "",
+		"/desk/users":                 "",
+		"https://user:pw@example.com": "",
+		"https://exa mple.com":        "",
+		"":                            "",
+	}
+	for in, want := range tests {
+		if got := deskSourceHref(in); got != want {
+			t.Errorf("deskSourceHref(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// docStatus is the proposal's status on its page.
+func docStatus(doc *goquery.Document) string {
+	return doc.Find(`[data-testid="proposal"]`).AttrOr("data-status", "")
+}
