@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 )
@@ -81,7 +80,7 @@ func (l pubLinks) Ranking(slug, scenario, category string) string {
 	if category != "" {
 		q.Set("category", category)
 	}
-	return withQuery("/r/"+slug, q)
+	return pubWithQuery("/r/"+slug, q)
 }
 
 // RankingQuery is a ranking's page with a whole query (needs included);
@@ -90,7 +89,7 @@ func (l pubLinks) RankingQuery(slug string, q url.Values) string {
 	if l.static {
 		return l.Ranking(slug, q.Get("scenario"), q.Get("category"))
 	}
-	return withQuery("/r/"+slug, q)
+	return pubWithQuery("/r/"+slug, q)
 }
 
 // RankingAction is where the needs form is sent.
@@ -177,21 +176,12 @@ func (l pubLinks) OtherLang(lang string) string {
 	return l.root(lang + "/" + l.page)
 }
 
-// TopIndex is the export's language chooser (static exports only).
-func (l pubLinks) TopIndex() string { return l.root("index.html") }
-
-// withQuery appends q to p when it holds anything.
-func withQuery(p string, q url.Values) string {
+// pubWithQuery appends q to p when it holds anything.
+func pubWithQuery(p string, q url.Values) string {
 	if len(q) == 0 {
 		return p
 	}
 	return p + "?" + q.Encode()
-}
-
-// cleanPage reports whether p is a clean relative file path inside the
-// export (no "..", no leading slash).
-func cleanPage(p string) bool {
-	return p != "" && !strings.HasPrefix(p, "/") && path.Clean(p) == p && !strings.HasPrefix(p, "..")
 }
 
 // pubOr returns s, or def when s is empty.
