@@ -5,10 +5,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 )
 
 // TestReviewPage follows the demo's proposal in review through a veto, its
@@ -37,8 +39,16 @@ func TestReviewPage(t *testing.T) {
 		t.Errorf("diff row %q", strings.TrimSpace(row.Text()))
 	}
 
-	// A veto, in words, in both languages.
-	e.mustPost(r2, id, "votes", url.Values{"verdict": {"reject"}, "revision": {"1"}, "comment": {"The excerpt does not say this."}})
+	// A veto, in words, in both languages. Sent twice (a double click),
+	// it is one vote.
+	veto := url.Values{"verdict": {"reject"}, "revision": {"1"}, "comment": {"The excerpt does not say this."},
+		cmdField: {events.NewID(time.Now())}}
+	before := e.lastSeq()
+	e.mustPost(r2, id, "votes", veto)
+	e.mustPost(r2, id, "votes", veto)
+	if got := e.lastSeq() - before; got != 1 {
+		t.Errorf("a double-submitted vote appended %d events, want 1", got)
+	}
 	doc = e.page(r2, "/desk/proposals/"+id, http.StatusOK)
 	if got := testText(doc, "quorum-vetoes"); got != "1 open veto by reviewer2" {
 		t.Errorf("veto clause %q", got)

@@ -1,0 +1,278 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+)
+
+// deskBrowser drives one signed-in user's Chromium against the desk.
+type deskBrowser struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+	user string
+}
+
+// signIn starts a fresh Chromium (its own profile) and signs user in
+// through the sign-in form, landing on the dashboard.
+func (e *deskEnv) signIn(base, user string) *deskBrowser {
+	e.t.Helper()
+	b := &deskBrowser{t: e.t, ctx: newBrowser(e.t, 1280, 1024), base: base, user: user}
+	b.do(
+		chromedp.Navigate(base+"/login?next=%2Fdesk&lang=en"),
+		chromedp.WaitVisible(chromedp.CSS(`#username`)),
+		chromedp.SendKeys(chromedp.CSS(`#username`), user),
+		chromedp.SendKeys(chromedp.CSS(`#password`), testPassword),
+		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="dashboard"]`)),
+	)
+	return b
+}
+
+func (b *deskBrowser) do(steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	browse(b.t, b.ctx, steps...)
+}
+
+// text is the text of the element with a data-testid.
+func (b *deskBrowser) text(testid string) string {
+	b.t.Helper()
+	return strings.TrimSpace(browserValue(b.t, b.ctx, chromedp.Text(chromedp.CSS(`[data-testid="`+testid+`"]`))))
+}
+
+// open shows a desk page and waits until an element matching ready is in it.
+func (b *deskBrowser) open(path, ready string) {
+	b.t.Helper()
+	b.do(chromedp.Navigate(b.base+path), chromedp.WaitReady(chromedp.CSS(ready)))
+}
+
+// TestBrowserDesk runs one proposal through the desk in Chromium, as the
+// demo's four users: the editor opens it for an entry, adds evidence,
+// proposes a score while the rank-impact preview follows the typing, and
+// submits; reviewer1 rejects it with a reason; the editor revises and
+// adjusts the score; reviewer1 and reviewer2 approve the new revision; the
+// publisher publishes it on the publish page; the audit trail shows every
+// step. Each step leaves a screenshot in testdata/screenshots/desk-NN-*.png.
+func TestBrowserDesk(t *testing.T) {
+	e := newDeskEnv(t)
+	ts := httptest.NewServer(e.srv.Handler())
+	defer ts.Close()
+	n := 0
+	shot := func(b *deskBrowser, step string) {
+		n++
+		screenshot(t, b.ctx, fmt.Sprintf("desk-%02d-%s", n, step))
+	}
+	crit := demo.CritGraphics
+	diffRow := `[data-testid="diff-score-` + crit + `"]`
+
+	// The editor opens a proposal for PPIO.
+	editor := e.signIn(ts.URL, "editor")
+	shot(editor, "dashboard")
+	editor.do(
+		chromedp.Click(chromedp.CSS(`[data-testid="new-proposal"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="open-existing-form"]`)),
+		chromedp.SetValue(chromedp.CSS(`#open-entry`), "ppio"),
+		chromedp.SendKeys(chromedp.CSS(`#ex-title`), "PPIO: graphics rendering is documented"),
+	)
+	shot(editor, "new-proposal")
+	editor.do(
+		chromedp.Click(chromedp.CSS(`[data-testid="open-existing"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="evidence-form"]`)),
+	)
+	loc := browserValue(t, editor.ctx, chromedp.Location())
+	id := loc[strings.LastIndex(loc, "/")+1:]
+	if !events.ValidID(id) || !strings.HasSuffix(loc, "/desk/proposals/"+id) {
+		t.Fatalf("after opening, the browser is at %q", loc)
+	}
+	page := "/desk/proposals/" + id
+
+	// Evidence with a source URL.
+	editor.do(
+		chromedp.SendKeys(chromedp.CSS(`#ev-claim`), "PPIO documents GPU rendering instances"),
+		chromedp.SendKeys(chromedp.CSS(`#ev-source_url`), "https://example.com/ppio/rendering"),
+		chromedp.SendKeys(chromedp.CSS(`#ev-section`), "§7"),
+		chromedp.SendKeys(chromedp.CSS(`#ev-excerpt`), "PPIO offers GPU instances for graphics rendering."),
+		chromedp.Click(chromedp.CSS(`[data-testid="evidence-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="evidence-e1"]`)),
+	)
+	shot(editor, "evidence")
+
+	// A score: the preview follows what is typed, before anything is saved.
+	saved := editor.text("impact-overall")
+	editor.do(
+		chromedp.SetValue(chromedp.CSS(`#score-criterion`), crit),
+		chromedp.SendKeys(chromedp.CSS(`#score-to`), "9"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="impact-what"]`)),
+	)
+	if what := editor.text("impact-what"); what != "As if Graphics & remote desktop were 9:" {
+		t.Errorf("live preview says %q", what)
+	}
+	preview := editor.text("impact-overall")
+	t.Logf("rank impact: saved %q, typing 9: %q", saved, preview)
+	shot(editor, "impact-preview")
+	editor.do(
+		chromedp.Click(chromedp.CSS(`[data-testid="score-cite-e1"]`)),
+		chromedp.SendKeys(chromedp.CSS(`#score-rationale`), "Rendering instances are documented (§7)."),
+		chromedp.Click(chromedp.CSS(`[data-testid="score-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(diffRow+`[data-after="9"]`)),
+	)
+	if got := editor.text("impact-overall"); got != preview {
+		t.Errorf("saved impact %q differs from the preview %q", got, preview)
+	}
+	shot(editor, "score")
+	editor.do(
+		chromedp.Click(chromedp.CSS(`[data-testid="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="proposal"][data-status="in_review"]`)),
+	)
+	shot(editor, "submitted")
+
+	// reviewer1 finds it in the queue and vetoes it with a reason.
+	r1 := e.signIn(ts.URL, "reviewer1")
+	r1.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid="queue-awaiting-review"] a[href="` + page + `"]`)))
+	r1.open(page, `[data-testid="reject-vote-form"]`)
+	r1.do(
+		chromedp.SendKeys(chromedp.CSS(`#reject-comment`), "The excerpt says rendering, not remote desktops; score 8 at most."),
+		chromedp.Click(chromedp.CSS(`[data-testid="reject-vote"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="vote-veto"]`)),
+	)
+	if got := r1.text("quorum-vetoes"); got != "1 open veto by reviewer1" {
+		t.Errorf("veto clause %q", got)
+	}
+	shot(r1, "rejected")
+
+	// The editor revises and adjusts the score.
+	editor.open(page, `[data-testid="revise-form"]`)
+	editor.do(
+		chromedp.SendKeys(chromedp.CSS(`#revise-note`), "Lowered to 8 after reviewer1's veto."),
+		chromedp.Click(chromedp.CSS(`[data-testid="revise"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="proposal"][data-revision="2"] [data-testid="score-form"]`)),
+		chromedp.SetValue(chromedp.CSS(`#score-criterion`), crit),
+		chromedp.SendKeys(chromedp.CSS(`#score-to`), "8"),
+		chromedp.Click(chromedp.CSS(`[data-testid="score-cite-e1"]`)),
+		chromedp.SendKeys(chromedp.CSS(`#score-rationale`), "Rendering only (§7); remote desktops are not mentioned."),
+		chromedp.Click(chromedp.CSS(`[data-testid="score-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(diffRow+`[data-after="8"]`)),
+	)
+	shot(editor, "revised")
+	editor.do(
+		chromedp.Click(chromedp.CSS(`[data-testid="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="proposal"][data-revision="2"][data-status="in_review"]`)),
+	)
+	shot(editor, "resubmitted")
+
+	// Both reviewers approve revision 2, each verifying the evidence.
+	r2 := e.signIn(ts.URL, "reviewer2")
+	for _, b := range []*deskBrowser{r1, r2} {
+		b.open(page, `[data-testid="approve-form"] [data-testid="approve-revision"][value="2"]`)
+		b.do(
+			chromedp.Click(chromedp.CSS(`[data-testid="verify-e1"]`)),
+			chromedp.SendKeys(chromedp.CSS(`#approve-comment`), "Checked against the source."),
+			chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="vote-`+b.user+`"][data-verdict="approve"]`)),
+		)
+		shot(b, "approved-"+b.user)
+	}
+	r2.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid="proposal"][data-status="cross_validated"]`)))
+	if got := r2.text("quorum-summary"); got != "Quorum met: approved by reviewer1, reviewer2" {
+		t.Errorf("quorum %q", got)
+	}
+
+	// The publisher publishes it on the publish page (another engineer's
+	// page; were it missing, the test would publish through the JSON API).
+	pub := e.signIn(ts.URL, "publisher")
+	if e.hasPublishPage(ts.URL) {
+		pub.open("/desk/publish?ranking="+deskRanking+"&p="+id, `[data-testid="publish-form-`+deskRanking+`"]`)
+		shot(pub, "publish-preview")
+		pub.do(chromedp.Click(chromedp.CSS(`[data-testid="publish-submit"]`)))
+	} else {
+		e.publishByAPI(pub, id)
+	}
+	e.waitStatus(id, domain.StatusPublished)
+	pub.open(page, `[data-testid="proposal"][data-status="published"]`)
+	shot(pub, "published")
+
+	// The audit trail has every step.
+	pub.open("/desk/audit?proposal="+id, `[data-testid="audit-table"]`)
+	shot(pub, "audit")
+	types := browserValue(t, pub.ctx, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll('[data-testid="audit-row"]')).map(r => r.dataset.type)`))
+	want := map[string]int{
+		events.TypeProposalOpened: 1, events.TypeEvidenceAdded: 1, events.TypeScoreChangeProposed: 2,
+		events.TypeProposalSubmitted: 2, events.TypeVoteCast: 3, events.TypeProposalRevised: 1,
+		events.TypeProposalCrossValidated: 1, events.TypeProposalPublished: 1,
+	}
+	for typ, count := range want {
+		if got := countOf(types, typ); got != count {
+			t.Errorf("audit trail of the proposal: %d × %s, want %d (rows %v)", got, typ, count, types)
+		}
+	}
+	pub.open("/desk/audit", `[data-testid="audit-table"]`)
+	all := browserValue(t, pub.ctx, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll('[data-testid="audit-row"]')).map(r => r.dataset.type)`))
+	if !slices.Contains(all, events.TypeEditionPublished) {
+		t.Errorf("the audit trail does not show the edition: %v", all)
+	}
+}
+
+func countOf(list []string, s string) int {
+	n := 0
+	for _, v := range list {
+		if v == s {
+			n++
+		}
+	}
+	return n
+}
+
+// hasPublishPage reports whether the server has the publish page.
+func (e *deskEnv) hasPublishPage(base string) bool {
+	c := e.client("publisher")
+	res, body := c.do(http.MethodGet, "/desk/publish?ranking="+deskRanking, nil, nil)
+	return res.StatusCode == http.StatusOK && strings.Contains(body, `data-testid="publish-ranking-`+deskRanking+`"`)
+}
+
+// publishByAPI publishes the proposal as the browser's user through the
+// JSON API with the hash of the domain's preview: the fallback when the
+// publish page is missing.
+func (e *deskEnv) publishByAPI(b *deskBrowser, id string) {
+	e.t.Helper()
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, deskRanking, []string{id})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	c := e.client(b.user)
+	res, body := c.postJSON("/api/v1/rankings/"+deskRanking+"/editions",
+		map[string]any{"proposals": []string{id}, "preview_hash": pv.Hash}, nil)
+	if res.StatusCode != http.StatusCreated {
+		e.t.Fatalf("publish through the API: status %d, %s", res.StatusCode, body)
+	}
+}
+
+// waitStatus waits until the proposal reaches status in the event store and
+// the read models caught up.
+func (e *deskEnv) waitStatus(id string, want domain.Status) {
+	e.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		p, err := e.cmd.Proposal(e.ctx, id)
+		if err == nil && p.Status == want {
+			e.caughtUp()
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("proposal %s never reached %s (err %v)", id, want, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
