@@ -44,7 +44,7 @@ func init() {
 		"audit.verify.submit":        {"Verify now", "立即核验"},
 		"audit.verify.hint":          {"Replays the whole event log and checks the chain and every edition.", "重放全部事件日志，核对哈希链和每一期。"},
 		"audit.verify.unavailable":   {"Verification is not available on this server.", "此服务器无法进行核验。"},
-		"audit.verify.passes":        {"Verify passes: %d events replayed, %d editions checked; the chain and every edition match.", "核验通过：重放了 %d 条事件，核对了 %d 期；哈希链与每一期均一致。"},
+		"audit.verify.passes":        {"Verify passes: the hash chain and every edition match the replayed log (events: %d, editions: %d).", "核验通过：哈希链与每一期均与重放的日志一致（事件 %d 条，共 %d 期）。"},
 		"audit.verify.fails":         {"Verify fails at sequence %d: the replayed log disagrees with the read models.", "核验失败：序号 %d 处重放的日志与读取模型不一致。"},
 		"audit.verify.fails_edition": {"Verify fails at sequence %d (edition %d): the replayed log disagrees with what the edition committed.", "核验失败：序号 %d（第 %d 期）处重放的日志与该期提交的内容不一致。"},
 		"audit.verify.at":            {"Verified at %s", "核验时间：%s"},

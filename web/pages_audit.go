@@ -209,6 +209,12 @@ func auditRowsOf(rows []projections.AuditRow, p Page) []auditRowView {
 			v.Summary = r.SummaryZh
 		}
 		v.HasBeforeTo = r.Before != "" || r.After != ""
+		if v.HasBeforeTo && v.Before == "" {
+			v.Before = "–"
+		}
+		if v.HasBeforeTo && v.After == "" {
+			v.After = "–"
+		}
 		if len(r.Hash) > 12 {
 			v.ShortHash = r.Hash[:12] + "…"
 		}
