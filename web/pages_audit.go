@@ -173,7 +173,7 @@ type auditRowView struct {
 	HasBeforeTo bool
 }
 
-// TypeLabel names an event type in lang: "Vote cast" for
+// auditTypeLabel names an event type in lang: "Vote cast" for
 // crossrank.proposal.vote_cast.v1; an unknown type keeps its name.
 func auditTypeLabel(lang, typ string) string {
 	kind, name, _, err := events.ParseType(typ)
