@@ -61,9 +61,14 @@ func (c pubCache) lastModified() time.Time {
 func (s *Server) publicFresh(w http.ResponseWriter, r *http.Request, c pubCache) bool {
 	h := w.Header()
 	h.Set("Cache-Control", "public, no-cache")
-	if c.lang != "" {
-		h.Add("Vary", "Cookie")
-		h.Add("Vary", "Accept-Language")
+	vary := func() {
+		if c.lang != "" {
+			h.Add("Vary", "Cookie")
+			h.Add("Vary", "Accept-Language")
+		}
+	}
+	if c.kind != "page" {
+		vary() // pages get theirs from render
 	}
 	if userOf(r.Context()) != nil {
 		return false
@@ -82,6 +87,9 @@ func (s *Server) publicFresh(w http.ResponseWriter, r *http.Request, c pubCache)
 	// The stored copy keeps the headers it came with (its nonce included);
 	// a 304 only refreshes the ones it sends.
 	h.Del("Content-Security-Policy")
+	if c.kind == "page" {
+		vary()
+	}
 	w.WriteHeader(http.StatusNotModified)
 	return true
 }

@@ -272,17 +272,21 @@ func pubDay(p Page, ts string) string {
 
 // publicRanking serves GET /r/{slug}.
 func (s *Server) publicRanking(w http.ResponseWriter, r *http.Request) {
-	s.servePublicRanking(w, r, r.PathValue("slug"))
+	slug := r.PathValue("slug")
+	s.servePublicRanking(w, r, slug, slug)
 }
 
-func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug string) {
+// servePublicRanking serves ranking slug; its validators follow the edition
+// mark of markOf (the start page follows every ranking, as a new one turns
+// it into a list).
+func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug, markOf string) {
 	ctx := r.Context()
 	def, _, err := s.read.Definition(ctx, slug)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.servePublicPage(w, r, slug, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, markOf, false, func(p Page, live pubLive) (pubPage, error) {
 		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, pubQueryOf(def, r.URL.Query()))
 		v.Live = live
 		return pubRankingPage(v), err
@@ -298,7 +302,7 @@ func (s *Server) publicHome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(list) == 1 {
-		s.servePublicRanking(w, r, list[0].Slug)
+		s.servePublicRanking(w, r, list[0].Slug, "")
 		return
 	}
 	s.servePublicPage(w, r, "", false, func(p Page, live pubLive) (pubPage, error) {
