@@ -66,6 +66,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	labels := newDeskLabelCache(s.read)
+	labels.entry = s.entryName
 	v := deskDashboardView{Page: p, CanPropose: p.Has(domain.RoleEditor)}
 	proposals := func(id, titleKey, emptyKey string, list []projections.ProposalSummary, withQuorum bool) deskQueue {
 		sec := deskQueue{ID: id, Title: p.T(titleKey), Empty: p.T(emptyKey), Count: len(list)}
@@ -88,7 +89,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 		sec.Link, sec.Label = pathPublish, p.T("desk.queue.ready.publish")
 		v.Sections = append(v.Sections, sec)
 	}
-	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(p, q.Recent))
+	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(ctx, p, labels, q.Recent))
 	s.render(w, r, http.StatusOK, dashboardPage(v))
 }
 
@@ -97,7 +98,7 @@ func deskProposalItem(ctx context.Context, p Page, labels *deskLabelCache, ps pr
 	it := deskQueueItem{
 		Href:   deskProposalPath(ps.ID),
 		Title:  ps.Title,
-		Detail: p.T("desk.item.detail", deskEntryLabel(ps.EntryName, ps.Entry), ps.Revision, ps.Author),
+		Detail: p.T("desk.item.detail", deskEntryLabel(labels.entryName(ctx, p.Lang, ps.Ranking, ps.Entry, ps.EntryName), ps.Entry), ps.Revision, ps.Author),
 		Status: p.StatusLabel(ps.Status),
 		Badge:  string(ps.Status),
 	}
@@ -117,7 +118,7 @@ func deskStaleSection(ctx context.Context, p Page, labels *deskLabelCache, stale
 		lb := labels.get(ctx, st.Ranking)
 		sec.Items = append(sec.Items, deskQueueItem{
 			Href:   deskProposalPath(st.Evidence.Proposal),
-			Title:  deskEntryLabel(st.EntryName, st.Entry) + " · " + lb.target(p.Lang, st.Target),
+			Title:  deskEntryLabel(labels.entryName(ctx, p.Lang, st.Ranking, st.Entry, st.EntryName), st.Entry) + " · " + lb.target(p.Lang, st.Target),
 			Detail: p.T("desk.stale.detail", st.Evidence.ID, st.Evidence.Claim),
 			Note:   p.T("desk.stale.since", p.Day(st.Evidence.StaleAfter)),
 			Badge:  "stale",
@@ -130,12 +131,12 @@ func deskStaleSection(ctx context.Context, p Page, labels *deskLabelCache, stale
 }
 
 // deskRecentSection lists the latest editions.
-func deskRecentSection(p Page, eds []projections.EditionSummary) deskQueue {
+func deskRecentSection(ctx context.Context, p Page, labels *deskLabelCache, eds []projections.EditionSummary) deskQueue {
 	sec := deskQueue{ID: "recent", Title: p.T("desk.queue.recent"), Empty: p.T("desk.queue.recent.empty"), Count: len(eds)}
 	for _, ed := range eds {
 		it := deskQueueItem{
 			Href:   "/r/" + ed.Ranking + "/editions/" + strconv.Itoa(ed.Number),
-			Title:  p.T("desk.edition.title", ed.Ranking, ed.Number),
+			Title:  p.T("desk.edition.title", deskOrSlug(labels.get(ctx, ed.Ranking).title(p.Lang), ed.Ranking), ed.Number),
 			Detail: p.T("desk.edition.detail", p.DateTime(deskTime(ed.PublishedAt)), ed.Publisher, ed.Changes),
 			Note:   ed.Note,
 			Badge:  "published",
@@ -144,6 +145,15 @@ func deskRecentSection(p Page, eds []projections.EditionSummary) deskQueue {
 		sec.Items = append(sec.Items, it)
 	}
 	return sec
+}
+
+// entryName names an entry in lang from the event store's registration
+// (the queues carry only the Chinese name); fallback when it is not found.
+func (s *Server) entryName(ctx context.Context, lang, ranking, entry, fallback string) string {
+	if e := s.registeredEntry(ctx, ranking, entry); e != nil {
+		return deskOrSlug(e.Name.In(lang), fallback)
+	}
+	return fallback
 }
 
 // deskEntryLabel names an entry by its name, with the slug when the name is missing.

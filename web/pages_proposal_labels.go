@@ -115,8 +115,17 @@ func deskListSep(lang string) string {
 
 // deskLabelCache loads each ranking's labels once per request.
 type deskLabelCache struct {
-	read *projections.Store
-	m    map[string]deskLabels
+	read  *projections.Store
+	m     map[string]deskLabels
+	entry func(ctx context.Context, lang, ranking, entry, fallback string) string // nil: the fallback
+}
+
+// entryName names an entry in lang, or returns fallback.
+func (c *deskLabelCache) entryName(ctx context.Context, lang, ranking, entry, fallback string) string {
+	if c.entry == nil {
+		return fallback
+	}
+	return c.entry(ctx, lang, ranking, entry, fallback)
 }
 
 func newDeskLabelCache(read *projections.Store) *deskLabelCache {

@@ -56,6 +56,14 @@ func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *o
 	if in.NewEntry != nil {
 		form = "new"
 	}
+	// The handler reports a malformed slug as a bad "proposal"; point the
+	// editor at the field to correct.
+	if _, ok := st.Fields["proposal"]; ok {
+		if err := domain.CheckSlug("entry", in.Entry); err != nil {
+			st.Summary = messageOf(langOf(r.Context()), err)
+			st.Fields = map[string]string{"entry": st.Summary}
+		}
+	}
 	v, err := s.buildNewProposal(r, in.Ranking, in.Entry, form, st)
 	if err != nil {
 		s.fail(w, r, err)

@@ -240,3 +240,58 @@ func TestDeskMessagesInBothLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestProposalNewEntry opens a proposal that registers an entry, through
+// the new-entry form: a bad slug shows the form again, then a good one
+// opens the proposal, whose impact counts from no rank.
+func TestProposalNewEntry(t *testing.T) {
+	e := newDeskEnv(t)
+	c := e.client("editor")
+	form := url.Values{"ranking": {deskRanking}, "new_entry": {"1"}, "entry": {"New Cloud!"}, "name_zh": {"新云"},
+		"name_en": {"New Cloud"}, "category": {"ai-cloud"}, "website": {"https://new-cloud.example"}, "title": {"Add New Cloud"}}
+	doc := e.refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
+	if testText(doc, "field-error-entry") == "" || doc.Find(`[data-testid="open-new-form"] input[name="name_zh"]`).AttrOr("value", "") != "新云" {
+		t.Errorf("the new-entry form was not shown again with its error and values: %q", testText(doc, "form-error"))
+	}
+	if doc.Find(`[data-testid="open-new-form"] option[value="ai-cloud"][selected]`).Length() != 1 {
+		t.Error("the chosen category was not kept")
+	}
+	form.Set("entry", "new-cloud")
+	form.Set("website", "javascript:alert(1)")
+	e.refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
+	form.Set("website", "https://new-cloud.example")
+	status, loc, _ := e.post(c, "/desk/proposals", form)
+	if status != http.StatusSeeOther || !strings.HasPrefix(loc, "/desk/proposals/") {
+		t.Fatalf("open: status %d Location %q", status, loc)
+	}
+	doc = e.page(c, loc, http.StatusOK)
+	if !strings.Contains(testText(doc, "proposal-meta"), "new entry") || !strings.HasPrefix(testText(doc, "proposal-meta"), "New Cloud") {
+		t.Errorf("meta %q", testText(doc, "proposal-meta"))
+	}
+	if got := testText(doc, "impact-overall"); !strings.HasPrefix(got, "unranked → #") {
+		t.Errorf("impact of a new entry %q", got)
+	}
+}
+
+// TestProposalClosing: the author withdraws a draft, a publisher rejects a
+// proposal in review; both are closed with their reason and offer no form.
+func TestProposalClosing(t *testing.T) {
+	e := newDeskEnv(t)
+	ed := e.client("editor")
+	e.refused(e.client("publisher"), "/desk/proposals/"+deskInReview+"/reject", url.Values{}, http.StatusUnprocessableEntity)
+	e.mustPost(ed, deskDraft, "withdraw", url.Values{"reason": {"Duplicate of another proposal"}})
+	e.mustPost(e.client("publisher"), deskInReview, "reject", url.Values{"reason": {"Out of scope for this ranking"}})
+	for id, want := range map[string]string{deskDraft: "withdrawn", deskInReview: "rejected"} {
+		doc := e.page(ed, "/desk/proposals/"+id, http.StatusOK)
+		if docStatus(doc) != want || testText(doc, "closed-reason") == "" {
+			t.Errorf("%s: status %q, reason %q", id, docStatus(doc), testText(doc, "closed-reason"))
+		}
+		for _, tid := range []string{"editor", "review", "lifecycle", "impact"} {
+			if testCount(doc, tid) != 0 {
+				t.Errorf("%s (%s) still shows %s", id, want, tid)
+			}
+		}
+	}
+	e.refused(ed, "/desk/proposals/"+deskDraft+"/evidence", url.Values{"claim": {"c"}, "source_name": {"s"},
+		"excerpt": {"x"}, "observed_on": {"2026-01-01"}}, http.StatusConflict)
+}
