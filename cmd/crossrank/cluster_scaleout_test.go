@@ -111,8 +111,8 @@ func TestClusterScaleOut(t *testing.T) {
 	}
 	t.Logf("%d proposals cross-validated by votes cast at once through both replicas", votedApart)
 
-	a.stop()
-	b.stop()
+	a.stopAtEnd()
+	b.stopAtEnd()
 	t.Logf("replicas stopped by %s", time.Since(start).Round(time.Millisecond))
 	dumpA, dumpB := dumpReadModels(t, dataA+"/read.db"), dumpReadModels(t, dataB+"/read.db")
 	if dumpA != dumpB {

@@ -408,3 +408,25 @@ func (p *serveProc) caughtUp() (applied, last uint64, ok bool) {
 	applied, last = uint64(m["crossrank_projection_checkpoint"]), uint64(m["crossrank_stream_last_sequence"])
 	return applied, last, m["crossrank_event_store_up"] == 1 && applied == last && m["crossrank_projection_lag_events"] == 0
 }
+
+// stopAtEnd stops the server so that its read models on disk hold the
+// whole stream: a request a stopped client abandoned may still append while
+// the server shuts down, after its projection has stopped. So it stops, starts
+// again with no clients, waits until /metrics says the read models reached
+// the end of the stream, and stops again.
+func (p *serveProc) stopAtEnd() {
+	p.t.Helper()
+	p.stop()
+	p.restart()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, _, ok := p.caughtUp(); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: read models did not reach the end of the stream within 30s", p.name)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.stop()
+}

@@ -31,7 +31,7 @@ func TestFaultLostReadModels(t *testing.T) {
 	t.Logf("load before the loss: %s", opSummary(l.snapshot()))
 	srv.waitReady(10 * time.Second)
 	ranking := publicRanking(t, srv.url)
-	srv.stop()
+	srv.stopAtEnd()
 	readDB := filepath.Join(data, "read.db")
 	want := dumpReadModels(t, readDB)
 
