@@ -102,6 +102,34 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		}
 	})
+	// A command's reads: an aggregate written long ago (a ranking), on a
+	// stream busy with many other aggregates since.
+	b.Run("cached-busy", func(b *testing.B) {
+		s := newStore(b)
+		fill(b, s, 1, 5)
+		ctx := testContext(b)
+		for round := range 60 { // 6000 events on 6000 other proposals
+			var evs []events.Event
+			for i := range 100 {
+				evs = append(evs, vote(b, fmt.Sprintf("p-busy-%d", round*100+i), 1))
+			}
+			if _, err := s.Append(ctx, nil, evs...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		agg := proposal("p-fill-0")
+		all, err := s.Load(ctx, agg, 0)
+		if err != nil || len(all) != 5 {
+			b.Fatalf("Load: %d events, %v", len(all), err)
+		}
+		last := all[len(all)-1].Sequence
+		b.ResetTimer()
+		for range b.N {
+			if got, err := s.Load(ctx, agg, last); err != nil || len(got) != 0 {
+				b.Fatalf("Load: %d events, %v", len(got), err)
+			}
+		}
+	})
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			s := newStore(b)

@@ -50,22 +50,53 @@ func (d *directGets) deliver(m *nats.Msg) {
 // batch returns up to max stored messages matching filter with sequence >=
 // seq, in order, and reports whether more matched when the get began.
 func (d *directGets) batch(ctx context.Context, stream string, seq uint64, filter string, max int) ([]*nats.Msg, bool, error) {
+	req := struct {
+		Seq     uint64 `json:"seq"`
+		NextFor string `json:"next_by_subj"`
+		Batch   int    `json:"batch"`
+	}{seq, filter, max}
+	var out []*nats.Msg
+	more := false
+	err := d.get(ctx, stream, req, max+2, func(m *nats.Msg) bool {
+		out = append(out, m)
+		// Messages matching the filter after this one, when the get began.
+		more = m.Header.Get("Nats-Num-Pending") != "0"
+		return false
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, more, nil
+}
+
+// last returns the newest stored message matching filter, or nil when none
+// does. The server finds it through its per-subject index, where a batch
+// get from an old sequence walks the messages after it one by one.
+func (d *directGets) last(ctx context.Context, stream, filter string) (*nats.Msg, error) {
+	req := struct {
+		LastFor string `json:"last_by_subj"`
+	}{filter}
+	var out *nats.Msg
+	err := d.get(ctx, stream, req, 1, func(m *nats.Msg) bool { out = m; return true })
+	return out, err
+}
+
+// get sends one direct get and passes each message of the reply to fn
+// until fn reports it is done, or the server ends the reply (or finds
+// nothing); size bounds the messages the reply holds.
+func (d *directGets) get(ctx context.Context, stream string, request any, size int, fn func(*nats.Msg) (done bool)) error {
 	d.start.Do(func() {
 		_, d.err = d.nc.Subscribe(d.prefix+"*", d.deliver)
 	})
 	if d.err != nil {
-		return nil, false, d.err
+		return d.err
 	}
-	req, err := json.Marshal(struct {
-		Seq     uint64 `json:"seq"`
-		NextFor string `json:"next_by_subj"`
-		Batch   int    `json:"batch"`
-	}{seq, filter, max})
+	req, err := json.Marshal(request)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	token := strconv.FormatUint(d.seq.Add(1), 36)
-	ch := make(chan *nats.Msg, max+2)
+	ch := make(chan *nats.Msg, size)
 	d.mu.Lock()
 	d.calls[token] = ch
 	d.mu.Unlock()
@@ -75,28 +106,26 @@ func (d *directGets) batch(ctx context.Context, stream string, seq uint64, filte
 		d.mu.Unlock()
 	}()
 	if err := d.nc.PublishRequest("$JS.API.DIRECT.GET."+stream, d.prefix+token, req); err != nil {
-		return nil, false, err
+		return err
 	}
-	var out []*nats.Msg
-	more := false
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, false, ctx.Err()
+			return ctx.Err()
 		case m := <-ch:
 			if len(m.Data) == 0 && m.Header.Get("Status") != "" {
 				switch status := m.Header.Get("Status"); status {
 				case "204", "404": // end of batch; nothing (more) matches
-					return out, more, nil
+					return nil
 				case "503":
-					return nil, false, nats.ErrNoResponders
+					return nats.ErrNoResponders
 				default:
-					return nil, false, fmt.Errorf("jetstream: direct get: status %s %s", status, m.Header.Get("Description"))
+					return fmt.Errorf("jetstream: direct get: status %s %s", status, m.Header.Get("Description"))
 				}
 			}
-			out = append(out, m)
-			// Messages matching the filter after this one, when the get began.
-			more = m.Header.Get("Nats-Num-Pending") != "0"
+			if fn(m) {
+				return nil
+			}
 		}
 	}
 }

@@ -83,7 +83,30 @@ func (s *Store) Load(ctx context.Context, agg events.Aggregate, after uint64) ([
 
 // loadDirect reads the aggregate with direct batch gets, as the answering
 // replica has it.
+//
+// A cached aggregate (after > 0) is first checked with a last-by-subject
+// get, answered from the server's per-subject index: most loads find
+// nothing new, and a batch get from an old sequence makes the server walk
+// every message stored since (nats-server scans a block linearly when it
+// holds many distinct subjects, as ours do: one per aggregate and event),
+// which made a ranking's refresh cost milliseconds on a busy stream.
 func (s *Store) loadDirect(ctx context.Context, agg events.Aggregate, after uint64) ([]events.Event, error) {
+	if after > 0 {
+		m, err := s.direct.last(ctx, StreamName, agg.Filter())
+		if err != nil {
+			return nil, s.wrap("load "+agg.String(), err)
+		}
+		if m == nil {
+			return nil, nil
+		}
+		seq, err := strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("jetstream: load %v: direct get without a sequence: %w", agg, err)
+		}
+		if seq <= after {
+			return nil, nil
+		}
+	}
 	var out []events.Event
 	next := after + 1
 	for {
