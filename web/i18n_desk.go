@@ -142,6 +142,7 @@ func init() {
 		"desk.submit.heading":        {"Submit for review", "提交审核"},
 		"desk.submit.hint":           {"Reviewers check every evidence item; the draft cannot be edited again unless revised.", "审稿人将核对每条证据；提交后除非修订，草稿不能再编辑。"},
 		"desk.submit.button":         {"Submit for review", "提交审核"},
+		"desk.submit.rebase":         {"A value this draft changes was published since: propose that change again, from the new published value, before submitting.", "此草稿修改的数值在此期间已发布了新值：请基于新的发布值重新提出该修改后再提交。"},
 		"desk.submit.nothing":        {"Propose at least one change, citing evidence, before submitting.", "提交前请至少提出一项修改并引用证据。"},
 
 		// Form fields.

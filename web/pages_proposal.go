@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -58,6 +59,7 @@ type proposalPageView struct {
 // ppActions says which forms the page offers the user.
 type ppActions struct {
 	Edit     bool // add or remove evidence and changes
+	Rebase   bool // a change's baseline was published over: propose it again before submitting
 	Submit   bool
 	Revise   bool
 	Withdraw bool
@@ -66,17 +68,19 @@ type ppActions struct {
 	Reject   bool // the proposal, as a publisher
 }
 
-// ppAllowedActions applies the domain's rules for actor to p: the same
-// checks the Decide functions make, so a page never offers a button the
-// command would refuse for the user's roles or the proposal's state.
-func ppAllowedActions(a domain.Actor, p *domain.Proposal) ppActions {
+// ppAllowedActions applies the domain's rules for actor to p, against the
+// published edition ed: the same checks the Decide functions make, so a
+// page never offers a button the command would refuse for the user's
+// roles or the proposal's state.
+func ppAllowedActions(a domain.Actor, p *domain.Proposal, ed *domain.Edition) ppActions {
 	var c ppActions
 	if a.Name == "" || !p.Exists() {
 		return c
 	}
 	open, draft := p.Status.Open(), p.Status == domain.StatusDraft
 	c.Edit = a.Has(domain.RoleEditor) && p.CanEdit(a.Name) && draft
-	c.Submit = c.Edit && len(p.Scores)+len(p.Attributes) > 0
+	c.Submit = c.Edit && len(p.Scores)+len(p.Attributes) > 0 && len(p.StaleTargets(ed)) == 0
+	c.Rebase = c.Edit && len(p.StaleTargets(ed)) > 0
 	c.Revise = a.Has(domain.RoleEditor) && open && !draft
 	c.Withdraw = a.Has(domain.RoleEditor) && a.Name == p.Author &&
 		(draft || p.Status == domain.StatusInReview)
@@ -153,7 +157,7 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 		ClosedReason: d.ClosedReason, Edition: d.Edition, Draft: d.Status == domain.StatusDraft,
 		Quorum: ppQuorumParts(p, l, d.Quorum), QuorumMet: d.Quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(d.Status)),
-		Can:       ppAllowedActions(actorOf(ctx), dp), Vetoes: ppOpenVetoes(dp),
+		Can:       ppAllowedActions(actorOf(ctx), dp, ed), Vetoes: ppOpenVetoes(dp),
 		Today:  requestOf(ctx).now.UTC().Format(time.DateOnly),
 		failed: failed, state: st,
 	}
@@ -183,13 +187,4 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 }
 
 // deskJoin joins names for running text; "" for none.
-func deskJoin(lang string, names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += deskListSep(lang)
-		}
-		out += n
-	}
-	return out
-}
+func deskJoin(lang string, names []string) string { return strings.Join(names, deskListSep(lang)) }

@@ -121,6 +121,10 @@ func TestReviewStaleBaseline(t *testing.T) {
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		e.mustPost(e.client(r), id, "votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}})
 	}
+	// A draft with the same baseline, not yet submitted.
+	draft := e.openProposal(ed, "qingjiao")
+	e.mustPost(ed, draft, "evidence", url.Values{"claim": {"c"}, "source_name": {"s"}, "excerpt": {"x"}, "observed_on": {"2026-01-01"}})
+	e.mustPost(ed, draft, "changes", url.Values{"criterion": {demo.CritOnboarding}, "to": {"6"}, "rationale": {"r"}, "evidence": {"e1"}})
 	pv, _, err := e.cmd.PreviewEdition(e.ctx, deskRanking, []string{deskValidated})
 	if err != nil {
 		t.Fatal(err)
@@ -145,5 +149,17 @@ func TestReviewStaleBaseline(t *testing.T) {
 	}
 	if testCount(doc, "revise-form") != 1 {
 		t.Error("the author is not offered a revision")
+	}
+
+	// The draft cannot be submitted until its change is proposed again
+	// from the new published value.
+	doc = e.page(ed, "/desk/proposals/"+draft, http.StatusOK)
+	if testCount(doc, "submit") != 0 || !strings.Contains(testText(doc, "submit-unavailable"), "propose that change again") {
+		t.Errorf("stale draft: submit offered %d, note %q", testCount(doc, "submit"), testText(doc, "submit-unavailable"))
+	}
+	e.refused(ed, "/desk/proposals/"+draft+"/submit", url.Values{}, http.StatusConflict)
+	e.mustPost(ed, draft, "changes", url.Values{"criterion": {demo.CritOnboarding}, "to": {"6"}, "rationale": {"r"}, "evidence": {"e1"}})
+	if testCount(e.page(ed, "/desk/proposals/"+draft, http.StatusOK), "submit") != 1 {
+		t.Error("submit not offered once the change was proposed again")
 	}
 }
