@@ -14,7 +14,9 @@
   // One stream per page, closed when the page is left: a browser holds
   // at most six connections to a host, and a page kept in the back-forward
   // cache would otherwise keep its stream. Coming back, it resumes after
-  // the last edition it heard of, so nothing is missed.
+  // the last edition it heard of, so nothing is missed. The stream opens
+  // after the load event: opened earlier, a never-ending request keeps
+  // the page loading, and a navigation that follows is aborted.
   function connect() {
     source = new EventSource(url);
     source.addEventListener("edition-published", function (ev) {
@@ -29,7 +31,8 @@
   }
   window.addEventListener("pagehide", function () { if (source) { source.close(); source = null; } });
   window.addEventListener("pageshow", function (ev) { if (ev.persisted && !source) connect(); });
-  connect();
+  if (document.readyState === "complete") connect();
+  else window.addEventListener("load", connect);
 
   function refresh(data) {
     if (busy) { again = data; return; }
