@@ -77,15 +77,25 @@ func TestClusterScaleOut(t *testing.T) {
 	// on the servers; let them, so "converged" means the final state.
 	time.Sleep(500 * time.Millisecond)
 	stopped := time.Now()
-	var aApplied, bApplied, aLast, bLast uint64
+	// Each replica's convergence: when its read models first reached the
+	// end of the stream as it stands once both have.
+	var at [2]time.Duration
+	var last [2]uint64
 	waitUntil(t, "both replicas' read models to reach the end of the stream", 60*time.Second, func() bool {
-		var okA, okB bool
-		aApplied, aLast, okA = a.caughtUp()
-		bApplied, bLast, okB = b.caughtUp()
-		return okA && okB && aLast == bLast
+		for i, r := range []*serveProc{a, b} {
+			applied, _, ok := r.caughtUp()
+			switch {
+			case !ok:
+				at[i] = 0
+			case at[i] == 0 || applied != last[i]:
+				at[i] = time.Since(stopped)
+			}
+			last[i] = applied
+		}
+		return at[0] > 0 && at[1] > 0 && last[0] == last[1]
 	})
-	t.Logf("replicas converged at sequence %d (A %d, B %d) %s after the load stopped",
-		aLast, aApplied, bApplied, time.Since(stopped).Round(time.Millisecond))
+	t.Logf("replicas converged at sequence %d: A %s and B %s after the load stopped",
+		last[0], at[0].Round(time.Millisecond), at[1].Round(time.Millisecond))
 
 	for _, r := range []*serveProc{a, b} {
 		if m, err := r.metrics(); err == nil {
