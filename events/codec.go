@@ -174,7 +174,7 @@ func appendCanonical(b []byte, e Event) []byte {
 	if json.Compact(buf, e.Raw) == nil {
 		b = buf.Bytes()
 	} else {
-		b = appendJSONString(b[:len(b)], string(e.Raw))
+		b = appendJSONString(b, string(e.Raw))
 	}
 	return append(b, '}')
 }

@@ -62,18 +62,6 @@ func (l deskLabels) tags(lang, key string, values []string) string {
 	return strings.Join(out, deskListSep(lang))
 }
 
-// category names a category.
-func (l deskLabels) category(lang, slug string) string {
-	if l.r != nil {
-		for _, c := range l.r.Categories {
-			if c.Slug == slug {
-				return deskOrSlug(c.Name.In(lang), slug)
-			}
-		}
-	}
-	return slug
-}
-
 // target names a change target: "score:price" → "Price", "attr:billing" → "Billing".
 func (l deskLabels) target(lang, target string) string {
 	kind, key, _ := strings.Cut(target, ":")
