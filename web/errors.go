@@ -76,6 +76,10 @@ func statusOf(err error) int {
 		return http.StatusTooManyRequests
 	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable
+	case errors.Is(err, context.Canceled):
+		// The client went away; nginx's 499 says so in logs, and nobody
+		// reads the answer.
+		return 499
 	}
 	return http.StatusInternalServerError
 }

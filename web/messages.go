@@ -49,7 +49,7 @@ var errorTexts = []struct {
 	{domain.ErrHasRole, text{"The user already holds this role.", "该用户已拥有此角色。"}},
 	{domain.ErrLacksRole, text{"The user does not hold this role.", "该用户没有此角色。"}},
 	{events.ErrConflict, text{"Someone changed this at the same time. Reload the page and try again.", "有人同时修改了此内容，请刷新页面后重试。"}},
-	{events.ErrUnavailable, text{"The event store is unavailable right now; nothing was saved. Try again shortly.", "事件存储暂时不可用，未保存任何内容，请稍后重试。"}},
+	{events.ErrUnavailable, text{"The event store is unavailable right now; the change may not have been saved. Send the same request again shortly (same form or Idempotency-Key): it is never applied twice.", "事件存储暂时不可用，本次修改可能未保存。请稍后原样重新提交（同一表单或同一 Idempotency-Key），不会重复生效。"}},
 	{events.ErrTooLarge, text{"This change is too large to store.", "此次修改过大，无法保存。"}},
 	{errBadCredentials, text{"The username or password is incorrect.", "用户名或密码不正确。"}},
 	{errUnauthenticated, text{"Sign in to continue.", "请先登录。"}},

@@ -69,6 +69,7 @@ func (h *pubHub) subscribe() (<-chan struct{}, func()) {
 	ch := make(chan struct{}, 1)
 	h.mu.Lock()
 	h.subs[ch] = struct{}{}
+	Metrics.SSEClients.Add(1)
 	if !h.running {
 		h.running = true
 		go h.watch()
@@ -76,7 +77,10 @@ func (h *pubHub) subscribe() (<-chan struct{}, func()) {
 	h.mu.Unlock()
 	return ch, func() {
 		h.mu.Lock()
-		delete(h.subs, ch)
+		if _, ok := h.subs[ch]; ok {
+			delete(h.subs, ch)
+			Metrics.SSEClients.Add(-1)
+		}
 		h.mu.Unlock()
 		select {
 		case h.kick <- struct{}{}:

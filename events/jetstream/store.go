@@ -93,6 +93,13 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Store, error) {
 	s := &Store{nc: nc, js: js, timeout: cfg.Timeout, direct: newDirectGets(nc)}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
+	// Never scale an existing stream down: one command run without
+	// --replicas 3 against a cluster must not drop the stream to R1.
+	if existing, err := js.Stream(ctx, StreamName); err == nil {
+		if r := existing.CachedInfo().Config.Replicas; r > cfg.Replicas {
+			cfg.Replicas = r
+		}
+	}
 	st, err := js.CreateOrUpdateStream(ctx, StreamConfig(cfg.Replicas))
 	if err != nil {
 		return nil, s.wrap("open stream", err)
