@@ -57,16 +57,34 @@ func (h *Handler) onProposal(ctx context.Context, a Actor, id, proposal string, 
 	if !events.ValidID(proposal) {
 		return Result{}, ErrProposalMissing
 	}
-	p, err := h.Proposal(ctx, proposal)
+	rk, err := h.proposalRanking(ctx, proposal)
 	if err != nil {
 		return Result{}, err
 	}
-	rk := p.Ranking
 	return h.run(ctx, command{actor: a, id: id, writes: []events.Aggregate{ProposalID(proposal)},
 		reads: []events.Aggregate{RankingID(rk), EditionID(rk)},
 		decide: func(s states) ([]Change, error) {
 			return decide(s.ranking(rk), s.edition(rk), s.proposal(proposal))
 		}})
+}
+
+// proposalRanking returns the ranking a proposal belongs to. A proposal
+// never moves to another ranking, so a cached state answers without a
+// round trip to the store; the command then loads what it needs itself.
+func (h *Handler) proposalRanking(ctx context.Context, id string) (string, error) {
+	e := h.cache.get(ProposalID(id))
+	e.mu.Lock()
+	p, ok := e.state.(*Proposal)
+	ok = ok && e.loaded && p.Exists()
+	e.mu.Unlock()
+	if ok {
+		return p.Ranking, nil
+	}
+	p, err := h.Proposal(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return p.Ranking, nil
 }
 
 // AddEvidence attaches evidence to a draft.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/events"
@@ -89,20 +90,9 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	// writes what we read and reads what we write (Publish writes the edition
 	// and proposals; a vote writes a proposal and reads the edition). A read
 	// is an unguarded snapshot either way.
-	st := states{}
-	for _, a := range c.reads {
-		if _, ok := st[a]; ok || slices.Contains(writes, a) {
-			continue
-		}
-		e := h.cache.get(a)
-		e.mu.Lock()
-		err := h.refresh(ctx, e, a, true)
-		snap := &entry{state: e.state, seq: e.seq, loaded: true}
-		e.mu.Unlock()
-		if err != nil {
-			return Result{}, err
-		}
-		st[a] = snap
+	st, err := h.readAll(ctx, c.reads, writes)
+	if err != nil {
+		return Result{}, err
 	}
 	locked := make([]*entry, 0, len(writes))
 	for _, a := range writes {
@@ -161,7 +151,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			expect = append(expect, events.Expectation{Aggregate: ch.Aggregate, LastSeq: e.seq})
 		}
 	}
-	last, err := h.store.Append(ctx, expect, evs...)
+	last, retry, err := h.append(ctx, expect, evs)
 	if err != nil {
 		if errors.Is(err, events.ErrConflict) {
 			return Result{}, err
@@ -180,8 +170,9 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		evs[i].Sequence = last - uint64(len(evs)-1-i)
 		ids[i] = evs[i].ID
 	}
-	if c.id == "" {
-		// Fresh random ids cannot be stored already: the append was ours.
+	if c.id == "" || !retry {
+		// Fresh random ids cannot be stored already, and a store that tells
+		// retries apart stored ours now: the append was ours.
 		for i := range evs {
 			st[evs[i].Aggregate()].apply(evs[i])
 		}
@@ -191,7 +182,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	// after this cache was loaded; the store then reports the first run as
 	// success. Applying our own decision would skip the events stored in
 	// between, so read back what the store holds instead.
-	retry := false
+	otherFirst := false
 	for i, a := range writes {
 		if !seen[a] {
 			continue
@@ -207,14 +198,68 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 		ours := slices.IndexFunc(evs, func(ev events.Event) bool { return ev.Aggregate() == a })
 		if len(stored) > 0 && stored[0].ID != evs[ours].ID {
-			retry = true // other events came first: our expectation cannot have held
+			otherFirst = true // other events came first: our expectation cannot have held
 		}
 	}
-	if retry {
+	if otherFirst {
 		res, _, err := h.replayed(ctx, c.id, writes, locked)
 		return res, err
 	}
 	return Result{Sequence: last, EventIDs: ids}, nil
+}
+
+// retryReporter is a store that tells whether an append stored the events
+// or found them stored already by an earlier run (jetstream.Store does).
+type retryReporter interface {
+	AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (last uint64, retry bool, err error)
+}
+
+// append appends evs and reports whether they may have been stored before
+// this call: always true from a store that cannot tell.
+func (h *Handler) append(ctx context.Context, expect []events.Expectation, evs []events.Event) (uint64, bool, error) {
+	if r, ok := h.store.(retryReporter); ok {
+		return r.AppendReport(ctx, expect, evs...)
+	}
+	last, err := h.store.Append(ctx, expect, evs...)
+	return last, true, err
+}
+
+// readAll refreshes the aggregates a command only reads (those it also
+// writes are loaded under their lock) and returns snapshots of them. The
+// reads go to the store at once, so a command waits for one round trip
+// rather than one per aggregate; each holds only its own entry's lock.
+func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate) (states, error) {
+	var todo []events.Aggregate
+	for _, a := range reads {
+		if !slices.Contains(todo, a) && !slices.Contains(writes, a) {
+			todo = append(todo, a)
+		}
+	}
+	snaps := make([]*entry, len(todo))
+	errs := make([]error, len(todo))
+	read := func(i int) {
+		e := h.cache.get(todo[i])
+		e.mu.Lock()
+		errs[i] = h.refresh(ctx, e, todo[i], true)
+		snaps[i] = &entry{state: e.state, seq: e.seq, loaded: true}
+		e.mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < len(todo); i++ {
+		wg.Go(func() { read(i) })
+	}
+	if len(todo) > 0 {
+		read(0)
+	}
+	wg.Wait()
+	st := states{}
+	for i, a := range todo {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		st[a] = snaps[i]
+	}
+	return st, nil
 }
 
 // replayed reports whether the command with client id already ran: its

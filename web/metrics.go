@@ -123,6 +123,24 @@ func (c conflictCounter) Append(ctx context.Context, expect []events.Expectation
 	return seq, err
 }
 
+// AppendReport forwards to the store's AppendReport, counting conflicts the
+// same way, so that the command handler still learns that an append was
+// not a retry (see domain.Handler) through this wrapper.
+func (c conflictCounter) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
+	r, ok := c.Store.(interface {
+		AppendReport(context.Context, []events.Expectation, ...events.Event) (uint64, bool, error)
+	})
+	if !ok {
+		seq, err := c.Append(ctx, expect, evs...)
+		return seq, true, err
+	}
+	seq, retry, err := r.AppendReport(ctx, expect, evs...)
+	if errors.Is(err, events.ErrConflict) {
+		Metrics.conflicts.Add(1)
+	}
+	return seq, retry, err
+}
+
 // lagSettle is how long /metrics waits for the read models to apply what
 // the stream already holds before it reports them behind: a write that
 // landed a moment before the scrape is not lag.

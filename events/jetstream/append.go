@@ -54,34 +54,45 @@ const (
 // have stored the events and lost the ack): appending the same events again
 // is safe and settles it.
 func (s *Store) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
+	seq, _, err := s.AppendReport(ctx, expect, evs...)
+	return seq, err
+}
+
+// AppendReport is Append that also reports whether the events were stored
+// already, before this call: a retry the server recognised by event id
+// (a duplicate ack), or one found by the reload after a conflict. When it
+// reports false, this call stored the events, each expectation held, and
+// so the caller's view of the aggregates plus these events is exact.
+func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (last uint64, retry bool, err error) {
 	msgs, err := messages(expect, evs)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if err := s.connected(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var seq uint64
 	if len(msgs) == 1 {
-		seq, err = s.publishOne(ctx, msgs[0])
+		seq, retry, err = s.publishOne(ctx, msgs[0])
 	} else {
 		seq, err = s.publishBatch(ctx, msgs)
 	}
 	if err == nil {
-		return seq, nil
+		return seq, retry, nil
 	}
 	var apiErr *jetstream.APIError
 	if errors.As(err, &apiErr) {
 		switch apiErr.ErrorCode {
 		case codeWrongLastSeq, codeWrongLastSeqConst, codeBatchDuplicate:
-			return s.reconcile(ctx, expect, evs, err)
+			seq, err := s.reconcile(ctx, expect, evs, err)
+			return seq, err == nil, err
 		case codeMsgTooLarge, codeBatchTooLarge:
-			return 0, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
+			return 0, false, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
 		}
 	}
-	return 0, s.wrap("append", err)
+	return 0, false, s.wrap("append", err)
 }
 
 // pending is one message to publish with the expectation it carries.
@@ -90,7 +101,9 @@ type pending struct {
 	expect *events.Expectation
 }
 
-func (s *Store) publishOne(ctx context.Context, p pending) (uint64, error) {
+// publishOne publishes one message and reports whether the server
+// recognised it as a duplicate of one it stored before.
+func (s *Store) publishOne(ctx context.Context, p pending) (uint64, bool, error) {
 	opts := []jetstream.PublishOpt{
 		jetstream.WithMsgID(p.msg.Header.Get(events.HeaderMsgID)),
 		jetstream.WithRetryAttempts(0), // fail fast; the caller's retry is safe
@@ -100,10 +113,10 @@ func (s *Store) publishOne(ctx context.Context, p pending) (uint64, error) {
 	}
 	ack, err := s.js.PublishMsg(ctx, p.msg, opts...)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	// A duplicate ack carries the sequence the event was first stored at.
-	return ack.Sequence, nil
+	return ack.Sequence, ack.Duplicate, nil
 }
 
 func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) {
