@@ -340,7 +340,12 @@ func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking 
 		s.fail(w, r, err)
 		return
 	}
-	if s.publicFresh(w, r, pubCache{mark: mark, daily: daily, kind: "api"}) {
+	pc := pubCache{mark: mark, daily: daily, kind: "api"}
+	if s.publicFresh(w, r, pc) {
+		return
+	}
+	if key, ok := s.pubBodyKey(r, pc, pubLive{}); ok {
+		s.servePublicJSONBody(w, r, key, build)
 		return
 	}
 	v, err := build(ctx)

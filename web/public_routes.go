@@ -47,12 +47,17 @@ func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking
 		s.fail(w, r, err)
 		return
 	}
-	if s.publicFresh(w, r, pubCache{mark: mark, lang: langOf(r.Context()), daily: daily, kind: "page"}) {
+	pc := pubCache{mark: mark, lang: langOf(r.Context()), daily: daily, kind: "page"}
+	if s.publicFresh(w, r, pc) {
 		return
 	}
 	// The live settings are read before the page, so an edition published
 	// while it is built is announced rather than missed.
 	live := s.liveOf(r.Context(), ranking)
+	if key, ok := s.pubBodyKey(r, pc, live); ok {
+		s.servePublicBody(w, r, key, func() (templ.Component, error) { return build(s.page(r, "", "rankings"), live) })
+		return
+	}
 	c, err := build(s.page(r, "", "rankings"), live)
 	if err != nil {
 		s.fail(w, r, err)
