@@ -27,6 +27,7 @@ Usage:
   crossrank rebuild                replay the stream into fresh read models
   crossrank verify                 replay and check editions and the audit chain
   crossrank export --out DIR       write the public site as static files (atomic)
+  crossrank bench [--runs 3] [--events 1000000] [--quick] [--work DIR]   measure against the raw engine
 
 Common flags (each has an env twin):
   --data DIR          data directory (CROSSRANK_DATA, default ./data)
@@ -78,6 +79,8 @@ func run(ctx context.Context, args []string) error {
 		return verifyCmd(ctx, args)
 	case "export":
 		return exportCmd(ctx, args)
+	case "bench":
+		return benchCmd(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/projections"
+)
+
+// benchOptions are the flags of `crossrank bench`.
+type benchOptions struct {
+	runs, events   int
+	quick, genSync bool
+	seed           int64
+	work, scratch  string
+	only           []string
+	readers        int
+	clients        int
+	duration       time.Duration
+	cmdCycles      int // sequential command cycles (10 commands each)
+	ssePublishes   int // editions published per SSE run
+	profile        string
+	exe            string
+	out            io.Writer
+	start          time.Time
+}
+
+func (o *benchOptions) logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "[%6.1fs] "+format+"\n", append([]any{time.Since(o.start).Seconds()}, args...)...)
+}
+
+func (o *benchOptions) want(phase string) bool {
+	return len(o.only) == 0 || slices.Contains(o.only, phase)
+}
+
+// profiled runs fn under the CPU profiler when --cpuprofile is set.
+func (o *benchOptions) profiled(name string, fn func() error) error {
+	if o.profile == "" {
+		return fn()
+	}
+	f, err := os.Create(filepath.Join(o.profile, name+".pprof"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	defer pprof.StopCPUProfile()
+	return fn()
+}
+
+// benchCmd runs `crossrank bench`: it generates a synthetic history (and
+// a large ranking for the web figures) deterministically from a seed,
+// measures Crossrank next to the raw engine in the same run, and prints
+// Markdown tables: median of --runs runs, with the range.
+func benchCmd(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+	o := &benchOptions{out: os.Stdout, start: time.Now()}
+	fs.IntVar(&o.runs, "runs", 3, "runs of every measurement; tables show the median and the range")
+	fs.IntVar(&o.events, "events", 1_000_000, "size of the generated history (events)")
+	fs.BoolVar(&o.quick, "quick", false, "100k events, 1 run, shorter loads: a couple of minutes (--runs, --events and --duration still apply)")
+	fs.Int64Var(&o.seed, "seed", 1, "seed of the generated data")
+	fs.StringVar(&o.work, "work", "", "directory for generated data, reused when seed and size match (default: a temporary directory, removed at the end)")
+	fs.BoolVar(&o.genSync, "gen-sync", false, "generate with SyncAlways too (default: generation only runs without it; every measurement runs with it)")
+	only := fs.String("only", "", "comma-separated phases to run: commands,rebuild,startup,sse,http (default all)")
+	fs.IntVar(&o.readers, "readers", 1000, "connected SSE readers")
+	fs.IntVar(&o.clients, "clients", 200, "concurrent HTTP clients")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured load per HTTP target and run")
+	fs.StringVar(&o.profile, "cpuprofile", "", "write CPU profiles of the in-process phases to this directory")
+	fs.Parse(args)
+	o.cmdCycles, o.ssePublishes = 200, 5
+	if o.quick {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["events"] {
+			o.events = 100_000
+		}
+		if !set["runs"] {
+			o.runs = 1
+		}
+		if !set["duration"] {
+			o.duration = 3 * time.Second
+		}
+		o.cmdCycles, o.ssePublishes = 60, 3
+	}
+	if *only != "" {
+		o.only = strings.Split(*only, ",")
+	}
+	var err error
+	if o.exe, err = os.Executable(); err != nil {
+		return err
+	}
+	if o.work == "" {
+		if o.work, err = os.MkdirTemp("", "crossrank-bench-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(o.work)
+	}
+	o.scratch = filepath.Join(o.work, "scratch")
+	os.RemoveAll(o.scratch)
+	if err := os.MkdirAll(o.scratch, 0o750); err != nil {
+		return err
+	}
+	defer os.RemoveAll(o.scratch)
+	if o.profile != "" {
+		if err := os.MkdirAll(o.profile, 0o750); err != nil {
+			return err
+		}
+	}
+	r := &benchReport{o: o, http: map[string]*benchHTTPSeries{}}
+	if err := benchRun(ctx, o, r); err != nil {
+		return err
+	}
+	r.print(o.out)
+	return nil
+}
+
+// benchHistory is the dataset of the rebuild and start-up figures.
+func benchHistory(ctx context.Context, o *benchOptions) (string, benchDataset, error) {
+	return benchPrepare(ctx, o, benchDataset{Kind: "history", Seed: o.seed, Size: o.events},
+		func(ctx context.Context, b *benchStore) error {
+			return projections.GenerateHistory(ctx, b.events, o.events, o.seed)
+		})
+}
+
+// benchBigRanking is the dataset of the page and API figures: 1,000 entries
+// with 100 evidence items each.
+var benchBigRanking = benchDeskSpec{slug: "gpu1k", entries: 1000, evidence: 100, perEdition: 100}
+
+func benchRun(ctx context.Context, o *benchOptions, r *benchReport) error {
+	var histDir, webDir string
+	var err error
+	if o.want("rebuild") || o.want("startup") {
+		if histDir, r.hist, err = benchHistory(ctx, o); err != nil {
+			return err
+		}
+	}
+	if o.want("http") {
+		spec := benchBigRanking
+		spec.seed = o.seed
+		if webDir, r.web, err = benchPrepare(ctx, o, benchDataset{Kind: "ranking1k", Seed: o.seed, Size: spec.entries},
+			func(ctx context.Context, b *benchStore) error { return benchGenerateDesk(ctx, b.events, spec) }); err != nil {
+			return err
+		}
+	}
+	for run := 1; run <= o.runs; run++ {
+		o.logf("run %d of %d", run, o.runs)
+		if o.want("commands") {
+			o.logf(" commands through the handler and RawPublish")
+			var c benchCmdResult
+			if err := o.profiled(fmt.Sprintf("commands-%d", run), func() (err error) { c, err = benchCommands(ctx, o, run); return err }); err != nil {
+				return fmt.Errorf("commands: %w", err)
+			}
+			r.cmd = append(r.cmd, c)
+		}
+		if o.want("rebuild") {
+			o.logf(" rebuild of %d events (child process) and RawReplay", r.hist.Events)
+			rb, err := benchRebuild(ctx, o, histDir, r.hist.Events)
+			if err != nil {
+				return fmt.Errorf("rebuild: %w", err)
+			}
+			r.rebuild = append(r.rebuild, rb)
+		}
+		if o.want("startup") {
+			o.logf(" start-up of crossrank serve on %d events", r.hist.Events)
+			st, err := benchStartup(ctx, o, histDir)
+			if err != nil {
+				return fmt.Errorf("start-up: %w", err)
+			}
+			r.startup = append(r.startup, st)
+		}
+		if o.want("sse") {
+			o.logf(" publish → SSE at %d readers", o.readers)
+			var lat []time.Duration
+			if err := o.profiled(fmt.Sprintf("sse-%d", run), func() (err error) { lat, err = benchSSE(ctx, o, run); return err }); err != nil {
+				return fmt.Errorf("sse: %w", err)
+			}
+			r.sseP50 = append(r.sseP50, benchMs(benchPercentile(lat, 0.5)))
+			r.sseP99 = append(r.sseP99, benchMs(benchPercentile(lat, 0.99)))
+		}
+		if o.want("http") {
+			if err := benchPublic(ctx, o, r, webDir, run); err != nil {
+				return fmt.Errorf("http: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// benchTargets are the public reads under load, /healthz first as the
+// reference.
+var benchTargets = []struct{ name, path string }{
+	{"/healthz (reference)", "/healthz"},
+	{"public ranking page /r/{slug}", "/r/" + benchBigRanking.slug},
+	{"GET /api/v1/rankings/{slug}", "/api/v1/rankings/" + benchBigRanking.slug},
+}
+
+func benchPublic(ctx context.Context, o *benchOptions, r *benchReport, dir string, run int) error {
+	b, err := openBenchStore(ctx, dir, true)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	w, err := benchStartWeb(ctx, b)
+	if err != nil {
+		return err
+	}
+	defer w.stop()
+	for _, t := range benchTargets {
+		o.logf(" %d clients on %s for %v", o.clients, t.path, o.duration)
+		var res benchHTTPResult
+		name := strings.NewReplacer("/", "_", "{", "", "}", "").Replace(t.path)
+		if err := o.profiled(fmt.Sprintf("http%s-%d", name, run), func() (err error) { res, err = benchLoad(ctx, o, w.url+t.path); return err }); err != nil {
+			return err
+		}
+		o.logf("  %.0f req/s, p50 %v, p99 %v, %d bytes, %d timed out", res.rps, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.bytes, res.timeouts)
+		s := r.http[t.name]
+		if s == nil {
+			s = &benchHTTPSeries{}
+			r.http[t.name] = s
+		}
+		s.rps = append(s.rps, res.rps)
+		s.p50 = append(s.p50, benchMs(res.p50))
+		s.p99 = append(s.p99, benchMs(res.p99))
+		s.bytes = res.bytes
+		s.timeouts += res.timeouts
+	}
+	return nil
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/nats-io/nats.go"
+)
+
+// benchParallel is how many aggregates take commands at once.
+const benchParallel = 32
+
+// benchRecorder keeps the events appended through it, so the raw reference can
+// publish exactly the same messages (subjects, headers, bodies).
+type benchRecorder struct {
+	events.Store
+	mu  sync.Mutex
+	evs []events.Event
+}
+
+func (r *benchRecorder) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
+	seq, err := r.Store.Append(ctx, expect, evs...)
+	if err == nil {
+		r.mu.Lock()
+		r.evs = append(r.evs, evs...)
+		r.mu.Unlock()
+	}
+	return seq, err
+}
+
+// AppendReport keeps the store's report of retries (the handler reads
+// back what it appended when the store cannot tell).
+func (r *benchRecorder) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
+	seq, retry, err := r.Store.(*jetstream.Store).AppendReport(ctx, expect, evs...)
+	if err == nil {
+		r.mu.Lock()
+		r.evs = append(r.evs, evs...)
+		r.mu.Unlock()
+	}
+	return seq, retry, err
+}
+
+func (r *benchRecorder) take() []events.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.evs
+	r.evs = nil
+	return out
+}
+
+// benchCmdResult is one run of the command benchmark, in commands (or raw
+// publishes) per second.
+type benchCmdResult struct {
+	seq, par, rawSeq, rawPar float64
+}
+
+// benchCommands measures commands through the handler (load → decide →
+// append, SyncAlways) on a fresh store, one aggregate at a time and then
+// 32 aggregates in parallel, and RawPublish of the very same messages on
+// another fresh store, sequentially and 32 at a time. Handler and raw
+// alternate in short rounds (a few cycles of commands, then their events
+// raw), so both see the machine in the same state: other work on it moves
+// both figures, not their ratio.
+func benchCommands(ctx context.Context, o *benchOptions, run int) (benchCmdResult, error) {
+	var res benchCmdResult
+	dir := filepath.Join(o.scratch, fmt.Sprintf("commands-%d", run))
+	defer os.RemoveAll(dir)
+	b, err := openBenchStore(ctx, filepath.Join(dir, "desk"), true)
+	if err != nil {
+		return res, err
+	}
+	defer b.close()
+	raw, err := openBenchStore(ctx, filepath.Join(dir, "raw"), true)
+	if err != nil {
+		return res, err
+	}
+	defer raw.close()
+	spec := benchDeskSpec{slug: "cmdbench", entries: benchParallel, evidence: 2, perEdition: benchParallel, seed: o.seed}
+	if err := benchGenerateDesk(ctx, b.events, spec); err != nil {
+		return res, err
+	}
+	rec := &benchRecorder{Store: b.events}
+	h := domain.NewHandler(rec, nil)
+
+	// round runs workers × cycles command cycles from cycle k, then the same
+	// events raw from as many goroutines, and adds up both times.
+	var hDur, rDur time.Duration
+	var n int
+	round := func(tag string, workers, k, cycles int) error {
+		var wg sync.WaitGroup
+		errs := make(chan error, workers)
+		start := time.Now()
+		for w := range workers {
+			wg.Go(func() {
+				if err := benchCycles(ctx, h, spec, tag, w, k, cycles); err != nil {
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		hDur += time.Since(start)
+		close(errs)
+		if err := <-errs; err != nil {
+			return err
+		}
+		evs := rec.take()
+		if len(evs) != workers*cycles*benchCycleCommands {
+			return fmt.Errorf("commands appended %d events, want one per command", len(evs))
+		}
+		n += len(evs)
+		d, err := benchRawPublish(ctx, raw, evs, workers)
+		rDur += d
+		return err
+	}
+	const seqRound, parRound = 5, 2
+	for k := 0; k < o.cmdCycles; k += seqRound {
+		if err := round(fmt.Sprintf("r%d-seq", run), 1, k, seqRound); err != nil {
+			return res, err
+		}
+	}
+	res.seq, res.rawSeq = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds()
+	o.logf("  sequential: %d commands in %v, raw %v", n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
+	hDur, rDur, n = 0, 0, 0
+	for k := 0; k < max(parRound, o.cmdCycles/4); k += parRound {
+		if err := round(fmt.Sprintf("r%d-par", run), benchParallel, k, parRound); err != nil {
+			return res, err
+		}
+	}
+	res.par, res.rawPar = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds()
+	o.logf("  %d in parallel: %d commands in %v, raw %v", benchParallel, n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
+	o.logf("  commands/s: %.0f sequential, %.0f parallel; RawPublish/s: %.0f sequential, %.0f parallel", res.seq, res.par, res.rawSeq, res.rawPar)
+	return res, nil
+}
+
+// benchRawPublish publishes evs with RawPublish from n goroutines and returns
+// how long it took (encoding excluded).
+func benchRawPublish(ctx context.Context, b *benchStore, evs []events.Event, n int) (time.Duration, error) {
+	type msg struct {
+		subject string
+		h       nats.Header
+		body    []byte
+	}
+	msgs := make([]msg, len(evs))
+	for i, e := range evs {
+		subject, h, body, err := events.Encode(e)
+		if err != nil {
+			return 0, err
+		}
+		msgs[i] = msg{subject, nats.Header(h), body}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	start := time.Now()
+	for w := range n {
+		wg.Go(func() {
+			for i := w; i < len(msgs); i += n {
+				if _, err := b.events.RawPublish(ctx, msgs[i].subject, msgs[i].h, msgs[i].body); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	d := time.Since(start)
+	close(errs)
+	if err := <-errs; err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
+// benchCycleCommands is the number of commands in one cycle of benchCycles.
+const benchCycleCommands = 10
+
+// benchCycles runs cycles from to from+n-1 on published entry w of spec
+// (proposal ids start with tag), each a
+// new proposal taken through the commands a desk sends most, one at a time
+// and each with a fresh command id as the web layer gives it: open, four
+// evidence items, two score changes, submit, one approval, withdraw. Every
+// command appends one event (the quorum-reaching second approval, an
+// atomic batch, is left out so that sequential and raw compare one publish
+// each).
+func benchCycles(ctx context.Context, h *domain.Handler, spec benchDeskSpec, tag string, w, from, n int) error {
+	editor := domain.Actor{Name: fmt.Sprintf("%s-editor%d", spec.slug, 1+w%4), Roles: []string{domain.RoleEditor}}
+	reviewer := domain.Actor{Name: spec.slug + "-reviewer1", Roles: []string{domain.RoleReviewer}}
+	entry := fmt.Sprintf("platform-%05d", w)
+	id := func() string { return events.NewID(time.Now()) }
+	for k := from; k < from+n; k++ {
+		p := fmt.Sprintf("%s-w%02d-%05d", tag, w, k)
+		steps := []func() (domain.Result, error){
+			func() (domain.Result, error) {
+				return h.OpenProposal(ctx, editor, id(), domain.OpenProposal{ID: p, Ranking: spec.slug, Entry: entry,
+					Title: "Rescore " + entry, Summary: "New prices this month."})
+			},
+		}
+		for e := 1; e <= 4; e++ {
+			steps = append(steps, func() (domain.Result, error) {
+				return h.AddEvidence(ctx, editor, id(), domain.AddEvidence{Proposal: p, Claim: fmt.Sprintf("Claim %d", e),
+					SourceURL: fmt.Sprintf("https://example.com/%s/%s/%d", entry, p, e), Excerpt: benchExcerpt,
+					ObservedOn: "2026-02-01", ValidForDays: 180})
+			})
+		}
+		for c := 1; c <= 2; c++ {
+			steps = append(steps, func() (domain.Result, error) {
+				return h.ProposeScore(ctx, editor, id(), domain.ProposeScore{Proposal: p, Criterion: fmt.Sprintf("c%d", c),
+					To: (k + c) % 11, Rationale: "Follows from the new price list.", Evidence: []string{fmt.Sprintf("e%d", c)}})
+			})
+		}
+		steps = append(steps,
+			func() (domain.Result, error) { return h.Submit(ctx, editor, id(), p) },
+			func() (domain.Result, error) {
+				return h.CastVote(ctx, reviewer, id(), domain.CastVote{Proposal: p, Revision: 1, Verdict: events.Approve,
+					VerifiedEvidence: []string{"e1", "e2", "e3", "e4"}})
+			},
+			func() (domain.Result, error) { return h.Withdraw(ctx, editor, id(), p, "Superseded.") })
+		for i, step := range steps {
+			if _, err := step(); err != nil {
+				return fmt.Errorf("cycle %d step %d on %s: %w", k, i, p, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// benchHTTPResult is one target under load.
+type benchHTTPResult struct {
+	rps      float64
+	p50, p99 time.Duration
+	bytes    int64 // body size of one response
+	timeouts int64 // requests not answered within the client's timeout
+}
+
+// benchHTTPTimeout bounds one request under load.
+const benchHTTPTimeout = 30 * time.Second
+
+// benchLoad sends GET url from o.clients clients in a closed loop (each
+// sends its next request when the last one's body is read) over keep-alive
+// connections: a warm-up of a second, then o.duration measured. Every
+// response must be 200.
+func benchLoad(ctx context.Context, o *benchOptions, url string) (benchHTTPResult, error) {
+	var res benchHTTPResult
+	client := &http.Client{Transport: benchTransport(o.clients), Timeout: benchHTTPTimeout}
+	defer client.CloseIdleConnections()
+	get := func() (int64, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		req.Header.Set("Accept-Language", "en")
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err == nil && resp.StatusCode != http.StatusOK {
+			err = fmt.Errorf("GET %s: %s", url, resp.Status)
+		}
+		return n, err
+	}
+	size, err := get()
+	if err != nil {
+		return res, err
+	}
+	res.bytes = size
+	// Every client records when each request ended and how long it took;
+	// the requests that ended inside the measured window count, as a load
+	// generator like wrk counts them.
+	type sample struct {
+		end     time.Time
+		took    time.Duration
+		timeout bool
+	}
+	var failed atomic.Pointer[error]
+	stop := make(chan struct{})
+	samples := make([][]sample, o.clients)
+	var wg sync.WaitGroup
+	for c := range o.clients {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				start := time.Now()
+				_, err := get()
+				if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !os.IsTimeout(err) {
+					failed.CompareAndSwap(nil, &err)
+					return
+				}
+				// A request that timed out counts with the time it took.
+				end := time.Now()
+				samples[c] = append(samples[c], sample{end, end.Sub(start), err != nil})
+			}
+		})
+	}
+	time.Sleep(time.Second) // warm-up: connections open, caches filled
+	begin := time.Now()
+	time.Sleep(o.duration)
+	finish := time.Now()
+	close(stop)
+	wg.Wait()
+	if e := failed.Load(); e != nil {
+		return res, *e
+	}
+	var all []time.Duration
+	for _, l := range samples {
+		for _, x := range l {
+			if x.end.After(begin) && !x.end.After(finish) {
+				all = append(all, x.took)
+				if x.timeout {
+					res.timeouts++
+				}
+			}
+		}
+	}
+	res.rps = float64(len(all)-int(res.timeouts)) / finish.Sub(begin).Seconds()
+	res.p50, res.p99 = benchPercentile(all, 0.5), benchPercentile(all, 0.99)
+	return res, nil
+}

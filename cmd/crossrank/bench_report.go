@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// benchReport collects every run and prints the tables.
+type benchReport struct {
+	o         *benchOptions
+	hist, web benchDataset
+	cmd       []benchCmdResult
+	rebuild   []benchRebuildResult
+	startup   []benchStartupResult
+	sseP50    benchSeries
+	sseP99    benchSeries
+	http      map[string]*benchHTTPSeries
+}
+
+type benchHTTPSeries struct {
+	rps, p50, p99   benchSeries
+	bytes, timeouts int64
+}
+
+func benchCollect[T any](xs []T, f func(T) float64) benchSeries {
+	var s benchSeries
+	for _, x := range xs {
+		s = append(s, f(x))
+	}
+	return s
+}
+
+func (r *benchReport) print(w io.Writer) {
+	o := r.o
+	fmt.Fprintf(w, "\n## crossrank bench — %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(w, "%s\n\n", benchMachine())
+	fmt.Fprintf(w, "Runs: %d (figures are the median, the range in brackets). Seed %d. ", o.runs, o.seed)
+	fmt.Fprintf(w, "Every measurement runs on the embedded nats-server with SyncAlways (fsync before each ack)")
+	if !r.hist.SyncGen || !r.web.SyncGen {
+		fmt.Fprintf(w, "; the datasets were generated without it (generation only)")
+	}
+	fmt.Fprintf(w, ".\n\n")
+	t := &benchTable{head: []string{"what", "Crossrank", "raw reference, same run", "ratio", "aim", ""}}
+	if len(r.cmd) > 0 {
+		seq, par := benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.seq }), benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.par })
+		rawSeq, rawPar := benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.rawSeq }), benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.rawPar })
+		ratio := benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.seq / c.rawSeq })
+		scale := benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.par / c.seq })
+		rawScale := benchCollect(r.cmd, func(c benchCmdResult) float64 { return c.rawPar / c.rawSeq })
+		t.add("commands/s through the handler, one aggregate at a time", seq.show(benchRate),
+			"RawPublish, sequential: "+rawSeq.show(benchRate), ratio.show(benchRatio), "≥ 0.8 of raw", benchVerdict(ratio.median() >= 0.8))
+		t.add(fmt.Sprintf("commands/s through the handler, %d aggregates in parallel", benchParallel), par.show(benchRate),
+			fmt.Sprintf("RawPublish, %d at once: %s (%s sequential raw)", benchParallel, rawPar.show(benchRate), rawScale.show(benchTimes)),
+			scale.show(benchTimes)+" sequential", "≥ 3× sequential", benchVerdict(scale.median() >= 3))
+	}
+	if len(r.rebuild) > 0 {
+		rate, raw := benchCollect(r.rebuild, func(x benchRebuildResult) float64 { return x.rate }), benchCollect(r.rebuild, func(x benchRebuildResult) float64 { return x.raw })
+		ratio := benchCollect(r.rebuild, func(x benchRebuildResult) float64 { return x.rate / x.raw })
+		hwm, rss := benchCollect(r.rebuild, func(x benchRebuildResult) float64 { return x.hwm }), benchCollect(r.rebuild, func(x benchRebuildResult) float64 { return x.maxRSS })
+		t.add(fmt.Sprintf("rebuild of %d events into all read models, events/s (`crossrank rebuild`, child process)", r.hist.Events),
+			rate.show(benchRate), "RawReplay (ordered consumer, no decoding): "+raw.show(benchRate), ratio.show(benchRatio), "≥ 0.5 of raw", benchVerdict(ratio.median() >= 0.5))
+		t.add("peak memory during that rebuild (child's ru_maxrss from wait4; VmHWM polled every 20 ms agrees)",
+			rss.show(benchMiB)+"; VmHWM "+hwm.show(benchMiB), "—", "", "< 256 MiB", benchVerdict(rss.median() < 256))
+	}
+	if len(r.startup) > 0 {
+		ready, serving := benchCollect(r.startup, func(x benchStartupResult) float64 { return benchMs(x.ready) }), benchCollect(r.startup, func(x benchStartupResult) float64 { return benchMs(x.serving) })
+		t.add(fmt.Sprintf("start-up to ready, %d events, current checkpoint (exec of `crossrank serve --no-demo` → /readyz 200)", r.hist.Events),
+			ready.show(benchFmtMs), "— (\"crossrank serving\" logged after "+serving.show(benchFmtMs)+")", "", "< 2 s", benchVerdict(ready.median() < 2000))
+	}
+	if len(r.sseP99) > 0 {
+		t.add(fmt.Sprintf("publish → SSE message at %d connected readers, p50 / p99 (from the start of the publish command)", o.readers),
+			r.sseP50.show(benchFmtMs)+" / "+r.sseP99.show(benchFmtMs), "—", "", "p99 < 250 ms", benchVerdict(r.sseP99.median() < 250))
+	}
+	if ref := r.http[benchTargets[0].name]; ref != nil {
+		for _, target := range benchTargets[1:] {
+			s := r.http[target.name]
+			if s == nil {
+				continue
+			}
+			late := ""
+			if s.timeouts > 0 {
+				late = fmt.Sprintf("; %d requests over %v", s.timeouts, benchHTTPTimeout)
+			}
+			t.add(fmt.Sprintf("%s at %d clients, %d entries / %d evidence items (%d KiB body): req/s, p99", target.name, o.clients,
+				benchBigRanking.entries, benchBigRanking.entries*benchBigRanking.evidence, s.bytes>>10),
+				s.rps.show(benchRate)+" req/s, p99 "+s.p99.show(benchFmtMs)+late,
+				"/healthz on the same server: "+ref.rps.show(benchRate)+" req/s, p99 "+ref.p99.show(benchFmtMs), "", "p99 < 20 ms", benchVerdict(s.rps.median() > 0 && s.p99.median() < 20))
+		}
+	}
+	fmt.Fprint(w, t.String())
+	fmt.Fprintf(w, "\nDatasets: history %d events (GenerateHistory, seed %d, %.0fs to generate); ranking %d events (%d entries × %d evidence items, %.0fs).\n",
+		r.hist.Events, r.hist.Seed, r.hist.GenSecond, r.web.Events, benchBigRanking.entries, benchBigRanking.evidence, r.web.GenSecond)
+	fmt.Fprintf(w, "Command: `crossrank bench --runs %d --events %d --seed %d`%s\n", o.runs, o.events, o.seed, map[bool]string{true: " (--quick)"}[o.quick])
+}
+
+// benchMachine describes the host: CPU, memory, kernel, Go and nats-server.
+func benchMachine() string {
+	cpu, n := "unknown CPU", 0
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu, n = strings.TrimSpace(v), n+1
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+				var kb int64
+				fmt.Sscan(strings.TrimSpace(v), &kb)
+				mem = fmt.Sprintf(", %.0f GiB RAM", float64(kb)/(1<<20))
+			}
+		}
+	}
+	kernel := ""
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		kernel = ", Linux " + strings.TrimSpace(string(b))
+	}
+	return fmt.Sprintf("Machine: %s × %d (GOMAXPROCS %d)%s%s; %s; nats-server %s (embedded); SQLite via mattn/go-sqlite3.",
+		cpu, n, runtime.GOMAXPROCS(0), mem, kernel, runtime.Version(), benchNATSVersion())
+}

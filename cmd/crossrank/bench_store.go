@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// benchStore is an in-process nats-server and the event store on a data
+// directory laid out as `crossrank serve` lays it out (DIR/nats, DIR/read.db).
+type benchStore struct {
+	dir    string
+	srv    *server.Server
+	nc     *nats.Conn
+	events *jetstream.Store
+}
+
+// openBenchStore starts the embedded server on dir. With sync it is the
+// production server (jetstream.StartEmbedded: SyncAlways, fsync before every
+// ack); without, the same options but the server's default periodic sync,
+// used only to generate data faster, never to measure.
+func openBenchStore(ctx context.Context, dir string, sync bool) (*benchStore, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, err
+	}
+	b := &benchStore{dir: dir}
+	if sync {
+		emb, err := jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: filepath.Join(dir, "nats")})
+		if err != nil {
+			return nil, err
+		}
+		b.srv = emb.Server()
+	} else {
+		// The options of jetstream.StartEmbedded, less SyncAlways.
+		srv, err := server.NewServer(&server.Options{ServerName: "crossrank", JetStream: true,
+			StoreDir: filepath.Join(dir, "nats", "jetstream"), NoSigs: true, NoLog: true, DontListen: true})
+		if err != nil {
+			return nil, err
+		}
+		srv.Start()
+		if !srv.ReadyForConnections(10 * time.Second) {
+			srv.Shutdown()
+			return nil, errors.New("nats-server not ready")
+		}
+		b.srv = srv
+	}
+	var err error
+	b.nc, err = nats.Connect("", nats.InProcessServer(b.srv), nats.Name("crossrank-bench"), nats.ReconnectBufSize(-1))
+	if err != nil {
+		b.close()
+		return nil, err
+	}
+	octx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if b.events, err = jetstream.Open(octx, b.nc, jetstream.Config{}); err != nil {
+		b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *benchStore) readPath() string { return filepath.Join(b.dir, "read.db") }
+
+func (b *benchStore) close() {
+	if b.nc != nil {
+		b.nc.Close()
+	}
+	if b.srv != nil {
+		b.srv.Shutdown()
+		b.srv.WaitForShutdown()
+	}
+}
+
+// benchDataset describes generated data kept under --work and reused by later
+// runs when seed and size match (marker file bench.json).
+type benchDataset struct {
+	Kind      string  `json:"kind"`
+	Seed      int64   `json:"seed"`
+	Size      int     `json:"size"`
+	Events    uint64  `json:"events"`
+	SyncGen   bool    `json:"generated_with_sync"`
+	GenSecond float64 `json:"generation_seconds"`
+}
+
+func benchMarker(dir string) string { return filepath.Join(dir, "bench.json") }
+
+// benchReuse reports whether dir already holds the dataset want.
+func benchReuse(dir string, want benchDataset) (benchDataset, bool) {
+	var got benchDataset
+	b, err := os.ReadFile(benchMarker(dir))
+	if err != nil || json.Unmarshal(b, &got) != nil {
+		return got, false
+	}
+	return got, got.Kind == want.Kind && got.Seed == want.Seed && got.Size == want.Size
+}
+
+// benchPrepare returns the data directory of a dataset under work, generating
+// it with gen when it is missing or different. gen appends to the store;
+// the read models are then built from the stream.
+func benchPrepare(ctx context.Context, o *benchOptions, want benchDataset, gen func(context.Context, *benchStore) error) (string, benchDataset, error) {
+	dir := filepath.Join(o.work, fmt.Sprintf("%s-seed%d-n%d", want.Kind, want.Seed, want.Size))
+	if got, ok := benchReuse(dir, want); ok {
+		o.logf("reusing %s: %d events", dir, got.Events)
+		return dir, got, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", want, err
+	}
+	o.logf("generating %s (%s, seed %d, size %d, SyncAlways %v)…", dir, want.Kind, want.Seed, want.Size, o.genSync)
+	start := time.Now()
+	b, err := openBenchStore(ctx, dir, o.genSync)
+	if err != nil {
+		return "", want, err
+	}
+	err = gen(ctx, b)
+	if err == nil {
+		want.Events, err = b.events.LastSequence(ctx)
+	}
+	if err == nil {
+		var st projections.RebuildStats
+		st, err = projections.Rebuild(ctx, b.events, b.readPath())
+		o.logf("  read models built: %d events in %.1fs", st.Events, st.Duration.Seconds())
+	}
+	b.close()
+	if err != nil {
+		return "", want, fmt.Errorf("generate %s: %w", want.Kind, err)
+	}
+	want.SyncGen, want.GenSecond = o.genSync, time.Since(start).Seconds()
+	o.logf("  generated %d events in %.1fs", want.Events, want.GenSecond)
+	js, _ := json.MarshalIndent(want, "", "  ")
+	return dir, want, os.WriteFile(benchMarker(dir), js, 0o640)
+}
+
+func benchNATSVersion() string { return server.VERSION }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web"
+)
+
+// benchWeb is the web server as `crossrank serve` wires it, in this
+// process, on a loopback port.
+type benchWeb struct {
+	url      string
+	read     *projections.Store
+	commands *domain.Handler
+	stop     func()
+}
+
+// benchStartWeb opens (or creates) the read models of b, follows the stream
+// and serves HTTP. Request logs are formatted as serve formats them, then
+// discarded.
+func benchStartWeb(ctx context.Context, b *benchStore) (*benchWeb, error) {
+	read, err := projections.Open(b.readPath())
+	if err != nil {
+		return nil, err
+	}
+	runCtx, stopRunner := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = read.Run(runCtx, b.events, nil) })
+	last, err := b.events.LastSequence(ctx)
+	if err == nil {
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+		for err = read.WaitFor(wctx, last); err != nil && wctx.Err() == nil; err = read.WaitFor(wctx, last) {
+		}
+		cancel()
+	}
+	cleanup := func() { stopRunner(); wg.Wait(); read.Close() }
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	w := &benchWeb{read: read, commands: domain.NewHandler(b.events, nil)}
+	srv, err := web.New(web.Config{Commands: w.commands, Read: read,
+		Logger:      slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		SessionKeys: [][]byte{web.RandomSessionKey()}})
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	hs := web.NewHTTPServer(ln.Addr().String(), srv.Handler())
+	hs.RegisterOnShutdown(srv.CloseStreams)
+	go hs.Serve(ln)
+	w.url = "http://" + ln.Addr().String()
+	w.stop = func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+		cleanup()
+	}
+	return w, nil
+}
+
+// benchTransport is a client transport for many connections to one host.
+func benchTransport(conns int) *http.Transport {
+	return &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, MaxConnsPerHost: 0,
+		IdleConnTimeout: time.Minute, DisableCompression: true, ForceAttemptHTTP2: false}
+}
