@@ -22,7 +22,8 @@ import (
 // Building a ranking of 1,000 entries (queries, view model, templates) costs
 // about 100 ms of CPU and 6 MB of output; `crossrank bench` sends it 200
 // readers at once. The cache keeps the rendered bytes, split where the nonce
-// goes, and one build serves every concurrent reader of the same body.
+// goes (and compressed, see public_gzip.go), and one build serves every
+// concurrent reader of the same body.
 
 // pubBodyMaxBytes bounds the memory the cache holds; a larger body is not kept.
 const (
@@ -30,11 +31,31 @@ const (
 	pubBodyMaxSingle = 16 << 20
 )
 
-// pubBody is a cached response body: parts joined by the request's nonce.
+// pubBody is a cached response body: parts joined by the request's nonce,
+// and the same compressed on the first request that accepts gzip.
 type pubBody struct {
 	key   string
 	parts [][]byte
 	size  int
+
+	gzOnce sync.Once
+	gz     []pubGzipPart
+	gzErr  error
+}
+
+// serve answers with the body, nonce in place of the mark, gzipped when
+// the request accepts it.
+func (b *pubBody) serve(w http.ResponseWriter, r *http.Request, nonce string) {
+	w.Header().Add("Vary", "Accept-Encoding")
+	if acceptsGzip(r) {
+		b.gzOnce.Do(func() { b.gz, b.gzErr = gzipParts(b.parts) })
+		if b.gzErr == nil {
+			writeGzip(w, b.gz, nonce)
+			return
+		}
+	}
+	w.WriteHeader(http.StatusOK)
+	b.write(w, nonce)
 }
 
 // pubBodyCache is a least-recently-used set of bodies with one build in
@@ -166,8 +187,7 @@ func (s *Server) servePublicBody(w http.ResponseWriter, r *http.Request, key str
 	if h.Get("Cache-Control") == "" {
 		h.Set("Cache-Control", "no-cache")
 	}
-	w.WriteHeader(http.StatusOK)
-	body.write(w, nonceOf(r.Context()))
+	body.serve(w, r, nonceOf(r.Context()))
 }
 
 // servePublicJSONBody answers a public API read from the cache.
@@ -184,8 +204,7 @@ func (s *Server) servePublicJSONBody(w http.ResponseWriter, r *http.Request, key
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	body.write(w, "")
+	body.serve(w, r, "")
 }
 
 // pubBodyKey returns the cache key of a public response: its validator and,
