@@ -335,7 +335,7 @@ func pubJSON(v any) ([]byte, error) {
 // servePublicAPI answers a public API read with validators (see publicFresh).
 func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking string, daily bool, build func(ctx context.Context) (any, error)) {
 	ctx := r.Context()
-	mark, err := s.read.EditionMark(ctx, ranking)
+	mark, err := s.editionMark(ctx, ranking)
 	if err != nil {
 		s.fail(w, r, err)
 		return

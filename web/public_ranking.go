@@ -281,7 +281,7 @@ func (s *Server) publicRanking(w http.ResponseWriter, r *http.Request) {
 // it into a list).
 func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug, markOf string) {
 	ctx := r.Context()
-	def, _, err := s.read.Definition(ctx, slug)
+	def, _, err := s.definition(ctx, slug)
 	if err != nil {
 		s.fail(w, r, err)
 		return

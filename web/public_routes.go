@@ -42,7 +42,7 @@ type pubPage = templ.Component
 // the site. ranking is the ranking whose editions the page shows ("" for
 // all); daily marks pages that show staleness by today's date.
 func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking string, daily bool, build func(Page, pubLive) (pubPage, error)) {
-	mark, err := s.read.EditionMark(r.Context(), ranking)
+	mark, err := s.editionMark(r.Context(), ranking)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -76,7 +76,7 @@ type pubLive struct {
 // stream resumes after the newest edition published when the page was
 // built, so an edition published while the page loads is not missed.
 func (s *Server) liveOf(ctx context.Context, ranking string) pubLive {
-	mark, err := s.read.EditionMark(ctx, "")
+	mark, err := s.editionMark(ctx, "")
 	if err != nil {
 		return pubLive{}
 	}
