@@ -222,7 +222,7 @@ func benchPublic(ctx context.Context, o *benchOptions, r *benchReport, dir strin
 		if err := o.profiled(fmt.Sprintf("http%s-%d", name, run), func() (err error) { res, err = benchLoad(ctx, o, w.url+t.path); return err }); err != nil {
 			return err
 		}
-		o.logf("  %.0f req/s, p50 %v, p99 %v, %d bytes, %d timed out", res.rps, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.bytes, res.timeouts)
+		o.logf("  %.0f req/s, p50 %v, p99 %v, %d bytes (%d sent gzipped), %d timed out", res.rps, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.bytes, res.sent, res.timeouts)
 		s := r.http[t.name]
 		if s == nil {
 			s = &benchHTTPSeries{}
@@ -231,7 +231,7 @@ func benchPublic(ctx context.Context, o *benchOptions, r *benchReport, dir strin
 		s.rps = append(s.rps, res.rps)
 		s.p50 = append(s.p50, benchMs(res.p50))
 		s.p99 = append(s.p99, benchMs(res.p99))
-		s.bytes = res.bytes
+		s.bytes, s.sent = res.bytes, res.sent
 		s.timeouts += res.timeouts
 	}
 	return nil

@@ -17,6 +17,7 @@ type benchHTTPResult struct {
 	rps      float64
 	p50, p99 time.Duration
 	bytes    int64 // body size of one response
+	sent     int64 // the same as sent to a client that accepts gzip
 	timeouts int64 // requests not answered within the client's timeout
 }
 
@@ -25,15 +26,19 @@ const benchHTTPTimeout = 30 * time.Second
 
 // benchLoad sends GET url from o.clients clients in a closed loop (each
 // sends its next request when the last one's body is read) over keep-alive
-// connections: a warm-up of a second, then o.duration measured. Every
-// response must be 200.
+// connections, accepting gzip as browsers do: a warm-up of a second, then
+// o.duration measured. Every response must be 200.
 func benchLoad(ctx context.Context, o *benchOptions, url string) (benchHTTPResult, error) {
 	var res benchHTTPResult
 	client := &http.Client{Transport: benchTransport(o.clients), Timeout: benchHTTPTimeout}
 	defer client.CloseIdleConnections()
-	get := func() (int64, error) {
+	get := func(gzip bool) (int64, error) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		req.Header.Set("Accept-Language", "en")
+		if gzip {
+			// As a browser asks; the body is read as sent, not decompressed.
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
 		resp, err := client.Do(req)
 		if err != nil {
 			return 0, err
@@ -45,11 +50,14 @@ func benchLoad(ctx context.Context, o *benchOptions, url string) (benchHTTPResul
 		}
 		return n, err
 	}
-	size, err := get()
+	size, err := get(false)
 	if err != nil {
 		return res, err
 	}
 	res.bytes = size
+	if res.sent, err = get(true); err != nil {
+		return res, err
+	}
 	// Every client records when each request ended and how long it took;
 	// the requests that ended inside the measured window count, as a load
 	// generator like wrk counts them.
@@ -71,7 +79,7 @@ func benchLoad(ctx context.Context, o *benchOptions, url string) (benchHTTPResul
 				default:
 				}
 				start := time.Now()
-				_, err := get()
+				_, err := get(true)
 				if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !os.IsTimeout(err) {
 					failed.CompareAndSwap(nil, &err)
 					return

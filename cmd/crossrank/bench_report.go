@@ -22,8 +22,8 @@ type benchReport struct {
 }
 
 type benchHTTPSeries struct {
-	rps, p50, p99   benchSeries
-	bytes, timeouts int64
+	rps, p50, p99         benchSeries
+	bytes, sent, timeouts int64
 }
 
 func benchCollect[T any](xs []T, f func(T) float64) benchSeries {
@@ -85,8 +85,8 @@ func (r *benchReport) print(w io.Writer) {
 			if s.timeouts > 0 {
 				late = fmt.Sprintf("; %d requests over %v", s.timeouts, benchHTTPTimeout)
 			}
-			t.add(fmt.Sprintf("%s at %d clients, %d entries / %d evidence items (%d KiB body): req/s, p99", target.name, o.clients,
-				benchBigRanking.entries, benchBigRanking.entries*benchBigRanking.evidence, s.bytes>>10),
+			t.add(fmt.Sprintf("%s at %d clients, %d entries / %d evidence items (%d KiB body, %d KiB gzipped): req/s, p99", target.name, o.clients,
+				benchBigRanking.entries, benchBigRanking.entries*benchBigRanking.evidence, s.bytes>>10, s.sent>>10),
 				s.rps.show(benchRate)+" req/s, p99 "+s.p99.show(benchFmtMs)+late,
 				"/healthz on the same server: "+ref.rps.show(benchRate)+" req/s, p99 "+ref.p99.show(benchFmtMs), "", "p99 < 20 ms", benchVerdict(s.rps.median() > 0 && s.p99.median() < 20))
 		}
