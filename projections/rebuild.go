@@ -52,6 +52,7 @@ func Rebuild(ctx context.Context, src Replayer, path string) (RebuildStats, erro
 		d.Sync() // make the rename durable
 		d.Close()
 	}
+	putCleanMark(path) // built whole and closed just now: no need to check it on open
 	return RebuildStats{Events: n, Duration: time.Since(start)}, nil
 }
 
