@@ -26,6 +26,7 @@ type projector struct {
 	tx        *sql.Tx
 	ctx       context.Context
 	states    map[events.Aggregate]any
+	used      map[events.Aggregate]bool // states this batch read or wrote
 	dirty     map[events.Aggregate]uint64
 	snapshots map[string]domain.Snapshot // latest edition snapshot by ranking (the next one's "before")
 	proposals map[string]proposalRow     // summary rows to write
@@ -36,7 +37,7 @@ type projector struct {
 }
 
 func newProjector(tx *sql.Tx, ctx context.Context, c *memo, seq uint64, head string) *projector {
-	return &projector{tx: tx, ctx: ctx, states: c.states, snapshots: c.snapshots, dirty: map[events.Aggregate]uint64{},
+	return &projector{tx: tx, ctx: ctx, states: c.states, snapshots: c.snapshots, used: map[events.Aggregate]bool{}, dirty: map[events.Aggregate]uint64{},
 		proposals: map[string]proposalRow{}, seq: seq, head: head}
 }
 
@@ -128,6 +129,7 @@ func (p *projector) queryRow(q string, args []any, dest ...any) error {
 // state loads an aggregate's state from the states table (or a zero value).
 func (p *projector) state(a events.Aggregate) (any, error) {
 	if s, ok := p.states[a]; ok {
+		p.used[a] = true
 		return s, nil
 	}
 	var s any
@@ -157,6 +159,7 @@ func (p *projector) state(a events.Aggregate) (any, error) {
 		}
 	}
 	p.states[a] = s
+	p.used[a] = true
 	return s, nil
 }
 
