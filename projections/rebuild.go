@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/crossrank/crossrank/events"
@@ -29,11 +31,23 @@ func (r RebuildStats) Rate() float64 {
 	return float64(r.Events) / r.Duration.Seconds()
 }
 
+// rebuildMemoryLimit is the soft memory limit (runtime/debug) a rebuild
+// runs under unless the process has one or GOMEMLIMIT is set (to anything,
+// "off" included). A rebuild keeps about 200 MiB alive for a million
+// events, most of it the embedded nats-server's subject index, but decodes
+// a million events' worth of garbage, and the heap grew to twice what is
+// live between collections: 417 MiB resident at the peak. Under the limit
+// it peaks at 235 MiB, for about a quarter more time.
+const rebuildMemoryLimit = 200 << 20
+
 // Rebuild replays the whole stream into a fresh database file next to path
 // and swaps it in atomically with a rename: readers of path see the old
 // models or the new ones, never a half-built file. The caller must not hold
 // path open.
 func Rebuild(ctx context.Context, src Replayer, path string) (RebuildStats, error) {
+	if os.Getenv("GOMEMLIMIT") == "" && debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(rebuildMemoryLimit))
+	}
 	start := time.Now()
 	tmp := fmt.Sprintf("%s.rebuild-%d", path, os.Getpid())
 	removeDB(tmp)
