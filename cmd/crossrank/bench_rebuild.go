@@ -99,9 +99,13 @@ func benchRawReplay(ctx context.Context, dir string, last uint64) (time.Duration
 }
 
 // benchChild runs this program with args and returns its output (stdout, then
-// stderr) and its peak resident memory in MiB, twice: the highest VmHWM read
-// from /proc/<pid>/status while it ran, and ru_maxrss from wait4, which the
-// kernel keeps to the end.
+// stderr) and its peak resident memory in MiB, twice: VmHWM, the kernel's
+// high-water mark of the child's own memory, read from /proc/<pid>/status
+// every 10 ms while it runs (it only grows, so the last read is the peak up
+// to 10 ms before the end); and ru_maxrss from wait4, which is no use here:
+// the kernel carries into it the high-water mark of the memory the child
+// had before exec, and Go starts children with vfork, sharing this
+// process's memory until then.
 func benchChild(ctx context.Context, o *benchOptions, args ...string) (string, float64, float64, error) {
 	cmd := exec.CommandContext(ctx, o.exe, args...)
 	cmd.Env = benchChildEnv()
@@ -121,7 +125,7 @@ func benchChild(ctx context.Context, o *benchOptions, args ...string) (string, f
 			select {
 			case <-done:
 				return
-			case <-time.After(20 * time.Millisecond):
+			case <-time.After(10 * time.Millisecond):
 			}
 		}
 	}()
