@@ -138,10 +138,13 @@ func (s *Store) consume(ctx context.Context, from, until uint64, fn func(jetstre
 	if err != nil {
 		return s.wrap("ordered consumer", err)
 	}
-	// A small buffer is as fast (a raw replay reads ~100k events/s either
-	// way) and holds less: a message's headers decode to ~5 KB of maps and
-	// strings, so 4,096 buffered were 20 MB of a rebuild's live heap.
-	it, err := cons.Messages(jetstream.PullMaxMessagesWithBytesLimit(1024, 2<<20))
+	// The buffer is bounded by bytes alone: 2 MB of messages in flight is
+	// as fast as more (a raw replay reads ~100k events/s either way) and
+	// holds less live heap. Bounded by a message count as well, the
+	// client's channel (as long as that count) overflowed with the pull
+	// requests' status messages whenever the reader fell behind: "slow
+	// consumer, messages dropped", and the ordered consumer started over.
+	it, err := cons.Messages(jetstream.PullMaxBytes(2 << 20))
 	if err != nil {
 		return s.wrap("ordered consumer", err)
 	}
