@@ -239,8 +239,24 @@ func appendJSONString(b []byte, s string) []byte {
 // ChainHash returns h_n = sha256(h_{n-1} ‖ canonical(e)) as hex. The genesis
 // previous hash is the empty string.
 func ChainHash(prev string, e Event) string {
-	b := make([]byte, 0, len(prev)+len(e.Raw)+320)
-	b = appendCanonical(append(b, prev...), e)
-	sum := sha256.Sum256(b)
+	var c Chainer
+	return c.Next(prev, e)
+}
+
+// Chainer computes ChainHash for one event after another, reusing its
+// buffer: a replay hashes every event, and the canonical bytes were the
+// largest allocation of a rebuild. A Chainer is not safe for concurrent use.
+type Chainer struct{ buf []byte }
+
+// Next returns ChainHash(prev, e).
+func (c *Chainer) Next(prev string, e Event) string {
+	if need := len(prev) + len(e.Raw) + 1024; cap(c.buf) < need {
+		c.buf = make([]byte, 0, need)
+	}
+	c.buf = appendCanonical(append(c.buf[:0], prev...), e)
+	sum := sha256.Sum256(c.buf)
+	if cap(c.buf) > 1<<20 {
+		c.buf = nil // an outsized event does not pin its buffer
+	}
 	return hex.EncodeToString(sum[:])
 }

@@ -20,16 +20,30 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// openDB opens (creating) the SQLite file at path with WAL, immediate
-// transactions, a busy timeout and foreign keys, and migrates it.
-func openDB(path string) (*sql.DB, error) { return openDBSync(path, "NORMAL") }
+// openDB opens (creating) the SQLite file at path for reading and
+// migrates it.
+func openDB(path string) (*sql.DB, error) { return openDSN(path, liveDSN(path)) }
 
-// openDBSync opens with a given synchronous mode: NORMAL in WAL mode keeps
-// every commit atomic and durable up to the last checkpoint, and is safe
-// because the stream, not SQLite, is the record; a rebuild uses OFF and
-// syncs once at the end.
-func openDBSync(path, sync string) (*sql.DB, error) {
-	dsn := "file:" + path + "?_journal_mode=WAL&_txlock=immediate&_busy_timeout=5000&_foreign_keys=on&_synchronous=" + sync
+// liveDSN: WAL, immediate transactions, a busy timeout and foreign keys.
+// synchronous=NORMAL in WAL mode keeps every commit atomic and durable up
+// to the last checkpoint, and is safe because the stream, not SQLite, is
+// the record.
+func liveDSN(path string) string {
+	return "file:" + path + "?_journal_mode=WAL&_txlock=immediate&_busy_timeout=5000&_foreign_keys=on&_synchronous=NORMAL"
+}
+
+// rebuildDSN is for a new file being rebuilt: one connection holding an
+// exclusive lock, no rollback journal, no syncs and no foreign key checks
+// (the rows derive from the stream, which the live projection checked). A
+// rebuild that fails or crashes throws the file away, so it needs neither;
+// the rebuild turns WAL on and makes the finished file durable at the end.
+// (A larger page cache made no difference: 100k events in 6.8–7.3 s with
+// SQLite's 2 MiB and with 128 MiB.)
+func rebuildDSN(path string) string {
+	return "file:" + path + "?_journal_mode=OFF&_locking_mode=EXCLUSIVE&_foreign_keys=off&_synchronous=OFF"
+}
+
+func openDSN(path, dsn string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, err

@@ -133,22 +133,50 @@ func (p *projector) rerank(slug string) error {
 	if err != nil || len(ed.Entries) == 0 {
 		return err
 	}
+	// Only what changed since the last rerank is written (an edition
+	// moves a few entries; the memo remembers what the rows hold). With no
+	// memo of the ranking, everything is written.
+	prev, known := p.ranks[slug]
+	cur := make(map[string]domain.Standing, len(ed.Entries))
 	for _, st := range domain.Standings(ed.Entries, r.Weights()) {
+		cur[st.Entry] = st
+		if old, ok := prev[st.Entry]; ok && old == st {
+			continue
+		}
 		if err := p.exec(`UPDATE entries SET total=?, rank=?, category_rank=? WHERE ranking=? AND slug=?`,
 			st.Total, st.Rank, st.CategoryRank, slug, st.Entry); err != nil {
 			return err
 		}
 	}
-	if err := p.exec("DELETE FROM scenario_ranks WHERE ranking=?", slug); err != nil {
-		return err
-	}
+	p.ranks[slug] = cur
+	prevScen, knownScen := p.scenarioRanks[slug]
+	scen := map[[2]string][2]int{}
 	var rows []any
 	for _, sc := range r.Scenarios {
 		for _, st := range domain.Standings(ed.Entries, sc.Weights) {
-			rows = append(rows, slug, sc.Slug, st.Entry, st.Total, st.Rank)
+			k, v := [2]string{sc.Slug, st.Entry}, [2]int{st.Total, st.Rank}
+			scen[k] = v
+			if old, ok := prevScen[k]; !ok || old != v {
+				rows = append(rows, slug, sc.Slug, st.Entry, st.Total, st.Rank)
+			}
 		}
 	}
-	return p.insertRows("scenario_ranks", 5, rows)
+	p.scenarioRanks[slug] = scen
+	if !known || !knownScen {
+		if err := p.exec("DELETE FROM scenario_ranks WHERE ranking=?", slug); err != nil {
+			return err
+		}
+		return p.insertRows("scenario_ranks", 5, rows)
+	}
+	for k := range prevScen {
+		if _, ok := scen[k]; !ok {
+			if err := p.exec("DELETE FROM scenario_ranks WHERE ranking=? AND scenario=? AND entry=?", slug, k[0], k[1]); err != nil {
+				return err
+			}
+		}
+	}
+	return p.insertRows("scenario_ranks(ranking, scenario, entry, total, rank)", 5, rows,
+		"ON CONFLICT(ranking, scenario, entry) DO UPDATE SET total=excluded.total, rank=excluded.rank")
 }
 
 func targetParts(t string) (kind, key string) {

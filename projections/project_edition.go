@@ -1,9 +1,12 @@
 package projections
 
 import (
-	"database/sql"
+	"cmp"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
@@ -82,16 +85,15 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 
 // snapshot returns the stored snapshot of an edition (empty before the first).
 func (p *projector) snapshot(ranking string, number int) (domain.Snapshot, error) {
-	var raw string
-	err := p.queryRow(`SELECT snapshot FROM editions WHERE ranking=? AND number=?`, []any{ranking, number}, &raw)
-	if errors.Is(err, sql.ErrNoRows) {
+	row, err := p.w.queryRow(`SELECT snapshot FROM editions WHERE ranking=? AND number=?`, ranking, number)
+	if errors.Is(err, errNoRow) {
 		return domain.Snapshot{}, nil
 	}
 	if err != nil {
 		return domain.Snapshot{}, err
 	}
 	var s domain.Snapshot
-	return s, json.Unmarshal([]byte(raw), &s)
+	return s, json.Unmarshal([]byte(colText(row[0])), &s)
 }
 
 // moves records every entry's rank before and after, overall, in its
@@ -102,9 +104,16 @@ func (p *projector) moves(ranking string, number int, before, after domain.Snaps
 	for _, e := range before.Entries {
 		prev[e.Slug] = pos{e.Rank, e.CategoryRank, e.Total}
 	}
-	var rows []any
+	type move struct {
+		entry, scope string
+		b            *int
+		a            int
+		bt           *int
+		at           int
+	}
+	var ms []move
 	ins := func(entry, scope string, b *int, a int, bt *int, at int) error {
-		rows = append(rows, ranking, number, entry, scope, nullInt(b), a, nullInt(bt), at)
+		ms = append(ms, move{entry, scope, b, a, bt, at})
 		return nil
 	}
 	for _, e := range after.Entries {
@@ -137,6 +146,15 @@ func (p *projector) moves(ranking string, number int, before, after domain.Snaps
 			}
 		}
 	}
+	// In primary key order: SQLite appends to the table's B-tree instead
+	// of inserting all over the edition's range.
+	slices.SortFunc(ms, func(x, y move) int {
+		return cmp.Or(strings.Compare(x.entry, y.entry), strings.Compare(x.scope, y.scope))
+	})
+	rows := make([]any, 0, 8*len(ms))
+	for _, m := range ms {
+		rows = append(rows, ranking, number, m.entry, m.scope, nullInt(m.b), m.a, nullInt(m.bt), m.at)
+	}
 	return p.insertRows("edition_moves", 8, rows)
 }
 
@@ -145,22 +163,14 @@ func (p *projector) requorum(ranking string, ev events.Event) error {
 	if err := p.writeProposals(); err != nil { // the query below reads them
 		return err
 	}
-	rows, err := p.tx.QueryContext(p.ctx, `SELECT id, updated_at FROM proposals
-		WHERE ranking=? AND status IN ('draft','in_review','cross_validated') ORDER BY id`, ranking)
-	if err != nil {
-		return err
-	}
 	var open [][2]string
-	for rows.Next() {
-		var id, at string
-		if err := rows.Scan(&id, &at); err != nil {
-			rows.Close()
-			return err
-		}
-		open = append(open, [2]string{id, at})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	err := p.w.query(`SELECT id, updated_at FROM proposals
+		WHERE ranking=? AND status IN ('draft','in_review','cross_validated') ORDER BY id`, []any{ranking},
+		func(row []driver.Value) error {
+			open = append(open, [2]string{colText(row[0]), colText(row[1])})
+			return nil
+		})
+	if err != nil {
 		return err
 	}
 	for _, o := range open {

@@ -1,8 +1,6 @@
 package projections
 
 import (
-	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,21 +21,24 @@ var ErrGap = errors.New("projections: event out of order")
 // states it touches in memory and writes the dirty ones back at commit,
 // and likewise each changed proposal's summary row.
 type projector struct {
-	tx        *sql.Tx
-	ctx       context.Context
+	w         *wconn
 	states    map[events.Aggregate]any
 	used      map[events.Aggregate]bool // states this batch read or wrote
 	dirty     map[events.Aggregate]uint64
-	snapshots map[string]domain.Snapshot // latest edition snapshot by ranking (the next one's "before")
-	proposals map[string]proposalRow     // summary rows to write
-	audit     []any                      // audit rows to insert, auditColumns values each
-	seq       uint64
-	head      string
-	stmts     map[string]*sql.Stmt // prepared in tx, closed with it
+	snapshots map[string]domain.Snapshot            // latest edition snapshot by ranking (the next one's "before")
+	ranks     map[string]map[string]domain.Standing // as the entries rows hold them, by ranking
+	// scenarioRanks is what the scenario_ranks rows hold, by ranking:
+	// (scenario, entry) → (total, rank).
+	scenarioRanks map[string]map[[2]string][2]int
+	proposals     map[string]proposalRow // summary rows to write
+	audit         []any                  // audit rows to insert, auditColumns values each
+	seq           uint64
+	head          string
+	chain         events.Chainer
 }
 
-func newProjector(tx *sql.Tx, ctx context.Context, c *memo, seq uint64, head string) *projector {
-	return &projector{tx: tx, ctx: ctx, states: c.states, snapshots: c.snapshots, used: map[events.Aggregate]bool{}, dirty: map[events.Aggregate]uint64{},
+func newProjector(w *wconn, c *memo, seq uint64, head string) *projector {
+	return &projector{w: w, states: c.states, snapshots: c.snapshots, ranks: c.ranks, scenarioRanks: c.scenarioRanks, used: map[events.Aggregate]bool{}, dirty: map[events.Aggregate]uint64{},
 		proposals: map[string]proposalRow{}, seq: seq, head: head}
 }
 
@@ -45,52 +46,31 @@ func newProjector(tx *sql.Tx, ctx context.Context, c *memo, seq uint64, head str
 // the latest edition snapshots as of its checkpoint. It saves loading and
 // decoding them again for every batch; the tables hold the same.
 type memo struct {
-	states    map[events.Aggregate]any
-	snapshots map[string]domain.Snapshot
+	states        map[events.Aggregate]any
+	snapshots     map[string]domain.Snapshot
+	ranks         map[string]map[string]domain.Standing
+	scenarioRanks map[string]map[[2]string][2]int
 }
 
 func newMemo() *memo {
-	return &memo{states: map[events.Aggregate]any{}, snapshots: map[string]domain.Snapshot{}}
+	return &memo{states: map[events.Aggregate]any{}, snapshots: map[string]domain.Snapshot{},
+		ranks: map[string]map[string]domain.Standing{}, scenarioRanks: map[string]map[[2]string][2]int{}}
 }
 
-// stmt returns q prepared in the transaction. A batch runs the same few
-// dozen statements thousands of times; preparing each once per batch
-// instead of once per call halves the cost of a rebuild.
-func (p *projector) stmt(q string) (*sql.Stmt, error) {
-	if st, ok := p.stmts[q]; ok {
-		return st, nil
-	}
-	st, err := p.tx.PrepareContext(p.ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if p.stmts == nil {
-		p.stmts = map[string]*sql.Stmt{}
-	}
-	p.stmts[q] = st
-	return st, nil
-}
-
-func (p *projector) exec(q string, args ...any) error {
-	st, err := p.stmt(q)
-	if err != nil {
-		return err
-	}
-	_, err = st.ExecContext(p.ctx, args...)
-	return err
-}
+func (p *projector) exec(q string, args ...any) error { return p.w.exec(q, args...) }
 
 // insertRows inserts rows into a table ("table" or "table(col, …)"), given
 // as their values one row after the other, with one statement per chunk of
 // up to 64 rows: a statement's fixed cost is most of the cost of a small
 // row, and an edition or a batch writes hundreds or thousands of rows.
-func (p *projector) insertRows(into string, columns int, values []any) error {
+// An optional upsert clause follows the values.
+func (p *projector) insertRows(into string, columns int, values []any, upsert ...string) error {
 	for n := len(values) / columns; n > 0; {
 		k := 64
 		for k > n {
 			k /= 2 // chunks of powers of two: at most 7 statements to prepare per table
 		}
-		if err := p.exec(insertSQL(into, columns, k), values[:k*columns]...); err != nil {
+		if err := p.exec(insertSQL(into, columns, k, upsert...), values[:k*columns]...); err != nil {
 			return err
 		}
 		values, n = values[k*columns:], n-k
@@ -100,13 +80,16 @@ func (p *projector) insertRows(into string, columns int, values []any) error {
 
 var insertSQLs sync.Map // "into/columns/rows" → INSERT statement
 
-func insertSQL(into string, columns, rows int) string {
-	key := fmt.Sprintf("%s/%d/%d", into, columns, rows)
+func insertSQL(into string, columns, rows int, upsert ...string) string {
+	key := fmt.Sprintf("%s/%d/%d/%s", into, columns, rows, strings.Join(upsert, " "))
 	if q, ok := insertSQLs.Load(key); ok {
 		return q.(string)
 	}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?,", columns), ",") + ")"
 	q := "INSERT INTO " + into + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+	if len(upsert) > 0 {
+		q += " " + strings.Join(upsert, " ")
+	}
 	insertSQLs.Store(key, q)
 	return q
 }
@@ -116,15 +99,6 @@ const (
 	auditInto    = "audit(seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh, before, after, ranking, entry, proposal, hash)"
 	auditColumns = 15
 )
-
-// queryRow runs a prepared query that returns at most one row into dest.
-func (p *projector) queryRow(q string, args []any, dest ...any) error {
-	st, err := p.stmt(q)
-	if err != nil {
-		return err
-	}
-	return st.QueryRowContext(p.ctx, args...).Scan(dest...)
-}
 
 // state loads an aggregate's state from the states table (or a zero value).
 func (p *projector) state(a events.Aggregate) (any, error) {
@@ -147,14 +121,13 @@ func (p *projector) state(a events.Aggregate) (any, error) {
 	default:
 		return nil, nil // webhooks keep no state
 	}
-	var raw string
-	err := p.queryRow("SELECT state FROM states WHERE kind=? AND id=?", []any{string(a.Kind), a.ID}, &raw)
+	row, err := p.w.queryRow("SELECT state FROM states WHERE kind=? AND id=?", string(a.Kind), a.ID)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case errors.Is(err, errNoRow):
 	case err != nil:
 		return nil, err
 	default:
-		if err := json.Unmarshal([]byte(raw), s); err != nil {
+		if err := json.Unmarshal([]byte(colText(row[0])), s); err != nil {
 			return nil, fmt.Errorf("projections: state of %s: %w", a, err)
 		}
 	}
@@ -184,10 +157,9 @@ func (p *projector) proposal(id string) (*domain.Proposal, error) {
 // flush writes the audit rows, the proposals' summary rows and the dirty
 // states.
 func (p *projector) flush() error {
-	if err := p.insertRows(auditInto, auditColumns, p.audit); err != nil {
+	if err := p.flushAudit(); err != nil {
 		return err
 	}
-	p.audit = p.audit[:0]
 	if err := p.writeProposals(); err != nil {
 		return err
 	}
@@ -204,6 +176,14 @@ func (p *projector) flush() error {
 	}
 	clear(p.dirty)
 	return nil
+}
+
+// flushAudit inserts the audit rows collected so far.
+func (p *projector) flushAudit() error {
+	err := p.insertRows(auditInto, auditColumns, p.audit)
+	clear(p.audit)
+	p.audit = p.audit[:0]
+	return err
 }
 
 // apply projects one event: the aggregate's state, its read-model rows and
@@ -236,7 +216,7 @@ func (p *projector) apply(ev events.Event, head string) error {
 		}
 	}
 	if head == "" {
-		head = events.ChainHash(p.head, ev)
+		head = p.chain.Next(p.head, ev)
 	}
 	p.head, p.seq = head, ev.Sequence
 	// Audit rows are inserted together at the end of the batch (nothing

@@ -2,7 +2,7 @@ package projections
 
 import (
 	"context"
-	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"math"
 	"os"
@@ -30,6 +30,10 @@ func (r RebuildStats) Rate() float64 {
 	}
 	return float64(r.Events) / r.Duration.Seconds()
 }
+
+// rebuildTxEvents is about how many events one transaction of a rebuild
+// applies.
+const rebuildTxEvents = 20_000
 
 // rebuildMemoryLimit is the soft memory limit (runtime/debug) a rebuild
 // runs under unless the process has one or GOMEMLIMIT is set (to anything,
@@ -73,16 +77,23 @@ func Rebuild(ctx context.Context, src Replayer, path string) (RebuildStats, erro
 // build replays the stream into a new database at path. Reading and
 // decoding run on their own goroutine, a batch ahead of the projection.
 func build(ctx context.Context, src Replayer, path string) (uint64, error) {
-	db, err := openDBSync(path, "OFF")
+	db, err := openDSN(path, rebuildDSN(path)) // creates and migrates the file
 	if err != nil {
 		return 0, err
 	}
-	indexes, err := dropIndexes(ctx, db, "audit")
-	if err != nil {
-		db.Close()
+	if err := db.Close(); err != nil {
 		return 0, err
 	}
-	s := &Store{db: db, path: path, changed: make(chan struct{})}
+	w, err := openWConn(rebuildDSN(path))
+	if err != nil {
+		return 0, err
+	}
+	defer w.close()
+	indexes, err := dropIndexes(w, "audit")
+	if err != nil {
+		return 0, err
+	}
+	s := &Store{w: w, path: path, changed: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// The reading goroutine also computes the audit chain, which depends
@@ -95,19 +106,23 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 	replayed := make(chan error, 1)
 	go func() {
 		defer close(batches)
-		var b batch
+		newBatch := func() batch {
+			return batch{evs: make([]events.Event, 0, BatchSize), heads: make([]string, 0, BatchSize)}
+		}
+		b := newBatch()
+		var chain events.Chainer
 		head := ""
 		send := func() error {
 			select {
 			case batches <- b:
-				b = batch{}
+				b = newBatch()
 				return nil
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 		}
 		err := src.Replay(ctx, 1, func(ev events.Event) error {
-			head = events.ChainHash(head, ev)
+			head = chain.Next(head, ev)
 			b.evs, b.heads = append(b.evs, ev), append(b.heads, head)
 			if len(b.evs) == BatchSize {
 				return send()
@@ -119,28 +134,55 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 		}
 		replayed <- err
 	}()
+	// Batches go into transactions of about rebuildTxEvents events: the
+	// dirty states and summary rows are written once per transaction, and
+	// a proposal changes many times within one.
 	var n uint64
+	var t *txn
+	s.applying.Lock()
+	defer s.applying.Unlock()
 	for b := range batches {
-		if err == nil {
-			if err = s.apply(ctx, b.evs, b.heads); err != nil {
-				cancel() // stop the replay; drain what it already sent
-			}
-			n += uint64(len(b.evs))
+		if err != nil {
+			continue // drain what the replay already sent
 		}
+		if t == nil {
+			t, err = s.begin(ctx)
+		}
+		if err == nil {
+			err = t.add(ctx, b.evs, b.heads)
+		}
+		if err == nil && t.p.seq-t.seq >= rebuildTxEvents {
+			err = s.commit(ctx, t)
+			t = nil
+		}
+		if err != nil {
+			cancel() // stop the replay
+		}
+		n += uint64(len(b.evs))
+	}
+	if t != nil {
+		if err == nil {
+			err = s.commit(ctx, t)
+		}
+		t.rollback()
 	}
 	if rerr := <-replayed; err == nil {
 		err = rerr
 	}
 	for _, q := range indexes {
 		if err == nil {
-			_, err = db.ExecContext(ctx, q)
+			err = w.run(q)
 		}
 	}
 	if err == nil {
-		_, err = db.ExecContext(ctx, "PRAGMA synchronous=FULL; PRAGMA wal_checkpoint(TRUNCATE)")
+		// WAL is a property of the file: every later Open finds it on.
+		err = w.run("PRAGMA journal_mode=WAL")
 	}
-	if cerr := db.Close(); err == nil {
+	if cerr := w.close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = syncFile(path) // nothing was synced while building
 	}
 	return n, err
 }
@@ -149,30 +191,34 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 // statements that create them again: nothing reads the audit trail during
 // a rebuild, and building its indexes once at the end is cheaper than
 // keeping them up to date row by row.
-func dropIndexes(ctx context.Context, db *sql.DB, table string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, "SELECT name, sql FROM sqlite_master WHERE type='index' AND tbl_name=? AND sql IS NOT NULL ORDER BY name", table)
+func dropIndexes(w *wconn, table string) ([]string, error) {
+	var names, create []string
+	err := w.query("SELECT name, sql FROM sqlite_master WHERE type='index' AND tbl_name=? AND sql IS NOT NULL ORDER BY name",
+		[]any{table}, func(row []driver.Value) error {
+			names, create = append(names, colText(row[0])), append(create, colText(row[1]))
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	var names, create []string
-	for rows.Next() {
-		var name, q string
-		if err := rows.Scan(&name, &q); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names, create = append(names, name), append(create, q)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
 	for _, name := range names {
-		if _, err := db.ExecContext(ctx, `DROP INDEX "`+name+`"`); err != nil {
+		if err := w.run(`DROP INDEX "` + name + `"`); err != nil {
 			return nil, err
 		}
 	}
 	return create, nil
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func removeDB(path string) {

@@ -15,7 +15,8 @@ import (
 // Store is the read-model database and the position of the projection in
 // the event stream.
 type Store struct {
-	db   *sql.DB
+	db   *sql.DB // readers (and migrations)
+	w    *wconn  // the projection's writes, under applying
 	path string
 
 	applying sync.Mutex // held by Apply
@@ -38,8 +39,14 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, path: path, changed: make(chan struct{}), clean: clean}
+	w, err := openWConn(liveDSN(path))
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s := &Store{db: db, w: w, path: path, changed: make(chan struct{}), clean: clean}
 	if err := db.QueryRow("SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&s.seq, &s.head); err != nil {
+		s.w.close()
 		db.Close()
 		return nil, fmt.Errorf("projections: read checkpoint of %s: %w", path, err)
 	}
@@ -49,8 +56,14 @@ func Open(path string) (*Store, error) {
 // Close closes the database; a file that passed Integrity is marked as
 // closed cleanly, so that the next Open need not check it again.
 func (s *Store) Close() error {
+	s.applying.Lock()
+	werr := s.w.close()
+	s.applying.Unlock()
 	if err := s.db.Close(); err != nil {
 		return err
+	}
+	if werr != nil {
+		return werr
 	}
 	if s.verified && s.path != "" {
 		putCleanMark(s.path)
@@ -93,28 +106,54 @@ func (s *Store) apply(ctx context.Context, evs []events.Event, heads []string) e
 	if !slices.ContainsFunc(evs, func(e events.Event) bool { return e.Sequence > seq }) {
 		return nil
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	t, err := s.begin(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer t.rollback()
+	if err := t.add(ctx, evs, heads); err != nil {
+		return err
+	}
+	return s.commit(ctx, t)
+}
+
+// txn is one transaction of the projection: a projector over the memo,
+// from the checkpoint it started at. A rebuild adds many batches to one.
+type txn struct {
+	w    *wconn
+	p    *projector
+	memo *memo
+	seq  uint64 // checkpoint when the transaction began
+	done bool   // committed or rolled back
+}
+
+// begin starts a transaction at the checkpoint. The caller holds s.applying.
+func (s *Store) begin(context.Context) (*txn, error) {
+	if err := s.w.run("BEGIN IMMEDIATE"); err != nil {
+		return nil, err
+	}
+	t := &txn{w: s.w}
 	// Read the checkpoint again inside the (immediate) transaction: another
 	// process on the same file may have moved it, and then the memo is
 	// stale too.
-	var head string
-	if err := tx.QueryRowContext(ctx, "SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&seq, &head); err != nil {
-		return err
+	row, err := s.w.queryRow("SELECT seq, audit_head FROM checkpoint WHERE id=1")
+	if err != nil {
+		t.rollback()
+		return nil, err
 	}
+	t.seq = uint64(colInt(row[0]))
 	memo := s.memo
-	s.memo = nil // evolved in place below: kept again only if the batch commits
-	if memo == nil || seq != s.seq {
+	s.memo = nil // evolved in place: kept again only if the transaction commits
+	if memo == nil || t.seq != s.seq {
 		memo = newMemo()
 	}
-	// Statements run without ctx's cancellation: given a cancellable
-	// context, go-sqlite3 runs every statement on a goroutine of its own to
-	// watch for it, which costs more than the statement. The loop checks ctx
-	// between events instead.
-	p := newProjector(tx, context.WithoutCancel(ctx), memo, seq, head)
+	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]))
+	return t, nil
+}
+
+// add projects evs (heads as in apply) and writes their audit rows.
+func (t *txn) add(ctx context.Context, evs []events.Event, heads []string) error {
+	p := t.p
 	for i, ev := range evs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -130,20 +169,36 @@ func (s *Store) apply(ctx context.Context, evs []events.Event, heads []string) e
 			return err
 		}
 	}
-	if p.seq > seq {
+	return p.flushAudit()
+}
+
+// rollback ends the transaction unless it has ended already.
+func (t *txn) rollback() {
+	if !t.done {
+		t.done = true
+		t.w.run("ROLLBACK")
+	}
+}
+
+// commit writes what the transaction keeps in memory (dirty states, summary
+// rows) and the checkpoint, commits, and publishes the new checkpoint.
+func (s *Store) commit(ctx context.Context, t *txn) error {
+	p, memo := t.p, t.memo
+	if p.seq > t.seq {
 		if err := p.flush(); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE checkpoint SET seq=?, audit_head=? WHERE id=1", p.seq, p.head); err != nil {
+		if err := t.w.exec("UPDATE checkpoint SET seq=?, audit_head=? WHERE id=1", p.seq, p.head); err != nil {
 			return err
 		}
-		if err := tx.Commit(); err != nil {
+		if err := t.w.run("COMMIT"); err != nil {
 			return err
 		}
+		t.done = true
 	}
 	if len(memo.states) > maxCachedStates {
-		// Keep the states this batch used: the next batches touch mostly
-		// the same aggregates, and memory stays bounded.
+		// Keep the states this transaction used: the next ones touch
+		// mostly the same aggregates, and memory stays bounded.
 		kept := make(map[events.Aggregate]any, len(p.used))
 		for a := range p.used {
 			kept[a] = memo.states[a]
@@ -159,12 +214,15 @@ func (s *Store) apply(ctx context.Context, evs []events.Event, heads []string) e
 	return nil
 }
 
-// maxCachedStates bounds the aggregate states Apply keeps in memory between
-// batches; past it only those the last batch used are kept, the others are
-// loaded from the states table again when needed. A state is a few KB (a
-// proposal with its evidence and votes): 20,000 of them made a rebuild of a
-// million events peak at 630 MiB, 4,000 at 400 MiB, as fast.
-const maxCachedStates = 4_000
+// maxCachedStates bounds the aggregate states kept in memory between
+// transactions; past it only those the last transaction used are kept, the
+// others are loaded from the states table again when needed. A state is a
+// few KB (a proposal with its evidence and votes): 20,000 of them made a
+// rebuild of a million events peak at 630 MiB, 4,000 at 400 MiB (268 MiB
+// under the rebuild's memory limit, with transactions of 20,000 events),
+// 1,000 at 244 MiB, as fast: a rebuild's transaction keeps what it uses
+// anyway.
+const maxCachedStates = 1_000
 
 // ErrWaitTimeout means the projection did not reach the sequence in time.
 var ErrWaitTimeout = errors.New("projections: read model is behind; the change is saved and will appear shortly")
