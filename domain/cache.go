@@ -14,7 +14,11 @@ type entry struct {
 	state  any
 	seq    uint64
 	ids    map[string]uint64 // event id → sequence, to recognise retries
-	loaded bool
+	loaded bool              // state holds the aggregate's events up to seq
+	// behind: events after seq may exist that the state lacks (an append
+	// whose outcome is unknown, a failed read-back); refreshed before the
+	// next decision, while reads may still show the state during an outage.
+	behind bool
 	elem   *list.Element
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -81,6 +82,14 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 		if !errors.Is(err, events.ErrConflict) || attempt >= h.maxRetries {
 			return res, err
 		}
+		// Another writer got there first. Retrying at once mostly works,
+		// but writers on other replicas hammering the same aggregate collide
+		// again in lockstep: wait a random 0–2ᵃ ms (at most 63 ms in all).
+		select {
+		case <-time.After(rand.N(time.Duration(2<<attempt) * time.Millisecond)):
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
 	}
 }
 
@@ -106,7 +115,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 	}()
 	for i, a := range writes {
-		if err := h.refresh(ctx, locked[i], a, refresh || !locked[i].loaded); err != nil {
+		if err := h.refresh(ctx, locked[i], a, refresh || !locked[i].loaded || locked[i].behind); err != nil {
 			return Result{}, err
 		}
 		st[a] = locked[i]
@@ -156,10 +165,11 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		if errors.Is(err, events.ErrConflict) {
 			return Result{}, err
 		}
-		// The outcome is unknown (the ack may have been lost): forget what we
-		// cached so the next command reloads, and sees the event if it landed.
+		// The outcome is unknown (the ack may have been lost): the next
+		// command reads what came after the cached state first, and sees the
+		// event if it landed.
 		for _, e := range locked {
-			e.loaded = false
+			e.behind = true
 		}
 		return Result{}, err
 	}
@@ -190,7 +200,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		before := locked[i].seq
 		stored, err := h.store.Load(ctx, a, before)
 		if err != nil {
-			locked[i].loaded = false // the next command reloads it
+			locked[i].behind = true // the next command reads the rest first
 			continue
 		}
 		for _, ev := range stored {
@@ -291,7 +301,7 @@ func (h *Handler) replayed(ctx context.Context, id string, writes []events.Aggre
 }
 
 func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, reload bool) error {
-	if !reload && e.loaded {
+	if !reload && e.loaded && !e.behind {
 		return nil
 	}
 	after := e.seq
@@ -300,13 +310,15 @@ func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, rel
 	}
 	evs, err := h.store.Load(ctx, a, after)
 	if err != nil {
-		e.loaded = false
+		// A loaded state stays what it was, the aggregate's events up to
+		// seq; the next refresh reads on from there.
+		e.behind = e.loaded
 		return err
 	}
 	for _, ev := range evs {
 		e.apply(ev)
 	}
-	e.loaded = true
+	e.loaded, e.behind = true, false
 	return nil
 }
 

@@ -2,17 +2,24 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/crossrank/crossrank/events"
 )
 
-// read returns the current state of one aggregate (refreshed from the store).
+// read returns the current state of one aggregate (refreshed from the store;
+// while the store is unavailable, the state last seen, if any).
 func (h *Handler) read(ctx context.Context, a events.Aggregate) (any, error) {
 	e := h.cache.get(a)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := h.refresh(ctx, e, a, true); err != nil {
+		if e.loaded && errors.Is(err, events.ErrUnavailable) {
+			// The store is out of reach: the desk keeps showing what it
+			// last saw (writes are refused until the store is back).
+			return e.state, nil
+		}
 		return nil, err
 	}
 	return e.state, nil
