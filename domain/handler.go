@@ -79,6 +79,9 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	writes = slices.Compact(writes)
 	for attempt := 0; ; attempt++ {
 		res, err := h.attempt(ctx, c, writes, attempt > 0)
+		if errors.Is(err, errDecideAgain) {
+			res, err = h.attempt(ctx, c, writes, true)
+		}
 		if !errors.Is(err, events.ErrConflict) || attempt >= h.maxRetries {
 			return res, err
 		}
@@ -114,8 +117,11 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			e.mu.Unlock()
 		}
 	}()
+	cached := false // some state was taken from the cache as it was
 	for i, a := range writes {
-		if err := h.refresh(ctx, locked[i], a, refresh || !locked[i].loaded || locked[i].behind); err != nil {
+		reload := refresh || !locked[i].loaded || locked[i].behind
+		cached = cached || !reload
+		if err := h.refresh(ctx, locked[i], a, reload); err != nil {
 			return Result{}, err
 		}
 		st[a] = locked[i]
@@ -126,6 +132,13 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 	}
 	changes, err := c.decide(st)
+	if (err != nil || len(changes) == 0) && cached {
+		// Another replica may have written the aggregate since it was
+		// cached. The append's expectation catches that for a decision
+		// that writes; a refusal or a no-op never gets that far, so it is
+		// decided again on the stored state before it is believed.
+		return Result{}, errDecideAgain
+	}
 	if err != nil || len(changes) == 0 {
 		return Result{}, err
 	}
@@ -217,6 +230,10 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	}
 	return Result{Sequence: last, EventIDs: ids}, nil
 }
+
+// errDecideAgain: attempt refused or found nothing to do on a cached state;
+// run decides again on the stored one.
+var errDecideAgain = errors.New("domain: decide again on the stored state")
 
 // retryReporter is a store that tells whether an append stored the events
 // or found them stored already by an earlier run (jetstream.Store does).

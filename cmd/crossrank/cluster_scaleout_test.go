@@ -73,6 +73,17 @@ func TestClusterScaleOut(t *testing.T) {
 
 	ops := l.snapshot()
 	t.Logf("load: %d requests, %d stories done (%s)", len(ops), l.stories, opSummary(ops))
+	// Each story's steps alternate between the replicas: a step must see
+	// the one before it, whichever replica took it (the handler decides a
+	// refusal again on the stored state before answering 4xx).
+	for _, o := range ops {
+		if o.Status >= 400 && o.Status < 500 && o.Status != 409 {
+			t.Errorf("%s %s on %s: %d %+v", o.Kind, o.Path, o.Base, o.Status, o.Problem)
+		}
+	}
+	if l.stories == 0 {
+		t.Errorf("no story went from opening to both votes")
+	}
 	// Requests the clients gave up on at the stop may still be finishing
 	// on the servers; let them, so "converged" means the final state.
 	time.Sleep(500 * time.Millisecond)
