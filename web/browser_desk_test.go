@@ -195,6 +195,19 @@ func TestBrowserDesk(t *testing.T) {
 		pub.open("/desk/publish?ranking="+deskRanking+"&p="+id, `[data-testid="publish-form-`+deskRanking+`"]`)
 		shot(pub, "publish-preview")
 		pub.do(chromedp.Click(chromedp.CSS(`[data-testid="publish-submit"]`)))
+		// Let the form's navigation finish (it lands on the new edition)
+		// before opening another page: navigating away while the POST is
+		// still answering aborts one of the two (net::ERR_ABORTED).
+		landed := `location.pathname.startsWith("/r/` + deskRanking + `/editions/") && document.readyState === "complete"`
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			// Evaluating during the navigation fails; ask again.
+			if ok, err := chromedp.Run(pub.ctx, chromedp.Evaluate[bool](landed)); err == nil && ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the publish form did not land on the new edition within 30 s")
+			}
+		}
 	} else {
 		e.publishByAPI(pub, id)
 	}
