@@ -38,7 +38,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		sid := s.sessions.sessionID(r)
-		name, live := s.sessions.reg.lookup(sid, rq.now)
+		name, password, live := s.sessions.reg.lookup(sid, rq.now)
 		if !live {
 			s.sessions.clearCookie(w)
 			next.ServeHTTP(w, r)
@@ -46,8 +46,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		}
 		u, err := s.cmd.User(r.Context(), name)
 		switch {
-		case errors.Is(err, domain.ErrNotFound):
-			s.sessions.reg.revoke(sid)
+		case errors.Is(err, domain.ErrNotFound), err == nil && passwordDigest(u.PasswordHash) != password:
+			// The account is gone, or its password changed since this
+			// session opened (here, on another replica or with the CLI).
+			s.endSession(r, sid)
 			s.sessions.clearCookie(w)
 		case err != nil:
 			// The store is down: keep the session, but pages that need the

@@ -50,6 +50,7 @@ const testRanking = "gpu"
 // env is a server over a real embedded NATS JetStream store, seeded with
 // a ranking and the test users.
 type env struct {
+	js     *jstest.Env
 	t      *testing.T
 	store  *jetstream.Store
 	cmd    *domain.Handler
@@ -67,8 +68,9 @@ func testContext(t testing.TB) context.Context {
 // newEnv starts a store and a server; tweak adjusts the Config.
 func newEnv(t *testing.T, tweak ...func(*Config)) *env {
 	t.Helper()
-	store := jstest.Start(t).Store
-	e := &env{t: t, store: store, cmd: domain.NewHandler(store, nil), waiter: &recordingWaiter{}, logs: &syncBuffer{}}
+	js := jstest.Start(t)
+	store := js.Store
+	e := &env{t: t, js: js, store: store, cmd: domain.NewHandler(store, nil), waiter: &recordingWaiter{}, logs: &syncBuffer{}}
 	e.seed()
 	cfg := Config{
 		Commands:    e.cmd,

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -75,9 +76,13 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	// A fresh session: a new id, whatever cookie came in, so an id planted
 	// before sign-in (session fixation) never becomes a signed-in one.
 	if old := s.sessions.sessionID(r); old != "" {
-		s.sessions.reg.revoke(old)
+		s.endSession(r, old)
 	}
-	sid := s.sessions.reg.issue(u.Username, now)
+	sid, err := s.sessions.reg.issue(r.Context(), u.Username, u.PasswordHash, now)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if err := s.sessions.setCookie(w, r, sid); err != nil {
 		s.fail(w, r, err)
 		return
@@ -90,10 +95,28 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 // working) and drops the cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	if sid := s.sessions.sessionID(r); sid != "" {
-		s.sessions.reg.revoke(sid)
+		s.endSession(r, sid)
 	}
 	s.sessions.clearCookie(w)
 	http.Redirect(w, r, pathLogin+"?out=1", http.StatusSeeOther)
+}
+
+// endSession revokes a session. It ends here at once; when the other
+// replicas could not be told (the store is down), it says so in the log.
+func (s *Server) endSession(r *http.Request, sid string) {
+	if err := s.sessions.reg.revoke(r.Context(), sid); err != nil {
+		s.log.Warn("session ended here, but the other replicas could not be told", "request_id", requestOf(r.Context()).id, "err", err)
+	}
+}
+
+// ShareSessions makes the server keep its sign-in sessions in sync (a
+// JetStream key-value bucket): replicas share them and a restart keeps
+// them. It returns once the existing sessions are loaded and follows
+// changes until ctx ends.
+func (s *Server) ShareSessions(ctx context.Context, sync SessionSync) error {
+	return s.sessions.reg.follow(ctx, sync, func(err error) {
+		s.log.Warn("following the shared sessions was interrupted; watching again", "err", err)
+	})
 }
 
 // peerAddr is the address the connection came from. Behind a proxy every

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -232,7 +233,14 @@ func cookieFor(t *testing.T, sid string, keys ...[]byte) *http.Cookie {
 func TestSessionKeyRotation(t *testing.T) {
 	oldKey, newKey := []byte(strings.Repeat("o", 32)), []byte(strings.Repeat("n", 32))
 	e := newEnv(t, func(c *Config) { c.SessionKeys = [][]byte{newKey, oldKey} })
-	id := e.srv.sessions.reg.issue("alice", time.Now())
+	alice, err := e.cmd.User(context.Background(), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := e.srv.sessions.reg.issue(context.Background(), "alice", alice.PasswordHash, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	c := e.client()
 	c.cookies[sessionCookie] = cookieFor(t, id, oldKey)

@@ -48,7 +48,15 @@ var passwordChangeAction = action[passwordChangeInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		return s.cmd.ChangePassword(ctx, a, cmd, u.Username, hash)
+		res, err := s.cmd.ChangePassword(ctx, a, cmd, u.Username, hash)
+		if err == nil {
+			// Every other session of the user ends with the old password;
+			// this one moves to the new one.
+			if rerr := s.sessions.reg.reopen(ctx, requestOf(ctx).session, hash); rerr != nil {
+				s.log.Warn("password changed; this session could not be moved to it", "err", rerr)
+			}
+		}
+		return res, err
 	},
 }
 

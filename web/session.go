@@ -14,12 +14,16 @@ import (
 	"github.com/gorilla/sessions"
 )
 
+// SessionLifetime is how long a desk sign-in lasts, at most (and the TTL
+// of the shared sessions bucket).
+const SessionLifetime = 8 * time.Hour
+
 const (
 	// sessionCookie names the session cookie.
 	sessionCookie = "crossrank_session"
 	// sessionTTL is how long a sign-in lasts, at most: the cookie's MaxAge,
 	// the signature's age limit and the registry's expiry alike.
-	sessionTTL = 8 * time.Hour
+	sessionTTL = SessionLifetime
 	// sessionKeyMin is the shortest session key accepted, in bytes.
 	sessionKeyMin = 32
 	// sidKey is the session value holding the session id.

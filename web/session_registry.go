@@ -1,104 +1,256 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"sync"
 	"time"
 )
 
-// sessionRegistry is the server-side record of sign-ins: session id → user,
-// issue time, revoked. A cookie counts only while its id is here, unrevoked
-// and younger than the session lifetime, so signing out ends the session
-// for every copy of the cookie.
+// sessionRegistry is the server-side record of sign-ins: session → user,
+// issue time, the password it was opened with, revoked. A cookie counts
+// only while its session is here, unrevoked, younger than the session
+// lifetime and opened with the user's current password, so signing out
+// ends the session for every copy of the cookie and a password change ends
+// every other session.
 //
-// It lives in memory: a restart signs everyone out, and replicas behind a
-// load balancer need sticky sessions (or a shared registry) to share sign-ins.
+// Records are keyed by a digest of the session id, never the id itself.
+// With a SessionSync (a JetStream key-value bucket in production) every
+// record is written there too and the registry follows the bucket, so
+// replicas behind a load balancer share sign-ins and a restart keeps them;
+// without one it lives in this process's memory.
 type sessionRegistry struct {
-	mu   sync.Mutex
-	byID map[string]*sessionRecord
-	ttl  time.Duration
-	max  int
+	mu    sync.Mutex
+	byKey map[string]*sessionRecord
+	ttl   time.Duration
+	max   int
+	sync  SessionSync // nil: memory only
+}
+
+// SessionSync shares the session records between replicas and across
+// restarts; jetstream.KV implements it. Values are opaque JSON; Watch
+// delivers every current entry, calls ready, then delivers changes until
+// ctx ends.
+type SessionSync interface {
+	Put(ctx context.Context, key string, value []byte) error
+	Watch(ctx context.Context, fn func(key string, value []byte, deleted bool), ready func()) error
 }
 
 type sessionRecord struct {
-	user    string
-	issued  time.Time
-	revoked bool
+	User     string    `json:"user"`
+	Issued   time.Time `json:"issued"`
+	Password string    `json:"password"` // passwordDigest of the hash it was opened with
+	Revoked  bool      `json:"revoked,omitempty"`
 }
 
 func newSessionRegistry(ttl time.Duration, max int) *sessionRegistry {
-	return &sessionRegistry{byID: map[string]*sessionRecord{}, ttl: ttl, max: max}
+	return &sessionRegistry{byKey: map[string]*sessionRecord{}, ttl: ttl, max: max}
 }
 
-// issue records a new session for user and returns its id (256 random bits).
-func (g *sessionRegistry) issue(user string, now time.Time) string {
+// sessionKey is the registry's (and the bucket's) key of a session id.
+func sessionKey(sid string) string {
+	sum := sha256.Sum256([]byte("crossrank session " + sid))
+	return hex.EncodeToString(sum[:])
+}
+
+// passwordDigest identifies a password hash without storing it.
+func passwordDigest(hash string) string {
+	sum := sha256.Sum256([]byte("crossrank password " + hash))
+	return hex.EncodeToString(sum[:8])
+}
+
+// issue records a new session for user, opened with the password whose
+// hash is pwHash, and returns its id (256 random bits). With a sync, the
+// record is stored there first: a sign-in the other replicas cannot see
+// is refused (ErrUnavailable) rather than half made.
+func (g *sessionRegistry) issue(ctx context.Context, user, pwHash string, now time.Time) (string, error) {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	sid := base64.RawURLEncoding.EncodeToString(b)
+	rec := &sessionRecord{User: user, Issued: now.UTC(), Password: passwordDigest(pwHash)}
+	if err := g.put(ctx, sessionKey(sid), rec); err != nil {
+		return "", err
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(g.byID) >= g.max {
+	if len(g.byKey) >= g.max {
 		g.prune(now)
 	}
-	g.byID[sid] = &sessionRecord{user: user, issued: now}
-	return sid
+	g.byKey[sessionKey(sid)] = rec
+	return sid, nil
 }
 
-// lookup returns the user of a live session.
-func (g *sessionRegistry) lookup(sid string, now time.Time) (string, bool) {
+func (g *sessionRegistry) put(ctx context.Context, key string, rec *sessionRecord) error {
+	g.mu.Lock()
+	s := g.sync
+	g.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return s.Put(ctx, key, b)
+}
+
+// lookup returns the user of a live session and the digest of the
+// password it was opened with.
+func (g *sessionRegistry) lookup(sid string, now time.Time) (user, password string, ok bool) {
 	if sid == "" {
-		return "", false
+		return "", "", false
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rec := g.byID[sid]
-	if rec == nil || rec.revoked || !now.Before(rec.issued.Add(g.ttl)) {
-		return "", false
+	rec := g.byKey[sessionKey(sid)]
+	if rec == nil || rec.Revoked || !now.Before(rec.Issued.Add(g.ttl)) {
+		return "", "", false
 	}
-	return rec.user, true
+	return rec.User, rec.Password, true
 }
 
-// revoke ends a session.
-func (g *sessionRegistry) revoke(sid string) {
+// revoke ends a session. The record is revoked here at once; an error
+// means the other replicas may not know yet.
+func (g *sessionRegistry) revoke(ctx context.Context, sid string) error {
+	key := sessionKey(sid)
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	if rec := g.byID[sid]; rec != nil {
-		rec.revoked = true
+	rec := g.byKey[key]
+	var copy sessionRecord
+	if rec != nil {
+		rec.Revoked = true
+		copy = *rec
 	}
+	g.mu.Unlock()
+	if rec == nil {
+		return nil
+	}
+	return g.put(ctx, key, &copy)
 }
 
-// revokeUser ends every session of user (after a password change or when
-// an account loses its roles) and returns how many it ended.
-func (g *sessionRegistry) revokeUser(user string) int {
+// reopen moves the session sid to the password whose hash is pwHash: the
+// session that changed the password stays signed in, every other one of
+// the user ends (their password digest no longer matches).
+func (g *sessionRegistry) reopen(ctx context.Context, sid, pwHash string) error {
+	key := sessionKey(sid)
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	n := 0
-	for _, rec := range g.byID {
-		if rec.user == user && !rec.revoked {
-			rec.revoked = true
-			n++
+	rec := g.byKey[key]
+	var copy sessionRecord
+	if rec != nil {
+		rec.Password = passwordDigest(pwHash)
+		copy = *rec
+	}
+	g.mu.Unlock()
+	if rec == nil {
+		return nil
+	}
+	return g.put(ctx, key, &copy)
+}
+
+// revokeUser ends every session of user (when an account loses its last
+// role, say) and returns how many it ended.
+func (g *sessionRegistry) revokeUser(ctx context.Context, user string) (int, error) {
+	g.mu.Lock()
+	var keys []string
+	var recs []sessionRecord
+	for key, rec := range g.byKey {
+		if rec.User == user && !rec.Revoked {
+			rec.Revoked = true
+			keys, recs = append(keys, key), append(recs, *rec)
 		}
 	}
-	return n
+	g.mu.Unlock()
+	var first error
+	for i, key := range keys {
+		if err := g.put(ctx, key, &recs[i]); err != nil && first == nil {
+			first = err
+		}
+	}
+	return len(keys), first
+}
+
+// apply takes a record from the sync. Revocation sticks: a late copy of a
+// record from before it was revoked does not bring the session back.
+func (g *sessionRegistry) apply(key string, value []byte, deleted bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if deleted {
+		delete(g.byKey, key)
+		return
+	}
+	var rec sessionRecord
+	if json.Unmarshal(value, &rec) != nil || rec.User == "" {
+		return // not a record this version writes: ignore it
+	}
+	if old := g.byKey[key]; old != nil && old.Revoked {
+		rec.Revoked = true
+	}
+	if _, ok := g.byKey[key]; !ok && len(g.byKey) >= g.max {
+		g.prune(time.Now())
+	}
+	g.byKey[key] = &rec
+}
+
+// follow starts following s: it returns once every record s holds is
+// here (or with the error that kept it from loading them), then keeps
+// taking changes until ctx ends, watching again after an interruption.
+func (g *sessionRegistry) follow(ctx context.Context, s SessionSync, onErr func(error)) error {
+	ready := make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		var once sync.Once
+		markReady := func() { once.Do(func() { close(ready) }) }
+		for {
+			err := s.Watch(ctx, g.apply, markReady)
+			select {
+			case <-ready:
+			default:
+				first <- err // never loaded: the caller decides
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			onErr(err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+	select {
+	case <-ready:
+		g.mu.Lock()
+		g.sync = s
+		g.mu.Unlock()
+		return nil
+	case err := <-first:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // prune drops expired and revoked sessions; if the registry is still full,
 // the oldest go, so memory stays bounded whatever the sign-in rate.
 func (g *sessionRegistry) prune(now time.Time) {
-	for sid, rec := range g.byID {
-		if rec.revoked || !now.Before(rec.issued.Add(g.ttl)) {
-			delete(g.byID, sid)
+	for key, rec := range g.byKey {
+		if rec.Revoked || !now.Before(rec.Issued.Add(g.ttl)) {
+			delete(g.byKey, key)
 		}
 	}
-	for len(g.byID) >= g.max {
+	for len(g.byKey) >= g.max {
 		var oldest string
 		var at time.Time
-		for sid, rec := range g.byID {
-			if oldest == "" || rec.issued.Before(at) {
-				oldest, at = sid, rec.issued
+		for key, rec := range g.byKey {
+			if oldest == "" || rec.Issued.Before(at) {
+				oldest, at = key, rec.Issued
 			}
 		}
-		delete(g.byID, oldest)
+		delete(g.byKey, oldest)
 	}
 }

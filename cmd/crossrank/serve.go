@@ -7,14 +7,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web"
 )
 
@@ -62,9 +66,9 @@ func serve(ctx context.Context, args []string) error {
 		}
 	}
 
-	keys, err := web.ParseSessionKeys(os.Getenv("CROSSRANK_SESSION_KEYS"))
+	keys, err := sessionKeys(c.data, log)
 	if err != nil {
-		return fmt.Errorf("CROSSRANK_SESSION_KEYS: %w", err)
+		return err
 	}
 	srv, err := web.New(web.Config{
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
@@ -74,6 +78,15 @@ func serve(ctx context.Context, args []string) error {
 	})
 	if err != nil {
 		return err
+	}
+	// Sign-ins live in a key-value bucket next to the stream: every
+	// replica sees them, and a restart keeps them.
+	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, web.SessionLifetime, c.replicas)
+	if err != nil {
+		return fmt.Errorf("sessions: %w", err)
+	}
+	if err := srv.ShareSessions(runCtx, kv); err != nil {
+		return fmt.Errorf("sessions: %w", err)
 	}
 	if err := pub.start(runCtx, e, log, &wg); err != nil {
 		return err
@@ -179,4 +192,38 @@ func seedDemo(ctx context.Context, e *env, printLogins bool) error {
 		}
 	}
 	return nil
+}
+
+// sessionKeys returns CROSSRANK_SESSION_KEYS or, when it is not set, the
+// key kept in the data directory (session.key, created on first start), so
+// that a restart keeps everyone signed in. Replicas with data directories
+// of their own must share CROSSRANK_SESSION_KEYS instead.
+func sessionKeys(data string, log *slog.Logger) ([][]byte, error) {
+	if v := os.Getenv("CROSSRANK_SESSION_KEYS"); v != "" {
+		keys, err := web.ParseSessionKeys(v)
+		if err != nil {
+			return nil, fmt.Errorf("CROSSRANK_SESSION_KEYS: %w", err)
+		}
+		return keys, nil
+	}
+	path := filepath.Join(data, "session.key")
+	if b, err := os.ReadFile(path); err == nil {
+		keys, err := web.ParseSessionKeys(strings.TrimSpace(string(b)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return keys, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	key := base64.StdEncoding.EncodeToString(web.RandomSessionKey())
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(key+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return nil, err
+	}
+	log.Info("no CROSSRANK_SESSION_KEYS: made a session key and kept it in the data directory", "path", path)
+	return web.ParseSessionKeys(key)
 }

@@ -1,0 +1,101 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// KV is a JetStream key-value bucket, for state that is not part of the
+// event record but must be shared by replicas and outlive a restart: the
+// desk's sign-in sessions. Entries expire a fixed time after their last
+// write.
+type KV struct {
+	nc      *nats.Conn
+	kv      jetstream.KeyValue
+	timeout time.Duration
+}
+
+// SessionsBucket is the bucket of the desk's sign-in sessions.
+const SessionsBucket = "CROSSRANK_SESSIONS"
+
+// OpenKV creates bucket or opens it as it is (a bucket is never scaled
+// down or its TTL changed here: the first writer's configuration stands).
+// ttl is how long an entry lives after its last write; replicas as for
+// the stream (1 embedded, 3 on a cluster).
+func OpenKV(ctx context.Context, nc *nats.Conn, bucket string, ttl time.Duration, replicas int) (*KV, error) {
+	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(DefaultTimeout))
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket: bucket, Description: "Crossrank: " + bucket, TTL: ttl, History: 1,
+			Storage: jetstream.FileStorage, Replicas: max(replicas, 1),
+		})
+		if errors.Is(err, jetstream.ErrBucketExists) { // another replica was first
+			kv, err = js.KeyValue(ctx, bucket)
+		}
+	}
+	if err != nil {
+		return nil, kvErr("open bucket "+bucket, err)
+	}
+	return &KV{nc: nc, kv: kv, timeout: DefaultTimeout}, nil
+}
+
+// Put stores value under key.
+func (k *KV) Put(ctx context.Context, key string, value []byte) error {
+	if st := k.nc.Status(); st != nats.CONNECTED {
+		return fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	}
+	ctx, cancel := context.WithTimeout(ctx, k.timeout)
+	defer cancel()
+	if _, err := k.kv.Put(ctx, key, value); err != nil {
+		return kvErr("put", err)
+	}
+	return nil
+}
+
+// Watch calls fn with every entry of the bucket, then calls ready, then
+// calls fn with every change (deleted: the key was deleted or purged)
+// until ctx ends. The client's watcher rides out reconnects.
+func (k *KV) Watch(ctx context.Context, fn func(key string, value []byte, deleted bool), ready func()) error {
+	w, err := k.kv.WatchAll(ctx)
+	if err != nil {
+		return kvErr("watch", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-w.Updates():
+			switch {
+			case !ok:
+				return kvErr("watch", errors.New("watcher stopped"))
+			case e == nil: // the current entries have all been delivered
+				if ready != nil {
+					ready()
+					ready = nil
+				}
+			default:
+				fn(e.Key(), e.Value(), e.Operation() != jetstream.KeyValuePut)
+			}
+		}
+	}
+}
+
+func kvErr(op string, err error) error {
+	if unavailable(err) {
+		return fmt.Errorf("%w: kv %s: %v", events.ErrUnavailable, op, err)
+	}
+	return fmt.Errorf("jetstream: kv %s: %w", op, err)
+}
