@@ -29,6 +29,9 @@ type sessionRegistry struct {
 	ttl   time.Duration
 	max   int
 	sync  SessionSync // nil: memory only
+	// pending are revocations and password moves the sync did not take
+	// (NATS down): written again until it does.
+	pending map[string]sessionRecord
 }
 
 // SessionSync shares the session records between replicas and across
@@ -48,7 +51,7 @@ type sessionRecord struct {
 }
 
 func newSessionRegistry(ttl time.Duration, max int) *sessionRegistry {
-	return &sessionRegistry{byKey: map[string]*sessionRecord{}, ttl: ttl, max: max}
+	return &sessionRegistry{byKey: map[string]*sessionRecord{}, ttl: ttl, max: max, pending: map[string]sessionRecord{}}
 }
 
 // sessionKey is the registry's (and the bucket's) key of a session id.
@@ -119,16 +122,48 @@ func (g *sessionRegistry) revoke(ctx context.Context, sid string) error {
 	key := sessionKey(sid)
 	g.mu.Lock()
 	rec := g.byKey[key]
-	var copy sessionRecord
+	var snap sessionRecord
 	if rec != nil {
 		rec.Revoked = true
-		copy = *rec
+		snap = *rec
 	}
 	g.mu.Unlock()
 	if rec == nil {
 		return nil
 	}
-	return g.put(ctx, key, &copy)
+	return g.putOrKeep(ctx, key, snap)
+}
+
+// putOrKeep writes a change of an existing session; when the sync cannot
+// take it, it is kept and written again by follow until it is taken.
+func (g *sessionRegistry) putOrKeep(ctx context.Context, key string, rec sessionRecord) error {
+	err := g.put(ctx, key, &rec)
+	if err != nil {
+		g.mu.Lock()
+		g.pending[key] = rec
+		g.mu.Unlock()
+	}
+	return err
+}
+
+// retryPending writes the changes the sync did not take before.
+func (g *sessionRegistry) retryPending(ctx context.Context) {
+	g.mu.Lock()
+	todo := make(map[string]sessionRecord, len(g.pending))
+	for k, rec := range g.pending {
+		if cur := g.byKey[k]; cur != nil {
+			rec = *cur // the latest state of the session
+		}
+		todo[k] = rec
+	}
+	g.mu.Unlock()
+	for k, rec := range todo {
+		if g.put(ctx, k, &rec) == nil {
+			g.mu.Lock()
+			delete(g.pending, k)
+			g.mu.Unlock()
+		}
+	}
 }
 
 // reopen moves the session sid to the password whose hash is pwHash: the
@@ -138,16 +173,16 @@ func (g *sessionRegistry) reopen(ctx context.Context, sid, pwHash string) error 
 	key := sessionKey(sid)
 	g.mu.Lock()
 	rec := g.byKey[key]
-	var copy sessionRecord
+	var snap sessionRecord
 	if rec != nil {
 		rec.Password = passwordDigest(pwHash)
-		copy = *rec
+		snap = *rec
 	}
 	g.mu.Unlock()
 	if rec == nil {
 		return nil
 	}
-	return g.put(ctx, key, &copy)
+	return g.putOrKeep(ctx, key, snap)
 }
 
 // revokeUser ends every session of user (when an account loses its last
@@ -165,7 +200,7 @@ func (g *sessionRegistry) revokeUser(ctx context.Context, user string) (int, err
 	g.mu.Unlock()
 	var first error
 	for i, key := range keys {
-		if err := g.put(ctx, key, &recs[i]); err != nil && first == nil {
+		if err := g.putOrKeep(ctx, key, recs[i]); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -203,7 +238,9 @@ func (g *sessionRegistry) follow(ctx context.Context, s SessionSync, onErr func(
 	go func() {
 		var once sync.Once
 		markReady := func() { once.Do(func() { close(ready) }) }
+		pause := time.Second
 		for {
+			began := time.Now()
 			err := s.Watch(ctx, g.apply, markReady)
 			select {
 			case <-ready:
@@ -215,11 +252,15 @@ func (g *sessionRegistry) follow(ctx context.Context, s SessionSync, onErr func(
 				return
 			}
 			onErr(err)
+			if time.Since(began) > time.Minute {
+				pause = time.Second // it had been working: start over quickly
+			}
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(time.Second):
+			case <-time.After(pause):
 			}
+			pause = min(2*pause, 30*time.Second)
 		}
 	}()
 	select {
@@ -227,6 +268,23 @@ func (g *sessionRegistry) follow(ctx context.Context, s SessionSync, onErr func(
 		g.mu.Lock()
 		g.sync = s
 		g.mu.Unlock()
+		go func() {
+			tick := time.NewTicker(2 * time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+					g.mu.Lock()
+					n := len(g.pending)
+					g.mu.Unlock()
+					if n > 0 {
+						g.retryPending(ctx)
+					}
+				}
+			}
+		}()
 		return nil
 	case err := <-first:
 		return err

@@ -3,13 +3,17 @@ package web
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/nats-io/nats.go"
 )
 
 // replica is a second server on the env's store, as another replica
@@ -39,14 +43,15 @@ func (e *env) sessionsKV(t *testing.T) *jetstream.KV {
 	return kv
 }
 
-// eventually polls cond for up to 5 s: another replica learns of a
-// session through the bucket's watcher, a moment after the write.
+// eventually polls cond for up to 15 s: another replica learns of a
+// session through the bucket's watcher a moment after the write (longer
+// when NATS has just restarted and the watcher starts over).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 5 s", what)
+			t.Fatalf("%s: not within 15 s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -137,4 +142,60 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	if laptop.signedIn() {
 		t.Error("a session still counts after the password was changed from the command line")
 	}
+}
+
+// TestSignOutDuringOutageReachesReplicasLater: a sign-out while NATS is
+// down ends the session here at once and reaches the bucket (and so the
+// other replicas) once NATS is back.
+func TestSignOutDuringOutageReachesReplicasLater(t *testing.T) {
+	ctx, cancel := context.WithCancel(testContext(t))
+	defer cancel()
+	dir := t.TempDir()
+	srv, err := jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: dir, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := strings.TrimPrefix(srv.ClientURL(), "nats://")
+	url := srv.ClientURL()
+	follow := func(name string) *sessionRegistry {
+		nc, err := jetstream.Connect(url, name, nats.ReconnectWait(20*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		kv, err := jetstream.OpenKV(ctx, nc, jetstream.SessionsBucket, sessionTTL, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newSessionRegistry(sessionTTL, 100)
+		if err := g.follow(ctx, kv, func(error) {}); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	a, b := follow("a"), follow("b")
+	now := time.Now()
+	sid, err := a.issue(ctx, "alice", "hash", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the sign-in reaching replica b", func() bool { _, _, ok := b.lookup(sid, time.Now()); return ok })
+
+	srv.Shutdown()
+	if err := a.revoke(ctx, sid); err == nil {
+		t.Fatal("revoke with NATS down: no error")
+	}
+	if _, _, ok := a.lookup(sid, time.Now()); ok {
+		t.Fatal("the session still counts on the replica that ended it")
+	}
+	if _, err := a.issue(ctx, "bob", "hash", now); !errors.Is(err, events.ErrUnavailable) {
+		t.Fatalf("a sign-in with NATS down: %v; want ErrUnavailable", err)
+	}
+
+	srv2, err := jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: dir, Listen: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv2.Shutdown)
+	eventually(t, "the sign-out reaching replica b once NATS is back", func() bool { _, _, ok := b.lookup(sid, time.Now()); return !ok })
 }

@@ -66,8 +66,13 @@ func (k *KV) Put(ctx context.Context, key string, value []byte) error {
 
 // Watch calls fn with every entry of the bucket, then calls ready, then
 // calls fn with every change (deleted: the key was deleted or purged)
-// until ctx ends. The client's watcher rides out reconnects.
+// until ctx ends. After a reconnect it returns an error: the client's
+// watcher may sit on a consumer the restarted server no longer has (it
+// noticed only after missing heartbeats, well over 15 s), so the caller
+// watches again, from the current entries.
 func (k *KV) Watch(ctx context.Context, fn func(key string, value []byte, deleted bool), ready func()) error {
+	reconnected := k.nc.StatusChanged(nats.CONNECTED)
+	defer k.nc.RemoveStatusListener(reconnected)
 	w, err := k.kv.WatchAll(ctx)
 	if err != nil {
 		return kvErr("watch", err)
@@ -77,6 +82,8 @@ func (k *KV) Watch(ctx context.Context, fn func(key string, value []byte, delete
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-reconnected:
+			return fmt.Errorf("%w: kv watch: reconnected to NATS", events.ErrUnavailable)
 		case e, ok := <-w.Updates():
 			switch {
 			case !ok:
