@@ -34,6 +34,8 @@ func init() {
 		"public.needs_reset":     {"Clear needs", "清除需求"},
 		"public.needs_live_only": {"The needs-filters work on the live site.", "需求筛选仅在在线网站可用。"},
 		"public.needs_count":     {"%d of %d entries meet your needs.", "%[2]d 个条目中有 %[1]d 个满足你的需求。"},
+		"public.show_all":        {"Show all %d entries", "显示全部 %d 个条目"},
+		"public.showing_first":   {"The first %d of %d are shown.", "当前显示前 %d 个，共 %d 个。"},
 		"public.none_left":       {"No entry meets every need. Try relaxing one.", "没有条目满足全部需求，请尝试放宽某项需求。"},
 		"public.hidden_title":    {"Hidden by your needs (%d)", "因你的需求而隐藏（%d）"},
 		"public.weights_label":   {"Weights in this view:", "此视图的权重："},

@@ -216,7 +216,7 @@ func (x *pubExporter) lang(lang string, rankings []projections.RankingSummary) {
 	at := func(name string) pubLinks { return staticLinks(lang, name) }
 	file := func(name string) string { return lang + "/" + name }
 	if len(rankings) == 1 {
-		v, err := buildRanking(ctx, read, pg, at("index.html"), rankings[0].Slug, pubQuery{Needs: map[string]string{}})
+		v, err := buildRanking(ctx, read, pg, at("index.html"), rankings[0].Slug, pubQuery{Needs: map[string]string{}}, 0)
 		x.page(file("index.html"), pubRankingPage(v), err)
 	} else {
 		v, err := buildHome(ctx, read, pg, at("index.html"))
@@ -244,7 +244,7 @@ func (x *pubExporter) lang(lang string, rankings []projections.RankingSummary) {
 		for _, sc := range scenarios {
 			for _, cat := range categories {
 				name := rankingFile(slug, sc, cat)
-				v, err := buildRanking(ctx, read, pg, at(name), slug, pubQuery{Scenario: sc, Category: cat, Needs: map[string]string{}})
+				v, err := buildRanking(ctx, read, pg, at(name), slug, pubQuery{Scenario: sc, Category: cat, Needs: map[string]string{}}, 0)
 				x.page(file(name), pubRankingPage(v), err)
 				if sc == "" && cat == "" {
 					for _, r := range v.Rows {

@@ -18,10 +18,17 @@ type pubQuery struct {
 	Scenario string
 	Category string
 	Needs    map[string]string // filter key → option value
+	All      bool              // every row, not only the first pubPageRows
 }
 
+// pubPageRows is how many rows a live ranking page shows before a link to
+// all of them: a thousand-entry ranking is 6 MB of HTML, most readers look
+// at the top, and the entry pages carry the detail. The static export shows
+// every row (a file cannot answer a query).
+const pubPageRows = 100
+
 // pubReserved are query names that are not needs.
-var pubReserved = map[string]bool{"scenario": true, "category": true, "lang": true}
+var pubReserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true}
 
 // pubQueryOf reads the reader's choices from q, keeping known values only.
 func pubQueryOf(r *domain.Ranking, q url.Values) pubQuery {
@@ -32,6 +39,7 @@ func pubQueryOf(r *domain.Ranking, q url.Values) pubQuery {
 	if r.HasCategory(q.Get("category")) {
 		out.Category = q.Get("category")
 	}
+	out.All = q.Get("all") == "1"
 	for _, f := range r.Filters {
 		v := q.Get(f.Key)
 		if pubReserved[f.Key] || v == "" {
@@ -55,6 +63,9 @@ func (q pubQuery) values() url.Values {
 	}
 	for k, n := range q.Needs {
 		v.Set(k, n)
+	}
+	if q.All {
+		v.Set("all", "1")
 	}
 	return v
 }
@@ -130,14 +141,17 @@ type pubRankingView struct {
 	Filters     []pubFilter
 	Criteria    []pubCriterion
 	Rows        []pubRow
+	Matched     int    // rows that meet the needs, shown or not
+	AllHref     string // the view with every row; "" when all are shown
 	Hidden      []pubRow
 	NeedsSet    bool
 	ResetHref   string
 	APIHref     string
 }
 
-// buildRanking assembles a ranking page from the read models.
-func buildRanking(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string, q pubQuery) (pubRankingView, error) {
+// buildRanking assembles a ranking page from the read models, with at most
+// limit rows unless q.All (limit 0: every row).
+func buildRanking(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string, q pubQuery, limit int) (pubRankingView, error) {
 	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
 	if err != nil {
 		return pubRankingView{}, err
@@ -188,6 +202,13 @@ func buildRanking(ctx context.Context, read *projections.Store, p Page, l pubLin
 		}
 		row.Pos = len(v.Rows) + 1
 		v.Rows = append(v.Rows, row)
+	}
+	v.Matched = len(v.Rows)
+	if limit > 0 && !q.All && len(v.Rows) > limit {
+		v.Rows = v.Rows[:limit]
+		all := q
+		all.All = true
+		v.AllHref = l.RankingQuery(slug, all.values())
 	}
 	return v, nil
 }
@@ -287,7 +308,7 @@ func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug
 		return
 	}
 	s.servePublicPage(w, r, markOf, false, func(p Page, live pubLive) (pubPage, error) {
-		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, pubQueryOf(def, r.URL.Query()))
+		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, pubQueryOf(def, r.URL.Query()), s.pubRows)
 		v.Live = live
 		return pubRankingPage(v), err
 	})

@@ -158,3 +158,34 @@ func TestPublicRankingMovesAndLanguages(t *testing.T) {
 }
 
 func itoaT(n int) string { return pubItoa(n) }
+
+// TestPublicRankingShowsFirstRows: past the page size the live page lists
+// the first rows and links to the view with all of them; the link keeps
+// the reader's choices, and the count under needs counts every match.
+func TestPublicRankingShowsFirstRows(t *testing.T) {
+	e := newPubEnv(t)
+	e.srv.pubRows = 5 // the demo has 9 entries
+	doc := e.page("/r/gpu-cloud?scenario=training", "Accept-Language", "en")
+	if rows := testids(doc, "ranking-row", "data-entry"); len(rows) != 5 || rows[0] != "zhixingyun" {
+		t.Fatalf("first page rows %v, want the first 5 of the training order", rows)
+	}
+	more := byTestID(doc, "show-all")
+	href, _ := more.Attr("href")
+	if more.Text() != "Show all 9 entries" || !strings.Contains(href, "all=1") || !strings.Contains(href, "scenario=training") {
+		t.Fatalf("show-all link %q → %q", more.Text(), href)
+	}
+	if got := strings.TrimSpace(byTestID(doc, "more").Find(".muted").Text()); got != "The first 5 of 9 are shown." {
+		t.Errorf("count %q", got)
+	}
+	all := e.page(href, "Accept-Language", "en")
+	if rows := testids(all, "ranking-row", "data-entry"); len(rows) != 9 || rows[8] != "qingjiao" {
+		t.Errorf("all rows %v", rows)
+	}
+	if byTestID(all, "show-all").Length() != 0 {
+		t.Error("the full view links to itself")
+	}
+	zh := e.page("/r/gpu-cloud", "Accept-Language", "zh-CN")
+	if got := byTestID(zh, "show-all").Text(); got != "显示全部 9 个条目" {
+		t.Errorf("zh link %q", got)
+	}
+}

@@ -94,6 +94,7 @@ type Server struct {
 	handler  http.Handler
 	sessions *sessionStore
 	limiter  *loginLimiter
+	pubRows  int // ranking rows a live page shows before "show all"
 	origins  *http.CrossOriginProtection
 }
 
@@ -148,6 +149,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.limiter = newLoginLimiter()
+	s.pubRows = pubPageRows
 	s.routes()
 	for _, group := range routeGroups {
 		group(s)

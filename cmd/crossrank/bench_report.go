@@ -92,9 +92,21 @@ func (r *benchReport) print(w io.Writer) {
 		}
 	}
 	fmt.Fprint(w, t.String())
-	fmt.Fprintf(w, "\nDatasets: history %d events (GenerateHistory, seed %d, %.0fs to generate); ranking %d events (%d entries × %d evidence items, %.0fs).\n",
-		r.hist.Events, r.hist.Seed, r.hist.GenSecond, r.web.Events, benchBigRanking.entries, benchBigRanking.evidence, r.web.GenSecond)
-	fmt.Fprintf(w, "Command: `crossrank bench --runs %d --events %d --seed %d`%s\n", o.runs, o.events, o.seed, map[bool]string{true: " (--quick)"}[o.quick])
+	var sets []string
+	if r.hist.Events > 0 {
+		sets = append(sets, fmt.Sprintf("history %d events (GenerateHistory, seed %d, %.0fs to generate)", r.hist.Events, r.hist.Seed, r.hist.GenSecond))
+	}
+	if r.web.Events > 0 {
+		sets = append(sets, fmt.Sprintf("ranking %d events (%d entries × %d evidence items, %.0fs)", r.web.Events, benchBigRanking.entries, benchBigRanking.evidence, r.web.GenSecond))
+	}
+	if len(sets) > 0 {
+		fmt.Fprintf(w, "\nDatasets: %s.\n", strings.Join(sets, "; "))
+	}
+	only := ""
+	if len(o.only) > 0 {
+		only = " --only " + strings.Join(o.only, ",")
+	}
+	fmt.Fprintf(w, "Command: `crossrank bench --runs %d --events %d --seed %d%s`%s\n", o.runs, o.events, o.seed, only, map[bool]string{true: " (--quick)"}[o.quick])
 }
 
 // benchMachine describes the host: CPU, memory, kernel, Go and nats-server.
