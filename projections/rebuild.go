@@ -102,7 +102,7 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 		evs   []events.Event
 		heads []string
 	}
-	batches := make(chan batch, 2)
+	batches := make(chan batch, 1)
 	replayed := make(chan error, 1)
 	go func() {
 		defer close(batches)
