@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/crossrank/crossrank/events"
 )
+
+// staleReadAfter bounds a read's wait for the store when the cache holds
+// the aggregate: a load takes well under a millisecond when the store is up.
+const staleReadAfter = time.Second
 
 // read returns the current state of one aggregate (refreshed from the store;
 // while the store is unavailable, the state last seen, if any).
@@ -14,6 +19,15 @@ func (h *Handler) read(ctx context.Context, a events.Aggregate) (any, error) {
 	e := h.cache.get(a)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.loaded {
+		// With a state to fall back on, a store that does not answer within
+		// staleReadAfter is treated as unavailable: a connection that has
+		// not noticed the server is gone would otherwise hold the page for
+		// the store's whole request timeout.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, staleReadAfter)
+		defer cancel()
+	}
 	if err := h.refresh(ctx, e, a, true); err != nil {
 		if e.loaded && errors.Is(err, events.ErrUnavailable) {
 			// The store is out of reach: the desk keeps showing what it
