@@ -194,3 +194,43 @@ func fill(b *testing.B, s *jetstream.Store, aggs, perAgg int) {
 		}
 	}
 }
+
+// BenchmarkDeskPattern publishes the way the desk does — ten events per
+// new aggregate, each after a load of that aggregate — through Append (with
+// the per-aggregate expectation) and, as the reference, RawPublish of the
+// same messages, each on a fresh store.
+func BenchmarkDeskPattern(b *testing.B) {
+	for _, raw := range []bool{true, false} {
+		name := "Append"
+		if raw {
+			name = "RawPublish"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := newStore(b)
+			ctx := testContext(b)
+			var last uint64
+			i := 0
+			for b.Loop() {
+				id := fmt.Sprintf("p%06d", i/10)
+				if i%10 == 0 {
+					last = 0
+				}
+				e := vote(b, id, i%10+1)
+				if _, err := s.Load(ctx, proposal(id), last); err != nil {
+					b.Fatal(err)
+				}
+				var err error
+				if raw {
+					subject, h, body, _ := events.Encode(e)
+					last, err = s.RawPublish(ctx, subject, nats.Header(h), body)
+				} else {
+					last, err = s.Append(ctx, expect(id, last), e)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
