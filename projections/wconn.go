@@ -88,34 +88,39 @@ func (w *wconn) bind(args []any) ([]driver.NamedValue, error) {
 	return nv, nil
 }
 
-// exec runs q with args.
-func (w *wconn) exec(q string, args ...any) error {
+// prepared returns q's statement and args bound for it; release drops the
+// references to the values once the statement has run.
+func (w *wconn) prepared(q string, args []any) (*sqlite3.SQLiteStmt, []driver.NamedValue, error) {
 	st, err := w.stmt(q)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	nv, err := w.bind(args)
+	return st, nv, err
+}
+
+func (w *wconn) release() { clear(w.args) }
+
+// exec runs q with args.
+func (w *wconn) exec(q string, args ...any) error {
+	st, nv, err := w.prepared(q, args)
 	if err != nil {
 		return err
 	}
 	_, err = st.ExecContext(context.Background(), nv)
-	clear(w.args) // drop references to the values
+	w.release()
 	return err
 }
 
 // query runs q with args and calls fn with each row's values (strings,
 // int64s, []bytes or nil; valid during the call only).
 func (w *wconn) query(q string, args []any, fn func(row []driver.Value) error) error {
-	st, err := w.stmt(q)
-	if err != nil {
-		return err
-	}
-	nv, err := w.bind(args)
+	st, nv, err := w.prepared(q, args)
 	if err != nil {
 		return err
 	}
 	rows, err := st.QueryContext(context.Background(), nv)
-	clear(w.args)
+	w.release()
 	if err != nil {
 		return err
 	}
