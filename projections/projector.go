@@ -100,25 +100,32 @@ const (
 	auditColumns = 15
 )
 
+// zeroState is the state of an aggregate before its first event; nil for
+// kinds that keep none (webhooks).
+func zeroState(a events.Aggregate) any {
+	switch a.Kind {
+	case events.KindRanking:
+		return &domain.Ranking{}
+	case events.KindEntry:
+		return &domain.Entry{}
+	case events.KindProposal:
+		return &domain.Proposal{}
+	case events.KindEdition:
+		return &domain.Edition{Ranking: a.ID, Entries: map[string]*domain.PublishedEntry{}}
+	case events.KindUser:
+		return &domain.User{}
+	}
+	return nil
+}
+
 // state loads an aggregate's state from the states table (or a zero value).
 func (p *projector) state(a events.Aggregate) (any, error) {
 	if s, ok := p.states[a]; ok {
 		p.used[a] = true
 		return s, nil
 	}
-	var s any
-	switch a.Kind {
-	case events.KindRanking:
-		s = &domain.Ranking{}
-	case events.KindEntry:
-		s = &domain.Entry{}
-	case events.KindProposal:
-		s = &domain.Proposal{}
-	case events.KindEdition:
-		s = &domain.Edition{Ranking: a.ID, Entries: map[string]*domain.PublishedEntry{}}
-	case events.KindUser:
-		s = &domain.User{}
-	default:
+	s := zeroState(a)
+	if s == nil {
 		return nil, nil // webhooks keep no state
 	}
 	row, err := p.w.queryRow("SELECT state FROM states WHERE kind=? AND id=?", string(a.Kind), a.ID)

@@ -15,30 +15,30 @@ import (
 func (s *synth) propose(d *desk, e, crit string) (string, error) {
 	d.opened++
 	id := fmt.Sprintf("%s-p%d", d.slug, d.opened)
-	a := s.actor(s.pick(s.editors))
-	r := s.ranking(d.slug)
+	a := s.Actor(s.pick(s.editors))
+	r := s.Ranking(d.slug)
 	open := domain.OpenProposal{ID: id, Ranking: d.slug, Entry: e,
 		Title: fmt.Sprintf("Scores for %s, round %d", e, d.opened), Summary: "Sources checked this month."}
 	isNew := !d.created[e]
 	if isNew {
-		open.NewEntry = &domain.NewEntry{Name: text("Entry " + e), Category: fmt.Sprintf("k%d", 1+s.rng.IntN(4)),
+		open.NewEntry = &domain.NewEntry{Name: text("Entry " + e), Category: fmt.Sprintf("k%d", 1+s.Rng.IntN(4)),
 			Website: "https://example.com/" + e, Description: text("A platform in the synthetic market.")}
 		d.created[e] = true
 	}
-	if err := s.as(a)(domain.DecideOpenProposal(r, s.entry(d.slug, e), s.edition(d.slug), s.proposal(id), a, open)); err != nil {
+	if err := s.As(a)(domain.DecideOpenProposal(r, s.Entry(d.slug, e), s.Edition(d.slug), s.Proposal(id), a, open)); err != nil {
 		return "", err
 	}
-	for range 2 + s.rng.IntN(3) {
+	for range 2 + s.Rng.IntN(3) {
 		if err := s.evidence(id, a); err != nil {
 			return "", err
 		}
 	}
-	if s.rng.IntN(10) == 0 { // an item added by mistake and taken out again
+	if s.Rng.IntN(10) == 0 { // an item added by mistake and taken out again
 		if err := s.evidence(id, a); err != nil {
 			return "", err
 		}
-		ids := s.proposal(id).EvidenceIDs()
-		if err := s.as(a)(domain.DecideRemoveEvidence(s.proposal(id), a, ids[len(ids)-1])); err != nil {
+		ids := s.Proposal(id).EvidenceIDs()
+		if err := s.As(a)(domain.DecideRemoveEvidence(s.Proposal(id), a, ids[len(ids)-1])); err != nil {
 			return "", err
 		}
 	}
@@ -46,7 +46,7 @@ func (s *synth) propose(d *desk, e, crit string) (string, error) {
 	if crit != "" {
 		crits = append(crits, crit)
 	}
-	for _, c := range s.rng.Perm(synthCriteria)[:1+s.rng.IntN(4)] {
+	for _, c := range s.Rng.Perm(synthCriteria)[:1+s.Rng.IntN(4)] {
 		if c := fmt.Sprintf("c%d", c+1); !slices.Contains(crits, c) {
 			crits = append(crits, c)
 		}
@@ -60,26 +60,26 @@ func (s *synth) propose(d *desk, e, crit string) (string, error) {
 		return "", err
 	}
 	end := func(withdraw bool) (string, error) {
-		p := s.proposal(id)
+		p := s.Proposal(id)
 		var err error
 		if withdraw {
-			err = s.as(a)(domain.DecideWithdraw(p, a, "Superseded by another proposal."))
+			err = s.As(a)(domain.DecideWithdraw(p, a, "Superseded by another proposal."))
 		} else {
-			pub := s.actor(s.pick(s.publishers))
-			err = s.as(pub)(domain.DecideReject(p, pub, "The sources do not support these changes."))
+			pub := s.Actor(s.pick(s.publishers))
+			err = s.As(pub)(domain.DecideReject(p, pub, "The sources do not support these changes."))
 		}
 		if isNew {
 			d.orphan[e] = true
 		}
 		return "", err
 	}
-	if s.rng.IntN(25) == 0 {
+	if s.Rng.IntN(25) == 0 {
 		return end(true)
 	}
-	if err := s.as(a)(domain.DecideSubmit(s.edition(d.slug), s.proposal(id), a)); err != nil {
+	if err := s.As(a)(domain.DecideSubmit(s.Edition(d.slug), s.Proposal(id), a)); err != nil {
 		return "", err
 	}
-	switch x := s.rng.IntN(100); {
+	switch x := s.Rng.IntN(100); {
 	case x < 3:
 		return end(true)
 	case x < 6:
@@ -91,33 +91,33 @@ func (s *synth) propose(d *desk, e, crit string) (string, error) {
 // attributes proposes attribute changes (always for a new entry), and now
 // and then a change that is removed again.
 func (s *synth) attributes(d *desk, id string, a domain.Actor, isNew bool) error {
-	r, ed := s.ranking(d.slug), s.edition(d.slug)
-	if isNew || s.rng.IntN(5) == 0 {
-		region := []string{"cn-north", "cn-east", "cn-south", "overseas"}[s.rng.IntN(4)]
+	r, ed := s.Ranking(d.slug), s.Edition(d.slug)
+	if isNew || s.Rng.IntN(5) == 0 {
+		region := []string{"cn-north", "cn-east", "cn-south", "overseas"}[s.Rng.IntN(4)]
 		c := domain.ProposeAttribute{Proposal: id, Attribute: "region", To: []string{region},
-			Rationale: "Regions listed on the pricing page.", Evidence: s.cite(s.proposal(id))}
-		if err := s.as(a)(domain.DecideProposeAttribute(r, ed, s.proposal(id), a, c)); err != nil {
+			Rationale: "Regions listed on the pricing page.", Evidence: s.cite(s.Proposal(id))}
+		if err := s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c)); err != nil {
 			return err
 		}
 	}
 	if isNew {
-		c := domain.ProposeAttribute{Proposal: id, Attribute: "access", To: []string{"root", "container"}[:1+s.rng.IntN(2)],
-			Rationale: "Access modes in the documentation.", Evidence: s.cite(s.proposal(id))}
-		if err := s.as(a)(domain.DecideProposeAttribute(r, ed, s.proposal(id), a, c)); err != nil {
+		c := domain.ProposeAttribute{Proposal: id, Attribute: "access", To: []string{"root", "container"}[:1+s.Rng.IntN(2)],
+			Rationale: "Access modes in the documentation.", Evidence: s.cite(s.Proposal(id))}
+		if err := s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c)); err != nil {
 			return err
 		}
 	}
-	if s.rng.IntN(10) == 0 {
+	if s.Rng.IntN(10) == 0 {
 		c := domain.ProposeAttribute{Proposal: id, Attribute: "access", To: []string{"notebook"},
-			Rationale: "Maybe.", Evidence: s.cite(s.proposal(id))}
-		if err := s.as(a)(domain.DecideProposeAttribute(r, ed, s.proposal(id), a, c)); err != nil {
+			Rationale: "Maybe.", Evidence: s.cite(s.Proposal(id))}
+		if err := s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c)); err != nil {
 			return err
 		}
 		if isNew { // put the new entry's access back
 			c.To = []string{"root"}
-			return s.as(a)(domain.DecideProposeAttribute(r, ed, s.proposal(id), a, c))
+			return s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c))
 		}
-		return s.as(a)(domain.DecideRemoveChange(s.proposal(id), a, "attr:access"))
+		return s.As(a)(domain.DecideRemoveChange(s.Proposal(id), a, "attr:access"))
 	}
 	return nil
 }
@@ -126,31 +126,31 @@ func (s *synth) attributes(d *desk, id string, a domain.Actor, isNew bool) error
 // most cases, or a veto answered by a revision, or a veto a publisher
 // dismisses, or a first approval that verified only part of the evidence.
 func (s *synth) review(d *desk, id string) error {
-	rv := s.rng.Perm(len(s.reviewers))
+	rv := s.Rng.Perm(len(s.reviewers))
 	r1, r2, r3 := s.reviewers[rv[0]], s.reviewers[rv[1]], s.reviewers[rv[2]]
-	all := func() []string { return s.proposal(id).EvidenceIDs() }
+	all := func() []string { return s.Proposal(id).EvidenceIDs() }
 	steps := []func() error{}
-	switch x := s.rng.IntN(100); {
+	switch x := s.Rng.IntN(100); {
 	case x < 10: // veto, answered by a revision
-		reviser := s.actor(s.pick(s.editors))
-		p := s.proposal(id)
+		reviser := s.Actor(s.pick(s.editors))
+		p := s.Proposal(id)
 		steps = append(steps,
 			func() error { return s.vote(d, id, r1, events.Reject, nil) },
 			func() error {
-				return s.as(reviser)(domain.DecideRevise(s.edition(d.slug), p, reviser, "Answers the veto with a better source."))
+				return s.As(reviser)(domain.DecideRevise(s.Edition(d.slug), p, reviser, "Answers the veto with a better source."))
 			},
 			func() error { return s.evidence(id, reviser) },
 			func() error { return s.score(d, id, reviser, scored(p)[0]) },
-			func() error { return s.as(reviser)(domain.DecideSubmit(s.edition(d.slug), p, reviser)) },
+			func() error { return s.As(reviser)(domain.DecideSubmit(s.Edition(d.slug), p, reviser)) },
 			func() error { return s.vote(d, id, r1, events.Approve, all()) },
 			func() error { return s.vote(d, id, r2, events.Approve, all()) })
 	case x < 18: // veto dismissed by a publisher
-		pub := s.actor(s.pick(s.publishers))
+		pub := s.Actor(s.pick(s.publishers))
 		steps = append(steps,
 			func() error { return s.vote(d, id, r1, events.Approve, all()) },
 			func() error { return s.vote(d, id, r2, events.Reject, nil) },
 			func() error {
-				return s.as(pub)(domain.DecideDismissVeto(s.ranking(d.slug), s.edition(d.slug), s.proposal(id), pub, r2, "The cited page says so."))
+				return s.As(pub)(domain.DecideDismissVeto(s.Ranking(d.slug), s.Edition(d.slug), s.Proposal(id), pub, r2, "The cited page says so."))
 			},
 			func() error { return s.vote(d, id, r3, events.Approve, all()) })
 	case x < 28: // the first approval verified only part of the evidence
@@ -167,7 +167,7 @@ func (s *synth) review(d *desk, id string) error {
 			return err
 		}
 	}
-	if st := s.proposal(id).Status; st != domain.StatusCrossValidated {
+	if st := s.Proposal(id).Status; st != domain.StatusCrossValidated {
 		return fmt.Errorf("synthetic history: %s ended %s, not cross-validated", id, st)
 	}
 	return nil
@@ -176,11 +176,11 @@ func (s *synth) review(d *desk, id string) error {
 // rework revises a proposal an edition returned to review (its baselines
 // move to the published values) and reviews it again.
 func (s *synth) rework(d *desk, id string) error {
-	a := s.actor(s.pick(s.editors))
-	if err := s.as(a)(domain.DecideRevise(s.edition(d.slug), s.proposal(id), a, "Rebased on the latest edition.")); err != nil {
+	a := s.Actor(s.pick(s.editors))
+	if err := s.As(a)(domain.DecideRevise(s.Edition(d.slug), s.Proposal(id), a, "Rebased on the latest edition.")); err != nil {
 		return err
 	}
-	if err := s.as(a)(domain.DecideSubmit(s.edition(d.slug), s.proposal(id), a)); err != nil {
+	if err := s.As(a)(domain.DecideSubmit(s.Edition(d.slug), s.Proposal(id), a)); err != nil {
 		return err
 	}
 	return s.review(d, id)

@@ -41,10 +41,10 @@ func (s *synth) world() error {
 		for j := 1; j <= synthEntries; j++ {
 			d.entries = append(d.entries, fmt.Sprintf("e%02d", j))
 		}
-		if err := s.as(sys)(domain.DecideDefineRanking(s.ranking(d.slug), sys, s.definition(d.slug, i))); err != nil {
+		if err := s.As(sys)(domain.DecideDefineRanking(s.Ranking(d.slug), sys, s.definition(d.slug, i))); err != nil {
 			return err
 		}
-		if err := s.as(sys)(domain.DecideSetScenarios(s.ranking(d.slug), sys, s.scenarios(0))); err != nil {
+		if err := s.As(sys)(domain.DecideSetScenarios(s.Ranking(d.slug), sys, s.scenarios(0))); err != nil {
 			return err
 		}
 		s.desks = append(s.desks, d)
@@ -113,18 +113,18 @@ func (s *synth) wave(d *desk) error {
 		}
 	}
 	for _, id := range slices.Concat(d.returned, d.ready, d.held) {
-		busy[s.proposal(id).Entry] = true
+		busy[s.Proposal(id).Entry] = true
 	}
 	chosen = slices.Concat(d.returned, d.ready)
 	for _, id := range d.held {
-		p := s.proposal(id)
+		p := s.Proposal(id)
 		if id, err := s.propose(d, p.Entry, scored(p)[0]); err != nil {
 			return err
 		} else if id != "" {
 			chosen = append(chosen, id)
 		}
 	}
-	for _, e := range s.picks(d, busy, 8+s.rng.IntN(13)) {
+	for _, e := range s.picks(d, busy, 8+s.Rng.IntN(13)) {
 		if id, err := s.propose(d, e, ""); err != nil {
 			return err
 		} else if id != "" {
@@ -136,9 +136,9 @@ func (s *synth) wave(d *desk) error {
 	// entry of a proposal held last time, which may stay in play.
 	others := d.held
 	d.held = nil
-	if i := s.rng.IntN(len(chosen) + 1); i < len(chosen) && s.rng.IntN(2) == 0 {
-		p := s.proposal(chosen[i])
-		inPlay := slices.ContainsFunc(others, func(id string) bool { return s.proposal(id).Entry == p.Entry })
+	if i := s.Rng.IntN(len(chosen) + 1); i < len(chosen) && s.Rng.IntN(2) == 0 {
+		p := s.Proposal(chosen[i])
+		inPlay := slices.ContainsFunc(others, func(id string) bool { return s.Proposal(id).Entry == p.Entry })
 		if !p.NewEntry && len(scored(p)) > 0 && !inPlay {
 			d.held = []string{chosen[i]}
 			chosen = slices.Delete(chosen, i, i+1)
@@ -151,7 +151,7 @@ func (s *synth) wave(d *desk) error {
 	}
 	d.returned, d.ready = nil, nil
 	for _, id := range others {
-		switch s.proposal(id).Status {
+		switch s.Proposal(id).Status {
 		case domain.StatusInReview:
 			d.returned = append(d.returned, id)
 		case domain.StatusCrossValidated:
@@ -174,8 +174,8 @@ func (s *synth) picks(d *desk, busy map[string]bool, n int) []string {
 			fresh = append(fresh, e)
 		}
 	}
-	s.rng.Shuffle(len(known), func(i, j int) { known[i], known[j] = known[j], known[i] })
-	s.rng.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
+	s.Rng.Shuffle(len(known), func(i, j int) { known[i], known[j] = known[j], known[i] })
+	s.Rng.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
 	k := min(len(known), n/2)
 	if len(fresh) < n-k {
 		k = min(len(known), n-len(fresh))
@@ -197,14 +197,14 @@ func scored(p *domain.Proposal) []string {
 // between makes the changes a desk sees between editions: weights,
 // scenarios, accounts.
 func (s *synth) between(d *desk) error {
-	pub := s.actor(s.pick(s.publishers))
-	switch x := s.rng.IntN(40); {
+	pub := s.Actor(s.pick(s.publishers))
+	switch x := s.Rng.IntN(40); {
 	case x < 2:
-		if err := s.as(pub)(domain.DecideSetWeights(s.ranking(d.slug), pub, weights(s.rng.IntN(synthCriteria)))); err != nil {
+		if err := s.As(pub)(domain.DecideSetWeights(s.Ranking(d.slug), pub, weights(s.Rng.IntN(synthCriteria)))); err != nil {
 			return err
 		}
 	case x < 3:
-		if err := s.as(pub)(domain.DecideSetScenarios(s.ranking(d.slug), pub, s.scenarios(s.rng.IntN(synthCriteria)))); err != nil {
+		if err := s.As(pub)(domain.DecideSetScenarios(s.Ranking(d.slug), pub, s.scenarios(s.Rng.IntN(synthCriteria)))); err != nil {
 			return err
 		}
 	}
@@ -212,18 +212,18 @@ func (s *synth) between(d *desk) error {
 }
 
 func (s *synth) publish(d *desk, chosen, others []string) error {
-	r, ed := s.ranking(d.slug), s.edition(d.slug)
+	r, ed := s.Ranking(d.slug), s.Edition(d.slug)
 	var ps, os []*domain.Proposal
 	entries := map[string]*domain.Entry{}
 	for _, id := range chosen {
-		p := s.proposal(id)
+		p := s.Proposal(id)
 		ps = append(ps, p)
 		if p.NewEntry {
-			entries[p.Entry] = s.entry(d.slug, p.Entry)
+			entries[p.Entry] = s.Entry(d.slug, p.Entry)
 		}
 	}
 	for _, id := range others {
-		os = append(os, s.proposal(id))
+		os = append(os, s.Proposal(id))
 	}
 	pv, err := domain.Preview(r, ed, ps, entries)
 	if err != nil {
@@ -231,11 +231,11 @@ func (s *synth) publish(d *desk, chosen, others []string) error {
 	}
 	c := domain.PublishEdition{Ranking: d.slug, Proposals: pv.Proposals, PreviewHash: pv.Hash,
 		Note: fmt.Sprintf("Edition %d of %s", pv.Number, d.slug)}
-	if s.chained {
-		c.AuditHead, c.AuditSeq = s.head, s.next-1
+	if head, seq, ok := s.AuditHead(); ok {
+		c.AuditHead, c.AuditSeq = head, seq
 	}
-	pub := s.actor(s.pick(s.publishers))
-	return s.as(pub)(domain.DecidePublish(r, ed, ps, entries, os, pub, c))
+	pub := s.Actor(s.pick(s.publishers))
+	return s.As(pub)(domain.DecidePublish(r, ed, ps, entries, os, pub, c))
 }
 
 const synthExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
@@ -244,40 +244,40 @@ const synthExcerpt = "The platform offers hourly billing on dedicated GPU server
 
 // evidence adds one evidence item to the draft id as actor.
 func (s *synth) evidence(id string, a domain.Actor) error {
-	p := s.proposal(id)
+	p := s.Proposal(id)
 	n := p.EvidenceSeq + 1
 	c := domain.AddEvidence{Proposal: id,
 		Claim:        fmt.Sprintf("Claim %d about %s", n, p.Entry),
 		SourceURL:    fmt.Sprintf("https://example.com/%s/%s/%d", p.Ranking, p.Entry, n),
-		Section:      fmt.Sprintf("§%d", 1+s.rng.IntN(12)),
-		Excerpt:      synthExcerpt[s.rng.IntN(80):],
-		ObservedOn:   s.clock.AddDate(0, 0, -s.rng.IntN(60)).Format(time.DateOnly),
-		ValidForDays: []int{0, 90, 180, 365}[s.rng.IntN(4)]}
-	return s.as(a)(domain.DecideAddEvidence(p, a, c))
+		Section:      fmt.Sprintf("§%d", 1+s.Rng.IntN(12)),
+		Excerpt:      synthExcerpt[s.Rng.IntN(80):],
+		ObservedOn:   s.Clock.AddDate(0, 0, -s.Rng.IntN(60)).Format(time.DateOnly),
+		ValidForDays: []int{0, 90, 180, 365}[s.Rng.IntN(4)]}
+	return s.As(a)(domain.DecideAddEvidence(p, a, c))
 }
 
 // cite picks one or two evidence ids of the proposal.
 func (s *synth) cite(p *domain.Proposal) []string {
 	ids := p.EvidenceIDs()
-	i := s.rng.IntN(len(ids))
-	if j := s.rng.IntN(len(ids)); j != i && s.rng.IntN(2) == 0 {
+	i := s.Rng.IntN(len(ids))
+	if j := s.Rng.IntN(len(ids)); j != i && s.Rng.IntN(2) == 0 {
 		return []string{ids[i], ids[j]}
 	}
 	return []string{ids[i]}
 }
 
 func (s *synth) score(d *desk, id string, a domain.Actor, crit string) error {
-	p := s.proposal(id)
-	c := domain.ProposeScore{Proposal: id, Criterion: crit, To: s.rng.IntN(11),
+	p := s.Proposal(id)
+	c := domain.ProposeScore{Proposal: id, Criterion: crit, To: s.Rng.IntN(11),
 		Rationale: "Follows from the cited sources.", Evidence: s.cite(p)}
-	return s.as(a)(domain.DecideProposeScore(s.ranking(d.slug), s.edition(d.slug), p, a, c))
+	return s.As(a)(domain.DecideProposeScore(s.Ranking(d.slug), s.Edition(d.slug), p, a, c))
 }
 
 func (s *synth) vote(d *desk, id, reviewer, verdict string, verified []string) error {
-	p, a := s.proposal(id), s.actor(reviewer)
+	p, a := s.Proposal(id), s.Actor(reviewer)
 	c := domain.CastVote{Proposal: id, Revision: p.Revision, Verdict: verdict, VerifiedEvidence: verified}
 	if verdict == events.Reject {
 		c.Comment = "The excerpt does not support this score."
 	}
-	return s.as(a)(domain.DecideCastVote(s.ranking(d.slug), s.edition(d.slug), p, a, c))
+	return s.As(a)(domain.DecideCastVote(s.Ranking(d.slug), s.Edition(d.slug), p, a, c))
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
 )
 
 // benchDeskSpec shapes a generated ranking for the web benchmarks:
@@ -30,22 +29,11 @@ type benchDeskSpec struct {
 // atomic batches of about 100 with an expectation per aggregate, like
 // projections.GenerateHistory. The store must have no other writer.
 type benchDeskGen struct {
-	ctx     context.Context
-	store   events.Store
-	rng     *rand.Rand
-	clock   time.Time
-	next    uint64
-	chained bool
-	head    string
-	states  map[events.Aggregate]any
-	stored  map[events.Aggregate]uint64
-	batch   []events.Event
+	*projections.HistoryWriter
 
 	editors, reviewers []string
 	publisher          string
 }
-
-const benchDeskBatch = 100
 
 // benchGenerateDesk appends spec's ranking to store: users, the definition and
 // scenarios, one proposal per entry with its evidence, scores and
@@ -53,13 +41,12 @@ const benchDeskBatch = 100
 // every item, published spec.perEdition at a time; then spec.ready more,
 // cross-validated and left for a publisher.
 func benchGenerateDesk(ctx context.Context, store events.Store, spec benchDeskSpec) error {
-	last, err := store.LastSequence(ctx)
+	w, err := projections.NewHistoryWriter(ctx, store, "bench desk", rand.New(rand.NewPCG(uint64(spec.seed), 0x6465736b)),
+		time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC), 300)
 	if err != nil {
 		return err
 	}
-	g := &benchDeskGen{ctx: ctx, store: store, rng: rand.New(rand.NewPCG(uint64(spec.seed), 0x6465736b)),
-		clock: time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC), next: last + 1, chained: last == 0,
-		states: map[events.Aggregate]any{}, stored: map[events.Aggregate]uint64{}}
+	g := &benchDeskGen{HistoryWriter: w}
 	if err := g.world(spec.slug); err != nil {
 		return err
 	}
@@ -79,7 +66,7 @@ func benchGenerateDesk(ctx context.Context, store events.Store, spec benchDeskSp
 			pending = nil
 		}
 	}
-	return g.flush()
+	return g.Flush()
 }
 
 // benchDeskReady returns the ids of the proposals benchGenerateDesk left
@@ -101,7 +88,7 @@ func (g *benchDeskGen) world(slug string) error {
 	reg := func(name, role string) error {
 		c := domain.RegisterUser{Username: name, DisplayName: name,
 			PasswordHash: "$argon2id$v=19$m=65536,t=3,p=2$YmVuY2g$aGFzaA", Roles: []string{role}}
-		return g.as(sys)(domain.DecideRegisterUser(g.user(name), sys, c))
+		return g.As(sys)(domain.DecideRegisterUser(g.User(name), sys, c))
 	}
 	for i := 1; i <= 4; i++ {
 		g.editors = append(g.editors, fmt.Sprintf("%s-editor%d", slug, i))
@@ -143,7 +130,7 @@ func (g *benchDeskGen) world(slug string) error {
 	}
 	d.Attributes = []events.AttributeDef{{Key: "region", Name: txt("Region"), Values: region},
 		{Key: "access", Name: txt("Access"), Values: access}}
-	if err := g.as(sys)(domain.DecideDefineRanking(g.ranking(slug), sys, d)); err != nil {
+	if err := g.As(sys)(domain.DecideDefineRanking(g.Ranking(slug), sys, d)); err != nil {
 		return err
 	}
 	var sc events.ScenariosSet
@@ -160,7 +147,7 @@ func (g *benchDeskGen) world(slug string) error {
 			Requires: []events.Requirement{{Attribute: "region", AnyOf: []string{v}, Reason: txt("Not offered in " + v)}}})
 	}
 	sc.Filters = []events.Filter{f}
-	return g.as(sys)(domain.DecideSetScenarios(g.ranking(slug), sys, sc))
+	return g.As(sys)(domain.DecideSetScenarios(g.Ranking(slug), sys, sc))
 }
 
 const benchExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
@@ -170,69 +157,69 @@ const benchExcerpt = "The platform offers hourly billing on dedicated GPU server
 // propose takes the i-th entry's proposal to cross-validated.
 func (g *benchDeskGen) propose(spec benchDeskSpec, i int) (string, error) {
 	slug, id, entry := spec.slug, benchDeskProposal(spec.slug, i), fmt.Sprintf("platform-%05d", i)
-	a := g.actor(g.editors[i%len(g.editors)])
-	r, ed := g.ranking(slug), g.edition(slug)
+	a := g.Actor(g.editors[i%len(g.editors)])
+	r, ed := g.Ranking(slug), g.Edition(slug)
 	open := domain.OpenProposal{ID: id, Ranking: slug, Entry: entry, Title: "Add " + entry,
 		Summary: "Sources checked this month.",
 		NewEntry: &domain.NewEntry{Name: events.Text{Zh: "平台 " + entry, En: "Platform " + entry},
-			Category: fmt.Sprintf("path%d", 1+g.rng.IntN(4)), Website: "https://example.com/" + entry,
+			Category: fmt.Sprintf("path%d", 1+g.Rng.IntN(4)), Website: "https://example.com/" + entry,
 			Description: events.Text{En: "A platform in the generated market."}}}
-	if err := g.as(a)(domain.DecideOpenProposal(r, g.entry(slug, entry), ed, g.proposal(id), a, open)); err != nil {
+	if err := g.As(a)(domain.DecideOpenProposal(r, g.Entry(slug, entry), ed, g.Proposal(id), a, open)); err != nil {
 		return "", err
 	}
 	for n := 1; n <= spec.evidence; n++ {
 		c := domain.AddEvidence{Proposal: id, Claim: fmt.Sprintf("Claim %d about %s", n, entry),
-			SourceURL: fmt.Sprintf("https://example.com/%s/%d", entry, n), Section: fmt.Sprintf("§%d", 1+g.rng.IntN(12)),
-			Excerpt:    benchExcerpt[g.rng.IntN(80):],
-			ObservedOn: g.clock.AddDate(0, 0, -g.rng.IntN(60)).Format(time.DateOnly), ValidForDays: []int{0, 90, 180, 365}[g.rng.IntN(4)]}
-		if err := g.as(a)(domain.DecideAddEvidence(g.proposal(id), a, c)); err != nil {
+			SourceURL: fmt.Sprintf("https://example.com/%s/%d", entry, n), Section: fmt.Sprintf("§%d", 1+g.Rng.IntN(12)),
+			Excerpt:    benchExcerpt[g.Rng.IntN(80):],
+			ObservedOn: g.Clock.AddDate(0, 0, -g.Rng.IntN(60)).Format(time.DateOnly), ValidForDays: []int{0, 90, 180, 365}[g.Rng.IntN(4)]}
+		if err := g.As(a)(domain.DecideAddEvidence(g.Proposal(id), a, c)); err != nil {
 			return "", err
 		}
 	}
 	cite := func() []string {
-		ids := g.proposal(id).EvidenceIDs()
-		return []string{ids[g.rng.IntN(len(ids))]}
+		ids := g.Proposal(id).EvidenceIDs()
+		return []string{ids[g.Rng.IntN(len(ids))]}
 	}
 	for c := range benchDeskCriteria {
-		sc := domain.ProposeScore{Proposal: id, Criterion: fmt.Sprintf("c%d", c+1), To: g.rng.IntN(11),
+		sc := domain.ProposeScore{Proposal: id, Criterion: fmt.Sprintf("c%d", c+1), To: g.Rng.IntN(11),
 			Rationale: "Follows from the cited sources.", Evidence: cite()}
-		if err := g.as(a)(domain.DecideProposeScore(r, ed, g.proposal(id), a, sc)); err != nil {
+		if err := g.As(a)(domain.DecideProposeScore(r, ed, g.Proposal(id), a, sc)); err != nil {
 			return "", err
 		}
 	}
 	for _, at := range []domain.ProposeAttribute{
-		{Attribute: "region", To: []string{[]string{"cn-north", "cn-east", "cn-south", "overseas"}[g.rng.IntN(4)]}},
-		{Attribute: "access", To: []string{"root", "container"}[:1+g.rng.IntN(2)]},
+		{Attribute: "region", To: []string{[]string{"cn-north", "cn-east", "cn-south", "overseas"}[g.Rng.IntN(4)]}},
+		{Attribute: "access", To: []string{"root", "container"}[:1+g.Rng.IntN(2)]},
 	} {
 		at.Proposal, at.Rationale, at.Evidence = id, "Listed in the documentation.", cite()
-		if err := g.as(a)(domain.DecideProposeAttribute(r, ed, g.proposal(id), a, at)); err != nil {
+		if err := g.As(a)(domain.DecideProposeAttribute(r, ed, g.Proposal(id), a, at)); err != nil {
 			return "", err
 		}
 	}
-	if err := g.as(a)(domain.DecideSubmit(ed, g.proposal(id), a)); err != nil {
+	if err := g.As(a)(domain.DecideSubmit(ed, g.Proposal(id), a)); err != nil {
 		return "", err
 	}
 	for _, rv := range g.reviewers[:2] {
-		p, ra := g.proposal(id), g.actor(rv)
+		p, ra := g.Proposal(id), g.Actor(rv)
 		c := domain.CastVote{Proposal: id, Revision: p.Revision, Verdict: events.Approve, VerifiedEvidence: p.EvidenceIDs()}
-		if err := g.as(ra)(domain.DecideCastVote(r, ed, p, ra, c)); err != nil {
+		if err := g.As(ra)(domain.DecideCastVote(r, ed, p, ra, c)); err != nil {
 			return "", err
 		}
 	}
-	if st := g.proposal(id).Status; st != domain.StatusCrossValidated {
+	if st := g.Proposal(id).Status; st != domain.StatusCrossValidated {
 		return "", fmt.Errorf("bench desk: %s ended %s", id, st)
 	}
 	return id, nil
 }
 
 func (g *benchDeskGen) publish(slug string, ids []string) error {
-	r, ed := g.ranking(slug), g.edition(slug)
+	r, ed := g.Ranking(slug), g.Edition(slug)
 	var ps []*domain.Proposal
 	entries := map[string]*domain.Entry{}
 	for _, id := range ids {
-		p := g.proposal(id)
+		p := g.Proposal(id)
 		ps = append(ps, p)
-		entries[p.Entry] = g.entry(slug, p.Entry)
+		entries[p.Entry] = g.Entry(slug, p.Entry)
 	}
 	pv, err := domain.Preview(r, ed, ps, entries)
 	if err != nil {
@@ -240,123 +227,9 @@ func (g *benchDeskGen) publish(slug string, ids []string) error {
 	}
 	c := domain.PublishEdition{Ranking: slug, Proposals: pv.Proposals, PreviewHash: pv.Hash,
 		Note: fmt.Sprintf("Edition %d", pv.Number)}
-	if g.chained {
-		c.AuditHead, c.AuditSeq = g.head, g.next-1
+	if head, seq, ok := g.AuditHead(); ok {
+		c.AuditHead, c.AuditSeq = head, seq
 	}
-	pub := g.actor(g.publisher)
-	return g.as(pub)(domain.DecidePublish(r, ed, ps, entries, nil, pub, c))
+	pub := g.Actor(g.publisher)
+	return g.As(pub)(domain.DecidePublish(r, ed, ps, entries, nil, pub, c))
 }
-
-// as returns the function that turns a decision by actor into events.
-func (g *benchDeskGen) as(actor domain.Actor) func([]domain.Change, error) error {
-	return func(changes []domain.Change, err error) error { return g.emit(actor, changes, err) }
-}
-
-// emit turns one decision into events, evolving the states, and appends
-// the batch first when they would not fit in it.
-func (g *benchDeskGen) emit(actor domain.Actor, changes []domain.Change, err error) error {
-	if err != nil {
-		return fmt.Errorf("bench desk: %s: %w", actor.Name, err)
-	}
-	if len(g.batch)+len(changes) > benchDeskBatch {
-		if err := g.flush(); err != nil {
-			return err
-		}
-	}
-	g.clock = g.clock.Add(time.Duration(5+g.rng.IntN(300)) * time.Second)
-	first := ""
-	for _, c := range changes {
-		ev, err := events.New(g.id(), g.clock, actor.Name, c.Aggregate.ID, c.Data)
-		if err != nil {
-			return err
-		}
-		if first == "" {
-			first = ev.ID
-		}
-		ev.CorrelationID, ev.CausationID = first, first
-		ev.Sequence = g.next
-		g.next++
-		g.state(c.Aggregate).(interface{ Evolve(events.Event) }).Evolve(ev)
-		if g.chained {
-			g.head = events.ChainHash(g.head, ev)
-		}
-		g.batch = append(g.batch, ev)
-	}
-	return nil
-}
-
-func (g *benchDeskGen) flush() error {
-	if len(g.batch) == 0 {
-		return nil
-	}
-	var expect []events.Expectation
-	seen := map[events.Aggregate]bool{}
-	for _, ev := range g.batch {
-		if a := ev.Aggregate(); !seen[a] {
-			seen[a] = true
-			expect = append(expect, events.Expectation{Aggregate: a, LastSeq: g.stored[a]})
-		}
-	}
-	last, err := g.store.Append(g.ctx, expect, g.batch...)
-	if err != nil {
-		return fmt.Errorf("bench desk: append: %w", err)
-	}
-	if want := g.batch[len(g.batch)-1].Sequence; last != want {
-		return fmt.Errorf("bench desk: stored at %d, expected %d: another writer is appending", last, want)
-	}
-	for _, ev := range g.batch {
-		g.stored[ev.Aggregate()] = ev.Sequence
-	}
-	g.batch = g.batch[:0]
-	return nil
-}
-
-// id returns a UUIDv7 with the clock's milliseconds and seeded random bits.
-func (g *benchDeskGen) id() string {
-	var u [16]byte
-	binary.BigEndian.PutUint64(u[0:8], uint64(g.clock.UnixMilli())<<16|0x7000|g.rng.Uint64()&0x0fff)
-	binary.BigEndian.PutUint64(u[8:16], g.rng.Uint64())
-	u[8] = u[8]&0x3f | 0x80
-	h := hex.EncodeToString(u[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
-}
-
-func (g *benchDeskGen) state(a events.Aggregate) any {
-	if st, ok := g.states[a]; ok {
-		return st
-	}
-	var st any
-	switch a.Kind {
-	case events.KindRanking:
-		st = &domain.Ranking{}
-	case events.KindEntry:
-		st = &domain.Entry{}
-	case events.KindProposal:
-		st = &domain.Proposal{}
-	case events.KindEdition:
-		st = &domain.Edition{Ranking: a.ID, Entries: map[string]*domain.PublishedEntry{}}
-	case events.KindUser:
-		st = &domain.User{}
-	default:
-		panic("bench desk: no state for " + a.String())
-	}
-	g.states[a] = st
-	return st
-}
-
-func (g *benchDeskGen) ranking(slug string) *domain.Ranking {
-	return g.state(domain.RankingID(slug)).(*domain.Ranking)
-}
-func (g *benchDeskGen) edition(slug string) *domain.Edition {
-	return g.state(domain.EditionID(slug)).(*domain.Edition)
-}
-func (g *benchDeskGen) proposal(id string) *domain.Proposal {
-	return g.state(domain.ProposalID(id)).(*domain.Proposal)
-}
-func (g *benchDeskGen) entry(r, e string) *domain.Entry {
-	return g.state(domain.EntryID(r, e)).(*domain.Entry)
-}
-func (g *benchDeskGen) user(name string) *domain.User {
-	return g.state(domain.UserID(name)).(*domain.User)
-}
-func (g *benchDeskGen) actor(name string) domain.Actor { return g.user(name).Actor() }

@@ -1,0 +1,173 @@
+package projections
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// HistoryWriter turns what the domain's Decide functions return into
+// events, on states it evolves itself, and appends them in atomic batches of
+// about historyBatch with an expectation per aggregate: the events the
+// desk's commands would have appended, without a handler. Ids and times
+// derive from Rng and Clock, so a seed gives the same events on an empty
+// store. The store must have no other writer meanwhile. GenerateHistory and
+// `crossrank bench` build their datasets with it.
+type HistoryWriter struct {
+	Rng   *rand.Rand
+	Clock time.Time // advanced by a random step at every decision
+
+	ctx   context.Context
+	store events.Store
+	label string // names the writer in its errors
+	step  int    // a decision comes 5 s + [0, step) s after the last
+	count int    // events emitted
+	next  uint64 // sequence the next event will be stored at
+	first bool   // the store was empty: head is the audit chain head
+	head  string // audit chain head after next-1, when first
+	batch []events.Event
+
+	states map[events.Aggregate]any
+	stored map[events.Aggregate]uint64 // last stored sequence: the expectations
+}
+
+// historyBatch is how many events a HistoryWriter appends at once.
+const historyBatch = 100
+
+// NewHistoryWriter starts writing after the store's last event. label names
+// the writer in errors; step bounds the time between two decisions (s).
+func NewHistoryWriter(ctx context.Context, store events.Store, label string, rng *rand.Rand, clock time.Time, step int) (*HistoryWriter, error) {
+	last, err := store.LastSequence(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &HistoryWriter{Rng: rng, Clock: clock, ctx: ctx, store: store, label: label, step: step,
+		next: last + 1, first: last == 0, states: map[events.Aggregate]any{}, stored: map[events.Aggregate]uint64{}}, nil
+}
+
+// As returns the function that turns a decision by actor into events: one
+// time per decision, the sequences they will be stored at, and the states
+// evolved. The batch is appended first when they would not fit in it.
+func (w *HistoryWriter) As(actor domain.Actor) func([]domain.Change, error) error {
+	return func(changes []domain.Change, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", w.label, actor.Name, err)
+		}
+		if len(w.batch)+len(changes) > historyBatch {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+		w.Clock = w.Clock.Add(time.Duration(5+w.Rng.IntN(w.step)) * time.Second)
+		first := ""
+		for _, c := range changes {
+			ev, err := events.New(w.ID(), w.Clock, actor.Name, c.Aggregate.ID, c.Data)
+			if err != nil {
+				return err
+			}
+			if first == "" {
+				first = ev.ID
+			}
+			ev.CorrelationID, ev.CausationID = first, first
+			ev.Sequence = w.next
+			w.next++
+			w.State(c.Aggregate).(interface{ Evolve(events.Event) }).Evolve(ev)
+			if w.first {
+				w.head = events.ChainHash(w.head, ev)
+			}
+			w.batch = append(w.batch, ev)
+		}
+		w.count += len(changes)
+		return nil
+	}
+}
+
+// Flush appends the batch with the last stored sequence of each aggregate
+// it writes as expectation.
+func (w *HistoryWriter) Flush() error {
+	if len(w.batch) == 0 {
+		return nil
+	}
+	var expect []events.Expectation
+	seen := map[events.Aggregate]bool{}
+	for _, ev := range w.batch {
+		if a := ev.Aggregate(); !seen[a] {
+			seen[a] = true
+			expect = append(expect, events.Expectation{Aggregate: a, LastSeq: w.stored[a]})
+		}
+	}
+	last, err := w.store.Append(w.ctx, expect, w.batch...)
+	if err != nil {
+		return fmt.Errorf("%s: append: %w", w.label, err)
+	}
+	if want := w.batch[len(w.batch)-1].Sequence; last != want {
+		return fmt.Errorf("%s: stored at %d, expected %d: another writer is appending", w.label, last, want)
+	}
+	for _, ev := range w.batch {
+		w.stored[ev.Aggregate()] = ev.Sequence
+	}
+	w.batch = w.batch[:0]
+	return nil
+}
+
+// Count returns how many events the writer has emitted.
+func (w *HistoryWriter) Count() int { return w.count }
+
+// Next returns the sequence the next event will be stored at.
+func (w *HistoryWriter) Next() uint64 { return w.next }
+
+// AuditHead returns the audit chain head after the last emitted event and
+// its sequence; ok is false when the store held events before the writer
+// (it cannot know the chain then).
+func (w *HistoryWriter) AuditHead() (head string, seq uint64, ok bool) {
+	return w.head, w.next - 1, w.first
+}
+
+// ID returns a UUIDv7 with the clock's milliseconds and random bits from Rng.
+func (w *HistoryWriter) ID() string {
+	var u [16]byte
+	binary.BigEndian.PutUint64(u[0:8], uint64(w.Clock.UnixMilli())<<16|0x7000|w.Rng.Uint64()&0x0fff)
+	binary.BigEndian.PutUint64(u[8:16], w.Rng.Uint64())
+	u[8] = u[8]&0x3f | 0x80
+	h := hex.EncodeToString(u[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// State returns the writer's state of aggregate a (a zero one at first).
+func (w *HistoryWriter) State(a events.Aggregate) any {
+	if st, ok := w.states[a]; ok {
+		return st
+	}
+	st := zeroState(a)
+	if st == nil {
+		panic(w.label + ": no state for " + a.String())
+	}
+	w.states[a] = st
+	return st
+}
+
+// Ranking, Edition, Proposal, Entry and User return typed states.
+func (w *HistoryWriter) Ranking(slug string) *domain.Ranking {
+	return w.State(domain.RankingID(slug)).(*domain.Ranking)
+}
+func (w *HistoryWriter) Edition(slug string) *domain.Edition {
+	return w.State(domain.EditionID(slug)).(*domain.Edition)
+}
+func (w *HistoryWriter) Proposal(id string) *domain.Proposal {
+	return w.State(domain.ProposalID(id)).(*domain.Proposal)
+}
+func (w *HistoryWriter) Entry(r, e string) *domain.Entry {
+	return w.State(domain.EntryID(r, e)).(*domain.Entry)
+}
+func (w *HistoryWriter) User(name string) *domain.User {
+	return w.State(domain.UserID(name)).(*domain.User)
+}
+
+// Actor returns user name as the actor of a decision.
+func (w *HistoryWriter) Actor(name string) domain.Actor { return w.User(name).Actor() }
