@@ -16,7 +16,7 @@ import (
 	"sort"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
+	"github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
 )
 
 //go:embed migrations/*.sql
@@ -180,4 +180,10 @@ func Dump(ctx context.Context, db *sql.DB) (string, error) {
 		rows.Close()
 	}
 	return b.String(), nil
+}
+
+// SQLiteVersion is the version of the SQLite library linked in.
+func SQLiteVersion() string {
+	v, _, _ := sqlite3.Version()
+	return v
 }

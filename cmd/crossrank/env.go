@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -55,11 +56,18 @@ type env struct {
 	commands *domain.Handler
 	readPath string
 	log      *slog.Logger
+	lock     *folderLock // held while the embedded server runs on the folder
+	// served reports whether this is a running server's env lent to a
+	// command sent over its control socket: its read models are open and
+	// followed by the server's own runner.
+	served bool
 }
 
 func (c *common) readPath() string { return filepath.Join(c.data, "read.db") }
 
-// openEvents connects to the event store.
+// openEvents connects to the event store. With the embedded server it first
+// takes the data folder's lock: a folder has one owner, and another
+// process's lock comes back as a *busyError.
 func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error) {
 	if err := os.MkdirAll(c.data, 0o750); err != nil {
 		return nil, err
@@ -69,6 +77,9 @@ func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error)
 	if c.natsURL != "" {
 		e.nc, err = jetstream.Connect(c.natsURL, "crossrank")
 	} else {
+		if e.lock, err = lockData(c.data); err != nil {
+			return nil, err
+		}
 		e.server, err = jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: filepath.Join(c.data, "nats"), Listen: c.natsListen})
 		if err == nil {
 			e.nc, err = e.server.Connect("crossrank")
@@ -128,6 +139,37 @@ func (e *env) close() {
 	if e.server != nil {
 		e.server.Shutdown()
 	}
+	e.lock.release()
+}
+
+// follow brings the read models up to the end of the stream and keeps them
+// following it until stop is called. A server's env is followed already.
+func (e *env) follow(ctx context.Context) (stop func(), err error) {
+	stop = func() {}
+	if !e.served {
+		if err := e.openRead(ctx); err != nil {
+			return nil, err
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		wg.Go(func() { e.read.Run(runCtx, e.events, e.log) })
+		stop = func() { cancel(); wg.Wait() }
+	}
+	if err := e.caughtUp(ctx); err != nil {
+		stop()
+		return nil, err
+	}
+	return stop, nil
+}
+
+// caughtUp waits until the read models have applied every event the stream
+// holds now: what a command just wrote is visible when it returns.
+func (e *env) caughtUp(ctx context.Context) error {
+	last, err := e.events.LastSequence(ctx)
+	if err != nil {
+		return err
+	}
+	return e.read.WaitFor(ctx, last)
 }
 
 func newLogger() *slog.Logger {

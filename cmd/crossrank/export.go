@@ -2,56 +2,52 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/web"
 )
 
-// exportCmd writes the public site of the latest editions into a folder:
-// static HTML in both languages, the JSON API's answers, the Atom feeds.
-// It brings the read models up to the stream's end first. With the
-// embedded NATS server it needs the data directory to itself; while
-// `crossrank serve` runs, use its --site-dir instead.
-func exportCmd(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("export", flag.ExitOnError)
-	var c common
-	c.register(fs)
+// parseExport parses `crossrank export --out DIR`: write the public site
+// of the latest editions into a folder — static HTML in both languages, the
+// JSON API's answers, the Atom feeds — after bringing the read models up to
+// the stream's end. Beside a running server the server writes it, from its
+// own read models.
+func parseExport(args []string, w io.Writer) (*storeCommand, error) {
+	fs, sc := newFlags("export", w)
 	out := fs.String("out", envOr("CROSSRANK_EXPORT_OUT", ""), "folder to write the site into, replaced atomically (CROSSRANK_EXPORT_OUT)")
-	fs.Parse(args)
-	if *out == "" {
-		return exitError{2, errors.New("export: --out DIR is required")}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
 	}
-	e, err := c.openEvents(ctx, newLogger())
+	if *out == "" || fs.NArg() != 0 {
+		return nil, usageError("usage: crossrank export --out DIR")
+	}
+	dir, err := filepath.Abs(*out)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer e.close()
-	if err := e.openRead(ctx); err != nil {
-		return err
+	// A server resolves nothing against its own working folder.
+	sc.forward = []string{"--out", dir}
+	sc.run = func(ctx context.Context, e *env, w io.Writer) error {
+		stop, err := e.follow(ctx)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		st, err := web.ExportSite(ctx, e.read, dir, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "exported %d files (%d bytes) to %s in %.2fs\n", st.Files, st.Bytes, dir, st.Duration.Seconds())
+		return nil
 	}
-	runCtx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { e.read.Run(runCtx, e.events, e.log) })
-	defer func() { stop(); wg.Wait() }()
-	last, err := e.events.LastSequence(ctx)
-	if err != nil {
-		return err
-	}
-	if err := e.read.WaitFor(ctx, last); err != nil {
-		return err
-	}
-	st, err := web.ExportSite(ctx, e.read, *out, time.Now())
-	if err != nil {
-		return err
-	}
-	fmt.Printf("exported %d files (%d bytes) to %s in %.2fs\n", st.Files, st.Bytes, *out, st.Duration.Seconds())
-	return nil
+	return sc, nil
 }
 
 // publishing holds serve's flags for what happens on each publish: the

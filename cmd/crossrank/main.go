@@ -2,7 +2,7 @@
 // the operations around it: users, tokens, rebuilding and verifying the read
 // models, exporting the site, benchmarks and the demo seed.
 //
-// Usage: crossrank [serve|seed|user|token|rebuild|verify] [flags]
+// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|bench|version|help] [flags]
 package main
 
 import (
@@ -19,15 +19,20 @@ const usage = `crossrank — an editorial desk for evidence-backed rankings
 Usage:
   crossrank [serve] [flags]        run the desk and public site (default)
   crossrank seed                   load the demo ranking (idempotent)
-  crossrank user add NAME --role editor[,reviewer,publisher] [--password P]
+  crossrank user add NAME --role editor[,reviewer,publisher,admin] [--password P] [--display-name D]
   crossrank user list
   crossrank user grant NAME ROLE   |  crossrank user revoke NAME ROLE
   crossrank user passwd NAME [--password P]
-  crossrank token create NAME [--name LABEL]
-  crossrank rebuild                replay the stream into fresh read models
-  crossrank verify                 replay and check editions and the audit chain
+  crossrank token create NAME [--name LABEL] [--days N]   (N=0: never expires; default 90)
+  crossrank rebuild                replay the stream into fresh read models (server stopped)
+  crossrank verify                 replay and check editions, published scores and the audit trail
   crossrank export --out DIR       write the public site as static files (atomic)
   crossrank bench [--runs 3] [--events 1000000] [--quick] [--work DIR]   measure against the raw engine
+  crossrank version                versions of Crossrank, nats-server, SQLite and Go
+  crossrank help                   this text
+
+While "crossrank serve" runs on a data folder it owns the folder (DATA/LOCK);
+the other commands on that folder run through it, over its control socket.
 
 Common flags (each has an env twin):
   --data DIR          data directory (CROSSRANK_DATA, default ./data)
@@ -61,27 +66,20 @@ func (e exitError) Error() string { return e.err.Error() }
 
 func run(ctx context.Context, args []string) error {
 	cmd := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	if len(args) > 0 && len(args[0]) > 0 && (args[0][0] != '-' || isHelp(args[0])) {
 		cmd, args = args[0], args[1:]
+	}
+	if _, ok := storeParsers[cmd]; ok {
+		return runStoreCommand(ctx, cmd, args)
 	}
 	switch cmd {
 	case "serve":
 		return serve(ctx, args)
-	case "seed":
-		return seedCmd(ctx, args)
-	case "user":
-		return userCmd(ctx, args)
-	case "token":
-		return tokenCmd(ctx, args)
-	case "rebuild":
-		return rebuildCmd(ctx, args)
-	case "verify":
-		return verifyCmd(ctx, args)
-	case "export":
-		return exportCmd(ctx, args)
 	case "bench":
 		return benchCmd(ctx, args)
-	case "help", "-h", "--help":
+	case "version":
+		return printVersion(os.Stdout)
+	case "help", "-h", "-help", "--help":
 		fmt.Print(usage)
 		return nil
 	}

@@ -2,27 +2,25 @@ package main
 
 import (
 	"context"
-	"flag"
-	"sync"
+	"io"
 )
 
-// seedCmd loads the demo ranking into the store (idempotent).
-func seedCmd(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("seed", flag.ExitOnError)
-	var c common
-	c.register(fs)
-	fs.Parse(args)
-	e, err := c.openEvents(ctx, newLogger())
-	if err != nil {
-		return err
+// parseSeed parses `crossrank seed`: load the demo ranking (idempotent).
+func parseSeed(args []string, w io.Writer) (*storeCommand, error) {
+	fs, sc := newFlags("seed", w)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
 	}
-	defer e.close()
-	if err := e.openRead(ctx); err != nil {
-		return err
+	if fs.NArg() != 0 {
+		return nil, usageError("usage: crossrank seed")
 	}
-	runCtx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { e.read.Run(runCtx, e.events, e.log) })
-	defer func() { stop(); wg.Wait() }()
-	return seedDemo(ctx, e, true)
+	sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+		stop, err := e.follow(ctx)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		return seedDemo(ctx, e, out)
+	}
+	return sc, nil
 }

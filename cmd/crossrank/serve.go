@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -34,6 +35,10 @@ func serve(ctx context.Context, args []string) error {
 	log := newLogger()
 
 	e, err := c.openEvents(ctx, log)
+	var busy *busyError
+	if errors.As(err, &busy) {
+		return exitError{1, fmt.Errorf("%v already; one server owns a data folder (run the other commands beside it: they go through it)", busy)}
+	}
 	if err != nil {
 		return err
 	}
@@ -55,13 +60,22 @@ func serve(ctx context.Context, args []string) error {
 		}
 	})
 	defer func() { stopRunner(); wg.Wait() }()
+	if e.server != nil {
+		// The command line's user, token, seed, verify and export run
+		// in this process from now on, not beside it.
+		ctl, err := listenControl(runCtx, c.data, e, log)
+		if err != nil {
+			return err
+		}
+		defer ctl.close()
+	}
 
 	last, err := e.events.LastSequence(ctx)
 	if err != nil {
 		return err
 	}
 	if last == 0 && !*noDemo {
-		if err := seedDemo(ctx, e, true); err != nil {
+		if err := seedDemo(ctx, e, os.Stderr); err != nil {
 			return err
 		}
 	}
@@ -165,8 +179,9 @@ func displayAddr(a net.Addr) string {
 	return t.String()
 }
 
-// seedDemo loads the demo ranking and prints the demo logins once.
-func seedDemo(ctx context.Context, e *env, printLogins bool) error {
+// seedDemo loads the demo ranking and prints the demo logins to w, once:
+// when it was loaded by this call.
+func seedDemo(ctx context.Context, e *env, w io.Writer) error {
 	pw := os.Getenv("CROSSRANK_DEMO_PASSWORD")
 	if pw == "" {
 		b := make([]byte, 9)
@@ -184,12 +199,14 @@ func seedDemo(ctx context.Context, e *env, printLogins bool) error {
 		return err
 	}
 	e.log.Info("demo ranking loaded", "edition", sum.Edition, "events", last, "seconds", time.Since(start).Seconds())
-	if printLogins && sum.Appended {
-		fmt.Fprintf(os.Stderr, "\n  Demo ranking loaded: GPU 算力租赁平台观察 / GPU cloud rental platforms (edition %d)\n", sum.Edition)
-		fmt.Fprintf(os.Stderr, "  Demo logins (shown once; set CROSSRANK_DEMO_PASSWORD to choose it):\n")
-		for _, u := range demo.DemoUsers {
-			fmt.Fprintf(os.Stderr, "    %-10s %-10s password: %s\n", u.Name, u.Roles[0], pw)
-		}
+	if !sum.Appended {
+		fmt.Fprintln(w, "The demo ranking is loaded already.")
+		return nil
+	}
+	fmt.Fprintf(w, "\n  Demo ranking loaded: GPU 算力租赁平台观察 / GPU cloud rental platforms (edition %d)\n", sum.Edition)
+	fmt.Fprintf(w, "  Demo logins (shown once; set CROSSRANK_DEMO_PASSWORD to choose it):\n")
+	for _, u := range demo.DemoUsers {
+		fmt.Fprintf(w, "    %-10s %-10s password: %s\n", u.Name, u.Roles[0], pw)
 	}
 	return nil
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -11,35 +11,41 @@ import (
 	"github.com/crossrank/crossrank/web"
 )
 
-// tokenCmd creates an API token for a user and prints it once.
-func tokenCmd(ctx context.Context, args []string) error {
+const tokenUsage = "usage: crossrank token create USER [--name LABEL] [--days N]"
+
+// parseToken parses `crossrank token create USER`: an API token for a user,
+// issued by the operator and printed once.
+func parseToken(args []string, w io.Writer) (*storeCommand, error) {
 	if len(args) == 0 || args[0] != "create" {
-		return exitError{2, fmt.Errorf("usage: crossrank token create USER [--name LABEL] [--days N]")}
+		if len(args) > 0 && isHelp(args[0]) {
+			fmt.Fprintln(w, tokenUsage)
+			return nil, errHelp
+		}
+		return nil, usageError(tokenUsage)
 	}
-	fs := flag.NewFlagSet("token create", flag.ExitOnError)
-	var c common
-	c.register(fs)
+	fs, sc := newFlags("token create", w)
 	name := fs.String("name", "cli", "a label for the token")
 	days := fs.Int("days", 90, "days until the token expires; 0: never")
-	fs.Parse(reorder(args[1:]))
-	if fs.NArg() != 1 {
-		return exitError{2, fmt.Errorf("usage: crossrank token create USER [--name LABEL] [--days N]")}
+	if err := fs.Parse(reorder(args[1:])); err != nil {
+		return nil, err
 	}
-	e, err := c.openEvents(ctx, newLogger())
-	if err != nil {
-		return err
+	if fs.NArg() != 1 || *days < 0 {
+		return nil, usageError(tokenUsage)
 	}
-	defer e.close()
-	now := e.commands.Now()
-	id, _, full, hash := web.NewToken(now)
-	var exp time.Time
-	if *days > 0 {
-		exp = now.AddDate(0, 0, *days)
+	user := fs.Arg(0)
+	sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+		now := e.commands.Now()
+		id, _, full, hash := web.NewToken(now)
+		var exp time.Time
+		if *days > 0 {
+			exp = now.AddDate(0, 0, *days)
+		}
+		if _, err := e.commands.IssueToken(ctx, domain.System(), events.NewID(now), user,
+			domain.IssueToken{TokenID: id, Name: *name, Hash: hash, ExpiresAt: exp}); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "token for %s (shown once; send as Authorization: Bearer …):\n%s\n", user, full)
+		return nil
 	}
-	if _, err := e.commands.IssueToken(ctx, domain.System(), events.NewID(now), fs.Arg(0),
-		domain.IssueToken{TokenID: id, Name: *name, Hash: hash, ExpiresAt: exp}); err != nil {
-		return err
-	}
-	fmt.Printf("token for %s (shown once; send as Authorization: Bearer …):\n%s\n", fs.Arg(0), full)
-	return nil
+	return sc, nil
 }

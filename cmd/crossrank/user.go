@@ -4,9 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"flag"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -15,90 +14,105 @@ import (
 	"github.com/crossrank/crossrank/web"
 )
 
-// userCmd manages users: add, list, grant, revoke, passwd. Each is a command
-// on the user's event stream, run as the command-line actor.
-func userCmd(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		return exitError{2, fmt.Errorf("usage: crossrank user add|list|grant|revoke|passwd ARGS")}
+const userUsage = "usage: crossrank user add NAME --role R[,R…] [--password P] [--display-name D] | list | grant NAME ROLE | revoke NAME ROLE | passwd NAME [--password P]"
+
+// parseUser parses `crossrank user add|list|grant|revoke|passwd …`. Each is
+// a command on the user's event stream, run as the command-line actor.
+func parseUser(args []string, w io.Writer) (*storeCommand, error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && isHelp(args[0]) {
+			fmt.Fprintln(w, userUsage)
+			return nil, errHelp
+		}
+		return nil, usageError(userUsage)
 	}
 	sub, args := args[0], args[1:]
-	fs := flag.NewFlagSet("user "+sub, flag.ExitOnError)
-	var c common
-	c.register(fs)
-	roles := fs.String("role", "editor", "comma-separated roles: editor, reviewer, publisher")
+	fs, sc := newFlags("user "+sub, w)
+	roles := fs.String("role", "editor", "comma-separated roles: "+strings.Join(domain.Roles, ", "))
 	password := fs.String("password", "", "password; empty: generate one and print it")
 	display := fs.String("display-name", "", "display name")
-	fs.Parse(reorder(args))
-	pos := fs.Args()
-	e, err := c.openEvents(ctx, newLogger())
-	if err != nil {
-		return err
+	if err := fs.Parse(reorder(args)); err != nil {
+		return nil, err
 	}
-	defer e.close()
-	h, sys := e.commands, domain.System()
-	id := events.NewID(h.Now())
+	pos := fs.Args()
 	switch {
 	case sub == "add" && len(pos) == 1:
-		pw, generated := *password, false
-		if pw == "" {
-			pw, generated = randomPassword(), true
-		}
-		hash, err := web.HashPassword(pw)
-		if err != nil {
-			return err
-		}
-		if _, err := h.RegisterUser(ctx, sys, id, domain.RegisterUser{Username: pos[0], DisplayName: *display,
-			PasswordHash: hash, Roles: strings.Split(*roles, ",")}); err != nil {
-			return err
-		}
-		fmt.Printf("added user %s (%s)\n", pos[0], *roles)
-		if generated {
-			fmt.Printf("password (shown once): %s\n", pw)
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			pw, generated := *password, false
+			if pw == "" {
+				pw, generated = randomPassword(), true
+			}
+			hash, err := web.HashPassword(pw)
+			if err != nil {
+				return err
+			}
+			if _, err := e.commands.RegisterUser(ctx, domain.System(), events.NewID(e.commands.Now()), domain.RegisterUser{
+				Username: pos[0], DisplayName: *display, PasswordHash: hash, Roles: strings.Split(*roles, ",")}); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
+			if generated {
+				fmt.Fprintf(out, "password (shown once): %s\n", pw)
+			}
+			return nil
 		}
 	case sub == "passwd" && len(pos) == 1:
-		pw := *password
-		if pw == "" {
-			pw = randomPassword()
-			fmt.Printf("new password (shown once): %s\n", pw)
-		}
-		hash, err := web.HashPassword(pw)
-		if err != nil {
-			return err
-		}
-		if _, err := h.ChangePassword(ctx, sys, id, pos[0], hash); err != nil {
-			return err
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			pw, generated := *password, false
+			if pw == "" {
+				pw, generated = randomPassword(), true
+			}
+			hash, err := web.HashPassword(pw)
+			if err != nil {
+				return err
+			}
+			if _, err := e.commands.ChangePassword(ctx, domain.System(), events.NewID(e.commands.Now()), pos[0], hash); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "changed the password of %s\n", pos[0])
+			if generated {
+				fmt.Fprintf(out, "new password (shown once): %s\n", pw)
+			}
+			return nil
 		}
 	case sub == "grant" && len(pos) == 2:
-		if _, err := h.GrantRole(ctx, sys, id, pos[0], pos[1]); err != nil {
-			return err
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			if _, err := e.commands.GrantRole(ctx, domain.System(), events.NewID(e.commands.Now()), pos[0], pos[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "granted %s to %s\n", pos[1], pos[0])
+			return nil
 		}
-		fmt.Printf("granted %s to %s\n", pos[1], pos[0])
 	case sub == "revoke" && len(pos) == 2:
-		if _, err := h.RevokeRole(ctx, sys, id, pos[0], pos[1]); err != nil {
-			return err
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			if _, err := e.commands.RevokeRole(ctx, domain.System(), events.NewID(e.commands.Now()), pos[0], pos[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "revoked %s from %s\n", pos[1], pos[0])
+			return nil
 		}
-		fmt.Printf("revoked %s from %s\n", pos[1], pos[0])
 	case sub == "list" && len(pos) == 0:
-		if err := e.openRead(ctx); err != nil {
-			return err
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			stop, err := e.follow(ctx)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			users, err := e.read.Users(ctx)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "USER\tROLES\tREGISTERED")
+			for _, u := range users {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", u.Username, strings.Join(u.Roles, ","), u.RegisteredAt)
+			}
+			return tw.Flush()
 		}
-		if err := catchUp(ctx, e); err != nil {
-			return err
-		}
-		users, err := e.read.Users(ctx)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "USER\tROLES\tREGISTERED")
-		for _, u := range users {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", u.Username, strings.Join(u.Roles, ","), u.RegisteredAt)
-		}
-		return tw.Flush()
 	default:
-		return exitError{2, fmt.Errorf("usage: crossrank user add NAME --role R | list | grant NAME ROLE | revoke NAME ROLE | passwd NAME")}
+		return nil, usageError(userUsage)
 	}
-	return nil
+	return sc, nil
 }
 
 // reorder moves flags before positional arguments, so "user add bob --role x"
@@ -124,23 +138,4 @@ func randomPassword() string {
 	b := make([]byte, 12)
 	rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// catchUp applies every event up to the current end of the stream.
-func catchUp(ctx context.Context, e *env) error {
-	from, _ := e.read.Checkpoint()
-	batch := make([]events.Event, 0, 1000)
-	err := e.events.Replay(ctx, from+1, func(ev events.Event) error {
-		batch = append(batch, ev)
-		if len(batch) == cap(batch) {
-			err := e.read.Apply(ctx, batch)
-			batch = batch[:0]
-			return err
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return e.read.Apply(ctx, batch)
 }

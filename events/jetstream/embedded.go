@@ -178,3 +178,6 @@ func (s slogLogger) Fatalf(format string, v ...any)  { s.l.Error(fmt.Sprintf(for
 func (s slogLogger) Errorf(format string, v ...any)  { s.l.Error(fmt.Sprintf(format, v...)) }
 func (s slogLogger) Debugf(format string, v ...any)  { s.l.Debug(fmt.Sprintf(format, v...)) }
 func (s slogLogger) Tracef(format string, v ...any)  { s.l.Debug(fmt.Sprintf(format, v...)) }
+
+// ServerVersion is the version of the nats-server this binary embeds.
+func ServerVersion() string { return server.VERSION }
