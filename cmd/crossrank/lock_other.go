@@ -23,6 +23,6 @@ func (e *busyError) Error() string {
 }
 
 func lockData(dir string) (*folderLock, error) { return &folderLock{}, os.MkdirAll(dir, 0o750) }
-func peekOwner(string) *busyError               { return nil }
-func (l *folderLock) record(string) error       { return nil }
-func (l *folderLock) release()                  {}
+func peekOwner(string) *busyError              { return nil }
+func (l *folderLock) record(string) error      { return nil }
+func (l *folderLock) release()                 {}
