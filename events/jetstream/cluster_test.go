@@ -62,6 +62,26 @@ func TestCluster(t *testing.T) {
 		return err == nil
 	})
 
+	t.Run("KVReplicasNeverShrink", func(t *testing.T) {
+		ctx := testContext(t)
+		if _, err := jetstream.OpenKV(ctx, nc, "TEST_KV_SCALE", time.Hour, 1); err != nil {
+			t.Fatal(err)
+		}
+		for _, asked := range []int{3, 1} {
+			if _, err := jetstream.OpenKV(ctx, nc, "TEST_KV_SCALE", time.Hour, asked); err != nil {
+				t.Fatal(err)
+			}
+			js, _ := natsjs.New(nc)
+			st, err := js.Stream(ctx, "KV_TEST_KV_SCALE")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.CachedInfo().Config.Replicas; got != 3 {
+				t.Errorf("after OpenKV with %d replicas the bucket has %d, want 3 (scaled up, never down)", asked, got)
+			}
+		}
+	})
+
 	t.Run("Conformance", func(t *testing.T) {
 		storetest.Run(t, func(*testing.T) events.Store { return s })
 	})

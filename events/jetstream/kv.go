@@ -24,10 +24,12 @@ type KV struct {
 // SessionsBucket is the bucket of the desk's sign-in sessions.
 const SessionsBucket = "CROSSRANK_SESSIONS"
 
-// OpenKV creates bucket or opens it as it is (a bucket is never scaled
-// down or its TTL changed here: the first writer's configuration stands).
-// ttl is how long an entry lives after its last write; replicas as for
-// the stream (1 embedded, 3 on a cluster).
+// OpenKV creates bucket or opens it. Replicas follow the stream's rule:
+// an existing bucket is scaled up to replicas but never down, so one
+// process started without --replicas 3 cannot weaken a cluster's bucket;
+// its TTL and history stay the first writer's. ttl is how long an entry
+// lives after its last write; replicas as for the stream (1 embedded, 3
+// on a cluster).
 func OpenKV(ctx context.Context, nc *nats.Conn, bucket string, ttl time.Duration, replicas int) (*KV, error) {
 	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(DefaultTimeout))
 	if err != nil {
@@ -48,7 +50,27 @@ func OpenKV(ctx context.Context, nc *nats.Conn, bucket string, ttl time.Duration
 	if err != nil {
 		return nil, kvErr("open bucket "+bucket, err)
 	}
+	if err := scaleUp(ctx, js, kv, replicas); err != nil {
+		return nil, kvErr("scale bucket "+bucket, err)
+	}
 	return &KV{nc: nc, kv: kv, timeout: DefaultTimeout}, nil
+}
+
+// scaleUp raises the bucket's replicas to at least replicas.
+func scaleUp(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, replicas int) error {
+	st, err := kv.Status(ctx)
+	if err != nil {
+		return err
+	}
+	info := st.(*jetstream.KeyValueBucketStatus).StreamInfo()
+	if info.Config.Replicas >= replicas {
+		return nil
+	}
+	_, err = js.UpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: kv.Bucket(), Description: info.Config.Description, TTL: info.Config.MaxAge,
+		History: uint8(info.Config.MaxMsgsPerSubject), Storage: jetstream.FileStorage, Replicas: replicas,
+	})
+	return err
 }
 
 // Put stores value under key.
