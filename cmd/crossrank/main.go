@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/crossrank/crossrank/cmd/crossrank/bench"
 )
 
 const usage = `crossrank — an editorial desk for evidence-backed rankings
@@ -76,7 +78,7 @@ func run(ctx context.Context, args []string) error {
 	case "serve":
 		return serve(ctx, args)
 	case "bench":
-		return benchCmd(ctx, args)
+		return bench.Command(ctx, args)
 	case "version":
 		return printVersion(os.Stdout)
 	case "help", "-h", "-help", "--help":

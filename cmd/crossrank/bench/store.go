@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -15,24 +15,24 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// benchStore is an in-process nats-server and the event store on a data
+// dataStore is an in-process nats-server and the event store on a data
 // directory laid out as `crossrank serve` lays it out (DIR/nats, DIR/read.db).
-type benchStore struct {
+type dataStore struct {
 	dir    string
 	srv    *server.Server
 	nc     *nats.Conn
 	events *jetstream.Store
 }
 
-// openBenchStore starts the embedded server on dir. With sync it is the
+// openDataStore starts the embedded server on dir. With sync it is the
 // production server (jetstream.StartEmbedded: SyncAlways, fsync before every
 // ack); without, the same options but the server's default periodic sync,
 // used only to generate data faster, never to measure.
-func openBenchStore(ctx context.Context, dir string, sync bool) (*benchStore, error) {
+func openDataStore(ctx context.Context, dir string, sync bool) (*dataStore, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
 	}
-	b := &benchStore{dir: dir}
+	b := &dataStore{dir: dir}
 	if sync {
 		emb, err := jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: filepath.Join(dir, "nats")})
 		if err != nil {
@@ -68,9 +68,9 @@ func openBenchStore(ctx context.Context, dir string, sync bool) (*benchStore, er
 	return b, nil
 }
 
-func (b *benchStore) readPath() string { return filepath.Join(b.dir, "read.db") }
+func (b *dataStore) readPath() string { return filepath.Join(b.dir, "read.db") }
 
-func (b *benchStore) close() {
+func (b *dataStore) close() {
 	if b.nc != nil {
 		b.nc.Close()
 	}
@@ -80,9 +80,9 @@ func (b *benchStore) close() {
 	}
 }
 
-// benchDataset describes generated data kept under --work and reused by later
+// dataset describes generated data kept under --work and reused by later
 // runs when seed and size match (marker file bench.json).
-type benchDataset struct {
+type dataset struct {
 	Kind      string  `json:"kind"`
 	Seed      int64   `json:"seed"`
 	Size      int     `json:"size"`
@@ -91,24 +91,24 @@ type benchDataset struct {
 	GenSecond float64 `json:"generation_seconds"`
 }
 
-func benchMarker(dir string) string { return filepath.Join(dir, "bench.json") }
+func markerPath(dir string) string { return filepath.Join(dir, "bench.json") }
 
-// benchReuse reports whether dir already holds the dataset want.
-func benchReuse(dir string, want benchDataset) (benchDataset, bool) {
-	var got benchDataset
-	b, err := os.ReadFile(benchMarker(dir))
+// reuse reports whether dir already holds the dataset want.
+func reuse(dir string, want dataset) (dataset, bool) {
+	var got dataset
+	b, err := os.ReadFile(markerPath(dir))
 	if err != nil || json.Unmarshal(b, &got) != nil {
 		return got, false
 	}
 	return got, got.Kind == want.Kind && got.Seed == want.Seed && got.Size == want.Size
 }
 
-// benchPrepare returns the data directory of a dataset under work, generating
+// prepare returns the data directory of a dataset under work, generating
 // it with gen when it is missing or different. gen appends to the store;
 // the read models are then built from the stream.
-func benchPrepare(ctx context.Context, o *benchOptions, want benchDataset, gen func(context.Context, *benchStore) error) (string, benchDataset, error) {
+func prepare(ctx context.Context, o *options, want dataset, gen func(context.Context, *dataStore) error) (string, dataset, error) {
 	dir := filepath.Join(o.work, fmt.Sprintf("%s-seed%d-n%d", want.Kind, want.Seed, want.Size))
-	if got, ok := benchReuse(dir, want); ok {
+	if got, ok := reuse(dir, want); ok {
 		o.logf("reusing %s: %d events", dir, got.Events)
 		return dir, got, nil
 	}
@@ -117,7 +117,7 @@ func benchPrepare(ctx context.Context, o *benchOptions, want benchDataset, gen f
 	}
 	o.logf("generating %s (%s, seed %d, size %d, SyncAlways %v)…", dir, want.Kind, want.Seed, want.Size, o.genSync)
 	start := time.Now()
-	b, err := openBenchStore(ctx, dir, o.genSync)
+	b, err := openDataStore(ctx, dir, o.genSync)
 	if err != nil {
 		return "", want, err
 	}
@@ -137,7 +137,7 @@ func benchPrepare(ctx context.Context, o *benchOptions, want benchDataset, gen f
 	want.SyncGen, want.GenSecond = o.genSync, time.Since(start).Seconds()
 	o.logf("  generated %d events in %.1fs", want.Events, want.GenSecond)
 	js, _ := json.MarshalIndent(want, "", "  ")
-	return dir, want, os.WriteFile(benchMarker(dir), js, 0o640)
+	return dir, want, os.WriteFile(markerPath(dir), js, 0o640)
 }
 
-func benchNATSVersion() string { return server.VERSION }
+func natsVersion() string { return server.VERSION }

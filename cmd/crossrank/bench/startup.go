@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bufio"
@@ -13,23 +13,23 @@ import (
 	"time"
 )
 
-// benchStartupResult is one start of `crossrank serve`.
-type benchStartupResult struct {
+// startupResult is one start of `crossrank serve`.
+type startupResult struct {
 	ready   time.Duration // exec to the first 200 from /readyz
 	serving time.Duration // exec to the "crossrank serving" log line
 }
 
-// benchStartup execs `crossrank serve --no-demo` on dir, whose read models
+// measureStartup execs `crossrank serve --no-demo` on dir, whose read models
 // are at the end of the stream, and polls /readyz every 5 ms until it
 // answers 200; then stops the server with SIGTERM.
-func benchStartup(ctx context.Context, o *benchOptions, dir string) (benchStartupResult, error) {
-	var res benchStartupResult
-	addr, err := benchFreeAddr()
+func measureStartup(ctx context.Context, o *options, dir string) (startupResult, error) {
+	var res startupResult
+	addr, err := freeAddr()
 	if err != nil {
 		return res, err
 	}
 	cmd := exec.CommandContext(ctx, o.exe, "serve", "--no-demo", "--data", dir, "--addr", addr)
-	cmd.Env = benchChildEnv()
+	cmd.Env = childEnv()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return res, err
@@ -89,8 +89,8 @@ func benchStartup(ctx context.Context, o *benchOptions, dir string) (benchStartu
 	return res, nil
 }
 
-// benchFreeAddr returns a loopback address with a port free a moment ago.
-func benchFreeAddr() (string, error) {
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// benchHTTPResult is one target under load.
-type benchHTTPResult struct {
+// httpResult is one target under load.
+type httpResult struct {
 	rps      float64
 	p50, p99 time.Duration
 	bytes    int64 // body size of one response
@@ -21,16 +21,16 @@ type benchHTTPResult struct {
 	timeouts int64 // requests not answered within the client's timeout
 }
 
-// benchHTTPTimeout bounds one request under load.
-const benchHTTPTimeout = 30 * time.Second
+// httpTimeout bounds one request under load.
+const httpTimeout = 30 * time.Second
 
-// benchLoad sends GET url from o.clients clients in a closed loop (each
+// loadURL sends GET url from o.clients clients in a closed loop (each
 // sends its next request when the last one's body is read) over keep-alive
 // connections, accepting gzip as browsers do: a warm-up of a second, then
 // o.duration measured. Every response must be 200.
-func benchLoad(ctx context.Context, o *benchOptions, url string) (benchHTTPResult, error) {
-	var res benchHTTPResult
-	client := &http.Client{Transport: benchTransport(o.clients), Timeout: benchHTTPTimeout}
+func loadURL(ctx context.Context, o *options, url string) (httpResult, error) {
+	var res httpResult
+	client := &http.Client{Transport: transport(o.clients), Timeout: httpTimeout}
 	defer client.CloseIdleConnections()
 	get := func(gzip bool) (int64, error) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -111,6 +111,6 @@ func benchLoad(ctx context.Context, o *benchOptions, url string) (benchHTTPResul
 		}
 	}
 	res.rps = float64(len(all)-int(res.timeouts)) / finish.Sub(begin).Seconds()
-	res.p50, res.p99 = benchPercentile(all, 0.5), benchPercentile(all, 0.99)
+	res.p50, res.p99 = percentile(all, 0.5), percentile(all, 0.99)
 	return res, nil
 }

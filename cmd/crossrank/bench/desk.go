@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"github.com/crossrank/crossrank/projections"
 )
 
-// benchDeskSpec shapes a generated ranking for the web benchmarks:
+// deskSpec shapes a generated ranking for the web benchmarks:
 // projections.GenerateHistory spreads its history over three rankings of 60
 // entries with a handful of evidence items each, so the large public page
 // (1k entries, 100k evidence items) is generated here instead.
-type benchDeskSpec struct {
+type deskSpec struct {
 	slug       string
 	entries    int // entries, each added by its own proposal
 	evidence   int // evidence items per proposal (domain.MaxEvidence at most)
@@ -24,29 +24,29 @@ type benchDeskSpec struct {
 	seed       int64
 }
 
-// benchDeskGen appends the events the desk's commands would append — each from
+// deskGen appends the events the desk's commands would append — each from
 // the domain's own Decide function on a state the generator evolves — in
 // atomic batches of about 100 with an expectation per aggregate, like
 // projections.GenerateHistory. The store must have no other writer.
-type benchDeskGen struct {
+type deskGen struct {
 	*projections.HistoryWriter
 
 	editors, reviewers []string
 	publisher          string
 }
 
-// benchGenerateDesk appends spec's ranking to store: users, the definition and
+// generateDesk appends spec's ranking to store: users, the definition and
 // scenarios, one proposal per entry with its evidence, scores and
 // attributes, submitted and cross-validated by two reviewers who verified
 // every item, published spec.perEdition at a time; then spec.ready more,
 // cross-validated and left for a publisher.
-func benchGenerateDesk(ctx context.Context, store events.Store, spec benchDeskSpec) error {
+func generateDesk(ctx context.Context, store events.Store, spec deskSpec) error {
 	w, err := projections.NewHistoryWriter(ctx, store, "bench desk", rand.New(rand.NewPCG(uint64(spec.seed), 0x6465736b)),
 		time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC), 300)
 	if err != nil {
 		return err
 	}
-	g := &benchDeskGen{HistoryWriter: w}
+	g := &deskGen{HistoryWriter: w}
 	if err := g.world(spec.slug); err != nil {
 		return err
 	}
@@ -69,21 +69,21 @@ func benchGenerateDesk(ctx context.Context, store events.Store, spec benchDeskSp
 	return g.Flush()
 }
 
-// benchDeskReady returns the ids of the proposals benchGenerateDesk left
+// deskReady returns the ids of the proposals generateDesk left
 // cross-validated for spec, in order.
-func benchDeskReady(spec benchDeskSpec) []string {
+func deskReady(spec deskSpec) []string {
 	var ids []string
 	for i := spec.entries; i < spec.entries+spec.ready; i++ {
-		ids = append(ids, benchDeskProposal(spec.slug, i))
+		ids = append(ids, deskProposal(spec.slug, i))
 	}
 	return ids
 }
 
-func benchDeskProposal(slug string, i int) string { return fmt.Sprintf("%s-p%05d", slug, i) }
+func deskProposal(slug string, i int) string { return fmt.Sprintf("%s-p%05d", slug, i) }
 
-var benchDeskCriteria = []int{20, 15, 15, 10, 10, 10, 10, 10}
+var deskCriteria = []int{20, 15, 15, 10, 10, 10, 10, 10}
 
-func (g *benchDeskGen) world(slug string) error {
+func (g *deskGen) world(slug string) error {
 	sys := domain.System()
 	reg := func(name, role string) error {
 		c := domain.RegisterUser{Username: name, DisplayName: name,
@@ -117,7 +117,7 @@ func (g *benchDeskGen) world(slug string) error {
 	for k := 1; k <= 4; k++ {
 		d.Categories = append(d.Categories, events.Category{Slug: fmt.Sprintf("path%d", k), Name: txt(fmt.Sprintf("Delivery path %d", k))})
 	}
-	for c, w := range benchDeskCriteria {
+	for c, w := range deskCriteria {
 		d.Criteria = append(d.Criteria, events.Criterion{Slug: fmt.Sprintf("c%d", c+1), Name: txt(fmt.Sprintf("Criterion %d", c+1)),
 			Description: txt("How well the platform does on this."), Weight: w})
 	}
@@ -136,8 +136,8 @@ func (g *benchDeskGen) world(slug string) error {
 	var sc events.ScenariosSet
 	for i, name := range []string{"training", "inference", "budget"} {
 		w := map[string]int{}
-		for c := range benchDeskCriteria {
-			w[fmt.Sprintf("c%d", c+1)] = benchDeskCriteria[(c+2*i+2)%len(benchDeskCriteria)]
+		for c := range deskCriteria {
+			w[fmt.Sprintf("c%d", c+1)] = deskCriteria[(c+2*i+2)%len(deskCriteria)]
 		}
 		sc.Scenarios = append(sc.Scenarios, events.Scenario{Slug: name, Name: txt(name), Weights: w})
 	}
@@ -150,13 +150,13 @@ func (g *benchDeskGen) world(slug string) error {
 	return g.As(sys)(domain.DecideSetScenarios(g.Ranking(slug), sys, sc))
 }
 
-const benchExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
+const deskExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
 	"prepared for common frameworks, shared storage mounted across nodes, and support answering within " +
 	"a working day; spot capacity is available in two regions and data can be kept between sessions."
 
 // propose takes the i-th entry's proposal to cross-validated.
-func (g *benchDeskGen) propose(spec benchDeskSpec, i int) (string, error) {
-	slug, id, entry := spec.slug, benchDeskProposal(spec.slug, i), fmt.Sprintf("platform-%05d", i)
+func (g *deskGen) propose(spec deskSpec, i int) (string, error) {
+	slug, id, entry := spec.slug, deskProposal(spec.slug, i), fmt.Sprintf("platform-%05d", i)
 	a := g.Actor(g.editors[i%len(g.editors)])
 	r, ed := g.Ranking(slug), g.Edition(slug)
 	open := domain.OpenProposal{ID: id, Ranking: slug, Entry: entry, Title: "Add " + entry,
@@ -170,7 +170,7 @@ func (g *benchDeskGen) propose(spec benchDeskSpec, i int) (string, error) {
 	for n := 1; n <= spec.evidence; n++ {
 		c := domain.AddEvidence{Proposal: id, Claim: fmt.Sprintf("Claim %d about %s", n, entry),
 			SourceURL: fmt.Sprintf("https://example.com/%s/%d", entry, n), Section: fmt.Sprintf("§%d", 1+g.Rng.IntN(12)),
-			Excerpt:    benchExcerpt[g.Rng.IntN(80):],
+			Excerpt:    deskExcerpt[g.Rng.IntN(80):],
 			ObservedOn: g.Clock.AddDate(0, 0, -g.Rng.IntN(60)).Format(time.DateOnly), ValidForDays: []int{0, 90, 180, 365}[g.Rng.IntN(4)]}
 		if err := g.As(a)(domain.DecideAddEvidence(g.Proposal(id), a, c)); err != nil {
 			return "", err
@@ -180,7 +180,7 @@ func (g *benchDeskGen) propose(spec benchDeskSpec, i int) (string, error) {
 		ids := g.Proposal(id).EvidenceIDs()
 		return []string{ids[g.Rng.IntN(len(ids))]}
 	}
-	for c := range benchDeskCriteria {
+	for c := range deskCriteria {
 		sc := domain.ProposeScore{Proposal: id, Criterion: fmt.Sprintf("c%d", c+1), To: g.Rng.IntN(11),
 			Rationale: "Follows from the cited sources.", Evidence: cite()}
 		if err := g.As(a)(domain.DecideProposeScore(r, ed, g.Proposal(id), a, sc)); err != nil {
@@ -212,7 +212,7 @@ func (g *benchDeskGen) propose(spec benchDeskSpec, i int) (string, error) {
 	return id, nil
 }
 
-func (g *benchDeskGen) publish(slug string, ids []string) error {
+func (g *deskGen) publish(slug string, ids []string) error {
 	r, ed := g.Ranking(slug), g.Edition(slug)
 	var ps []*domain.Proposal
 	entries := map[string]*domain.Entry{}

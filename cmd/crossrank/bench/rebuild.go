@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bufio"
@@ -19,23 +19,23 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// benchRebuildResult is one run of the rebuild benchmark.
-type benchRebuildResult struct {
+// rebuildResult is one run of the rebuild benchmark.
+type rebuildResult struct {
 	rate, raw   float64 // events/s: rebuild into all read models; raw ordered-consumer replay
 	hwm, maxRSS float64 // MiB: the child's VmHWM (polled) and its rusage peak RSS
 }
 
-// benchRebuild times a raw replay of the stream in this process, then
+// measureRebuild times a raw replay of the stream in this process, then
 // `crossrank rebuild` in a child process (its own figure, from its output,
 // and its peak memory), then the raw replay again; the faster raw replay is
 // the reference, so a slow moment of the machine never flatters the ratio.
-func benchRebuild(ctx context.Context, o *benchOptions, dir string, last uint64) (benchRebuildResult, error) {
-	var res benchRebuildResult
-	first, err := benchRawReplay(ctx, dir, last)
+func measureRebuild(ctx context.Context, o *options, dir string, last uint64) (rebuildResult, error) {
+	var res rebuildResult
+	first, err := rawReplay(ctx, dir, last)
 	if err != nil {
 		return res, err
 	}
-	out, hwm, maxRSS, err := benchChild(ctx, o, "rebuild", "--data", dir)
+	out, hwm, maxRSS, err := runChild(ctx, o, "rebuild", "--data", dir)
 	if err != nil {
 		return res, fmt.Errorf("crossrank rebuild: %w\n%s", err, out)
 	}
@@ -48,7 +48,7 @@ func benchRebuild(ctx context.Context, o *benchOptions, dir string, last uint64)
 	if n != last || secs <= 0 {
 		return res, fmt.Errorf("crossrank rebuild: %d events in %.2fs, want %d", n, secs, last)
 	}
-	second, err := benchRawReplay(ctx, dir, last)
+	second, err := rawReplay(ctx, dir, last)
 	if err != nil {
 		return res, err
 	}
@@ -58,7 +58,7 @@ func benchRebuild(ctx context.Context, o *benchOptions, dir string, last uint64)
 	if o.profile != "" {
 		// The child cannot be profiled from here: rebuild once more in this
 		// process, under the profiler, into a scratch file.
-		if err := o.profiled("rebuild", func() error { return benchProfileRebuild(ctx, o, dir) }); err != nil {
+		if err := o.profiled("rebuild", func() error { return profileRebuild(ctx, o, dir) }); err != nil {
 			return res, err
 		}
 	}
@@ -67,8 +67,8 @@ func benchRebuild(ctx context.Context, o *benchOptions, dir string, last uint64)
 	return res, nil
 }
 
-func benchProfileRebuild(ctx context.Context, o *benchOptions, dir string) error {
-	b, err := openBenchStore(ctx, dir, true)
+func profileRebuild(ctx context.Context, o *options, dir string) error {
+	b, err := openDataStore(ctx, dir, true)
 	if err != nil {
 		return err
 	}
@@ -80,10 +80,10 @@ func benchProfileRebuild(ctx context.Context, o *benchOptions, dir string) error
 	return err
 }
 
-// benchRawReplay reads the whole stream of dir through an ordered consumer
+// rawReplay reads the whole stream of dir through an ordered consumer
 // without decoding (RawReplay), on the production embedded server.
-func benchRawReplay(ctx context.Context, dir string, last uint64) (time.Duration, error) {
-	b, err := openBenchStore(ctx, dir, true)
+func rawReplay(ctx context.Context, dir string, last uint64) (time.Duration, error) {
+	b, err := openDataStore(ctx, dir, true)
 	if err != nil {
 		return 0, err
 	}
@@ -98,7 +98,7 @@ func benchRawReplay(ctx context.Context, dir string, last uint64) (time.Duration
 	return d, err
 }
 
-// benchChild runs this program with args and returns its output (stdout, then
+// runChild runs this program with args and returns its output (stdout, then
 // stderr) and its peak resident memory in MiB, twice: VmHWM, the kernel's
 // high-water mark of the child's own memory, read from /proc/<pid>/status
 // every 10 ms while it runs (it only grows, so the last read is the peak up
@@ -106,9 +106,9 @@ func benchRawReplay(ctx context.Context, dir string, last uint64) (time.Duration
 // the kernel carries into it the high-water mark of the memory the child
 // had before exec, and Go starts children with vfork, sharing this
 // process's memory until then.
-func benchChild(ctx context.Context, o *benchOptions, args ...string) (string, float64, float64, error) {
+func runChild(ctx context.Context, o *options, args ...string) (string, float64, float64, error) {
 	cmd := exec.CommandContext(ctx, o.exe, args...)
-	cmd.Env = benchChildEnv()
+	cmd.Env = childEnv()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -119,7 +119,7 @@ func benchChild(ctx context.Context, o *benchOptions, args ...string) (string, f
 	go func() {
 		status := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status")
 		for {
-			if kb := benchVmHWM(status); kb > hwm.Load() {
+			if kb := vmHWM(status); kb > hwm.Load() {
 				hwm.Store(kb)
 			}
 			select {
@@ -138,8 +138,8 @@ func benchChild(ctx context.Context, o *benchOptions, args ...string) (string, f
 	return stdout.String() + stderr.String(), float64(hwm.Load()) / 1024, maxRSS, err
 }
 
-// benchVmHWM reads the peak resident set size (KiB) from a /proc status file.
-func benchVmHWM(path string) int64 {
+// vmHWM reads the peak resident set size (KiB) from a /proc status file.
+func vmHWM(path string) int64 {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
@@ -154,9 +154,9 @@ func benchVmHWM(path string) int64 {
 	return 0
 }
 
-// benchChildEnv is this environment without Crossrank's settings, so a child
+// childEnv is this environment without Crossrank's settings, so a child
 // sees only the flags the benchmark gives it (no external NATS, no demo).
-func benchChildEnv() []string {
+func childEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CROSSRANK_") {

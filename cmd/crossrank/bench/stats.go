@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"fmt"
@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// benchSeries holds one figure measured once per run.
-type benchSeries []float64
+// series holds one figure measured once per run.
+type series []float64
 
-func (s benchSeries) sorted() []float64 { return slices.Sorted(slices.Values(s)) }
+func (s series) sorted() []float64 { return slices.Sorted(slices.Values(s)) }
 
 // median returns the middle value (the mean of the two middle ones for an
 // even count); NaN when empty.
-func (s benchSeries) median() float64 {
+func (s series) median() float64 {
 	v := s.sorted()
 	switch n := len(v); {
 	case n == 0:
@@ -28,7 +28,7 @@ func (s benchSeries) median() float64 {
 }
 
 // show formats the median and, over several runs, the range: "412 (398–430)".
-func (s benchSeries) show(f func(float64) string) string {
+func (s series) show(f func(float64) string) string {
 	if len(s) == 0 {
 		return "—"
 	}
@@ -40,7 +40,7 @@ func (s benchSeries) show(f func(float64) string) string {
 }
 
 // Number formats for the tables.
-func benchRate(v float64) string {
+func fmtRate(v float64) string {
 	switch {
 	case v >= 100_000:
 		return fmt.Sprintf("%.0fk", v/1000)
@@ -52,12 +52,12 @@ func benchRate(v float64) string {
 	return fmt.Sprintf("%.1f", v)
 }
 
-func benchRatio(v float64) string { return fmt.Sprintf("%.2f", v) }
-func benchTimes(v float64) string { return fmt.Sprintf("%.2f×", v) }
-func benchMiB(v float64) string   { return fmt.Sprintf("%.0f MiB", v) }
+func fmtRatio(v float64) string { return fmt.Sprintf("%.2f", v) }
+func fmtTimes(v float64) string { return fmt.Sprintf("%.2f×", v) }
+func fmtMiB(v float64) string   { return fmt.Sprintf("%.0f MiB", v) }
 
-// benchFmtMs formats milliseconds with a precision that suits the size.
-func benchFmtMs(v float64) string {
+// fmtMs formats milliseconds with a precision that suits the size.
+func fmtMs(v float64) string {
 	switch {
 	case v >= 1000:
 		return fmt.Sprintf("%.2f s", v/1000)
@@ -67,9 +67,9 @@ func benchFmtMs(v float64) string {
 	return fmt.Sprintf("%.1f ms", v)
 }
 
-// benchPercentile returns the q-quantile (0 < q ≤ 1) of d by the nearest-rank
+// percentile returns the q-quantile (0 < q ≤ 1) of d by the nearest-rank
 // method: the smallest value with at least q of the samples at or below it.
-func benchPercentile(d []time.Duration, q float64) time.Duration {
+func percentile(d []time.Duration, q float64) time.Duration {
 	if len(d) == 0 {
 		return 0
 	}
@@ -78,17 +78,17 @@ func benchPercentile(d []time.Duration, q float64) time.Duration {
 	return v[max(0, min(i, len(v)-1))]
 }
 
-func benchMs(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// benchTable is a Markdown table.
-type benchTable struct {
+// table is a Markdown table.
+type table struct {
 	head []string
 	rows [][]string
 }
 
-func (t *benchTable) add(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *benchTable) String() string {
+func (t *table) String() string {
 	var b strings.Builder
 	line := func(cells []string) {
 		b.WriteString("|")
@@ -109,8 +109,8 @@ func (t *benchTable) String() string {
 	return b.String()
 }
 
-// benchVerdict marks whether a figure meets its aim.
-func benchVerdict(ok bool) string {
+// verdict marks whether a figure meets its aim.
+func verdict(ok bool) string {
 	if ok {
 		return "meets"
 	}

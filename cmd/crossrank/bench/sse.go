@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bufio"
@@ -16,29 +16,29 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// benchArrival is one reader receiving one edition-published message.
-type benchArrival struct {
+// arrival is one reader receiving one edition-published message.
+type arrival struct {
 	edition int
 	at      time.Time
 }
 
-// benchSSE connects o.readers clients to GET /events, then publishes
+// measureSSE connects o.readers clients to GET /events, then publishes
 // editions one at a time through the command handler and measures, for
 // every reader, the time from the start of the publish command (its atomic
 // append, fsynced, included) to the edition-published message.
-func benchSSE(ctx context.Context, o *benchOptions, run int) ([]time.Duration, error) {
+func measureSSE(ctx context.Context, o *options, run int) ([]time.Duration, error) {
 	dir := filepath.Join(o.scratch, fmt.Sprintf("sse-%d", run))
 	defer os.RemoveAll(dir)
-	b, err := openBenchStore(ctx, dir, true)
+	b, err := openDataStore(ctx, dir, true)
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
-	spec := benchDeskSpec{slug: "live", entries: 40, evidence: 3, perEdition: 40, ready: o.ssePublishes, seed: o.seed}
-	if err := benchGenerateDesk(ctx, b.events, spec); err != nil {
+	spec := deskSpec{slug: "live", entries: 40, evidence: 3, perEdition: 40, ready: o.ssePublishes, seed: o.seed}
+	if err := generateDesk(ctx, b.events, spec); err != nil {
 		return nil, err
 	}
-	w, err := benchStartWeb(ctx, b)
+	w, err := startWeb(ctx, b)
 	if err != nil {
 		return nil, err
 	}
@@ -46,14 +46,14 @@ func benchSSE(ctx context.Context, o *benchOptions, run int) ([]time.Duration, e
 
 	rctx, closeReaders := context.WithCancel(ctx)
 	defer closeReaders()
-	client := &http.Client{Transport: benchTransport(o.readers)}
-	got := make(chan benchArrival, o.readers*(o.ssePublishes+1))
+	client := &http.Client{Transport: transport(o.readers)}
+	got := make(chan arrival, o.readers*(o.ssePublishes+1))
 	connected := make(chan error, o.readers)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer closeReaders()
 	for range o.readers {
-		wg.Go(func() { benchSSEReader(rctx, client, w.url+"/events", connected, got) })
+		wg.Go(func() { sseReader(rctx, client, w.url+"/events", connected, got) })
 	}
 	for range o.readers {
 		if err := <-connected; err != nil {
@@ -64,7 +64,7 @@ func benchSSE(ctx context.Context, o *benchOptions, run int) ([]time.Duration, e
 
 	pub := domain.Actor{Name: spec.slug + "-publisher", Roles: []string{domain.RolePublisher}}
 	var lat []time.Duration
-	for _, id := range benchDeskReady(spec) {
+	for _, id := range deskReady(spec) {
 		pv, _, err := w.commands.PreviewEdition(ctx, spec.slug, []string{id})
 		if err != nil {
 			return nil, err
@@ -94,16 +94,16 @@ func benchSSE(ctx context.Context, o *benchOptions, run int) ([]time.Duration, e
 			}
 		}
 		o.logf("  edition %d: append acked after %v; readers p50 %v, p99 %v, last %v", pv.Number, acked.Round(time.Microsecond),
-			benchPercentile(round, 0.5).Round(time.Microsecond), benchPercentile(round, 0.99).Round(time.Microsecond), benchPercentile(round, 1).Round(time.Microsecond))
+			percentile(round, 0.5).Round(time.Microsecond), percentile(round, 0.99).Round(time.Microsecond), percentile(round, 1).Round(time.Microsecond))
 		lat = append(lat, round...)
 	}
 	return lat, nil
 }
 
-// benchSSEReader follows the event stream, reports once when connected (the
+// sseReader follows the event stream, reports once when connected (the
 // server's retry line arrived) and sends every edition-published message
 // with the time it arrived.
-func benchSSEReader(ctx context.Context, client *http.Client, url string, connected chan<- error, got chan<- benchArrival) {
+func sseReader(ctx context.Context, client *http.Client, url string, connected chan<- error, got chan<- arrival) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := client.Do(req)
@@ -133,7 +133,7 @@ func benchSSEReader(ctx context.Context, client *http.Client, url string, connec
 			}
 			if json.Unmarshal([]byte(line[len("data: "):]), &d) == nil {
 				select {
-				case got <- benchArrival{d.Edition, at}:
+				case got <- arrival{d.Edition, at}:
 				case <-ctx.Done():
 					return
 				}

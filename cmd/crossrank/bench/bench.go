@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"github.com/crossrank/crossrank/projections"
 )
 
-// benchOptions are the flags of `crossrank bench`.
-type benchOptions struct {
+// options are the flags of `crossrank bench`.
+type options struct {
 	runs, events   int
 	quick, genSync bool
 	seed           int64
@@ -33,16 +33,16 @@ type benchOptions struct {
 	start          time.Time
 }
 
-func (o *benchOptions) logf(format string, args ...any) {
+func (o *options) logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "[%6.1fs] "+format+"\n", append([]any{time.Since(o.start).Seconds()}, args...)...)
 }
 
-func (o *benchOptions) want(phase string) bool {
+func (o *options) want(phase string) bool {
 	return len(o.only) == 0 || slices.Contains(o.only, phase)
 }
 
 // profiled runs fn under the CPU profiler when --cpuprofile is set.
-func (o *benchOptions) profiled(name string, fn func() error) error {
+func (o *options) profiled(name string, fn func() error) error {
 	if o.profile == "" {
 		return fn()
 	}
@@ -58,13 +58,13 @@ func (o *benchOptions) profiled(name string, fn func() error) error {
 	return fn()
 }
 
-// benchCmd runs `crossrank bench`: it generates a synthetic history (and
+// Command runs `crossrank bench ARGS`: it generates a synthetic history (and
 // a large ranking for the web figures) deterministically from a seed,
 // measures Crossrank next to the raw engine in the same run, and prints
 // Markdown tables: median of --runs runs, with the range.
-func benchCmd(ctx context.Context, args []string) error {
+func Command(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
-	o := &benchOptions{out: os.Stdout, start: time.Now()}
+	o := &options{out: os.Stdout, start: time.Now()}
 	fs.IntVar(&o.runs, "runs", 3, "runs of every measurement; tables show the median and the range")
 	fs.IntVar(&o.events, "events", 1_000_000, "size of the generated history (events)")
 	fs.BoolVar(&o.quick, "quick", false, "100k events, 1 run, shorter loads: a couple of minutes (--runs, --events and --duration still apply)")
@@ -116,39 +116,39 @@ func benchCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	r := &benchReport{o: o, http: map[string]*benchHTTPSeries{}}
-	if err := benchRun(ctx, o, r); err != nil {
+	r := &report{o: o, http: map[string]*httpSeries{}}
+	if err := runAll(ctx, o, r); err != nil {
 		return err
 	}
 	r.print(o.out)
 	return nil
 }
 
-// benchHistory is the dataset of the rebuild and start-up figures.
-func benchHistory(ctx context.Context, o *benchOptions) (string, benchDataset, error) {
-	return benchPrepare(ctx, o, benchDataset{Kind: "history", Seed: o.seed, Size: o.events},
-		func(ctx context.Context, b *benchStore) error {
+// historyDataset is the dataset of the rebuild and start-up figures.
+func historyDataset(ctx context.Context, o *options) (string, dataset, error) {
+	return prepare(ctx, o, dataset{Kind: "history", Seed: o.seed, Size: o.events},
+		func(ctx context.Context, b *dataStore) error {
 			return projections.GenerateHistory(ctx, b.events, o.events, o.seed)
 		})
 }
 
-// benchBigRanking is the dataset of the page and API figures: 1,000 entries
+// bigRanking is the dataset of the page and API figures: 1,000 entries
 // with 100 evidence items each.
-var benchBigRanking = benchDeskSpec{slug: "gpu1k", entries: 1000, evidence: 100, perEdition: 100}
+var bigRanking = deskSpec{slug: "gpu1k", entries: 1000, evidence: 100, perEdition: 100}
 
-func benchRun(ctx context.Context, o *benchOptions, r *benchReport) error {
+func runAll(ctx context.Context, o *options, r *report) error {
 	var histDir, webDir string
 	var err error
 	if o.want("rebuild") || o.want("startup") {
-		if histDir, r.hist, err = benchHistory(ctx, o); err != nil {
+		if histDir, r.hist, err = historyDataset(ctx, o); err != nil {
 			return err
 		}
 	}
 	if o.want("http") {
-		spec := benchBigRanking
+		spec := bigRanking
 		spec.seed = o.seed
-		if webDir, r.web, err = benchPrepare(ctx, o, benchDataset{Kind: "ranking1k", Seed: o.seed, Size: spec.entries},
-			func(ctx context.Context, b *benchStore) error { return benchGenerateDesk(ctx, b.events, spec) }); err != nil {
+		if webDir, r.web, err = prepare(ctx, o, dataset{Kind: "ranking1k", Seed: o.seed, Size: spec.entries},
+			func(ctx context.Context, b *dataStore) error { return generateDesk(ctx, b.events, spec) }); err != nil {
 			return err
 		}
 	}
@@ -156,15 +156,15 @@ func benchRun(ctx context.Context, o *benchOptions, r *benchReport) error {
 		o.logf("run %d of %d", run, o.runs)
 		if o.want("commands") {
 			o.logf(" commands through the handler and RawPublish")
-			var c benchCmdResult
-			if err := o.profiled(fmt.Sprintf("commands-%d", run), func() (err error) { c, err = benchCommands(ctx, o, run); return err }); err != nil {
+			var c commandsResult
+			if err := o.profiled(fmt.Sprintf("commands-%d", run), func() (err error) { c, err = measureCommands(ctx, o, run); return err }); err != nil {
 				return fmt.Errorf("commands: %w", err)
 			}
 			r.cmd = append(r.cmd, c)
 		}
 		if o.want("rebuild") {
 			o.logf(" rebuild of %d events (child process) and RawReplay", r.hist.Events)
-			rb, err := benchRebuild(ctx, o, histDir, r.hist.Events)
+			rb, err := measureRebuild(ctx, o, histDir, r.hist.Events)
 			if err != nil {
 				return fmt.Errorf("rebuild: %w", err)
 			}
@@ -172,7 +172,7 @@ func benchRun(ctx context.Context, o *benchOptions, r *benchReport) error {
 		}
 		if o.want("startup") {
 			o.logf(" start-up of crossrank serve on %d events", r.hist.Events)
-			st, err := benchStartup(ctx, o, histDir)
+			st, err := measureStartup(ctx, o, histDir)
 			if err != nil {
 				return fmt.Errorf("start-up: %w", err)
 			}
@@ -181,14 +181,14 @@ func benchRun(ctx context.Context, o *benchOptions, r *benchReport) error {
 		if o.want("sse") {
 			o.logf(" publish → SSE at %d readers", o.readers)
 			var lat []time.Duration
-			if err := o.profiled(fmt.Sprintf("sse-%d", run), func() (err error) { lat, err = benchSSE(ctx, o, run); return err }); err != nil {
+			if err := o.profiled(fmt.Sprintf("sse-%d", run), func() (err error) { lat, err = measureSSE(ctx, o, run); return err }); err != nil {
 				return fmt.Errorf("sse: %w", err)
 			}
-			r.sseP50 = append(r.sseP50, benchMs(benchPercentile(lat, 0.5)))
-			r.sseP99 = append(r.sseP99, benchMs(benchPercentile(lat, 0.99)))
+			r.sseP50 = append(r.sseP50, millis(percentile(lat, 0.5)))
+			r.sseP99 = append(r.sseP99, millis(percentile(lat, 0.99)))
 		}
 		if o.want("http") {
-			if err := benchPublic(ctx, o, r, webDir, run); err != nil {
+			if err := measurePublic(ctx, o, r, webDir, run); err != nil {
 				return fmt.Errorf("http: %w", err)
 			}
 		}
@@ -196,41 +196,41 @@ func benchRun(ctx context.Context, o *benchOptions, r *benchReport) error {
 	return nil
 }
 
-// benchTargets are the public reads under load, /healthz first as the
+// publicTargets are the public reads under load, /healthz first as the
 // reference.
-var benchTargets = []struct{ name, path string }{
+var publicTargets = []struct{ name, path string }{
 	{"/healthz (reference)", "/healthz"},
-	{"public ranking page /r/{slug}", "/r/" + benchBigRanking.slug},
-	{"GET /api/v1/rankings/{slug}", "/api/v1/rankings/" + benchBigRanking.slug},
+	{"public ranking page /r/{slug}", "/r/" + bigRanking.slug},
+	{"GET /api/v1/rankings/{slug}", "/api/v1/rankings/" + bigRanking.slug},
 }
 
-func benchPublic(ctx context.Context, o *benchOptions, r *benchReport, dir string, run int) error {
-	b, err := openBenchStore(ctx, dir, true)
+func measurePublic(ctx context.Context, o *options, r *report, dir string, run int) error {
+	b, err := openDataStore(ctx, dir, true)
 	if err != nil {
 		return err
 	}
 	defer b.close()
-	w, err := benchStartWeb(ctx, b)
+	w, err := startWeb(ctx, b)
 	if err != nil {
 		return err
 	}
 	defer w.stop()
-	for _, t := range benchTargets {
+	for _, t := range publicTargets {
 		o.logf(" %d clients on %s for %v", o.clients, t.path, o.duration)
-		var res benchHTTPResult
+		var res httpResult
 		name := strings.NewReplacer("/", "_", "{", "", "}", "").Replace(t.path)
-		if err := o.profiled(fmt.Sprintf("http%s-%d", name, run), func() (err error) { res, err = benchLoad(ctx, o, w.url+t.path); return err }); err != nil {
+		if err := o.profiled(fmt.Sprintf("http%s-%d", name, run), func() (err error) { res, err = loadURL(ctx, o, w.url+t.path); return err }); err != nil {
 			return err
 		}
 		o.logf("  %.0f req/s, p50 %v, p99 %v, %d bytes (%d sent gzipped), %d timed out", res.rps, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.bytes, res.sent, res.timeouts)
 		s := r.http[t.name]
 		if s == nil {
-			s = &benchHTTPSeries{}
+			s = &httpSeries{}
 			r.http[t.name] = s
 		}
 		s.rps = append(s.rps, res.rps)
-		s.p50 = append(s.p50, benchMs(res.p50))
-		s.p99 = append(s.p99, benchMs(res.p99))
+		s.p50 = append(s.p50, millis(res.p50))
+		s.p99 = append(s.p99, millis(res.p99))
 		s.bytes, s.sent = res.bytes, res.sent
 		s.timeouts += res.timeouts
 	}

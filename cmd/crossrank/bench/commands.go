@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -14,18 +14,18 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// benchParallel is how many aggregates take commands at once.
-const benchParallel = 32
+// parallelAggregates is how many aggregates take commands at once.
+const parallelAggregates = 32
 
-// benchRecorder keeps the events appended through it, so the raw reference can
+// recorder keeps the events appended through it, so the raw reference can
 // publish exactly the same messages (subjects, headers, bodies).
-type benchRecorder struct {
+type recorder struct {
 	events.Store
 	mu  sync.Mutex
 	evs []events.Event
 }
 
-func (r *benchRecorder) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
+func (r *recorder) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
 	seq, err := r.Store.Append(ctx, expect, evs...)
 	if err == nil {
 		r.mu.Lock()
@@ -37,7 +37,7 @@ func (r *benchRecorder) Append(ctx context.Context, expect []events.Expectation,
 
 // AppendReport keeps the store's report of retries (the handler reads
 // back what it appended when the store cannot tell).
-func (r *benchRecorder) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
+func (r *recorder) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
 	seq, retry, err := r.Store.(*jetstream.Store).AppendReport(ctx, expect, evs...)
 	if err == nil {
 		r.mu.Lock()
@@ -47,7 +47,7 @@ func (r *benchRecorder) AppendReport(ctx context.Context, expect []events.Expect
 	return seq, retry, err
 }
 
-func (r *benchRecorder) take() []events.Event {
+func (r *recorder) take() []events.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := r.evs
@@ -55,38 +55,38 @@ func (r *benchRecorder) take() []events.Event {
 	return out
 }
 
-// benchCmdResult is one run of the command benchmark, in commands (or raw
+// commandsResult is one run of the command benchmark, in commands (or raw
 // publishes) per second.
-type benchCmdResult struct {
+type commandsResult struct {
 	seq, par, rawSeq, rawPar float64
 }
 
-// benchCommands measures commands through the handler (load → decide →
+// measureCommands measures commands through the handler (load → decide →
 // append, SyncAlways) on a fresh store, one aggregate at a time and then
 // 32 aggregates in parallel, and RawPublish of the very same messages on
 // another fresh store, sequentially and 32 at a time. Handler and raw
 // alternate in short rounds (a few cycles of commands, then their events
 // raw), so both see the machine in the same state: other work on it moves
 // both figures, not their ratio.
-func benchCommands(ctx context.Context, o *benchOptions, run int) (benchCmdResult, error) {
-	var res benchCmdResult
+func measureCommands(ctx context.Context, o *options, run int) (commandsResult, error) {
+	var res commandsResult
 	dir := filepath.Join(o.scratch, fmt.Sprintf("commands-%d", run))
 	defer os.RemoveAll(dir)
-	b, err := openBenchStore(ctx, filepath.Join(dir, "desk"), true)
+	b, err := openDataStore(ctx, filepath.Join(dir, "desk"), true)
 	if err != nil {
 		return res, err
 	}
 	defer b.close()
-	raw, err := openBenchStore(ctx, filepath.Join(dir, "raw"), true)
+	raw, err := openDataStore(ctx, filepath.Join(dir, "raw"), true)
 	if err != nil {
 		return res, err
 	}
 	defer raw.close()
-	spec := benchDeskSpec{slug: "cmdbench", entries: benchParallel, evidence: 2, perEdition: benchParallel, seed: o.seed}
-	if err := benchGenerateDesk(ctx, b.events, spec); err != nil {
+	spec := deskSpec{slug: "cmdbench", entries: parallelAggregates, evidence: 2, perEdition: parallelAggregates, seed: o.seed}
+	if err := generateDesk(ctx, b.events, spec); err != nil {
 		return res, err
 	}
-	rec := &benchRecorder{Store: b.events}
+	rec := &recorder{Store: b.events}
 	h := domain.NewHandler(rec, nil)
 
 	// round runs workers × cycles command cycles from cycle k, then the same
@@ -99,7 +99,7 @@ func benchCommands(ctx context.Context, o *benchOptions, run int) (benchCmdResul
 		start := time.Now()
 		for w := range workers {
 			wg.Go(func() {
-				if err := benchCycles(ctx, h, spec, tag, w, k, cycles); err != nil {
+				if err := runCycles(ctx, h, spec, tag, w, k, cycles); err != nil {
 					errs <- err
 				}
 			})
@@ -111,11 +111,11 @@ func benchCommands(ctx context.Context, o *benchOptions, run int) (benchCmdResul
 			return err
 		}
 		evs := rec.take()
-		if len(evs) != workers*cycles*benchCycleCommands {
+		if len(evs) != workers*cycles*cycleCommands {
 			return fmt.Errorf("commands appended %d events, want one per command", len(evs))
 		}
 		n += len(evs)
-		d, err := benchRawPublish(ctx, raw, evs, workers)
+		d, err := rawPublish(ctx, raw, evs, workers)
 		rDur += d
 		return err
 	}
@@ -129,19 +129,19 @@ func benchCommands(ctx context.Context, o *benchOptions, run int) (benchCmdResul
 	o.logf("  sequential: %d commands in %v, raw %v", n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
 	hDur, rDur, n = 0, 0, 0
 	for k := 0; k < max(parRound, o.cmdCycles/4); k += parRound {
-		if err := round(fmt.Sprintf("r%d-par", run), benchParallel, k, parRound); err != nil {
+		if err := round(fmt.Sprintf("r%d-par", run), parallelAggregates, k, parRound); err != nil {
 			return res, err
 		}
 	}
 	res.par, res.rawPar = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds()
-	o.logf("  %d in parallel: %d commands in %v, raw %v", benchParallel, n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
+	o.logf("  %d in parallel: %d commands in %v, raw %v", parallelAggregates, n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
 	o.logf("  commands/s: %.0f sequential, %.0f parallel; RawPublish/s: %.0f sequential, %.0f parallel", res.seq, res.par, res.rawSeq, res.rawPar)
 	return res, nil
 }
 
-// benchRawPublish publishes evs with RawPublish from n goroutines and returns
+// rawPublish publishes evs with RawPublish from n goroutines and returns
 // how long it took (encoding excluded).
-func benchRawPublish(ctx context.Context, b *benchStore, evs []events.Event, n int) (time.Duration, error) {
+func rawPublish(ctx context.Context, b *dataStore, evs []events.Event, n int) (time.Duration, error) {
 	type msg struct {
 		subject string
 		h       nats.Header
@@ -177,10 +177,10 @@ func benchRawPublish(ctx context.Context, b *benchStore, evs []events.Event, n i
 	return d, nil
 }
 
-// benchCycleCommands is the number of commands in one cycle of benchCycles.
-const benchCycleCommands = 10
+// cycleCommands is the number of commands in one cycle of runCycles.
+const cycleCommands = 10
 
-// benchCycles runs cycles from to from+n-1 on published entry w of spec
+// runCycles runs cycles from to from+n-1 on published entry w of spec
 // (proposal ids start with tag), each a
 // new proposal taken through the commands a desk sends most, one at a time
 // and each with a fresh command id as the web layer gives it: open, four
@@ -188,7 +188,7 @@ const benchCycleCommands = 10
 // command appends one event (the quorum-reaching second approval, an
 // atomic batch, is left out so that sequential and raw compare one publish
 // each).
-func benchCycles(ctx context.Context, h *domain.Handler, spec benchDeskSpec, tag string, w, from, n int) error {
+func runCycles(ctx context.Context, h *domain.Handler, spec deskSpec, tag string, w, from, n int) error {
 	editor := domain.Actor{Name: fmt.Sprintf("%s-editor%d", spec.slug, 1+w%4), Roles: []string{domain.RoleEditor}}
 	reviewer := domain.Actor{Name: spec.slug + "-reviewer1", Roles: []string{domain.RoleReviewer}}
 	entry := fmt.Sprintf("platform-%05d", w)
@@ -204,7 +204,7 @@ func benchCycles(ctx context.Context, h *domain.Handler, spec benchDeskSpec, tag
 		for e := 1; e <= 4; e++ {
 			steps = append(steps, func() (domain.Result, error) {
 				return h.AddEvidence(ctx, editor, id(), domain.AddEvidence{Proposal: p, Claim: fmt.Sprintf("Claim %d", e),
-					SourceURL: fmt.Sprintf("https://example.com/%s/%s/%d", entry, p, e), Excerpt: benchExcerpt,
+					SourceURL: fmt.Sprintf("https://example.com/%s/%s/%d", entry, p, e), Excerpt: deskExcerpt,
 					ObservedOn: "2026-02-01", ValidForDays: 180})
 			})
 		}

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -14,19 +14,19 @@ import (
 	"github.com/crossrank/crossrank/web"
 )
 
-// benchWeb is the web server as `crossrank serve` wires it, in this
+// webServer is the web server as `crossrank serve` wires it, in this
 // process, on a loopback port.
-type benchWeb struct {
+type webServer struct {
 	url      string
 	read     *projections.Store
 	commands *domain.Handler
 	stop     func()
 }
 
-// benchStartWeb opens (or creates) the read models of b, follows the stream
+// startWeb opens (or creates) the read models of b, follows the stream
 // and serves HTTP. Request logs are formatted as serve formats them, then
 // discarded.
-func benchStartWeb(ctx context.Context, b *benchStore) (*benchWeb, error) {
+func startWeb(ctx context.Context, b *dataStore) (*webServer, error) {
 	read, err := projections.Open(b.readPath())
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func benchStartWeb(ctx context.Context, b *benchStore) (*benchWeb, error) {
 		cleanup()
 		return nil, err
 	}
-	w := &benchWeb{read: read, commands: domain.NewHandler(b.events, nil)}
+	w := &webServer{read: read, commands: domain.NewHandler(b.events, nil)}
 	srv, err := web.New(web.Config{Commands: w.commands, Read: read,
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		SessionKeys: [][]byte{web.RandomSessionKey()}})
@@ -72,8 +72,8 @@ func benchStartWeb(ctx context.Context, b *benchStore) (*benchWeb, error) {
 	return w, nil
 }
 
-// benchTransport is a client transport for many connections to one host.
-func benchTransport(conns int) *http.Transport {
+// transport is a client transport for many connections to one host.
+func transport(conns int) *http.Transport {
 	return &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, MaxConnsPerHost: 0,
 		IdleConnTimeout: time.Minute, DisableCompression: true, ForceAttemptHTTP2: false}
 }
