@@ -20,6 +20,7 @@ const (
 	HeaderSubject       = "ce-subject"
 	HeaderTime          = "ce-time"
 	HeaderActor         = "ce-actor"
+	HeaderAuthVia       = "ce-authvia"
 	HeaderCorrelationID = "ce-correlationid"
 	HeaderCausationID   = "ce-causationid"
 	HeaderContentType   = "Content-Type"
@@ -90,6 +91,9 @@ func Encode(e Event) (subject string, h Header, body []byte, err error) {
 	if e.Actor != "" {
 		h[HeaderActor] = []string{e.Actor}
 	}
+	if e.AuthVia != "" {
+		h[HeaderAuthVia] = []string{e.AuthVia}
+	}
 	if e.CorrelationID != "" {
 		h[HeaderCorrelationID] = []string{e.CorrelationID}
 	}
@@ -107,12 +111,12 @@ func Decode(subject string, h Header, body []byte, seq uint64) (Event, error) {
 	}
 	e := Event{
 		ID: h.get(HeaderID), Source: h.get(HeaderSource), Type: h.get(HeaderType),
-		Subject: h.get(HeaderSubject), Actor: h.get(HeaderActor),
+		Subject: h.get(HeaderSubject), Actor: h.get(HeaderActor), AuthVia: h.get(HeaderAuthVia),
 		DataContentType: h.get(HeaderContentType), CorrelationID: h.get(HeaderCorrelationID),
 		CausationID: h.get(HeaderCausationID), Sequence: seq,
 	}
 	e.StoredType = e.Type
-	for _, s := range []string{e.ID, e.Source, e.Type, e.Subject, e.Actor, e.CorrelationID, e.CausationID} {
+	for _, s := range []string{e.ID, e.Source, e.Type, e.Subject, e.Actor, e.AuthVia, e.CorrelationID, e.CausationID} {
 		if !utf8.ValidString(s) {
 			return Event{}, fmt.Errorf("%w: seq %d: header is not UTF-8", ErrMalformed, seq)
 		}
@@ -150,6 +154,10 @@ func Decode(subject string, h Header, body []byte, seq uint64) (Event, error) {
 // Canonical returns the bytes an event is hashed over: a JSON object with
 // fixed key order holding the stored type and the body exactly as stored.
 // Replaying the log gives the same bytes on any machine.
+//
+// The authvia attribute came later: it is written (after causationid) only
+// when the event has one, so every event stored before it hashes to the
+// same bytes as it always did and existing audit heads stay valid.
 func Canonical(e Event) []byte {
 	return appendCanonical(make([]byte, 0, len(e.Raw)+320), e)
 }
@@ -168,6 +176,10 @@ func appendCanonical(b []byte, e Event) []byte {
 	} {
 		b = append(b, kv[0]...)
 		b = appendJSONString(b, kv[1])
+	}
+	if e.AuthVia != "" {
+		b = append(b, `,"authvia":`...)
+		b = appendJSONString(b, e.AuthVia)
 	}
 	b = append(b, `,"data":`...)
 	buf := bytes.NewBuffer(b)
@@ -250,7 +262,7 @@ type Chainer struct{ buf []byte }
 
 // Next returns ChainHash(prev, e).
 func (c *Chainer) Next(prev string, e Event) string {
-	if need := len(prev) + len(e.Raw) + 1024; cap(c.buf) < need {
+	if need := len(prev) + len(e.Raw) + len(e.AuthVia) + 1024; cap(c.buf) < need {
 		c.buf = make([]byte, 0, need)
 	}
 	c.buf = appendCanonical(append(c.buf[:0], prev...), e)

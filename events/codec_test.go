@@ -89,6 +89,7 @@ func TestCodecRoundTrip(t *testing.T) {
 				t.Fatalf("New: type %q, want %q", e.Type, typ)
 			}
 			e.CorrelationID, e.CausationID = "corr-1", "cause-1"
+			e.AuthVia = events.Via{Method: events.ViaToken, TokenID: "t1", TokenName: "ci; 机器人=1"}.String()
 			subject, h, body, err := events.Encode(e)
 			if err != nil {
 				t.Fatal(err)

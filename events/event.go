@@ -24,7 +24,8 @@ const ContentType = "application/json"
 const DefaultSource = "/crossrank"
 
 // Event is one immutable fact. Field names follow the CloudEvents attribute
-// names; Actor, CorrelationID and CausationID are extension attributes.
+// names; Actor, AuthVia, CorrelationID and CausationID are extension
+// attributes.
 //
 // Data holds the decoded payload (a pointer to one of the catalog's structs);
 // Raw holds the JSON body exactly as stored, which is what hashes are computed
@@ -37,6 +38,7 @@ type Event struct {
 	Subject         string    // ce-subject: the aggregate id
 	Time            time.Time // ce-time
 	Actor           string    // ce-actor: the user who caused it
+	AuthVia         string    // ce-authvia: how the actor signed in, Via.String(); "" on events stored before it existed
 	DataContentType string    // ce-datacontenttype
 	CorrelationID   string    // ce-correlationid
 	CausationID     string    // ce-causationid

@@ -112,7 +112,25 @@ func TestCanonicalStable(t *testing.T) {
 	differs("the body", func(e *events.Event) { e.Raw = json.RawMessage(`{"revision":2}`) })
 	differs("a nanosecond", func(e *events.Event) { e.Time = e.Time.Add(1) })
 	differs("the causation id", func(e *events.Event) { e.CausationID = "" })
+	differs("how the actor signed in", func(e *events.Event) { e.AuthVia = events.ViaSession })
 	if events.ChainHash("a", base) == events.ChainHash("b", base) {
 		t.Error("the previous hash does not change the next")
+	}
+}
+
+// TestCanonicalAuthVia pins where the authvia attribute goes: after
+// causationid, and only when the event has one. The fixture events have
+// none, so canonical.golden and the chain heads above prove events stored
+// before the attribute existed hash as they always did.
+func TestCanonicalAuthVia(t *testing.T) {
+	e := chainFixture(t)[1]
+	e.AuthVia = events.Via{Method: events.ViaToken, TokenID: "0195eb2c-1a00-7000-8000-0000000000aa", TokenName: "ci 机器人"}.String()
+	want := `{"seq":2,"id":"0195eb2c-1a00-7000-8000-000000000002","source":"/crossrank","type":"crossrank.proposal.vote_cast.v1",` +
+		`"subject":"p-1","datacontenttype":"application/json","time":"2026-03-14T09:26:55.589793238Z","actor":"bob",` +
+		`"correlationid":"req-42","causationid":"0195eb2c-1a00-7000-8000-000000000001",` +
+		`"authvia":"token;id=0195eb2c-1a00-7000-8000-0000000000aa;name=ci+%E6%9C%BA%E5%99%A8%E4%BA%BA",` +
+		`"data":{"revision":1,"verdict":"approve","verified_evidence":["e1"],"comment":"价格 \u0026 来源已核对"}}`
+	if got := string(events.Canonical(e)); got != want {
+		t.Errorf("canonical bytes with authvia:\n got %s\nwant %s", got, want)
 	}
 }

@@ -74,6 +74,9 @@ func TestUpcastEvidenceV1(t *testing.T) {
 			if !bytes.Equal(e.Raw, body) {
 				t.Errorf("Raw is not the stored v1 body:\n got %s\nwant %s", e.Raw, body)
 			}
+			if e.AuthVia != "" || e.Actor != "alice" {
+				t.Errorf("an event stored without ce-authvia: actor %q, authvia %q", e.Actor, e.AuthVia)
+			}
 			if e.Kind() != events.KindProposal || e.Name() != "evidence_added" || e.Time != time.Date(2025, 11, 3, 8, 0, 0, 0, time.UTC) {
 				t.Errorf("envelope: kind %q name %q time %v", e.Kind(), e.Name(), e.Time)
 			}

@@ -14,6 +14,7 @@ func testRoundTrip(f *fixture) {
 	e.Actor = "reviewer-林"
 	e.CorrelationID = "corr-" + newID()
 	e.CausationID = "cause-" + newID()
+	e.AuthVia = events.Via{Method: events.ViaToken, TokenID: newID(), TokenName: "导入脚本 ;="}.String()
 	seq := f.mustAppend(expect(agg, 0), e)
 	if seq == 0 {
 		f.t.Fatal("Append returned sequence 0")

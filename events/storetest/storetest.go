@@ -183,6 +183,7 @@ func (f *fixture) sameEvent(got, want events.Event, seq uint64) {
 		{"time", got.Time.Format(time.RFC3339Nano), want.Time.UTC().Format(time.RFC3339Nano)},
 		{"time zone", got.Time.Location(), time.UTC},
 		{"actor", got.Actor, want.Actor},
+		{"authvia", got.AuthVia, want.AuthVia},
 		{"datacontenttype", got.DataContentType, want.DataContentType},
 		{"correlationid", got.CorrelationID, want.CorrelationID},
 		{"causationid", got.CausationID, want.CausationID},

@@ -1,0 +1,78 @@
+package events
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// The ways an actor signs in, the first word of the ce-authvia attribute.
+const (
+	ViaSession = "session" // a desk sign-in (session cookie)
+	ViaToken   = "token"   // an API token (Authorization: Bearer)
+	ViaCLI     = "cli"     // the operator's command line
+)
+
+// Via is how an event's actor was authenticated: the ce-authvia extension
+// attribute. Its text form is one of
+//
+//	session
+//	cli
+//	token;id=<token id>;name=<token name, query-escaped>
+//
+// The name is escaped (url.QueryEscape) so the value stays one line of
+// ASCII whatever a user calls a token, and ';' or '=' in a name cannot be
+// read as a separator. The zero Via (no attribute) is what every event
+// stored before the attribute existed has.
+type Via struct {
+	Method    string // ViaSession, ViaToken, ViaCLI; "" unknown
+	TokenID   string // with ViaToken
+	TokenName string // with ViaToken: the name the token was issued with
+}
+
+// String returns the attribute's text form; "" for the zero Via.
+func (v Via) String() string {
+	if v.Method != ViaToken {
+		return v.Method
+	}
+	return ViaToken + ";id=" + url.QueryEscape(v.TokenID) + ";name=" + url.QueryEscape(v.TokenName)
+}
+
+// IsZero reports whether v records nothing (an older event).
+func (v Via) IsZero() bool { return v == Via{} }
+
+// ParseVia reads the text form of a ce-authvia attribute. "" is the zero
+// Via. A value this version does not know (another writer's) is an error;
+// readers that only display it may show it as it is.
+func ParseVia(s string) (Via, error) {
+	method, params, more := strings.Cut(s, ";")
+	switch method {
+	case "":
+		if s == "" {
+			return Via{}, nil
+		}
+	case ViaSession, ViaCLI:
+		if !more {
+			return Via{Method: method}, nil
+		}
+	case ViaToken:
+		v := Via{Method: ViaToken}
+		for p := range strings.SplitSeq(params, ";") {
+			k, raw, _ := strings.Cut(p, "=")
+			val, err := url.QueryUnescape(raw)
+			if err != nil {
+				return Via{}, fmt.Errorf("%w: authvia %q: %v", ErrMalformed, s, err)
+			}
+			switch k {
+			case "id":
+				v.TokenID = val
+			case "name":
+				v.TokenName = val
+			}
+		}
+		if v.TokenID != "" {
+			return v, nil
+		}
+	}
+	return Via{}, fmt.Errorf("%w: authvia %q", ErrMalformed, s)
+}
