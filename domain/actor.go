@@ -6,30 +6,47 @@
 // Everything here except Handler is pure: time and ids come in as arguments.
 package domain
 
-import "slices"
+import (
+	"slices"
 
-// The roles a user may hold; a user may hold several.
+	"github.com/crossrank/crossrank/events"
+)
+
+// The roles a user may hold; a user may hold several. RoleAdmin administers
+// users (adds them, grants and revokes roles, resets passwords, revokes
+// their tokens) and gives no editorial right: separating the two keeps one
+// person from making themselves the reviewers a proposal needs.
 const (
 	RoleEditor    = "editor"
 	RoleReviewer  = "reviewer"
 	RolePublisher = "publisher"
+	RoleAdmin     = "admin"
 )
 
 // Roles lists every role in display order.
-var Roles = []string{RoleEditor, RoleReviewer, RolePublisher}
+var Roles = []string{RoleEditor, RoleReviewer, RolePublisher, RoleAdmin}
 
 // SystemActor is the actor of commands run from the command line (the first
 // users, the demo ranking). It holds every role.
 const SystemActor = "system"
 
-// Actor is the user a command runs for.
+// Actor is the user a command runs for, and how they signed in: the handler
+// records Via on every event the command appends (ce-authvia). The zero Via
+// records nothing.
 type Actor struct {
 	Name  string
 	Roles []string
+	Via   events.Via
 }
 
-// System returns the command-line actor.
-func System() Actor { return Actor{Name: SystemActor, Roles: Roles} }
+// System returns the command-line actor, signed in by the command line.
+func System() Actor {
+	return Actor{Name: SystemActor, Roles: Roles, Via: events.Via{Method: events.ViaCLI}}
+}
+
+// IsSystem reports whether a is the command-line actor. No user can be
+// named SystemActor (CheckUsername refuses it).
+func (a Actor) IsSystem() bool { return a.Name == SystemActor }
 
 // Has reports whether the actor holds role.
 func (a Actor) Has(role string) bool { return slices.Contains(a.Roles, role) }

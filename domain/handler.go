@@ -163,6 +163,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			return Result{}, fmt.Errorf("domain: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
 		}
 		ev.CorrelationID, ev.CausationID = first, c.id
+		ev.AuthVia = c.actor.Via.String()
 		evs = append(evs, ev)
 		if !seen[ch.Aggregate] {
 			seen[ch.Aggregate] = true

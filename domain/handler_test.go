@@ -466,3 +466,35 @@ func TestHandlerErrors(t *testing.T) {
 		t.Errorf("Edition before the first = %+v, %v; want number 0, no entries", ed, err)
 	}
 }
+
+// TestHandlerRecordsAuthVia: the handler stamps how the actor signed in on
+// every event a command appends, and leaves it off when the actor carries
+// none.
+func TestHandlerRecordsAuthVia(t *testing.T) {
+	ctx := testCtx(t)
+	st := newStore(t)
+	h := domain.NewHandler(st, nil)
+	tok := events.Via{Method: events.ViaToken, TokenID: "0195eb2c-1a00-7000-8000-0000000000aa", TokenName: "ci-bot"}
+	must(t)(h.DefineRanking(ctx, domain.System(), cmdID(), rankingDefinition()))
+	alice := actor("alice")
+	alice.Via = events.Via{Method: events.ViaSession}
+	// Opening a new entry appends two events: both carry it.
+	must(t)(h.OpenProposal(ctx, alice, cmdID(), domain.OpenProposal{ID: "p1", Ranking: rk, Entry: "nova",
+		Title: "Add Nova", NewEntry: newEntry()}))
+	alice.Via = tok
+	must(t)(h.AddEvidence(ctx, alice, cmdID(), domain.AddEvidence{Proposal: "p1", Claim: "price list",
+		SourceURL: "https://nova.example/p", Excerpt: "x", ObservedOn: "2026-02-20"}))
+	must(t)(h.AddEvidence(ctx, actor("alice"), cmdID(), domain.AddEvidence{Proposal: "p1", Claim: "root",
+		SourceURL: "https://nova.example/r", Excerpt: "x", ObservedOn: "2026-02-20"}))
+	var got []string
+	if err := st.Replay(ctx, 1, func(e events.Event) error {
+		got = append(got, e.Name()+" "+e.AuthVia)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"defined cli", "created session", "opened session", "evidence_added " + tok.String(), "evidence_added "}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events and their authvia:\n got %q\nwant %q", got, want)
+	}
+}

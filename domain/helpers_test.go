@@ -34,6 +34,7 @@ var actors = map[string]domain.Actor{
 	"rosa":   {Name: "rosa", Roles: []string{domain.RoleReviewer}},                      //
 	"pat":    {Name: "pat", Roles: []string{domain.RolePublisher}},                      // the publisher
 	"paula":  {Name: "paula", Roles: []string{domain.RoleEditor, domain.RolePublisher}}, // publisher who also writes
+	"ada":    {Name: "ada", Roles: []string{domain.RoleAdmin}},                          // administers users, nothing else
 	"nobody": {Name: "nobody"},
 }
 

@@ -2,6 +2,8 @@ package domain_test
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/crossrank/crossrank/domain"
@@ -28,7 +30,10 @@ const sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
 // TestRoleRequired runs every command as every test actor lacking the role
 // it needs, and as a nameless actor holding every role: all are refused
-// with ErrRoleRequired before anything else is looked at.
+// with ErrRoleRequired before anything else is looked at. The admin (ada)
+// lacks every editorial role, so this is also the proof that an admin alone
+// cannot open, edit, review, reject or publish; publishers (pat, paula)
+// lack the admin role, so they cannot administer users.
 func TestRoleRequired(t *testing.T) {
 	type command struct {
 		name  string
@@ -97,13 +102,13 @@ func TestRoleRequired(t *testing.T) {
 			return errOf(domain.DecidePublish(w.ranking, w.edition, chosen, nil, nil, a,
 				domain.PublishEdition{Ranking: rk, Proposals: []string{"p1"}, PreviewHash: pv.Hash}))
 		}},
-		{"RegisterUser", domain.RolePublisher, func() []given { return nil }, func(w *world, a domain.Actor) error {
+		{"RegisterUser", domain.RoleAdmin, func() []given { return nil }, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideRegisterUser(&domain.User{}, a, domain.RegisterUser{Username: "newbie", PasswordHash: "$argon2id$v=19$x"}))
 		}},
-		{"GrantRole", domain.RolePublisher, func() []given { return nil }, func(w *world, a domain.Actor) error {
+		{"GrantRole", domain.RoleAdmin, func() []given { return nil }, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideGrantRole(userState(w.t, "zed", nil), a, domain.RoleEditor))
 		}},
-		{"RevokeRole", domain.RolePublisher, func() []given { return nil }, func(w *world, a domain.Actor) error {
+		{"RevokeRole", domain.RoleAdmin, func() []given { return nil }, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideRevokeRole(userState(w.t, "zed", []string{domain.RoleEditor}), a, domain.RoleEditor))
 		}},
 	}
@@ -128,48 +133,154 @@ func TestRoleRequired(t *testing.T) {
 	}
 }
 
-// TestSelfServiceCommands: a user changes their own password and tokens
-// without any role; anyone else needs the publisher role.
+// TestSelfServiceCommands: who may change a user's password and tokens.
+// The user themself needs no role; an admin may reset a password and
+// revoke a token, but a token is only ever issued by its own user (or the
+// command line): not by an admin, not by a publisher.
 func TestSelfServiceCommands(t *testing.T) {
 	zed := func(t *testing.T) *domain.User {
 		return userState(t, "zed", nil, &events.TokenIssued{TokenID: "t1", Name: "laptop", Hash: sha})
 	}
 	self := domain.Actor{Name: "zed"}
 	commands := []struct {
-		name string
-		run  func(u *domain.User, a domain.Actor) ([]domain.Change, error)
+		name    string
+		run     func(u *domain.User, a domain.Actor) ([]domain.Change, error)
+		allowed []string // besides the user themself
+		refused error    // what everyone else gets
 	}{
 		{"ChangePassword", func(u *domain.User, a domain.Actor) ([]domain.Change, error) {
 			return domain.DecideChangePassword(u, a, "$argon2id$v=19$y")
-		}},
+		}, []string{"ada", "system"}, domain.ErrRoleRequired},
 		{"IssueToken", func(u *domain.User, a domain.Actor) ([]domain.Change, error) {
 			return domain.DecideIssueToken(u, a, domain.IssueToken{TokenID: "t2", Name: "ci", Hash: sha})
-		}},
+		}, []string{"system"}, domain.ErrTokenNotOwn},
 		{"RevokeToken", func(u *domain.User, a domain.Actor) ([]domain.Change, error) {
 			return domain.DecideRevokeToken(u, a, "t1")
-		}},
+		}, []string{"ada", "system"}, domain.ErrRoleRequired},
+	}
+	as := func(name string) domain.Actor {
+		if name == "system" {
+			return domain.System()
+		}
+		return actor(name)
 	}
 	for _, c := range commands {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := c.run(zed(t), self); err != nil {
 				t.Errorf("as the user: %v", err)
 			}
-			if _, err := c.run(zed(t), actor("pat")); err != nil {
-				t.Errorf("as a publisher: %v", err)
+			for _, who := range c.allowed {
+				if _, err := c.run(zed(t), as(who)); err != nil {
+					t.Errorf("as %s: %v", who, err)
+				}
 			}
-			for _, who := range []string{"alice", "rita", "nobody"} {
-				if _, err := c.run(zed(t), actor(who)); !errors.Is(err, domain.ErrRoleRequired) {
-					t.Errorf("as %s: %v, want ErrRoleRequired", who, err)
+			for _, who := range []string{"pat", "paula", "alice", "rita", "nobody", "ada", ""} {
+				if slices.Contains(c.allowed, who) {
+					continue
+				}
+				a := domain.Actor{Roles: domain.Roles} // nameless, every role
+				if who != "" {
+					a = actor(who)
+				}
+				if _, err := c.run(zed(t), a); !errors.Is(err, c.refused) {
+					t.Errorf("as %q: %v, want %v", who, err, c.refused)
 				}
 			}
 		})
 	}
 }
 
+// TestDecideUserAccounts: given a user's events, when an account command
+// runs, then these events (or this error).
+func TestDecideUserAccounts(t *testing.T) {
+	const newHash = "$argon2id$v=19$new"
+	issued := func(id string) any { return &events.TokenIssued{TokenID: id, Name: "script " + id, Hash: sha} }
+	revoked := func(id string) any { return &events.TokenRevoked{TokenID: id} }
+	user := func(cs ...any) []domain.Change {
+		var out []domain.Change
+		for _, d := range cs {
+			out = append(out, domain.Change{Aggregate: domain.UserID("zed"), Data: d})
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		given []any // zed's events after registering with the reviewer role
+		when  func(u *domain.User) ([]domain.Change, error)
+		want  []domain.Change
+		err   error
+	}{
+		{"an admin's reset revokes every live token with it", []any{issued("t3"), issued("t1"), issued("t2"), revoked("t2")},
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideChangePassword(u, actor("ada"), newHash)
+			},
+			user(&events.PasswordChanged{PasswordHash: newHash}, revoked("t1"), revoked("t3")), nil},
+		{"the command line's reset does too", []any{issued("t1")},
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideChangePassword(u, domain.System(), newHash)
+			},
+			user(&events.PasswordChanged{PasswordHash: newHash}, revoked("t1")), nil},
+		{"a user changing their own password keeps their tokens", []any{issued("t1")},
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideChangePassword(u, domain.Actor{Name: "zed"}, newHash)
+			},
+			user(&events.PasswordChanged{PasswordHash: newHash}), nil},
+		{"a publisher cannot reset another's password", []any{issued("t1")},
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideChangePassword(u, actor("pat"), newHash)
+			},
+			nil, domain.ErrRoleRequired},
+		{"a publisher cannot issue a token for a reviewer", nil,
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideIssueToken(u, actor("pat"), domain.IssueToken{TokenID: "t9", Name: "vote", Hash: sha})
+			}, nil, domain.ErrTokenNotOwn},
+		{"an admin cannot issue a token for another user", nil,
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideIssueToken(u, actor("ada"), domain.IssueToken{TokenID: "t9", Name: "vote", Hash: sha})
+			}, nil, domain.ErrTokenNotOwn},
+		{"the command line issues a token for a user", nil,
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideIssueToken(u, domain.System(), domain.IssueToken{TokenID: "t9", Name: "cli", Hash: sha})
+			}, user(&events.TokenIssued{TokenID: "t9", Name: "cli", Hash: sha}), nil},
+		{"an admin grants a role", nil,
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideGrantRole(u, actor("ada"), domain.RolePublisher)
+			},
+			user(&events.RoleGranted{Role: domain.RolePublisher}), nil},
+		{"an admin revokes a role", nil,
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideRevokeRole(u, actor("ada"), domain.RoleReviewer)
+			},
+			user(&events.RoleRevoked{Role: domain.RoleReviewer}), nil},
+		{"an admin revokes another's token", []any{issued("t1")},
+			func(u *domain.User) ([]domain.Change, error) { return domain.DecideRevokeToken(u, actor("ada"), "t1") },
+			user(revoked("t1")), nil},
+		{"a publisher cannot grant a role", nil,
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideGrantRole(u, actor("pat"), domain.RoleEditor)
+			},
+			nil, domain.ErrRoleRequired},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.when(userState(t, "zed", []string{domain.RoleReviewer}, tt.given...))
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) || got != nil {
+					t.Fatalf("got %s, %v; want no events and %v", show(got), err, tt.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %s, %v\nwant %s", show(got), err, show(tt.want))
+			}
+		})
+	}
+}
+
 func TestDecideUsers(t *testing.T) {
-	pat := actor("pat")
+	ada := actor("ada") // the admin
 	t.Run("register", func(t *testing.T) {
-		got, err := domain.DecideRegisterUser(&domain.User{}, pat, domain.RegisterUser{Username: "zed", DisplayName: "Zed",
+		got, err := domain.DecideRegisterUser(&domain.User{}, ada, domain.RegisterUser{Username: "zed", DisplayName: "Zed",
 			PasswordHash: "$argon2id$v=19$x", Roles: []string{domain.RoleReviewer, domain.RoleEditor, domain.RoleReviewer}})
 		want := changes(domain.Change{Aggregate: domain.UserID("zed"), Data: &events.UserRegistered{Username: "zed", DisplayName: "Zed",
 			PasswordHash: "$argon2id$v=19$x", Roles: []string{domain.RoleEditor, domain.RoleReviewer}}})
@@ -183,29 +294,32 @@ func TestDecideUsers(t *testing.T) {
 		err  error
 	}{
 		{"register twice", func() ([]domain.Change, error) {
-			return domain.DecideRegisterUser(userState(t, "zed", nil), pat, domain.RegisterUser{Username: "zed", PasswordHash: "$argon2id$v=19$x"})
+			return domain.DecideRegisterUser(userState(t, "zed", nil), ada, domain.RegisterUser{Username: "zed", PasswordHash: "$argon2id$v=19$x"})
 		}, domain.ErrUserExists},
 		{"grant a held role", func() ([]domain.Change, error) {
-			return domain.DecideGrantRole(userState(t, "zed", []string{domain.RoleEditor}), pat, domain.RoleEditor)
+			return domain.DecideGrantRole(userState(t, "zed", []string{domain.RoleEditor}), ada, domain.RoleEditor)
 		}, domain.ErrHasRole},
-		{"grant to nobody", func() ([]domain.Change, error) { return domain.DecideGrantRole(&domain.User{}, pat, domain.RoleEditor) },
+		{"grant to nobody", func() ([]domain.Change, error) { return domain.DecideGrantRole(&domain.User{}, ada, domain.RoleEditor) },
 			domain.ErrUserMissing},
 		{"revoke a role not held", func() ([]domain.Change, error) {
-			return domain.DecideRevokeRole(userState(t, "zed", nil), pat, domain.RoleEditor)
+			return domain.DecideRevokeRole(userState(t, "zed", nil), ada, domain.RoleEditor)
 		}, domain.ErrLacksRole},
-		{"revoke one's own publisher role", func() ([]domain.Change, error) {
-			return domain.DecideRevokeRole(userState(t, "pat", []string{domain.RolePublisher}), pat, domain.RolePublisher)
-		}, domain.ErrState},
+		{"revoke one's own admin role", func() ([]domain.Change, error) {
+			return domain.DecideRevokeRole(userState(t, "ada", []string{domain.RoleAdmin}), ada, domain.RoleAdmin)
+		}, domain.ErrOwnAdminRole},
+		{"grant oneself a role", func() ([]domain.Change, error) {
+			return domain.DecideGrantRole(userState(t, "ada", []string{domain.RoleAdmin}), ada, domain.RolePublisher)
+		}, domain.ErrSelfGrant},
 		{"revoke a revoked token", func() ([]domain.Change, error) {
 			return domain.DecideRevokeToken(userState(t, "zed", nil, &events.TokenIssued{TokenID: "t1", Name: "a", Hash: sha},
-				&events.TokenRevoked{TokenID: "t1"}), pat, "t1")
+				&events.TokenRevoked{TokenID: "t1"}), ada, "t1")
 		}, domain.ErrTokenMissing},
 		{"revoke an unknown token", func() ([]domain.Change, error) {
-			return domain.DecideRevokeToken(userState(t, "zed", nil), pat, "t9")
+			return domain.DecideRevokeToken(userState(t, "zed", nil), ada, "t9")
 		}, domain.ErrTokenMissing},
 		{"reissue a revoked token's id", func() ([]domain.Change, error) {
 			return domain.DecideIssueToken(userState(t, "zed", nil, &events.TokenIssued{TokenID: "t1", Name: "a", Hash: sha},
-				&events.TokenRevoked{TokenID: "t1"}), pat, domain.IssueToken{TokenID: "t1", Name: "b", Hash: sha})
+				&events.TokenRevoked{TokenID: "t1"}), domain.Actor{Name: "zed"}, domain.IssueToken{TokenID: "t1", Name: "b", Hash: sha})
 		}, domain.ErrInvalid},
 	}
 	for _, tt := range tests {

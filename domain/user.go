@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -81,9 +82,9 @@ type RegisterUser struct {
 	Roles        []string
 }
 
-// DecideRegisterUser lets a publisher (or the command line) add a user.
+// DecideRegisterUser lets an admin (or the command line) add a user.
 func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) {
-	if err := actor.require(RolePublisher); err != nil {
+	if err := actor.require(RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := CheckUsername(c.Username); err != nil {
@@ -107,13 +108,17 @@ func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) 
 		PasswordHash: c.PasswordHash, Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles)))}), nil
 }
 
-// DecideGrantRole gives a user a role.
+// DecideGrantRole lets an admin give a user a role; never themself, so
+// one admin cannot make themself a reviewer or publisher unseen.
 func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
-	if err := actor.require(RolePublisher); err != nil {
+	if err := actor.require(RoleAdmin); err != nil {
 		return nil, err
 	}
 	if !u.Exists() {
 		return nil, ErrUserMissing
+	}
+	if u.Username == actor.Name {
+		return nil, ErrSelfGrant
 	}
 	if !ValidRole(role) {
 		return nil, invalid("role", "unknown role %q", role)
@@ -124,10 +129,10 @@ func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
 	return one(UserID(u.Username), &events.RoleGranted{Role: role}), nil
 }
 
-// DecideRevokeRole takes a role away. A publisher cannot drop their own
-// publisher role, so the desk never locks itself out by accident.
+// DecideRevokeRole lets an admin take a role away. An admin cannot drop
+// their own admin role, so the desk never locks itself out by accident.
 func DecideRevokeRole(u *User, actor Actor, role string) ([]Change, error) {
-	if err := actor.require(RolePublisher); err != nil {
+	if err := actor.require(RoleAdmin); err != nil {
 		return nil, err
 	}
 	if !u.Exists() {
@@ -136,24 +141,47 @@ func DecideRevokeRole(u *User, actor Actor, role string) ([]Change, error) {
 	if !slices.Contains(u.Roles, role) {
 		return nil, ErrLacksRole
 	}
-	if u.Username == actor.Name && role == RolePublisher {
-		return nil, kindErr(ErrState, "you cannot revoke your own publisher role")
+	if u.Username == actor.Name && role == RoleAdmin {
+		return nil, ErrOwnAdminRole
 	}
 	return one(UserID(u.Username), &events.RoleRevoked{Role: role}), nil
 }
 
-// DecideChangePassword replaces the password hash: the user themself or a publisher.
+// DecideChangePassword replaces the password hash: the user themself, or
+// an admin (or the command line) resetting it.
+//
+// A reset by someone else also revokes every token of the user, in the
+// same command: whoever the reset locks out (a leaked password, someone
+// leaving) must not keep using the API either. The revocations are events
+// of their own rather than a rule that tokens older than a password change
+// are void, so the token list, the bearer check and the audit trail all
+// read them as any other revocation, and a replay needs no new rule. The
+// user's sessions end without an event: a session counts only while it was
+// opened with the current password (web/session_registry.go). A user
+// changing their own password keeps their tokens.
 func DecideChangePassword(u *User, actor Actor, hash string) ([]Change, error) {
 	if !u.Exists() {
 		return nil, ErrUserMissing
 	}
-	if actor.Name != u.Username && !actor.Has(RolePublisher) {
-		return nil, ErrRoleRequired
+	self := actor.Name != "" && actor.Name == u.Username
+	if !self {
+		if err := actor.require(RoleAdmin); err != nil {
+			return nil, err
+		}
 	}
 	if !strings.HasPrefix(hash, "$argon2id$") {
 		return nil, invalid("password", "must be stored as an argon2id hash")
 	}
-	return one(UserID(u.Username), &events.PasswordChanged{PasswordHash: hash}), nil
+	out := one(UserID(u.Username), &events.PasswordChanged{PasswordHash: hash})
+	if self {
+		return out, nil
+	}
+	for _, id := range slices.Sorted(maps.Keys(u.Tokens)) {
+		if !u.Tokens[id].Revoked {
+			out = append(out, Change{Aggregate: UserID(u.Username), Data: &events.TokenRevoked{TokenID: id}})
+		}
+	}
+	return out, nil
 }
 
 // IssueToken creates an API token; the secret's hash arrives from the caller.
@@ -164,13 +192,17 @@ type IssueToken struct {
 	ExpiresAt time.Time
 }
 
-// DecideIssueToken lets a user (or a publisher for them) create a token.
+// DecideIssueToken lets a user create a token for themself. Nobody issues
+// one for someone else, an admin neither: a token acts as its user, so it
+// would let one person cast another's votes. The operator's command line
+// may (crossrank token create USER), recorded as the system actor via the
+// command line.
 func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 	if !u.Exists() {
 		return nil, ErrUserMissing
 	}
-	if actor.Name != u.Username && !actor.Has(RolePublisher) {
-		return nil, ErrRoleRequired
+	if actor.Name == "" || actor.Name != u.Username && !actor.IsSystem() {
+		return nil, ErrTokenNotOwn
 	}
 	if !events.ValidID(c.TokenID) || len(u.Tokens) >= 100 {
 		return nil, invalid("token", "invalid token id or too many tokens")
@@ -192,12 +224,12 @@ func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 	return one(UserID(u.Username), ti), nil
 }
 
-// DecideRevokeToken disables a token.
+// DecideRevokeToken disables a token: the user themself or an admin.
 func DecideRevokeToken(u *User, actor Actor, tokenID string) ([]Change, error) {
 	if !u.Exists() {
 		return nil, ErrUserMissing
 	}
-	if actor.Name != u.Username && !actor.Has(RolePublisher) {
+	if actor.Name == "" || actor.Name != u.Username && !actor.Has(RoleAdmin) {
 		return nil, ErrRoleRequired
 	}
 	t := u.Tokens[tokenID]

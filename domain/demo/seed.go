@@ -10,7 +10,9 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// DemoUsers are the desk's demo accounts and their roles.
+// DemoUsers are the desk's demo accounts and their roles. The admin
+// administers users and nothing else: no demo account both manages accounts
+// and takes part in review.
 var DemoUsers = []struct {
 	Name  string
 	Roles []string
@@ -19,6 +21,7 @@ var DemoUsers = []struct {
 	{"reviewer1", []string{domain.RoleReviewer}},
 	{"reviewer2", []string{domain.RoleReviewer}},
 	{"publisher", []string{domain.RolePublisher}},
+	{"admin", []string{domain.RoleAdmin}},
 }
 
 // Options configure Seed.
@@ -127,10 +130,14 @@ func (sd *seeder) do(cmd func() (domain.Result, error), already ...error) {
 	}
 }
 
-var editor = domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
+// The demo users' own commands are run by the command line that seeds the
+// demo, and their events say so (ce-authvia cli): nobody signed in.
+var seededBy = events.Via{Method: events.ViaCLI}
+
+var editor = domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}, Via: seededBy}
 
 func reviewer(n string) domain.Actor {
-	return domain.Actor{Name: n, Roles: []string{domain.RoleReviewer}}
+	return domain.Actor{Name: n, Roles: []string{domain.RoleReviewer}, Via: seededBy}
 }
 
 // proposal opens a proposal for p with the scores keep selects (and, when
@@ -244,7 +251,7 @@ func (sd *seeder) publish(ids []string) {
 			return
 		}
 	}
-	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
+	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}, Via: seededBy}
 	sd.do(func() (domain.Result, error) { return h.Publish(ctx, publisher, "seed-edition-1", c, candidates) })
 }
 
