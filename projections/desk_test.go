@@ -27,6 +27,7 @@ type liveDesk struct {
 var (
 	publisher = domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
 	editor    = domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
+	admin     = domain.Actor{Name: "admin", Roles: []string{domain.RoleAdmin}}
 )
 
 func reviewer(name string) domain.Actor {
@@ -95,8 +96,8 @@ func richHistory(t *testing.T, d *liveDesk) {
 	// issued and revoked, a password changed.
 	do(t, "register")(h.RegisterUser(ctx, domain.System(), "x-user", domain.RegisterUser{Username: "reviewer3",
 		DisplayName: "Reviewer 3", PasswordHash: hash, Roles: []string{domain.RoleReviewer}}))
-	do(t, "grant")(h.GrantRole(ctx, publisher, "x-grant", "reviewer3", domain.RoleEditor))
-	do(t, "revoke role")(h.RevokeRole(ctx, publisher, "x-revoke", "reviewer3", domain.RoleEditor))
+	do(t, "grant")(h.GrantRole(ctx, admin, "x-grant", "reviewer3", domain.RoleEditor))
+	do(t, "revoke role")(h.RevokeRole(ctx, admin, "x-revoke", "reviewer3", domain.RoleEditor))
 	do(t, "token")(h.IssueToken(ctx, editor, "x-token", "editor", domain.IssueToken{TokenID: "tok-ci", Name: "CI",
 		Hash: strings.Repeat("ab", 32), ExpiresAt: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}))
 	do(t, "revoke token")(h.RevokeToken(ctx, editor, "x-token-revoke", "editor", "tok-ci"))

@@ -96,8 +96,8 @@ func insertSQL(into string, columns, rows int, upsert ...string) string {
 
 // auditInto names the audit columns in the order apply collects them.
 const (
-	auditInto    = "audit(seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh, before, after, ranking, entry, proposal, hash)"
-	auditColumns = 15
+	auditInto    = "audit(seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh, before, after, ranking, entry, proposal, hash, authvia)"
+	auditColumns = 16
 )
 
 // zeroState is the state of an aggregate before its first event; nil for
@@ -229,7 +229,7 @@ func (p *projector) apply(ev events.Event, head string) error {
 	// Audit rows are inserted together at the end of the batch (nothing
 	// reads them before).
 	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.Type, ev.ID, a.en, a.zh,
-		a.before, a.after, a.ranking, a.entry, a.proposal, p.head)
+		a.before, a.after, a.ranking, a.entry, a.proposal, p.head, ev.AuthVia)
 	return nil
 }
 

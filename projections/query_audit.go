@@ -53,6 +53,9 @@ type AuditRow struct {
 	Entry     string    `json:"entry"`
 	Proposal  string    `json:"proposal"`
 	Hash      string    `json:"hash"`
+	// AuthVia is how the actor signed in, the event's ce-authvia attribute
+	// as stored (events.ParseVia reads it); "" for older events.
+	AuthVia string `json:"authvia"`
 }
 
 // AuditPage is one page of the trail, newest first, with the cursors of
@@ -135,7 +138,7 @@ func (f AuditFilter) limit() int {
 }
 
 const auditCols = `seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh,
-	before, after, ranking, entry, proposal, hash`
+	before, after, ranking, entry, proposal, hash, authvia`
 
 // Audit returns one page of the rows matching f, newest first.
 func (s *Store) Audit(ctx context.Context, f AuditFilter) (AuditPage, error) {
@@ -213,7 +216,7 @@ func (s *Store) auditRows(ctx context.Context, where string, args ...any) ([]Aud
 		var r AuditRow
 		var at string
 		if err := rows.Scan(&r.Seq, &at, &r.Actor, &r.Kind, &r.Aggregate, &r.Type, &r.EventID, &r.SummaryEn,
-			&r.SummaryZh, &r.Before, &r.After, &r.Ranking, &r.Entry, &r.Proposal, &r.Hash); err != nil {
+			&r.SummaryZh, &r.Before, &r.After, &r.Ranking, &r.Entry, &r.Proposal, &r.Hash, &r.AuthVia); err != nil {
 			return nil, err
 		}
 		r.At, _ = time.Parse(time.RFC3339Nano, at)

@@ -61,7 +61,10 @@ type synth struct {
 
 func (s *synth) pick(names []string) string { return names[s.Rng.IntN(len(names))] }
 
-// users registers the desk: editors, reviewers and publishers.
+// users registers the desk: editors, reviewers and publishers. The
+// publishers also administer users (the admin role): an admin of their own
+// would be one more decision, and every random step after it, so every
+// history generated for a seed, would change.
 func (s *synth) users() error {
 	for _, g := range []struct {
 		role string
@@ -73,6 +76,9 @@ func (s *synth) users() error {
 			*g.into = append(*g.into, name)
 			c := domain.RegisterUser{Username: name, DisplayName: fmt.Sprintf("%s %d", g.role, i),
 				PasswordHash: "$argon2id$v=19$m=65536,t=3,p=2$c3ludGhldGlj$aGFzaA", Roles: []string{g.role}}
+			if g.role == domain.RolePublisher {
+				c.Roles = append(c.Roles, domain.RoleAdmin)
+			}
 			if err := s.As(domain.System())(domain.DecideRegisterUser(s.User(name), domain.System(), c)); err != nil {
 				return err
 			}
@@ -85,7 +91,7 @@ func (s *synth) users() error {
 // then: API tokens issued and revoked, a role granted for a while, a new
 // password.
 func (s *synth) accounts() error {
-	pub := s.Actor(s.pick(s.publishers))
+	adm := s.Actor(s.pick(s.publishers)) // who also hold the admin role
 	switch x := s.Rng.IntN(20); {
 	case x < 4:
 		return s.issueToken(s.pick(s.reviewers))
@@ -94,13 +100,13 @@ func (s *synth) accounts() error {
 	case x < 15 && len(s.tokens) > 0:
 		t := s.tokens[0]
 		s.tokens = s.tokens[1:]
-		return s.As(pub)(domain.DecideRevokeToken(s.User(t[0]), pub, t[1]))
+		return s.As(adm)(domain.DecideRevokeToken(s.User(t[0]), adm, t[1]))
 	case x < 17:
 		name := s.pick(s.reviewers)
-		if err := s.As(pub)(domain.DecideGrantRole(s.User(name), pub, domain.RolePublisher)); err != nil {
+		if err := s.As(adm)(domain.DecideGrantRole(s.User(name), adm, domain.RolePublisher)); err != nil {
 			return err
 		}
-		return s.As(pub)(domain.DecideRevokeRole(s.User(name), pub, domain.RolePublisher))
+		return s.As(adm)(domain.DecideRevokeRole(s.User(name), adm, domain.RolePublisher))
 	case x < 18:
 		name := s.pick(s.editors)
 		return s.As(s.Actor(name))(domain.DecideChangePassword(s.User(name), s.Actor(name), "$argon2id$v=19$m=65536,t=3,p=2$bmV3$aGFzaA"))
