@@ -46,12 +46,24 @@ func requestOf(ctx context.Context) *request {
 // userOf returns the signed-in user, or nil.
 func userOf(ctx context.Context) *domain.User { return requestOf(ctx).user }
 
-// actorOf returns the signed-in user as a command actor (zero when signed out).
+// actorOf returns the signed-in user as a command actor (zero when signed
+// out), with how they signed in, which every event they cause records.
 func actorOf(ctx context.Context) domain.Actor {
-	if u := userOf(ctx); u != nil {
-		return u.Actor()
+	rq := requestOf(ctx)
+	if rq.user == nil {
+		return domain.Actor{}
 	}
-	return domain.Actor{}
+	a := rq.user.Actor()
+	switch {
+	case rq.token != "":
+		a.Via = events.Via{Method: events.ViaToken, TokenID: rq.token}
+		if t := rq.user.Tokens[rq.token]; t != nil {
+			a.Via.TokenName = t.Name
+		}
+	case rq.session != "":
+		a.Via = events.Via{Method: events.ViaSession}
+	}
+	return a
 }
 
 // langOf returns the request's language, "zh" or "en".

@@ -50,6 +50,7 @@ var catalog = map[string]text{
 	"role.editor":            {"Editor", "编辑"},
 	"role.reviewer":          {"Reviewer", "审稿人"},
 	"role.publisher":         {"Publisher", "发布人"},
+	"role.admin":             {"Admin", "管理员"},
 	"status.draft":           {"Draft", "草稿"},
 	"status.in_review":       {"In review", "审核中"},
 	"status.cross_validated": {"Cross-validated", "已交叉验证"},

@@ -24,6 +24,10 @@ var errorTexts = []struct {
 	{domain.ErrRoleRequired, text{"Your account does not hold the role this action needs.", "你的账号没有执行此操作所需的角色。"}},
 	{domain.ErrNotAuthor, text{"Only the author or a reviser may change this proposal.", "只有作者或修订者可以修改此提案。"}},
 	{domain.ErrNotVoter, text{"Only the reviewer who cast this veto can lift it.", "只有投出否决票的审稿人可以撤销它。"}},
+	{domain.ErrTokenNotOwn, text{"An API token can only be issued by its own user, from their account page.", "API 令牌只能由其本人在“我的账号”页面签发。"}},
+	{domain.ErrSelfGrant, text{"You cannot grant yourself a role; another admin must.", "不能给自己授予角色，须由另一位管理员授予。"}},
+	{domain.ErrOwnAdminRole, text{"You cannot revoke your own admin role.", "你不能撤销自己的管理员角色。"}},
+	{errOwnPasswordReset, text{"Change your own password on your account page.", "请在“我的账号”页面修改自己的密码。"}},
 	{domain.ErrRankingExists, text{"This ranking already exists.", "该榜单已存在。"}},
 	{domain.ErrRankingMissing, text{"There is no such ranking.", "没有这个榜单。"}},
 	{domain.ErrEntryExists, text{"This entry already exists.", "该条目已存在。"}},
@@ -103,7 +107,6 @@ func stateText(err error) (text, bool) {
 	}{
 		{"only a draft or a proposal in review can be withdrawn", text{"Only a draft or a proposal in review can be withdrawn.", "只有草稿或审核中的提案可以撤回。"}},
 		{"the proposal is already a draft", text{"The proposal is already a draft.", "提案已经是草稿。"}},
-		{"you cannot revoke your own publisher role", text{"You cannot revoke your own publisher role.", "你不能撤销自己的发布人角色。"}},
 	} {
 		if strings.HasSuffix(err.Error(), m.suffix) {
 			return m.msg, true
@@ -182,7 +185,7 @@ var fieldLabels = map[string]text{
 	"revision": {"revision", "修订版本"}, "verified_evidence": {"verified evidence", "已核实的证据"},
 	"comment": {"comment", "意见"}, "reason": {"reason", "原因"}, "note": {"note", "说明"},
 	"voter": {"reviewer", "审稿人"}, "preview_hash": {"preview", "预览"}, "audit_head": {"audit head", "审计链头"},
-	"username": {"username", "用户名"}, "password": {"password", "密码"}, "display_name": {"display name", "显示名称"},
+	"username": {"username", "用户名"}, "password": {"password", "密码"}, "new_password": {"new password", "新密码"}, "display_name": {"display name", "显示名称"},
 	"roles": {"roles", "角色"}, "role": {"role", "角色"}, "token": {"token", "令牌"}, "hash": {"hash", "哈希"},
 	"slug": {"slug", "标识"}, "new_entry": {"new entry", "新条目"}, "body": {"request body", "请求内容"},
 }

@@ -118,7 +118,7 @@ type navItem struct {
 }
 
 // Nav lists the navigation for this user: the public rankings for all; the
-// desk for the signed-in; publishing and users for publishers.
+// desk for the signed-in; publishing for publishers; users for admins.
 func (p Page) Nav() []navItem {
 	items := []navItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: pathHome}}
 	if p.User != nil {
@@ -126,9 +126,10 @@ func (p Page) Nav() []navItem {
 			navItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: pathDesk},
 			navItem{ID: "audit", Label: p.T("nav.audit"), Href: pathAudit})
 		if p.Has(domain.RolePublisher) {
-			items = append(items,
-				navItem{ID: "publish", Label: p.T("nav.publish"), Href: pathPublish},
-				navItem{ID: "users", Label: p.T("nav.users"), Href: pathUsers})
+			items = append(items, navItem{ID: "publish", Label: p.T("nav.publish"), Href: pathPublish})
+		}
+		if p.Has(domain.RoleAdmin) {
+			items = append(items, navItem{ID: "users", Label: p.T("nav.users"), Href: pathUsers})
 		}
 	}
 	for i := range items {

@@ -159,6 +159,9 @@ type auditRowView struct {
 	ISO         string // machine-readable time
 	Actor       string
 	ActorURL    string // the trail filtered to this actor
+	Via         string // how the actor signed in, in words; "" for events that do not say
+	ViaMethod   string // "session", "token", "cli"; "" when unknown
+	ViaRaw      string // the ce-authvia attribute as stored
 	Type        string
 	TypeLabel   string
 	Summary     string
@@ -218,6 +221,10 @@ func auditRowsOf(rows []projections.AuditRow, p Page) []auditRowView {
 		if len(r.Hash) > 12 {
 			v.ShortHash = r.Hash[:12] + "…"
 		}
+		v.Via, v.ViaMethod, v.ViaRaw = auditVia(p, r.AuthVia), "", r.AuthVia
+		if via, err := events.ParseVia(r.AuthVia); err == nil {
+			v.ViaMethod = via.Method
+		}
 		v.Subject, v.SubjectURL = auditSubject(r, p)
 		if r.Proposal != "" && r.Entry != "" && r.Ranking != "" {
 			v.EntryLabel, v.EntryURL = p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
@@ -225,6 +232,23 @@ func auditRowsOf(rows []projections.AuditRow, p Page) []auditRowView {
 		out = append(out, v)
 	}
 	return out
+}
+
+// auditVia puts how an event's actor signed in into words: "via session",
+// "via token ‘ci-bot’ (id …)", "via command line". Events stored before
+// the attribute existed say nothing; a value this version cannot read
+// (another writer's) is shown as it is.
+func auditVia(p Page, raw string) string {
+	via, err := events.ParseVia(raw)
+	switch {
+	case raw == "":
+		return ""
+	case err != nil:
+		return p.T("audit.via.other", raw)
+	case via.Method == events.ViaToken:
+		return p.T("audit.via.token", via.TokenName, via.TokenID)
+	}
+	return p.T("audit.via." + via.Method)
 }
 
 // auditSubject names what an event is about and links to its page.
@@ -235,7 +259,7 @@ func auditSubject(r projections.AuditRow, p Page) (string, string) {
 	case r.Entry != "" && r.Ranking != "":
 		return p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
 	case r.Kind == string(events.KindUser):
-		if p.Has(domain.RolePublisher) {
+		if p.Has(domain.RoleAdmin) {
 			return p.T("audit.subject.user", r.Aggregate), pathUsers + "#user-" + r.Aggregate
 		}
 		return p.T("audit.subject.user", r.Aggregate), ""

@@ -14,7 +14,7 @@ import (
 
 // auditCSVHeader names the export's columns: the audit row as stored.
 var auditCSVHeader = []string{"seq", "at", "actor", "kind", "aggregate", "type", "event_id",
-	"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash"}
+	"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash", "authvia"}
 
 // auditExport streams every row matching the filters, newest first, as
 // CSV (?format=csv) or JSON (?format=json, the API's default). Cursors and
@@ -90,7 +90,8 @@ func writeAuditCSV(w *bufio.Writer, each func(func(projections.AuditRow) error) 
 	}
 	err := each(func(r projections.AuditRow) error {
 		rec := []string{strconv.FormatUint(r.Seq, 10), r.At.UTC().Format(time.RFC3339Nano), r.Actor, r.Kind,
-			r.Aggregate, r.Type, r.EventID, r.SummaryEn, r.SummaryZh, r.Before, r.After, r.Ranking, r.Entry, r.Proposal, r.Hash}
+			r.Aggregate, r.Type, r.EventID, r.SummaryEn, r.SummaryZh, r.Before, r.After, r.Ranking, r.Entry, r.Proposal, r.Hash,
+			r.AuthVia}
 		for i := 1; i < len(rec); i++ {
 			rec[i] = csvCell(rec[i])
 		}

@@ -27,8 +27,9 @@ func adminFakeHash(string) (string, error) { return "$argon2id$v=19$m=8,t=1,p=1$
 
 // adminUsers sign in with testPassword (a real argon2id hash). pia holds
 // editor and publisher, to show that a publisher cannot publish their own
-// proposal.
+// proposal; ada administers users.
 var adminUsers = map[string][]string{
+	"ada": {domain.RoleAdmin},
 	"pat": {domain.RolePublisher},
 	"pia": {domain.RoleEditor, domain.RolePublisher},
 	"ed":  {domain.RoleEditor},

@@ -14,19 +14,23 @@ import (
 	"github.com/crossrank/crossrank/projections"
 )
 
-// userRoutes: publishers list users, add them, grant and revoke roles,
-// issue and revoke API tokens for them.
+// userRoutes: admins list users, add them, grant and revoke roles, reset
+// passwords and revoke API tokens. Issuing a token here is refused for
+// anyone but the admin themself (the domain's rule, answered 403): tokens
+// are issued by their own user on the account page.
 func (s *Server) userRoutes() {
-	pub := func(h http.Handler) http.Handler { return s.requireRole(domain.RolePublisher, h) }
-	s.route("GET "+pathUsers, pub(http.HandlerFunc(s.usersPage)))
-	s.route("POST "+pathUsers, pub(formCommand(s, userAddAction,
+	adm := func(h http.Handler) http.Handler { return s.requireRole(domain.RoleAdmin, h) }
+	s.route("GET "+pathUsers, adm(http.HandlerFunc(s.usersPage)))
+	s.route("POST "+pathUsers, adm(formCommand(s, userAddAction,
 		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add"))))
-	s.route("POST "+pathUsers+"/{name}/roles/grant", pub(formCommand(s, roleGrantAction,
+	s.route("POST "+pathUsers+"/{name}/roles/grant", adm(formCommand(s, roleGrantAction,
 		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](s, "roles"))))
-	s.route("POST "+pathUsers+"/{name}/roles/revoke", pub(formCommand(s, roleRevokeAction,
+	s.route("POST "+pathUsers+"/{name}/roles/revoke", adm(formCommand(s, roleRevokeAction,
 		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](s, "roles"))))
-	s.route("POST "+pathUsers+"/{name}/tokens", pub(http.HandlerFunc(s.userTokenIssue)))
-	s.route("POST "+pathUsers+"/{name}/tokens/{token}/revoke", pub(formCommand(s, tokenRevokeAction,
+	s.route("POST "+pathUsers+"/{name}/password", adm(formCommand(s, passwordResetAction,
+		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](s, "password"))))
+	s.route("POST "+pathUsers+"/{name}/tokens", adm(http.HandlerFunc(s.userTokenIssue)))
+	s.route("POST "+pathUsers+"/{name}/tokens/{token}/revoke", adm(formCommand(s, tokenRevokeAction,
 		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens"))))
 }
 
@@ -120,7 +124,7 @@ type usersView struct {
 	Page
 	Users  []userRowView
 	Roles  []roleCell // the add form's role checkboxes
-	Failed string     // the form that failed: "add", "roles", "tokens", "token"
+	Failed string     // the form that failed: "add", "roles", "password", "tokens", "token"
 	State  formState
 	Target string // the user whose form failed
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-func TestUsersPageIsForPublishers(t *testing.T) {
+func TestUsersPageIsForAdmins(t *testing.T) {
 	e := newAdminEnv(t)
-	for _, user := range []string{"ed", "rev"} {
+	for _, user := range []string{"ed", "rev", "pat"} {
 		c := e.client(user)
 		e.get(c, pathUsers, http.StatusForbidden)
 		before := e.lastSeq()
@@ -23,6 +23,8 @@ func TestUsersPageIsForPublishers(t *testing.T) {
 			pathUsers:                               {"username": {"mallory"}, "password": {testPassword}, "roles": {domain.RolePublisher}},
 			pathUsers + "/" + user + "/roles/grant": {"role": {domain.RolePublisher}},
 			pathUsers + "/ed/tokens":                {"name": {"stolen"}},
+			pathUsers + "/ed/password":              {"new_password": {"taken over!"}},
+			pathUsers + "/ed/tokens/t1/revoke":      {},
 		} {
 			form.Set("cmd_id", events.NewID(e.cmd.Now()))
 			if status, _, _ := e.post(c, target, form); status != http.StatusForbidden {
@@ -33,15 +35,17 @@ func TestUsersPageIsForPublishers(t *testing.T) {
 			t.Errorf("%s's refused forms appended events: %d → %d", user, before, after)
 		}
 	}
-	// The nav shows the page to publishers only.
-	if doc := e.get(e.client("ed"), pathAudit, http.StatusOK); byTestID(doc, "nav-users").Length() != 0 {
-		t.Error("an editor's nav links to the users page")
+	// The nav shows the page to admins only.
+	for user, want := range map[string]int{"ed": 0, "pat": 0, "ada": 1} {
+		if doc := e.get(e.client(user), pathAudit, http.StatusOK); byTestID(doc, "nav-users").Length() != want {
+			t.Errorf("%s's nav: %d links to the users page, want %d", user, byTestID(doc, "nav-users").Length(), want)
+		}
 	}
 }
 
 func TestAddUserCanSignIn(t *testing.T) {
 	e := newAdminEnv(t)
-	c := e.client("pat")
+	c := e.client("ada")
 	doc := e.get(c, pathUsers, http.StatusOK)
 	if byTestID(doc, "user-ed").Length() != 1 || byTestID(doc, "user-reviewer1").Length() != 1 {
 		t.Fatal("the users page does not list every user")
@@ -106,7 +110,7 @@ func TestAddUserCanSignIn(t *testing.T) {
 
 func TestGrantAndRevokeRoles(t *testing.T) {
 	e := newAdminEnv(t)
-	c := e.client("pat")
+	c := e.client("ada")
 	held := func(user, role string) string {
 		t.Helper()
 		v, _ := byTestID(e.get(c, pathUsers, http.StatusOK), "role-"+user+"-"+role).Attr("data-held")
@@ -140,17 +144,27 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 		t.Errorf("ed's roles %v", u.Roles)
 	}
 
-	// A publisher cannot drop their own publisher role; the page says why.
-	own := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "revoke-pat-publisher").Closest("form"))
-	status, _, page := e.post(c, pathUsers+"/pat/roles/revoke", own)
-	if status != http.StatusConflict || !strings.Contains(page.Find(`#user-pat [data-testid="form-error"]`).Text(), "own publisher role") {
-		t.Errorf("revoking one's own publisher role: status %d, %q", status, byTestID(page, "form-error").Text())
+	// An admin cannot drop their own admin role; the page says why.
+	own := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "revoke-ada-admin").Closest("form"))
+	status, _, page := e.post(c, pathUsers+"/ada/roles/revoke", own)
+	if status != http.StatusConflict || !strings.Contains(page.Find(`#user-ada [data-testid="form-error"]`).Text(), "own admin role") {
+		t.Errorf("revoking one's own admin role: status %d, %q", status, byTestID(page, "form-error").Text())
+	}
+	// Nor grant themself a role: that would make them a reviewer unseen.
+	before := e.lastSeq()
+	self := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "grant-ada-reviewer").Closest("form"))
+	status, _, page = e.post(c, pathUsers+"/ada/roles/grant", self)
+	if status != http.StatusForbidden || !strings.Contains(page.Find(`#user-ada [data-testid="form-error"]`).Text(), "cannot grant yourself") {
+		t.Errorf("granting oneself a role: status %d, %q", status, byTestID(page, "form-error").Text())
+	}
+	if e.lastSeq() != before {
+		t.Error("a refused self-grant appended events")
 	}
 	// Revoking a role the user does not hold, or granting an unknown one.
 	if status, _, _ := e.post(c, pathUsers+"/ed/roles/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {domain.RolePublisher}}); status != http.StatusConflict {
 		t.Errorf("revoking a role not held: status %d", status)
 	}
-	if status, _, _ := e.post(c, pathUsers+"/ed/roles/grant", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {"admin"}}); status != http.StatusUnprocessableEntity {
+	if status, _, _ := e.post(c, pathUsers+"/ed/roles/grant", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {"owner"}}); status != http.StatusUnprocessableEntity {
 		t.Errorf("granting an unknown role: status %d", status)
 	}
 }
@@ -165,13 +179,15 @@ func tokenIDOf(t *testing.T, full string) string {
 	return id
 }
 
+// TestTokenShownOnceWorksAndRevokes: ed issues a token on their account
+// page; it is shown once, works on the API as ed, and an admin revokes it.
 func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	e := newAdminEnv(t)
-	pat := e.client("pat")
-	form := formValues(byTestID(e.get(pat, pathUsers, http.StatusOK), "token-form-ed"))
+	ed, ada := e.client("ed"), e.client("ada")
+	form := formValues(byTestID(e.get(ed, pathAccount, http.StatusOK), "token-form-ed"))
 	form.Set("name", "ci")
 	form.Set("expires_days", "30")
-	res, body := pat.postForm(pathUsers+"/ed/tokens", form)
+	res, body := ed.postForm(pathAccount+"/tokens", form)
 	doc := adminDoc(t, body)
 	full := strings.TrimSpace(byTestID(doc, "token-secret").Text())
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(full, tokenPrefix) {
@@ -182,7 +198,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	}
 	issued := e.lastSeq()
 	// Sending the form again stores nothing and shows no token.
-	res, body = pat.postForm(pathUsers+"/ed/tokens", form)
+	res, body = ed.postForm(pathAccount+"/tokens", form)
 	doc = adminDoc(t, body)
 	if res.StatusCode != http.StatusOK || byTestID(doc, "token-already").Length() != 1 || byTestID(doc, "token-secret").Length() != 0 {
 		t.Errorf("resubmit: status %d, %q", res.StatusCode, doc.Find("main").Text())
@@ -190,9 +206,9 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	if e.lastSeq() != issued {
 		t.Error("a resubmitted token form appended events")
 	}
-	// The page lists it, never its secret.
+	// The admin's users page lists it, never its secret.
 	id := tokenIDOf(t, full)
-	users := e.get(pat, pathUsers, http.StatusOK)
+	users := e.get(ada, pathUsers, http.StatusOK)
 	if st, _ := byTestID(users, "token-"+id).Attr("data-status"); st != "active" {
 		t.Errorf("token listed as %q", st)
 	}
@@ -219,21 +235,21 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 
 	// Revoked, it is refused.
 	revoke := formValues(byTestID(users, "revoke-token-"+id).Closest("form"))
-	status, loc, _ := e.post(pat, pathUsers+"/ed/tokens/"+id+"/revoke", revoke)
+	status, loc, _ := e.post(ada, pathUsers+"/ed/tokens/"+id+"/revoke", revoke)
 	if status != http.StatusSeeOther || !strings.Contains(loc, "done=token_revoked") {
 		t.Fatalf("revoke: status %d, Location %q", status, loc)
 	}
-	if st, _ := byTestID(e.get(pat, pathUsers, http.StatusOK), "token-"+id).Attr("data-status"); st != "revoked" {
+	if st, _ := byTestID(e.get(ada, pathUsers, http.StatusOK), "token-"+id).Attr("data-status"); st != "revoked" {
 		t.Errorf("revoked token listed as %q", st)
 	}
 	if res, _ := api.do(http.MethodGet, "/api/v1/audit", nil, bearer); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("revoked token: status %d, want 401", res.StatusCode)
 	}
 	// A bad validity is explained next to the field.
-	bad := formValues(byTestID(e.get(pat, pathUsers, http.StatusOK), "token-form-ed"))
+	bad := formValues(byTestID(e.get(ed, pathAccount, http.StatusOK), "token-form-ed"))
 	bad.Set("name", "forever")
 	bad.Set("expires_days", "99999")
-	status, _, page := e.post(pat, pathUsers+"/ed/tokens", bad)
+	status, _, page := e.post(ed, pathAccount+"/tokens", bad)
 	if status != http.StatusUnprocessableEntity || byTestID(page, "field-error-expires_days").Length() != 1 {
 		t.Errorf("bad validity: status %d", status)
 	}

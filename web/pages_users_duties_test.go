@@ -1,0 +1,202 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+)
+
+// Separation of duties on the demo desk: user administration belongs to
+// the admin, who has no editorial right; nobody acts as someone else.
+
+// TestNobodyIssuesAnothersToken is issue 12's report: a publisher posting
+// to /desk/users/reviewer1/tokens got reviewer1's token and could vote as
+// them. Now it is refused, for a publisher and for an admin alike, and no
+// event is stored.
+func TestNobodyIssuesAnothersToken(t *testing.T) {
+	e := newDeskEnv(t)
+	form := url.Values{"name": {"mine now"}, "expires_days": {"30"}}
+	for _, who := range []string{"publisher", "admin"} {
+		doc := e.refused(e.client(who), pathUsers+"/reviewer1/tokens", form, http.StatusForbidden)
+		if testCount(doc, "token-secret") != 0 {
+			t.Errorf("%s was shown a token for reviewer1", who)
+		}
+		if who == "admin" && !strings.Contains(doc.Text(), "only be issued by its own user") {
+			t.Errorf("the admin is not told why: %.300q", testText(doc, "form-error"))
+		}
+	}
+	// The users page offers the form on the admin's own row only.
+	doc := e.page(e.client("admin"), pathUsers, http.StatusOK)
+	if testCount(doc, "token-form-reviewer1") != 0 || testCount(doc, "tokens-own-reviewer1") != 1 || testCount(doc, "token-form-admin") != 1 {
+		t.Error("the users page offers to issue a token for another user")
+	}
+	// In Chinese, too.
+	zh := e.client("admin")
+	zh.header.Set("Accept-Language", "zh-CN")
+	_, _, doc = e.post(zh, pathUsers+"/reviewer1/tokens", form)
+	if !strings.Contains(doc.Text(), "API 令牌只能由其本人") {
+		t.Errorf("no Chinese reason: %.300q", doc.Find("main").Text())
+	}
+}
+
+// TestAdminHasNoEditorialRights: the admin can neither open, review nor
+// publish, on the desk or the API; the publisher cannot administer users.
+func TestAdminHasNoEditorialRights(t *testing.T) {
+	e := newDeskEnv(t)
+	adm := e.client("admin")
+	e.page(adm, pathPublish, http.StatusForbidden)
+	before := e.lastSeq()
+	for path, body := range map[string]any{
+		"/api/v1/proposals": map[string]any{"ranking": deskRanking, "entry": "aliyun", "title": "An admin's change"},
+		"/api/v1/proposals/" + deskInReview + "/votes": map[string]any{"verdict": "approve", "revision": 1,
+			"verified_evidence": []string{"e1"}},
+		"/api/v1/proposals/" + deskValidated + "/reject": map[string]any{"reason": "no"},
+		"/api/v1/rankings/" + deskRanking + "/editions":  map[string]any{"proposals": []string{deskValidated}, "preview_hash": "x"},
+	} {
+		if res, body := adm.postJSON(path, body, nil); res.StatusCode != http.StatusForbidden {
+			t.Errorf("admin POST %s: status %d, want 403; %.200s", path, res.StatusCode, body)
+		}
+	}
+	if after := e.lastSeq(); after != before {
+		t.Errorf("the admin's refused commands appended %d events", after-before)
+	}
+	nav := func(user string) (users, publish bool) {
+		doc := e.page(e.client(user), "/desk/audit", http.StatusOK)
+		return testCount(doc, "nav-users") == 1, testCount(doc, "nav-publish") == 1
+	}
+	if users, publish := nav("admin"); !users || publish {
+		t.Errorf("admin's nav: users %v, publish %v; want users only", users, publish)
+	}
+	if users, publish := nav("publisher"); users || !publish {
+		t.Errorf("publisher's nav: users %v, publish %v; want publish only", users, publish)
+	}
+	pub := e.client("publisher")
+	e.page(pub, pathUsers, http.StatusForbidden)
+	e.refused(pub, pathUsers+"/reviewer1/roles/grant", url.Values{"role": {domain.RolePublisher}}, http.StatusForbidden)
+	e.refused(pub, pathUsers+"/reviewer1/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
+}
+
+// TestAdminPasswordResetEndsSessionsAndTokens: after an admin resets
+// reviewer1's password, reviewer1's token answers 401, their session is
+// gone, and only the new password signs in.
+func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
+	e := newDeskEnv(t)
+	rev := e.client("reviewer1")
+	tf := formValues(byTestID(e.page(rev, pathAccount, http.StatusOK), "token-form-reviewer1"))
+	tf.Set("name", "voting script")
+	_, body := rev.postForm(pathAccount+"/tokens", tf)
+	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
+	bearer := http.Header{"Authorization": {"Bearer " + full}}
+	api := e.client("")
+	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+deskInReview, nil, bearer); res.StatusCode != http.StatusOK {
+		t.Fatalf("the token does not work before the reset: %d", res.StatusCode)
+	}
+
+	adm := e.client("admin")
+	doc := e.page(adm, pathUsers, http.StatusOK)
+	if testCount(doc, "password-reset-admin") != 0 {
+		t.Error("the admin is offered a reset of their own password")
+	}
+	// Resetting one's own password here is refused: the account page asks for the current one.
+	e.refused(adm, pathUsers+"/admin/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
+	form := formValues(byTestID(doc, "password-reset-reviewer1"))
+	form.Set("new_password", "short")
+	e.refused(adm, pathUsers+"/reviewer1/password", form, http.StatusUnprocessableEntity)
+	const newPassword = "a brand new password"
+	form.Set("new_password", newPassword)
+	status, loc, _ := e.post(adm, pathUsers+"/reviewer1/password", form)
+	if status != http.StatusSeeOther || loc != pathUsers+"?done=password_reset#user-reviewer1" {
+		t.Fatalf("reset: status %d, Location %q", status, loc)
+	}
+
+	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+deskInReview, nil, bearer); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("reviewer1's token after the reset: status %d, want 401", res.StatusCode)
+	}
+	if rev.signedIn() {
+		t.Error("reviewer1's session outlived the reset")
+	}
+	fresh := e.client("")
+	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"reviewer1"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the old password still signs in: status %d", res.StatusCode)
+	}
+	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"reviewer1"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the new password does not sign in: status %d", res.StatusCode)
+	}
+	if st, _ := byTestID(e.page(adm, pathUsers, http.StatusOK), "token-"+tokenIDOf(t, full)).Attr("data-status"); st != "revoked" {
+		t.Errorf("the users page lists the token as %q", st)
+	}
+	// The trail shows the reset and the revocation, by the admin.
+	var got []string
+	_ = e.read.AuditEach(e.ctx, projections.AuditFilter{Actor: "admin"}, func(r projections.AuditRow) error {
+		got = append(got, r.Type)
+		return nil
+	})
+	if strings.Join(got, " ") != "crossrank.user.token_revoked.v1 crossrank.user.password_changed.v1" {
+		t.Errorf("the admin's trail: %v", got)
+	}
+}
+
+// TestAuditShowsHowActorsSignedIn: every event records how its actor
+// signed in, and the audit page says it in both languages: the seed ran
+// from the command line, the editor issued a token in a session, and
+// opened a proposal with that token.
+func TestAuditShowsHowActorsSignedIn(t *testing.T) {
+	e := newDeskEnv(t)
+	ed := e.client("editor")
+	tf := formValues(byTestID(e.page(ed, pathAccount, http.StatusOK), "token-form-editor"))
+	tf.Set("name", "ci-bot")
+	_, body := ed.postForm(pathAccount+"/tokens", tf)
+	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
+	id := tokenIDOf(t, full)
+	res, body := e.client("").postJSON("/api/v1/proposals", map[string]any{"ranking": deskRanking, "entry": "aliyun",
+		"title": "From CI"}, http.Header{"Authorization": {"Bearer " + full}})
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("open by token: status %d, %.200s", res.StatusCode, body)
+	}
+	e.caughtUp()
+
+	rows := func(lang, query string) (via, method []string) {
+		c := e.client("editor")
+		doc := e.page(c, "/desk/audit?lang="+lang+"&"+query, http.StatusOK)
+		byTestID(doc, "audit-row").Each(func(_ int, row *goquery.Selection) {
+			v := row.Find(`[data-testid="audit-row-via"]`)
+			via, method = append(via, strings.TrimSpace(v.Text())), append(method, v.AttrOr("data-via", ""))
+		})
+		return via, method
+	}
+	via, method := rows("en", "actor=editor&limit=2")
+	want := []string{"via token “ci-bot” (id " + id + ")", "via session"}
+	if strings.Join(via, "|") != strings.Join(want, "|") {
+		t.Errorf("the editor's latest events:\n got %q\nwant %q", via, want)
+	}
+	if strings.Join(method, " ") != "token session" {
+		t.Errorf("data-via %q", method)
+	}
+	if via, _ := rows("zh", "actor=editor&limit=2"); len(via) != 2 || via[1] != "通过登录会话" || via[0] != "通过令牌「ci-bot」（ID "+id+"）" {
+		t.Errorf("in Chinese: %q", via)
+	}
+	if via, _ := rows("en", "actor=system&limit=1"); len(via) != 1 || via[0] != "via command line" {
+		t.Errorf("the seed's events: %q", via)
+	}
+	if via, _ := rows("zh", "actor=system&limit=1"); len(via) != 1 || via[0] != "通过命令行" {
+		t.Errorf("the seed's events in Chinese: %q", via)
+	}
+	// The exports carry the attribute as stored.
+	res, body = ed.do(http.MethodGet, "/api/v1/audit?actor=editor&limit=1", nil, nil)
+	var page struct {
+		Rows []projections.AuditRow `json:"rows"`
+	}
+	if res.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &page) != nil || len(page.Rows) == 0 {
+		t.Fatalf("JSON export: status %d, %.200s", res.StatusCode, body)
+	}
+	if got, want := page.Rows[0].AuthVia, (events.Via{Method: events.ViaToken, TokenID: id, TokenName: "ci-bot"}).String(); got != want {
+		t.Errorf("JSON export authvia %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,47 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// errOwnPasswordReset: an admin's own password is changed on the account
+// page, which asks for the current one; the reset asks for none.
+var errOwnPasswordReset = fmt.Errorf("%w: change your own password on your account page", domain.ErrForbidden)
+
+// passwordResetInput is an admin's reset of another user's password.
+type passwordResetInput struct {
+	commandKey
+	User string
+	New  string
+}
+
+// passwordResetAction sets a user's password. The domain revokes all the
+// user's API tokens in the same command; the user's sessions end because
+// a session counts only while opened with the current password, and are
+// revoked here as well, so every replica drops them at once rather than at
+// each session's next request.
+var passwordResetAction = action[passwordResetInput]{
+	name: "user.reset_password",
+	path: func(r *http.Request, in *passwordResetInput) { in.User = r.PathValue("name") },
+	form: func(f *form, in *passwordResetInput) { in.New = f.str("new_password") },
+	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *passwordResetInput) (domain.Result, error) {
+		if in.User == a.Name {
+			return domain.Result{}, errOwnPasswordReset
+		}
+		hash, err := hashNewPassword("new_password", in.New)
+		if err != nil {
+			return domain.Result{}, err
+		}
+		res, err := s.cmd.ChangePassword(ctx, a, cmd, in.User, hash)
+		if err == nil {
+			if _, rerr := s.sessions.reg.revokeUser(ctx, in.User); rerr != nil {
+				s.log.Warn("password reset; the user's sessions end at their next request instead", "user", in.User, "err", rerr)
+			}
+		}
+		return res, err
+	},
+}
