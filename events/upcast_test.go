@@ -104,3 +104,30 @@ func TestDecodeDataCurrentType(t *testing.T) {
 		t.Errorf("unknown version: error = %v, want ErrUnknownType", err)
 	}
 }
+
+// TestOldEventWithoutAuthVia: an event stored before ce-authvia existed
+// decodes with none, encodes again without the header, and hashes to the
+// bytes it always did (no "authvia" key in its canonical form).
+func TestOldEventWithoutAuthVia(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "v1", "evidence_added_url.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, h := v1Message("01890a5d-ac96-774b-bcce-b302099a8057")
+	e, err := events.Decode(subject, h, body, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.AuthVia != "" {
+		t.Errorf("AuthVia %q, want none", e.AuthVia)
+	}
+	if v, err := events.ParseVia(e.AuthVia); err != nil || !v.IsZero() {
+		t.Errorf("ParseVia of no attribute = %+v, %v; want the zero Via", v, err)
+	}
+	if _, h2, _, err := events.Encode(e); err != nil || len(h2[events.HeaderAuthVia]) != 0 {
+		t.Errorf("encoded again: %v, ce-authvia %q", err, h2[events.HeaderAuthVia])
+	}
+	if bytes.Contains(events.Canonical(e), []byte(`"authvia"`)) {
+		t.Errorf("canonical bytes of an old event name authvia: %s", events.Canonical(e))
+	}
+}
