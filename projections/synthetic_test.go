@@ -1,7 +1,11 @@
 package projections_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -52,4 +56,28 @@ func TestGenerateHistory(t *testing.T) {
 		}
 	}
 	t.Logf("%d events: %v", len(evA), types)
+}
+
+// TestGenerateHistoryPinned pins the history of seed 1 (the bench's default
+// seed) to a digest of every event's sequence, id, type, subject, time,
+// actor, correlation, causation and body: a change to the generator that
+// changes the events it writes fails here, and has to say so by updating
+// the digest.
+func TestGenerateHistoryPinned(t *testing.T) {
+	t.Parallel()
+	env := jstest.Start(t)
+	if err := projections.GenerateHistory(testContext(t), env.Store, 1000, 1); err != nil {
+		t.Fatal(err)
+	}
+	evs := replayAll(t, env.Store)
+	h := sha256.New()
+	for _, ev := range evs {
+		fmt.Fprintf(h, "%d %s %s %s %s %s %s %s %d\n", ev.Sequence, ev.ID, ev.Type, ev.Subject,
+			ev.Time.UTC().Format(time.RFC3339Nano), ev.Actor, ev.CorrelationID, ev.CausationID, len(ev.Raw))
+		h.Write(ev.Raw)
+	}
+	const want = "e537ecfe098c96c2e6db4883d2b6ebe206b4ccf3f37aab5e7fc55799c9b6c726"
+	if got := hex.EncodeToString(h.Sum(nil)); len(evs) != 1070 || got != want {
+		t.Errorf("seed 1: %d events, digest %s; want 1070, %s", len(evs), got, want)
+	}
 }
