@@ -14,6 +14,7 @@ import (
 
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 	"github.com/nats-io/nats.go"
 )
 
@@ -34,7 +35,7 @@ func BenchmarkRebuild100k(b *testing.B) {
 	defer cancel()
 	env := jstest.Start(b)
 	start := time.Now()
-	if err := projections.GenerateHistory(ctx, env.Store, n, 1); err != nil {
+	if err := history.Generate(ctx, env.Store, n, 1); err != nil {
 		b.Fatal(err)
 	}
 	last, err := env.Store.LastSequence(ctx)

@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
 // TestMain lets the test binary double as the projection process that
@@ -170,7 +171,7 @@ func TestKilledProcessResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := projections.GenerateHistory(ctx, js, 600, 11); err != nil {
+	if err := history.Generate(ctx, js, 600, 11); err != nil {
 		t.Fatal(err)
 	}
 	last, err := js.LastSequence(ctx)

@@ -10,6 +10,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
 // fakeHash stands in for argon2id: the domain only checks the PHC prefix.
@@ -81,7 +82,7 @@ func rebuilt(t testing.TB, src projections.Replayer) string {
 func synthetic(t testing.TB, n int) *jstest.Env {
 	t.Helper()
 	env := jstest.Start(t)
-	if err := projections.GenerateHistory(testContext(t), env.Store, n, 7); err != nil {
+	if err := history.Generate(testContext(t), env.Store, n, 7); err != nil {
 		t.Fatal(err)
 	}
 	return env

@@ -101,7 +101,8 @@ const (
 )
 
 // zeroState is the state of an aggregate before its first event; nil for
-// kinds that keep none (webhooks).
+// kinds that keep none (webhooks). projections/history keeps a copy for its
+// writer, which must start from the same states.
 func zeroState(a events.Aggregate) any {
 	switch a.Kind {
 	case events.KindRanking:

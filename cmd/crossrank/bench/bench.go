@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
 // options are the flags of `crossrank bench`.
@@ -128,7 +128,7 @@ func Command(ctx context.Context, args []string) error {
 func historyDataset(ctx context.Context, o *options) (string, dataset, error) {
 	return prepare(ctx, o, dataset{Kind: "history", Seed: o.seed, Size: o.events},
 		func(ctx context.Context, b *dataStore) error {
-			return projections.GenerateHistory(ctx, b.events, o.events, o.seed)
+			return history.Generate(ctx, b.events, o.events, o.seed)
 		})
 }
 

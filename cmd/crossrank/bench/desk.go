@@ -8,11 +8,11 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
-	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
 // deskSpec shapes a generated ranking for the web benchmarks:
-// projections.GenerateHistory spreads its history over three rankings of 60
+// history.Generate spreads its history over three rankings of 60
 // entries with a handful of evidence items each, so the large public page
 // (1k entries, 100k evidence items) is generated here instead.
 type deskSpec struct {
@@ -27,9 +27,9 @@ type deskSpec struct {
 // deskGen appends the events the desk's commands would append — each from
 // the domain's own Decide function on a state the generator evolves — in
 // atomic batches of about 100 with an expectation per aggregate, like
-// projections.GenerateHistory. The store must have no other writer.
+// history.Generate. The store must have no other writer.
 type deskGen struct {
-	*projections.HistoryWriter
+	*history.Writer
 
 	editors, reviewers []string
 	publisher          string
@@ -41,12 +41,12 @@ type deskGen struct {
 // every item, published spec.perEdition at a time; then spec.ready more,
 // cross-validated and left for a publisher.
 func generateDesk(ctx context.Context, store events.Store, spec deskSpec) error {
-	w, err := projections.NewHistoryWriter(ctx, store, "bench desk", rand.New(rand.NewPCG(uint64(spec.seed), 0x6465736b)),
+	w, err := history.NewWriter(ctx, store, "bench desk", rand.New(rand.NewPCG(uint64(spec.seed), 0x6465736b)),
 		time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC), 300)
 	if err != nil {
 		return err
 	}
-	g := &deskGen{HistoryWriter: w}
+	g := &deskGen{Writer: w}
 	if err := g.world(spec.slug); err != nil {
 		return err
 	}

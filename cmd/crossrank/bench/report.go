@@ -94,7 +94,7 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprint(w, t.String())
 	var sets []string
 	if r.hist.Events > 0 {
-		sets = append(sets, fmt.Sprintf("history %d events (GenerateHistory, seed %d, %.0fs to generate)", r.hist.Events, r.hist.Seed, r.hist.GenSecond))
+		sets = append(sets, fmt.Sprintf("history %d events (history.Generate, seed %d, %.0fs to generate)", r.hist.Events, r.hist.Seed, r.hist.GenSecond))
 	}
 	if r.web.Events > 0 {
 		sets = append(sets, fmt.Sprintf("ranking %d events (%d entries × %d evidence items, %.0fs)", r.web.Events, bigRanking.entries, bigRanking.evidence, r.web.GenSecond))

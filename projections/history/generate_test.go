@@ -1,24 +1,27 @@
-package projections_test
+package history_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
-// TestGenerateHistory: the generator writes the same events for the same
-// seed, a history Verify accepts, with every turn of the review workflow in
-// it.
-func TestGenerateHistory(t *testing.T) {
+// TestGenerate: the generator writes the same events for the same seed, a
+// history projections.Verify accepts, with every turn of the review workflow
+// in it.
+func TestGenerate(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
-	a, b := synthetic(t, 1000), jstest.Start(t)
-	if err := projections.GenerateHistory(ctx, b.Store, 1000, 7); err != nil {
+	a, b := generated(t, 1000, 7), jstest.Start(t)
+	if err := history.Generate(ctx, b.Store, 1000, 7); err != nil {
 		t.Fatal(err)
 	}
 	evA, evB := replayAll(t, a.Store), replayAll(t, b.Store)
@@ -58,18 +61,14 @@ func TestGenerateHistory(t *testing.T) {
 	t.Logf("%d events: %v", len(evA), types)
 }
 
-// TestGenerateHistoryPinned pins the history of seed 1 (the bench's default
+// TestGeneratePinned pins the history of seed 1 (the bench's default
 // seed) to a digest of every event's sequence, id, type, subject, time,
 // actor, correlation, causation and body: a change to the generator that
 // changes the events it writes fails here, and has to say so by updating
 // the digest.
-func TestGenerateHistoryPinned(t *testing.T) {
+func TestGeneratePinned(t *testing.T) {
 	t.Parallel()
-	env := jstest.Start(t)
-	if err := projections.GenerateHistory(testContext(t), env.Store, 1000, 1); err != nil {
-		t.Fatal(err)
-	}
-	evs := replayAll(t, env.Store)
+	evs := replayAll(t, generated(t, 1000, 1).Store)
 	h := sha256.New()
 	for _, ev := range evs {
 		fmt.Fprintf(h, "%d %s %s %s %s %s %s %s %d\n", ev.Sequence, ev.ID, ev.Type, ev.Subject,
@@ -80,4 +79,35 @@ func TestGenerateHistoryPinned(t *testing.T) {
 	if got := hex.EncodeToString(h.Sum(nil)); len(evs) != 1070 || got != want {
 		t.Errorf("seed 1: %d events, digest %s; want 1070, %s", len(evs), got, want)
 	}
+}
+
+// generated starts an embedded store holding the history of at least n
+// events that seed gives.
+func generated(t testing.TB, n int, seed int64) *jstest.Env {
+	t.Helper()
+	env := jstest.Start(t)
+	if err := history.Generate(testContext(t), env.Store, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+// replayAll returns every event of the store, in order.
+func replayAll(t testing.TB, store events.Store) []events.Event {
+	t.Helper()
+	var evs []events.Event
+	if err := store.Replay(testContext(t), 1, func(e events.Event) error {
+		evs = append(evs, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// testContext bounds what a test waits for the store.
+func testContext(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
 }

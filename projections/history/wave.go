@@ -1,4 +1,4 @@
-package projections
+package history
 
 import (
 	"fmt"
@@ -24,21 +24,21 @@ type desk struct {
 }
 
 const (
-	synthEntries  = 60
-	synthCriteria = 8
+	rankingEntries = 60
+	criteria       = 8
 )
 
-var synthWeights = []int{20, 15, 15, 10, 10, 10, 10, 10}
+var baseWeights = []int{20, 15, 15, 10, 10, 10, 10, 10}
 
 // world registers the users and defines the rankings.
-func (s *synth) world() error {
+func (s *generator) world() error {
 	if err := s.users(); err != nil {
 		return err
 	}
 	sys := domain.System()
 	for i := 1; i <= 3; i++ {
 		d := &desk{slug: fmt.Sprintf("%s-r%d", s.prefix, i), created: map[string]bool{}, orphan: map[string]bool{}}
-		for j := 1; j <= synthEntries; j++ {
+		for j := 1; j <= rankingEntries; j++ {
 			d.entries = append(d.entries, fmt.Sprintf("e%02d", j))
 		}
 		if err := s.As(sys)(domain.DecideDefineRanking(s.Ranking(d.slug), sys, s.definition(d.slug, i))); err != nil {
@@ -54,16 +54,16 @@ func (s *synth) world() error {
 
 func text(en string) events.Text { return events.Text{Zh: "（中）" + en, En: en} }
 
-func (s *synth) definition(slug string, i int) events.RankingDefined {
+func (s *generator) definition(slug string, i int) events.RankingDefined {
 	d := events.RankingDefined{Slug: slug, Title: text(fmt.Sprintf("Synthetic ranking %d", i)),
 		Description: text("Generated for benchmarks and tests."),
 		Quorum:      events.QuorumPolicy{MinApprovals: 2, RequireEvidenceVerified: true}}
 	for k := 1; k <= 4; k++ {
 		d.Categories = append(d.Categories, events.Category{Slug: fmt.Sprintf("k%d", k), Name: text(fmt.Sprintf("Category %d", k))})
 	}
-	for c := 1; c <= synthCriteria; c++ {
+	for c := 1; c <= criteria; c++ {
 		d.Criteria = append(d.Criteria, events.Criterion{Slug: fmt.Sprintf("c%d", c), Name: text(fmt.Sprintf("Criterion %d", c)),
-			Description: text("How well the entry does on this."), Weight: synthWeights[c-1]})
+			Description: text("How well the entry does on this."), Weight: baseWeights[c-1]})
 	}
 	var region, access []events.AttributeValue
 	for _, v := range []string{"cn-north", "cn-east", "cn-south", "overseas"} {
@@ -80,13 +80,13 @@ func (s *synth) definition(slug string, i int) events.RankingDefined {
 // weights returns the criteria weights rotated by shift.
 func weights(shift int) map[string]int {
 	w := map[string]int{}
-	for c := range synthCriteria {
-		w[fmt.Sprintf("c%d", c+1)] = synthWeights[(c+shift)%synthCriteria]
+	for c := range criteria {
+		w[fmt.Sprintf("c%d", c+1)] = baseWeights[(c+shift)%criteria]
 	}
 	return w
 }
 
-func (s *synth) scenarios(shift int) events.ScenariosSet {
+func (s *generator) scenarios(shift int) events.ScenariosSet {
 	var sc events.ScenariosSet
 	for i := 1; i <= 3; i++ {
 		sc.Scenarios = append(sc.Scenarios, events.Scenario{Slug: fmt.Sprintf("sc%d", i),
@@ -104,7 +104,7 @@ func (s *synth) scenarios(shift int) events.ScenariosSet {
 // wave reworks the proposals the last edition returned to review, opens
 // proposals on free entries (and one against each held-back proposal's
 // value), reviews them and publishes the next edition.
-func (s *synth) wave(d *desk) error {
+func (s *generator) wave(d *desk) error {
 	var chosen []string
 	busy := map[string]bool{}
 	for _, id := range d.returned {
@@ -163,7 +163,7 @@ func (s *synth) wave(d *desk) error {
 
 // picks chooses up to n free entries: about half of them published ones
 // (the desk revisits its entries), the rest new.
-func (s *synth) picks(d *desk, busy map[string]bool, n int) []string {
+func (s *generator) picks(d *desk, busy map[string]bool, n int) []string {
 	var known, fresh []string
 	for _, e := range d.entries {
 		switch {
@@ -196,22 +196,22 @@ func scored(p *domain.Proposal) []string {
 
 // between makes the changes a desk sees between editions: weights,
 // scenarios, accounts.
-func (s *synth) between(d *desk) error {
+func (s *generator) between(d *desk) error {
 	pub := s.Actor(s.pick(s.publishers))
 	switch x := s.Rng.IntN(40); {
 	case x < 2:
-		if err := s.As(pub)(domain.DecideSetWeights(s.Ranking(d.slug), pub, weights(s.Rng.IntN(synthCriteria)))); err != nil {
+		if err := s.As(pub)(domain.DecideSetWeights(s.Ranking(d.slug), pub, weights(s.Rng.IntN(criteria)))); err != nil {
 			return err
 		}
 	case x < 3:
-		if err := s.As(pub)(domain.DecideSetScenarios(s.Ranking(d.slug), pub, s.scenarios(s.Rng.IntN(synthCriteria)))); err != nil {
+		if err := s.As(pub)(domain.DecideSetScenarios(s.Ranking(d.slug), pub, s.scenarios(s.Rng.IntN(criteria)))); err != nil {
 			return err
 		}
 	}
 	return s.accounts()
 }
 
-func (s *synth) publish(d *desk, chosen, others []string) error {
+func (s *generator) publish(d *desk, chosen, others []string) error {
 	r, ed := s.Ranking(d.slug), s.Edition(d.slug)
 	var ps, os []*domain.Proposal
 	entries := map[string]*domain.Entry{}
@@ -238,26 +238,26 @@ func (s *synth) publish(d *desk, chosen, others []string) error {
 	return s.As(pub)(domain.DecidePublish(r, ed, ps, entries, os, pub, c))
 }
 
-const synthExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
+const excerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +
 	"prepared for common frameworks, shared storage mounted across nodes, and support answering within " +
 	"a working day; spot capacity is available in two regions and data can be kept between sessions."
 
 // evidence adds one evidence item to the draft id as actor.
-func (s *synth) evidence(id string, a domain.Actor) error {
+func (s *generator) evidence(id string, a domain.Actor) error {
 	p := s.Proposal(id)
 	n := p.EvidenceSeq + 1
 	c := domain.AddEvidence{Proposal: id,
 		Claim:        fmt.Sprintf("Claim %d about %s", n, p.Entry),
 		SourceURL:    fmt.Sprintf("https://example.com/%s/%s/%d", p.Ranking, p.Entry, n),
 		Section:      fmt.Sprintf("§%d", 1+s.Rng.IntN(12)),
-		Excerpt:      synthExcerpt[s.Rng.IntN(80):],
+		Excerpt:      excerpt[s.Rng.IntN(80):],
 		ObservedOn:   s.Clock.AddDate(0, 0, -s.Rng.IntN(60)).Format(time.DateOnly),
 		ValidForDays: []int{0, 90, 180, 365}[s.Rng.IntN(4)]}
 	return s.As(a)(domain.DecideAddEvidence(p, a, c))
 }
 
 // cite picks one or two evidence ids of the proposal.
-func (s *synth) cite(p *domain.Proposal) []string {
+func (s *generator) cite(p *domain.Proposal) []string {
 	ids := p.EvidenceIDs()
 	i := s.Rng.IntN(len(ids))
 	if j := s.Rng.IntN(len(ids)); j != i && s.Rng.IntN(2) == 0 {
@@ -266,14 +266,14 @@ func (s *synth) cite(p *domain.Proposal) []string {
 	return []string{ids[i]}
 }
 
-func (s *synth) score(d *desk, id string, a domain.Actor, crit string) error {
+func (s *generator) score(d *desk, id string, a domain.Actor, crit string) error {
 	p := s.Proposal(id)
 	c := domain.ProposeScore{Proposal: id, Criterion: crit, To: s.Rng.IntN(11),
 		Rationale: "Follows from the cited sources.", Evidence: s.cite(p)}
 	return s.As(a)(domain.DecideProposeScore(s.Ranking(d.slug), s.Edition(d.slug), p, a, c))
 }
 
-func (s *synth) vote(d *desk, id, reviewer, verdict string, verified []string) error {
+func (s *generator) vote(d *desk, id, reviewer, verdict string, verified []string) error {
 	p, a := s.Proposal(id), s.Actor(reviewer)
 	c := domain.CastVote{Proposal: id, Revision: p.Revision, Verdict: verdict, VerifiedEvidence: verified}
 	if verdict == events.Reject {

@@ -1,4 +1,4 @@
-package projections
+package history
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // new), with evidence and score changes (on crit first, when given), and
 // takes it through review. It returns the proposal's id when it ends
 // cross-validated, "" when it was withdrawn or rejected.
-func (s *synth) propose(d *desk, e, crit string) (string, error) {
+func (s *generator) propose(d *desk, e, crit string) (string, error) {
 	d.opened++
 	id := fmt.Sprintf("%s-p%d", d.slug, d.opened)
 	a := s.Actor(s.pick(s.editors))
@@ -46,7 +46,7 @@ func (s *synth) propose(d *desk, e, crit string) (string, error) {
 	if crit != "" {
 		crits = append(crits, crit)
 	}
-	for _, c := range s.Rng.Perm(synthCriteria)[:1+s.Rng.IntN(4)] {
+	for _, c := range s.Rng.Perm(criteria)[:1+s.Rng.IntN(4)] {
 		if c := fmt.Sprintf("c%d", c+1); !slices.Contains(crits, c) {
 			crits = append(crits, c)
 		}
@@ -90,7 +90,7 @@ func (s *synth) propose(d *desk, e, crit string) (string, error) {
 
 // attributes proposes attribute changes (always for a new entry), and now
 // and then a change that is removed again.
-func (s *synth) attributes(d *desk, id string, a domain.Actor, isNew bool) error {
+func (s *generator) attributes(d *desk, id string, a domain.Actor, isNew bool) error {
 	r, ed := s.Ranking(d.slug), s.Edition(d.slug)
 	if isNew || s.Rng.IntN(5) == 0 {
 		region := []string{"cn-north", "cn-east", "cn-south", "overseas"}[s.Rng.IntN(4)]
@@ -125,7 +125,7 @@ func (s *synth) attributes(d *desk, id string, a domain.Actor, isNew bool) error
 // review takes a submitted proposal to cross-validated: two approvals in
 // most cases, or a veto answered by a revision, or a veto a publisher
 // dismisses, or a first approval that verified only part of the evidence.
-func (s *synth) review(d *desk, id string) error {
+func (s *generator) review(d *desk, id string) error {
 	rv := s.Rng.Perm(len(s.reviewers))
 	r1, r2, r3 := s.reviewers[rv[0]], s.reviewers[rv[1]], s.reviewers[rv[2]]
 	all := func() []string { return s.Proposal(id).EvidenceIDs() }
@@ -175,7 +175,7 @@ func (s *synth) review(d *desk, id string) error {
 
 // rework revises a proposal an edition returned to review (its baselines
 // move to the published values) and reviews it again.
-func (s *synth) rework(d *desk, id string) error {
+func (s *generator) rework(d *desk, id string) error {
 	a := s.Actor(s.pick(s.editors))
 	if err := s.As(a)(domain.DecideRevise(s.Edition(d.slug), s.Proposal(id), a, "Rebased on the latest edition.")); err != nil {
 		return err

@@ -1,4 +1,8 @@
-package projections
+// Package history writes synthetic editorial histories into an event store:
+// the datasets of the read models' tests and benchmarks and of `crossrank
+// bench`. It imports the domain and the events, never the read models, and
+// only tests and the benchmark import it.
+package history
 
 import (
 	"context"
@@ -10,7 +14,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// GenerateHistory appends a synthetic editorial history of at least n events
+// Generate appends a synthetic editorial history of at least n events
 // to store: three rankings and their desk, then waves of proposals (new
 // entries, evidence, score and attribute changes) that are submitted, voted
 // on — with vetoes, revisions, dismissed vetoes, withdrawals, rejections and
@@ -19,21 +23,21 @@ import (
 //
 // Every event comes from the domain's own Decide functions on states the
 // generator evolves itself, so it is a history the desk could have written,
-// and Verify accepts it (on an empty store, editions also commit the audit
+// and projections.Verify accepts it (on an empty store, editions also commit the audit
 // chain head). Ids, times and choices derive from seed: on an empty store
 // the same seed gives the same events, and a seed's aggregates exist once
 // per store (a second run with the same seed fails with ErrConflict).
 // Events go out in batches of about 100 per Append (a command's events
 // never straddle two), each with an expectation per aggregate, so the store
-// must have no other writer meanwhile. It feeds BenchmarkRebuild100k and
-// `crossrank bench`.
-func GenerateHistory(ctx context.Context, store events.Store, n int, seed int64) error {
-	w, err := NewHistoryWriter(ctx, store, "synthetic history", rand.New(rand.NewPCG(uint64(seed), 0x63726f737372616e)),
+// must have no other writer meanwhile. It feeds the projections' BenchmarkRebuild100k
+// and `crossrank bench`.
+func Generate(ctx context.Context, store events.Store, n int, seed int64) error {
+	w, err := NewWriter(ctx, store, "synthetic history", rand.New(rand.NewPCG(uint64(seed), 0x63726f737372616e)),
 		time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC), 600)
 	if err != nil {
 		return err
 	}
-	s := &synth{HistoryWriter: w, prefix: fmt.Sprintf("s%x", uint32(seed))}
+	s := &generator{Writer: w, prefix: fmt.Sprintf("s%x", uint32(seed))}
 	if err := s.world(); err != nil {
 		return err
 	}
@@ -49,9 +53,9 @@ func GenerateHistory(ctx context.Context, store events.Store, n int, seed int64)
 	return s.Flush()
 }
 
-// synth is the generator's state: the writer, and the desk it simulates.
-type synth struct {
-	*HistoryWriter
+// generator is Generate's state: the writer, and the desk it simulates.
+type generator struct {
+	*Writer
 	prefix string
 
 	editors, reviewers, publishers []string
@@ -59,13 +63,13 @@ type synth struct {
 	desks                          []*desk
 }
 
-func (s *synth) pick(names []string) string { return names[s.Rng.IntN(len(names))] }
+func (s *generator) pick(names []string) string { return names[s.Rng.IntN(len(names))] }
 
 // users registers the desk: editors, reviewers and publishers. The
 // publishers also administer users (the admin role): an admin of their own
 // would be one more decision, and every random step after it, so every
 // history generated for a seed, would change.
-func (s *synth) users() error {
+func (s *generator) users() error {
 	for _, g := range []struct {
 		role string
 		n    int
@@ -90,7 +94,7 @@ func (s *synth) users() error {
 // accounts makes the account change a desk sees between editions now and
 // then: API tokens issued and revoked, a role granted for a while, a new
 // password.
-func (s *synth) accounts() error {
+func (s *generator) accounts() error {
 	adm := s.Actor(s.pick(s.publishers)) // who also hold the admin role
 	switch x := s.Rng.IntN(20); {
 	case x < 4:
@@ -114,13 +118,13 @@ func (s *synth) accounts() error {
 	return nil
 }
 
-// synthMaxTokens is the domain's limit of tokens a user may ever be issued,
+// maxTokens is the domain's limit of tokens a user may ever be issued,
 // revoked ones included (DecideIssueToken); histories of about 300k events
 // and more reach it.
-const synthMaxTokens = 100
+const maxTokens = 100
 
-func (s *synth) issueToken(name string) error {
-	if len(s.User(name).Tokens) >= synthMaxTokens {
+func (s *generator) issueToken(name string) error {
+	if len(s.User(name).Tokens) >= maxTokens {
 		return nil // a long history: this user has had all the tokens they may
 	}
 	tok := fmt.Sprintf("t%d", s.Next())

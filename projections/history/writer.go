@@ -1,4 +1,4 @@
-package projections
+package history
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// HistoryWriter turns what the domain's Decide functions return into
-// events, on states it evolves itself, and appends them in atomic batches of
-// about historyBatch with an expectation per aggregate: the events the
-// desk's commands would have appended, without a handler. Ids and times
+// Writer turns what the domain's Decide functions return into events, on
+// states it evolves itself, and appends them in atomic batches of about
+// batchSize with an expectation per aggregate: the events the desk's
+// commands would have appended, without a handler. Ids and times
 // derive from Rng and Clock, so a seed gives the same events on an empty
-// store. The store must have no other writer meanwhile. GenerateHistory and
+// store. The store must have no other writer meanwhile. Generate and
 // `crossrank bench` build their datasets with it.
-type HistoryWriter struct {
+type Writer struct {
 	Rng   *rand.Rand
 	Clock time.Time // advanced by a random step at every decision
 
@@ -37,29 +37,30 @@ type HistoryWriter struct {
 	stored map[events.Aggregate]uint64 // last stored sequence: the expectations
 }
 
-// historyBatch is how many events a HistoryWriter appends at once.
-const historyBatch = 100
+// batchSize is how many events a Writer appends at once.
+const batchSize = 100
 
-// NewHistoryWriter starts writing after the store's last event. label names
-// the writer in errors; step bounds the time between two decisions (s).
-func NewHistoryWriter(ctx context.Context, store events.Store, label string, rng *rand.Rand, clock time.Time, step int) (*HistoryWriter, error) {
+// NewWriter returns a Writer that starts writing after the store's last
+// event. label names the writer in errors; step bounds the time between two
+// decisions (s).
+func NewWriter(ctx context.Context, store events.Store, label string, rng *rand.Rand, clock time.Time, step int) (*Writer, error) {
 	last, err := store.LastSequence(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &HistoryWriter{Rng: rng, Clock: clock, ctx: ctx, store: store, label: label, step: step,
+	return &Writer{Rng: rng, Clock: clock, ctx: ctx, store: store, label: label, step: step,
 		next: last + 1, first: last == 0, states: map[events.Aggregate]any{}, stored: map[events.Aggregate]uint64{}}, nil
 }
 
 // As returns the function that turns a decision by actor into events: one
 // time per decision, the sequences they will be stored at, and the states
 // evolved. The batch is appended first when they would not fit in it.
-func (w *HistoryWriter) As(actor domain.Actor) func([]domain.Change, error) error {
+func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 	return func(changes []domain.Change, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", w.label, actor.Name, err)
 		}
-		if len(w.batch)+len(changes) > historyBatch {
+		if len(w.batch)+len(changes) > batchSize {
 			if err := w.Flush(); err != nil {
 				return err
 			}
@@ -90,7 +91,7 @@ func (w *HistoryWriter) As(actor domain.Actor) func([]domain.Change, error) erro
 
 // Flush appends the batch with the last stored sequence of each aggregate
 // it writes as expectation.
-func (w *HistoryWriter) Flush() error {
+func (w *Writer) Flush() error {
 	if len(w.batch) == 0 {
 		return nil
 	}
@@ -117,20 +118,20 @@ func (w *HistoryWriter) Flush() error {
 }
 
 // Count returns how many events the writer has emitted.
-func (w *HistoryWriter) Count() int { return w.count }
+func (w *Writer) Count() int { return w.count }
 
 // Next returns the sequence the next event will be stored at.
-func (w *HistoryWriter) Next() uint64 { return w.next }
+func (w *Writer) Next() uint64 { return w.next }
 
 // AuditHead returns the audit chain head after the last emitted event and
 // its sequence; ok is false when the store held events before the writer
 // (it cannot know the chain then).
-func (w *HistoryWriter) AuditHead() (head string, seq uint64, ok bool) {
+func (w *Writer) AuditHead() (head string, seq uint64, ok bool) {
 	return w.head, w.next - 1, w.first
 }
 
 // ID returns a UUIDv7 with the clock's milliseconds and random bits from Rng.
-func (w *HistoryWriter) ID() string {
+func (w *Writer) ID() string {
 	var u [16]byte
 	binary.BigEndian.PutUint64(u[0:8], uint64(w.Clock.UnixMilli())<<16|0x7000|w.Rng.Uint64()&0x0fff)
 	binary.BigEndian.PutUint64(u[8:16], w.Rng.Uint64())
@@ -140,11 +141,11 @@ func (w *HistoryWriter) ID() string {
 }
 
 // State returns the writer's state of aggregate a (a zero one at first).
-func (w *HistoryWriter) State(a events.Aggregate) any {
+func (w *Writer) State(a events.Aggregate) any {
 	if st, ok := w.states[a]; ok {
 		return st
 	}
-	st := zeroState(a)
+	st := zero(a)
 	if st == nil {
 		panic(w.label + ": no state for " + a.String())
 	}
@@ -153,21 +154,40 @@ func (w *HistoryWriter) State(a events.Aggregate) any {
 }
 
 // Ranking, Edition, Proposal, Entry and User return typed states.
-func (w *HistoryWriter) Ranking(slug string) *domain.Ranking {
+func (w *Writer) Ranking(slug string) *domain.Ranking {
 	return w.State(domain.RankingID(slug)).(*domain.Ranking)
 }
-func (w *HistoryWriter) Edition(slug string) *domain.Edition {
+func (w *Writer) Edition(slug string) *domain.Edition {
 	return w.State(domain.EditionID(slug)).(*domain.Edition)
 }
-func (w *HistoryWriter) Proposal(id string) *domain.Proposal {
+func (w *Writer) Proposal(id string) *domain.Proposal {
 	return w.State(domain.ProposalID(id)).(*domain.Proposal)
 }
-func (w *HistoryWriter) Entry(r, e string) *domain.Entry {
+func (w *Writer) Entry(r, e string) *domain.Entry {
 	return w.State(domain.EntryID(r, e)).(*domain.Entry)
 }
-func (w *HistoryWriter) User(name string) *domain.User {
+func (w *Writer) User(name string) *domain.User {
 	return w.State(domain.UserID(name)).(*domain.User)
 }
 
 // Actor returns user name as the actor of a decision.
-func (w *HistoryWriter) Actor(name string) domain.Actor { return w.User(name).Actor() }
+func (w *Writer) Actor(name string) domain.Actor { return w.User(name).Actor() }
+
+// zero is the state of aggregate a before its first event, as the read
+// models start it (projections' zeroState, which is not exported: the read
+// models are no API for the generator); nil for kinds that keep none.
+func zero(a events.Aggregate) any {
+	switch a.Kind {
+	case events.KindRanking:
+		return &domain.Ranking{}
+	case events.KindEntry:
+		return &domain.Entry{}
+	case events.KindProposal:
+		return &domain.Proposal{}
+	case events.KindEdition:
+		return &domain.Edition{Ranking: a.ID, Entries: map[string]*domain.PublishedEntry{}}
+	case events.KindUser:
+		return &domain.User{}
+	}
+	return nil
+}
