@@ -21,11 +21,11 @@ func (s *Server) proposalFormRoutes() {
 	s.route(base+"changes", ppForm(s, proposeChangeAction, ppChangeFormName))
 	s.route(base+"changes/remove", ppForm(s, removeChangeAction, ppNamed[removeChangeInput]("change-remove")))
 	s.route(base+"submit", ppForm(s, submitAction, ppNamed[submitInput]("submit")))
-	s.route(base+"revise", ppForm(s, reviseAction, ppNamed[reviseInput]("revise")))
-	s.route(base+"withdraw", ppForm(s, withdrawAction, ppNamed[withdrawInput]("withdraw")))
+	s.route(base+"revise", ppForm(s, reviseAction, ppNamed[noteInput]("revise")))
+	s.route(base+"withdraw", ppForm(s, withdrawAction, ppNamed[reasonInput]("withdraw")))
 	s.route(base+"votes", ppForm(s, voteAction, ppVoteFormName))
 	s.route(base+"dismiss-veto", ppForm(s, dismissVetoAction, ppNamed[dismissVetoInput]("dismiss")))
-	s.route(base+"reject", ppForm(s, rejectAction, ppNamed[rejectInput]("reject")))
+	s.route(base+"reject", ppForm(s, rejectAction, ppNamed[reasonInput]("reject")))
 }
 
 // ppForm serves act as a form of the proposal page; form names the
