@@ -14,14 +14,24 @@ import (
 
 // Mismatch is the first disagreement verify found.
 type Mismatch struct {
-	Edition int    // 0 when not about an edition
-	Seq     uint64 // stream sequence
-	What    string
+	Edition int // 0 when not about an edition
+	// Seq is the stream sequence: of the event, or of the read-model row
+	// (its seq column), or else the read model's checkpoint compared.
+	Seq uint64
+	// Where a read-model row differs from the replayed one: its table, its
+	// primary key (`seq 57`, `ranking "r", entry "e", criterion "c"`) and
+	// the column that differs ("" when a whole row is missing on one side).
+	// All three are empty when the mismatch is not about a row.
+	Table, Key, Column string
+	What               string
 }
 
 func (m *Mismatch) Error() string {
-	if m.Edition > 0 {
+	switch {
+	case m.Edition > 0:
 		return fmt.Sprintf("verify: edition %d (sequence %d): %s", m.Edition, m.Seq, m.What)
+	case m.Table != "":
+		return "verify: " + m.What // it names the row, and so the sequence
 	}
 	return fmt.Sprintf("verify: sequence %d: %s", m.Seq, m.What)
 }
@@ -31,43 +41,49 @@ type VerifyReport struct {
 	Events   uint64
 	Editions int
 	Head     string // audit chain head after the last event
+	// With a read model: the checkpoint its rows were compared at, and how
+	// many rows were.
+	ReadModelSeq uint64
+	Rows         uint64
 }
 
 // Verify replays the stream, recomputes the audit hash chain and every
 // edition's ranking snapshot, and compares them with what each
-// EditionPublished committed and, when db is not nil, with the live read
-// models (audit rows, edition snapshots, checkpoint). It returns the first
-// disagreement as a *Mismatch.
+// EditionPublished committed. When db is not nil it also replays the
+// stream, up to the read model's checkpoint, into a fresh read model with
+// the projection's code and compares every row of every table — the audit
+// trail, the published rankings, their scores and evidence, the desk — with
+// db, column by column. It returns the first disagreement as a *Mismatch.
+//
+// db may be the live read model of a running server: its rows are read in
+// one transaction, at one checkpoint, which the replay reaches exactly.
 func Verify(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, error) {
+	return verify(ctx, src, db, verifyHooks{})
+}
+
+func verify(ctx context.Context, src Replayer, db *sql.DB, hooks verifyHooks) (VerifyReport, error) {
+	rep, err := verifyStream(ctx, src, db)
+	if err != nil || db == nil {
+		return rep, err
+	}
+	rep.ReadModelSeq, rep.Rows, err = compareReadModel(ctx, src, db, hooks)
+	return rep, err
+}
+
+// verifyStream recomputes the chain and the editions; with db, it also
+// checks each edition's snapshot row against the committed hash.
+func verifyStream(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, error) {
 	var rep VerifyReport
 	var heads [][32]byte // heads[i] = chain head after sequence i+1
 	head := ""
 	rankings := map[string]*domain.Ranking{}
 	editions := map[string]*domain.Edition{}
-	var audit *sql.Rows
-	if db != nil {
-		var err error
-		if audit, err = db.QueryContext(ctx, "SELECT seq, hash FROM audit ORDER BY seq"); err != nil {
-			return rep, err
-		}
-		defer audit.Close()
-	}
 	err := src.Replay(ctx, 1, func(ev events.Event) error {
 		head = events.ChainHash(head, ev)
 		var h [32]byte
 		hex.Decode(h[:], []byte(head))
 		heads = append(heads, h)
 		rep.Events++
-		if audit != nil && audit.Next() {
-			var seq uint64
-			var stored string
-			if err := audit.Scan(&seq, &stored); err != nil {
-				return err
-			}
-			if seq != ev.Sequence || stored != head {
-				return &Mismatch{Seq: ev.Sequence, What: fmt.Sprintf("audit row %d hash %.12s… differs from the replayed chain %.12s…", seq, stored, head)}
-			}
-		}
 		switch d := ev.Data.(type) {
 		case *events.RankingDefined, *events.WeightsSet, *events.ScenariosSet:
 			r := rankings[ev.Subject]
@@ -82,29 +98,8 @@ func Verify(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, error)
 		}
 		return nil
 	})
-	if err != nil {
-		return rep, err
-	}
-	if audit != nil {
-		if err := audit.Err(); err != nil { // a failed read is not the end of the trail
-			return rep, err
-		}
-	}
 	rep.Head = head
-	if db != nil {
-		var seq uint64
-		var dbHead string
-		if err := db.QueryRowContext(ctx, "SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&seq, &dbHead); err != nil {
-			return rep, err
-		}
-		if seq > rep.Events {
-			return rep, &Mismatch{Seq: seq, What: "the read model is ahead of the stream"}
-		}
-		if seq > 0 && hex.EncodeToString(heads[seq-1][:]) != dbHead {
-			return rep, &Mismatch{Seq: seq, What: "the read model's checkpoint chain head differs from the replayed chain"}
-		}
-	}
-	return rep, nil
+	return rep, err
 }
 
 func checkEdition(ctx context.Context, db *sql.DB, ev events.Event, d *events.EditionPublished,

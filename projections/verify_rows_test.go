@@ -1,0 +1,131 @@
+package projections_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/projections"
+)
+
+// TestVerifyComparesRows: Verify recomputes the rows readers see from the
+// stream and names the first one the read model changed — its table, its
+// key and its column — whether an audit row's actor or summary, a
+// published score or the URL or excerpt of published evidence; a row
+// deleted or added is named too.
+func TestVerifyComparesRows(t *testing.T) {
+	t.Parallel()
+	env := synthetic(t, 500)
+	ctx := testContext(t)
+	base := filepath.Join(t.TempDir(), "read.db")
+	if _, err := projections.Rebuild(ctx, env.Store, base); err != nil {
+		t.Fatal(err)
+	}
+	db := open(t, copyFile(t, base)).DB()
+	rep, err := projections.Verify(ctx, env.Store, db)
+	if err != nil {
+		t.Fatalf("untouched models: %v", err)
+	}
+	if rep.ReadModelSeq != rep.Events || rep.Rows < rep.Events {
+		t.Fatalf("verify report %+v: want the rows compared at sequence %d, at least one per event", rep, rep.Events)
+	}
+
+	// A score the latest edition of its ranking published, and evidence
+	// published behind a score or an attribute.
+	var ranking, entry, criterion string
+	if err := db.QueryRow(`SELECT s.ranking, s.entry, s.criterion FROM scores s
+		JOIN rankings r ON r.slug=s.ranking AND r.edition=s.edition ORDER BY 1, 2, 3 LIMIT 1`).
+		Scan(&ranking, &entry, &criterion); err != nil {
+		t.Fatalf("a score of a current edition: %v", err)
+	}
+	var pe [5]any // ranking, entry, target, proposal, evidence_id
+	if err := db.QueryRow(`SELECT p.ranking, p.entry, p.target, p.proposal, p.evidence_id FROM published_evidence p
+		JOIN evidence e ON e.proposal=p.proposal AND e.evidence_id=p.evidence_id ORDER BY 1, 2, 3, 4, 5 LIMIT 1`).
+		Scan(&pe[0], &pe[1], &pe[2], &pe[3], &pe[4]); err != nil {
+		t.Fatalf("published evidence: %v", err)
+	}
+	scoreKey := fmt.Sprintf("ranking %q, entry %q, criterion %q", ranking, entry, criterion)
+	evidenceKey := fmt.Sprintf("proposal %q, evidence_id %q", pe[3], pe[4])
+	publishedKey := fmt.Sprintf("ranking %q, entry %q, target %q, proposal %q, evidence_id %q", pe[0], pe[1], pe[2], pe[3], pe[4])
+	const seq = 57
+
+	for _, tc := range []struct {
+		name            string
+		tamper          string
+		args            []any
+		table, key, col string // the mismatch wanted
+		seq             uint64 // 0: the checkpoint
+		what            string // in the mismatch's description
+	}{
+		{name: "audit actor",
+			tamper: "UPDATE audit SET actor=? WHERE seq=?", args: []any{"mallory", seq},
+			table: "audit", key: "seq 57", col: "actor", seq: seq, what: `actor is "mallory" in the read model, "`},
+		{name: "audit summary",
+			tamper: "UPDATE audit SET summary_en=? WHERE seq=?", args: []any{"nothing to see", seq},
+			table: "audit", key: "seq 57", col: "summary_en", seq: seq, what: `summary_en is "nothing to see" in the read model`},
+		{name: "audit summary in Chinese",
+			tamper: "UPDATE audit SET summary_zh=summary_zh||'。' WHERE seq=?", args: []any{seq},
+			table: "audit", key: "seq 57", col: "summary_zh", seq: seq},
+		{name: "published score",
+			tamper: "UPDATE scores SET score=score+1 WHERE ranking=? AND entry=? AND criterion=?", args: []any{ranking, entry, criterion},
+			table: "scores", key: scoreKey, col: "score"},
+		{name: "evidence URL",
+			tamper: "UPDATE evidence SET source_url=? WHERE proposal=? AND evidence_id=?", args: []any{"https://example.com/forged", pe[3], pe[4]},
+			table: "evidence", key: evidenceKey, col: "source_url", what: `source_url is "https://example.com/forged" in the read model`},
+		{name: "evidence excerpt",
+			tamper: "UPDATE evidence SET excerpt=excerpt||' (and more)' WHERE proposal=? AND evidence_id=?", args: []any{pe[3], pe[4]},
+			table: "evidence", key: evidenceKey, col: "excerpt"},
+		{name: "published evidence deleted",
+			tamper: "DELETE FROM published_evidence WHERE ranking=? AND entry=? AND target=? AND proposal=? AND evidence_id=?", args: pe[:],
+			table: "published_evidence", key: publishedKey, what: "is missing from the read model"},
+		{name: "score added",
+			tamper: "INSERT INTO scores SELECT ranking, entry, 'zz-forged', score, proposal, edition FROM scores WHERE ranking=? AND entry=? AND criterion=?",
+			args:   []any{ranking, entry, criterion},
+			table:  "scores", key: fmt.Sprintf("ranking %q, entry %q, criterion %q", ranking, entry, "zz-forged"),
+			what: "is in the read model but not in the replay"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := open(t, copyFile(t, base)).DB()
+			if res, err := db.Exec(tc.tamper, tc.args...); err != nil {
+				t.Fatal(err)
+			} else if n, _ := res.RowsAffected(); n != 1 {
+				t.Fatalf("%s changed %d rows", tc.tamper, n)
+			}
+			_, err := projections.Verify(ctx, env.Store, db)
+			var m *projections.Mismatch
+			if !errors.As(err, &m) {
+				t.Fatalf("Verify returned %v, want a *Mismatch", err)
+			}
+			t.Logf("%v", m)
+			wantSeq := tc.seq
+			if wantSeq == 0 {
+				wantSeq = rep.ReadModelSeq
+			}
+			if m.Table != tc.table || m.Key != tc.key || m.Column != tc.col || m.Seq != wantSeq || m.Edition != 0 {
+				t.Errorf("mismatch names table %q, key %q, column %q at sequence %d (edition %d); want %q, %q, %q at %d",
+					m.Table, m.Key, m.Column, m.Seq, m.Edition, tc.table, tc.key, tc.col, wantSeq)
+			}
+			if !strings.Contains(m.Error(), tc.what) || !strings.Contains(m.Error(), tc.table+" row ("+tc.key+")") {
+				t.Errorf("mismatch says %q; want it to name the row and say %q", m.Error(), tc.what)
+			}
+		})
+	}
+}
+
+// copyFile copies the closed database file at path into a new directory
+// and returns the copy's path.
+func copyFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
