@@ -1,11 +1,13 @@
 package projections_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/crossrank/crossrank/projections"
@@ -128,4 +130,82 @@ func copyFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// TestVerifyWhileApplying: an untouched read model that a running
+// projection keeps applying new events to verifies — with events applied
+// while the replayed model is being built and while the rows are being
+// compared, and with a history being written all along.
+func TestVerifyWhileApplying(t *testing.T) {
+	t.Parallel()
+	env := synthetic(t, 300)
+	ctx := testContext(t)
+	s := open(t, filepath.Join(t.TempDir(), "read.db"))
+	runCtx, stopRun := context.WithCancel(ctx)
+	var run sync.WaitGroup
+	run.Go(func() {
+		if err := s.Run(runCtx, env.Store, nil); err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	defer run.Wait()
+	defer stopRun()
+	seed := int64(100)
+	// more appends a small history and waits until the read model has it.
+	more := func() uint64 {
+		seed++
+		if err := projections.GenerateHistory(ctx, env.Store, 50, seed); err != nil {
+			t.Fatal(err)
+		}
+		last, err := env.Store.LastSequence(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitApplied(t, s, last)
+		return last
+	}
+	first := more()
+
+	// Events applied after the first checkpoint was read, and again after
+	// the live rows' snapshot was taken.
+	var built, snapshot uint64
+	rep, err := projections.VerifyPausing(ctx, env.Store, s.DB(),
+		func() { built = more() }, func() { snapshot = more() })
+	if err != nil {
+		t.Fatalf("verify while events were applied: %v", err)
+	}
+	if !(first < built && built < snapshot) || rep.ReadModelSeq != built {
+		t.Fatalf("compared at sequence %d; want %d, the checkpoint when the snapshot was taken (first %d, later %d)",
+			rep.ReadModelSeq, built, first, snapshot)
+	}
+
+	// A history written while verify runs again and again.
+	done := make(chan struct{})
+	var writer sync.WaitGroup
+	writer.Go(func() {
+		defer close(done)
+		for range 3 {
+			if err := projections.GenerateHistory(ctx, env.Store, 300, seed+1000); err != nil {
+				t.Error(err)
+				return
+			}
+			seed++
+		}
+	})
+	defer writer.Wait()
+	for runs := 0; ; runs++ {
+		select {
+		case <-done:
+			if runs == 0 {
+				t.Fatal("the history was written before verify ran once")
+			}
+			return
+		default:
+		}
+		rep, err := projections.Verify(ctx, env.Store, s.DB())
+		if err != nil {
+			t.Fatalf("verify #%d while a history was written: %v", runs+1, err)
+		}
+		t.Logf("verify #%d: %d events in the stream, rows compared at sequence %d", runs+1, rep.Events, rep.ReadModelSeq)
+	}
 }
