@@ -62,23 +62,30 @@ func Verify(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, error)
 }
 
 func verify(ctx context.Context, src Replayer, db *sql.DB, hooks verifyHooks) (VerifyReport, error) {
-	rep, err := verifyStream(ctx, src, db)
-	if err != nil || db == nil {
-		return rep, err
+	check, report := streamCheck(ctx, db)
+	if db == nil {
+		err := src.Replay(ctx, 1, check)
+		return report(), err
 	}
-	rep.ReadModelSeq, rep.Rows, err = compareReadModel(ctx, src, db, hooks)
+	// One replay serves both: the replayed read model is built from the
+	// events up to the live model's checkpoint, and check sees them all.
+	seq, rows, err := compareReadModel(ctx, src, db, check, hooks)
+	rep := report()
+	rep.ReadModelSeq, rep.Rows = seq, rows
 	return rep, err
 }
 
-// verifyStream recomputes the chain and the editions; with db, it also
-// checks each edition's snapshot row against the committed hash.
-func verifyStream(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, error) {
+// streamCheck returns a function that recomputes the audit chain and the
+// editions event by event, in stream order — with db, it also checks each
+// edition's snapshot row against the committed hash — and one that reports
+// what it has seen.
+func streamCheck(ctx context.Context, db *sql.DB) (check func(events.Event) error, report func() VerifyReport) {
 	var rep VerifyReport
 	var heads [][32]byte // heads[i] = chain head after sequence i+1
 	head := ""
 	rankings := map[string]*domain.Ranking{}
 	editions := map[string]*domain.Edition{}
-	err := src.Replay(ctx, 1, func(ev events.Event) error {
+	check = func(ev events.Event) error {
 		head = events.ChainHash(head, ev)
 		var h [32]byte
 		hex.Decode(h[:], []byte(head))
@@ -97,9 +104,12 @@ func verifyStream(ctx context.Context, src Replayer, db *sql.DB) (VerifyReport, 
 			return checkEdition(ctx, db, ev, d, rankings, editions, heads)
 		}
 		return nil
-	})
-	rep.Head = head
-	return rep, err
+	}
+	report = func() VerifyReport {
+		rep.Head = head
+		return rep
+	}
+	return check, report
 }
 
 func checkEdition(ctx context.Context, db *sql.DB, ev events.Event, d *events.EditionPublished,

@@ -32,7 +32,10 @@ type verifyHooks struct {
 // first: most of it is built before the transaction begins, so that the
 // transaction (which keeps the WAL from being checkpointed past it) lasts
 // only as long as the comparison.
-func compareReadModel(ctx context.Context, src Replayer, live *sql.DB, hooks verifyHooks) (uint64, uint64, error) {
+//
+// The build replays the whole stream and passes every event to check, in
+// order, on the goroutine that reads the stream.
+func compareReadModel(ctx context.Context, src Replayer, live *sql.DB, check func(events.Event) error, hooks verifyHooks) (uint64, uint64, error) {
 	var first uint64
 	if err := live.QueryRowContext(ctx, "SELECT seq FROM checkpoint WHERE id=1").Scan(&first); err != nil {
 		return 0, 0, err
@@ -43,7 +46,7 @@ func compareReadModel(ctx context.Context, src Replayer, live *sql.DB, hooks ver
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "read.db")
-	if _, err := build(ctx, upTo{src, first}, path); err != nil {
+	if _, err := build(ctx, upTo{src: src, last: first, check: check}, path); err != nil {
 		return 0, 0, err
 	}
 	replayed, err := Open(path)
@@ -82,7 +85,7 @@ func compareReadModel(ctx context.Context, src Replayer, live *sql.DB, hooks ver
 	if seq < first {
 		return 0, 0, fmt.Errorf("projections: verify: the read model's checkpoint went back from sequence %d to %d", first, seq)
 	}
-	if err := catchUp(ctx, upTo{src, seq}, replayed, first); err != nil {
+	if err := catchUp(ctx, upTo{src: src, last: seq}, replayed, first); err != nil {
 		return 0, 0, err
 	}
 	if err := behind(replayed, seq); err != nil {
@@ -117,26 +120,36 @@ func tempDirNextTo(ctx context.Context, db *sql.DB) string {
 	return filepath.Dir(file)
 }
 
-// upTo is src replayed up to sequence last only.
+// upTo is src replayed up to sequence last only. With check, src is
+// replayed to its end all the same, and check sees every event first.
 type upTo struct {
-	src  Replayer
-	last uint64
+	src   Replayer
+	last  uint64
+	check func(events.Event) error
 }
 
 var errReplayedEnough = errors.New("projections: replayed up to the sequence wanted")
 
 func (u upTo) Replay(ctx context.Context, from uint64, fn func(events.Event) error) error {
-	if from > u.last {
+	if from > u.last && u.check == nil {
 		return nil
 	}
 	err := u.src.Replay(ctx, from, func(ev events.Event) error {
-		if ev.Sequence > u.last {
+		if u.check != nil {
+			if err := u.check(ev); err != nil {
+				return err
+			}
+		}
+		switch {
+		case ev.Sequence > u.last && u.check != nil:
+			return nil
+		case ev.Sequence > u.last:
 			return errReplayedEnough
 		}
 		if err := fn(ev); err != nil {
 			return err
 		}
-		if ev.Sequence == u.last {
+		if ev.Sequence == u.last && u.check == nil {
 			return errReplayedEnough // rather than wait for the stream's end
 		}
 		return nil
