@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
 // BenchmarkVerify times Verify of a freshly rebuilt read model against the
@@ -25,7 +26,7 @@ func BenchmarkVerify(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	env := jstest.Start(b)
-	if err := projections.GenerateHistory(ctx, env.Store, n, 1); err != nil {
+	if err := history.Generate(ctx, env.Store, n, 1); err != nil {
 		b.Fatal(err)
 	}
 	path := filepath.Join(b.TempDir(), "read.db")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
 )
 
 // TestVerifyComparesRows: Verify recomputes the rows readers see from the
@@ -154,7 +155,7 @@ func TestVerifyWhileApplying(t *testing.T) {
 	// more appends a small history and waits until the read model has it.
 	more := func() uint64 {
 		seed++
-		if err := projections.GenerateHistory(ctx, env.Store, 50, seed); err != nil {
+		if err := history.Generate(ctx, env.Store, 50, seed); err != nil {
 			t.Fatal(err)
 		}
 		last, err := env.Store.LastSequence(ctx)
@@ -185,7 +186,7 @@ func TestVerifyWhileApplying(t *testing.T) {
 	writer.Go(func() {
 		defer close(done)
 		for range 3 {
-			if err := projections.GenerateHistory(ctx, env.Store, 300, seed+1000); err != nil {
+			if err := history.Generate(ctx, env.Store, 300, seed+1000); err != nil {
 				t.Error(err)
 				return
 			}
