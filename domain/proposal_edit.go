@@ -73,25 +73,6 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 	}}), nil
 }
 
-func editable(p *Proposal, actor Actor) error {
-	if !p.Exists() {
-		return ErrProposalMissing
-	}
-	if err := actor.require(RoleEditor); err != nil {
-		return err
-	}
-	if !p.CanEdit(actor.Name) {
-		return ErrNotAuthor
-	}
-	if !p.Status.Open() {
-		return ErrClosed
-	}
-	if p.Status != StatusDraft {
-		return ErrNotDraft
-	}
-	return nil
-}
-
 // AddEvidence attaches a source to a draft.
 type AddEvidence struct {
 	Proposal     string
@@ -109,7 +90,7 @@ const MaxEvidence = 100
 
 // DecideAddEvidence yields EvidenceAdded with the next evidence id.
 func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error) {
-	if err := editable(p, actor); err != nil {
+	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
 	}
 	if len(p.Evidence) >= MaxEvidence {
@@ -148,7 +129,7 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 
 // DecideRemoveEvidence drops an evidence item no change cites.
 func DecideRemoveEvidence(p *Proposal, actor Actor, evidenceID string) ([]Change, error) {
-	if err := editable(p, actor); err != nil {
+	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
 	}
 	if _, ok := p.EvidenceByID(evidenceID); !ok {
@@ -198,7 +179,7 @@ type ProposeScore struct {
 
 // DecideProposeScore yields ScoreChangeProposed with the published value as From.
 func DecideProposeScore(r *Ranking, ed *Edition, p *Proposal, actor Actor, c ProposeScore) ([]Change, error) {
-	if err := editable(p, actor); err != nil {
+	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
 	}
 	if !r.HasCriterion(c.Criterion) {
@@ -236,7 +217,7 @@ type ProposeAttribute struct {
 
 // DecideProposeAttribute yields AttributeChangeProposed.
 func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c ProposeAttribute) ([]Change, error) {
-	if err := editable(p, actor); err != nil {
+	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
 	}
 	def, ok := r.Attribute(c.Attribute)
@@ -271,7 +252,7 @@ func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c
 
 // DecideRemoveChange drops a proposed change ("score:<criterion>" or "attr:<key>").
 func DecideRemoveChange(p *Proposal, actor Actor, target string) ([]Change, error) {
-	if err := editable(p, actor); err != nil {
+	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
 	}
 	if !slices.Contains(p.Targets(), target) {

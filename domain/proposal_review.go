@@ -10,19 +10,8 @@ import (
 // DecideSubmit sends a draft to review. Every change must cite evidence of
 // the revision and its baseline must still be the published value.
 func DecideSubmit(ed *Edition, p *Proposal, actor Actor) ([]Change, error) {
-	if err := editable(p, actor); err != nil {
+	if err := p.may(actor, actionSubmit, ed); err != nil {
 		return nil, err
-	}
-	if len(p.Scores) == 0 && len(p.Attributes) == 0 {
-		return nil, ErrNothingToSubmit
-	}
-	for _, t := range p.Targets() {
-		if err := p.checkCitations(p.citations(t)); err != nil {
-			return nil, err
-		}
-	}
-	if len(p.StaleTargets(ed)) > 0 {
-		return nil, ErrStaleBaseline
 	}
 	return one(ProposalID(p.ID), &events.ProposalSubmitted{Revision: p.Revision}), nil
 }
@@ -31,17 +20,8 @@ func DecideSubmit(ed *Edition, p *Proposal, actor Actor) ([]Change, error) {
 // reviser never counts as an approver afterwards. Baselines move to the
 // values published now, and approvals of earlier revisions become outdated.
 func DecideRevise(ed *Edition, p *Proposal, actor Actor, note string) ([]Change, error) {
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	if err := actor.require(RoleEditor); err != nil {
+	if err := p.may(actor, actionRevise, ed); err != nil {
 		return nil, err
-	}
-	if !p.Status.Open() {
-		return nil, ErrClosed
-	}
-	if p.Status == StatusDraft {
-		return nil, kindErr(ErrState, "the proposal is already a draft")
 	}
 	if err := checkText("note", note, MaxLongText, false); err != nil {
 		return nil, err
@@ -76,20 +56,8 @@ type CastVote struct {
 // vote completes the quorum, or ProposalReturnedToReview when a veto breaks
 // the quorum of a cross-validated proposal.
 func DecideCastVote(r *Ranking, ed *Edition, p *Proposal, actor Actor, c CastVote) ([]Change, error) {
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	if err := actor.require(RoleReviewer); err != nil {
+	if err := p.may(actor, actionVote, ed); err != nil {
 		return nil, err
-	}
-	if !p.Status.Open() {
-		return nil, ErrClosed
-	}
-	if p.Status == StatusDraft {
-		return nil, ErrNotInReview
-	}
-	if !p.CanVote(actor.Name) {
-		return nil, ErrSelfApproval
 	}
 	if c.Revision != p.Revision {
 		return nil, ErrStaleRevision
@@ -146,20 +114,11 @@ func quorumTransition(r *Ranking, ed *Edition, before, after *Proposal) []Change
 // DecideDismissVeto lets a publisher lift a reviewer's reject, with a reason
 // that stays in the record.
 func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, voter, reason string) ([]Change, error) {
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	if err := actor.require(RolePublisher); err != nil {
+	if err := p.may(actor, actionDismissVeto, ed); err != nil {
 		return nil, err
 	}
-	if !p.Status.Open() {
-		return nil, ErrClosed
-	}
-	if !p.CanVote(actor.Name) {
-		return nil, ErrSelfPublish
-	}
 	v := p.Votes[voter]
-	if v == nil || v.Verdict != events.Reject || v.Dismissed {
+	if v == nil || !v.OpenVeto() {
 		return nil, ErrNoVeto
 	}
 	if err := checkText("reason", reason, MaxLongText, true); err != nil {
@@ -175,17 +134,8 @@ func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, voter,
 
 // DecideWithdraw closes a draft or in-review proposal by its author.
 func DecideWithdraw(p *Proposal, actor Actor, reason string) ([]Change, error) {
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	if err := actor.require(RoleEditor); err != nil {
+	if err := p.may(actor, actionWithdraw, nil); err != nil {
 		return nil, err
-	}
-	if actor.Name != p.Author {
-		return nil, ErrNotAuthor
-	}
-	if p.Status != StatusDraft && p.Status != StatusInReview {
-		return nil, kindErr(ErrState, "only a draft or a proposal in review can be withdrawn")
 	}
 	if err := checkText("reason", reason, MaxLongText, false); err != nil {
 		return nil, err
@@ -195,17 +145,8 @@ func DecideWithdraw(p *Proposal, actor Actor, reason string) ([]Change, error) {
 
 // DecideReject closes a proposal for good; a publisher's decision with a reason.
 func DecideReject(p *Proposal, actor Actor, reason string) ([]Change, error) {
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	if err := actor.require(RolePublisher); err != nil {
+	if err := p.may(actor, actionReject, nil); err != nil {
 		return nil, err
-	}
-	if !p.Status.Open() {
-		return nil, ErrClosed
-	}
-	if !p.CanVote(actor.Name) {
-		return nil, ErrSelfPublish
 	}
 	if err := checkText("reason", reason, MaxLongText, true); err != nil {
 		return nil, err

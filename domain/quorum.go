@@ -47,10 +47,9 @@ func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
 	for _, name := range voters {
 		v := p.Votes[name]
 		switch {
-		case v.Verdict == events.Reject:
-			if !v.Dismissed {
-				q.Vetoes = append(q.Vetoes, name)
-			}
+		case v.OpenVeto():
+			q.Vetoes = append(q.Vetoes, name)
+		case v.Verdict == events.Reject: // dismissed: it no longer blocks, and it never approves
 		case !p.CanVote(name):
 			q.Ineligible = append(q.Ineligible, name)
 		case v.Revision != p.Revision:
