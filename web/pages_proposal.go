@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -46,7 +45,7 @@ type proposalPageView struct {
 	QuorumMet  bool
 	Lifecycle  string // where the proposal stands, in words
 
-	Can        ppActions
+	Can        domain.Actions // the forms the page offers the user
 	Criteria   []ppCriterionOption
 	Attributes []ppAttrForm
 	Citable    []ppEvidenceChoice // evidence of the current revision, for citing and verifying
@@ -54,52 +53,6 @@ type proposalPageView struct {
 
 	failed string    // the form whose submit failed, "" for none
 	state  formState // what it showed
-}
-
-// ppActions says which forms the page offers the user.
-type ppActions struct {
-	Edit     bool // add or remove evidence and changes
-	Rebase   bool // a change's baseline was published over: propose it again before submitting
-	Submit   bool
-	Revise   bool
-	Withdraw bool
-	Vote     bool
-	Dismiss  bool // a veto, as a publisher
-	Reject   bool // the proposal, as a publisher
-}
-
-// ppAllowedActions applies the domain's rules for actor to p, against the
-// published edition ed: the same checks the Decide functions make, so a
-// page never offers a button the command would refuse for the user's
-// roles or the proposal's state.
-func ppAllowedActions(a domain.Actor, p *domain.Proposal, ed *domain.Edition) ppActions {
-	var c ppActions
-	if a.Name == "" || !p.Exists() {
-		return c
-	}
-	open, draft := p.Status.Open(), p.Status == domain.StatusDraft
-	c.Edit = a.Has(domain.RoleEditor) && p.CanEdit(a.Name) && draft
-	c.Submit = c.Edit && len(p.Scores)+len(p.Attributes) > 0 && len(p.StaleTargets(ed)) == 0
-	c.Rebase = c.Edit && len(p.StaleTargets(ed)) > 0
-	c.Revise = a.Has(domain.RoleEditor) && open && !draft
-	c.Withdraw = a.Has(domain.RoleEditor) && a.Name == p.Author &&
-		(draft || p.Status == domain.StatusInReview)
-	c.Vote = a.Has(domain.RoleReviewer) && open && !draft && p.CanVote(a.Name)
-	c.Reject = a.Has(domain.RolePublisher) && open && p.CanVote(a.Name)
-	c.Dismiss = c.Reject && len(ppOpenVetoes(p)) > 0
-	return c
-}
-
-// ppOpenVetoes lists the reviewers whose reject still blocks p, sorted.
-func ppOpenVetoes(p *domain.Proposal) []string {
-	var out []string
-	for name, v := range p.Votes {
-		if v.Verdict == events.Reject && !v.Dismissed {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Form returns the state of the named form: what a failed submit showed,
@@ -157,7 +110,7 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 		ClosedReason: d.ClosedReason, Edition: d.Edition, Draft: d.Status == domain.StatusDraft,
 		Quorum: ppQuorumParts(p, l, d.Quorum), QuorumMet: d.Quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(d.Status)),
-		Can:       ppAllowedActions(actorOf(ctx), dp, ed), Vetoes: ppOpenVetoes(dp),
+		Can:       dp.Allowed(actorOf(ctx), ed), Vetoes: dp.OpenVetoes(),
 		Today:  requestOf(ctx).now.UTC().Format(time.DateOnly),
 		failed: failed, state: st,
 	}
