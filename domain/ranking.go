@@ -18,7 +18,10 @@ type Ranking struct {
 	Quorum      events.QuorumPolicy
 	Scenarios   []events.Scenario
 	Filters     []events.Filter
-	Seq         uint64 // stream sequence of the last event applied
+	// Illustrative reports whether the scores only illustrate the tool (the
+	// demo ranking); the public pages say so.
+	Illustrative bool
+	Seq          uint64 // stream sequence of the last event applied
 }
 
 // Exists reports whether the ranking has been defined.
@@ -30,6 +33,7 @@ func (r *Ranking) Evolve(e events.Event) {
 	case *events.RankingDefined:
 		r.Slug, r.Title, r.Description = d.Slug, d.Title, d.Description
 		r.Categories, r.Criteria, r.Attributes, r.Quorum = d.Categories, d.Criteria, d.Attributes, d.Quorum
+		r.Illustrative = d.Illustrative
 	case *events.WeightsSet:
 		crit := slices.Clone(r.Criteria)
 		for i := range crit {

@@ -179,3 +179,31 @@ func TestEncodeRejects(t *testing.T) {
 		t.Errorf("payload outside the catalog: error = %v, want ErrUnknownType", err)
 	}
 }
+
+// TestRankingDefinedIllustrativeIsOptional: the illustrative flag came after
+// v1. A definition stored before it decodes as not illustrative, and one
+// that is not illustrative encodes without the key, byte for byte as before.
+func TestRankingDefinedIllustrativeIsOptional(t *testing.T) {
+	old := `{"slug":"gpu","title":{"zh":"","en":"GPU"},"description":{"zh":"","en":""},"categories":[],"criteria":[],"attributes":[],"quorum":{"min_approvals":2,"require_evidence_verified":true}}`
+	_, _, data, err := events.DecodeData(events.TypeRankingDefined, []byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := data.(*events.RankingDefined)
+	if !ok || d.Illustrative {
+		t.Fatalf("decoded %#v, want a RankingDefined that is not illustrative", data)
+	}
+	for _, illustrative := range []bool{false, true} {
+		d.Illustrative = illustrative
+		e, err := events.New("id-1", time.Unix(0, 0).UTC(), "pat", "gpu", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(string(e.Raw), `"illustrative"`); has != illustrative {
+			t.Errorf("illustrative %v encodes as %s", illustrative, e.Raw)
+		}
+		if !illustrative && string(e.Raw) != old {
+			t.Errorf("re-encoded\n got %s\nwant %s", e.Raw, old)
+		}
+	}
+}

@@ -87,6 +87,11 @@ type RankingDefined struct {
 	Criteria    []Criterion    `json:"criteria"`
 	Attributes  []AttributeDef `json:"attributes"`
 	Quorum      QuorumPolicy   `json:"quorum"`
+	// Illustrative marks a ranking whose scores illustrate the tool rather
+	// than judge the market (the demo). It came after v1 and is omitted when
+	// false, so every RankingDefined stored before it decodes, and hashes,
+	// as it always did.
+	Illustrative bool `json:"illustrative,omitempty"`
 }
 
 // WeightsSet replaces the criteria weights of a ranking.

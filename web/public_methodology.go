@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/projections"
 )
 
@@ -51,7 +50,7 @@ type pubMethodologyView struct {
 	Filters         []pubMethodFilter
 	MinApprovals    int
 	EvidenceChecked bool
-	Illustrative    bool // the demo ranking: scores are illustrative
+	Illustrative    bool // scores only illustrate the tool (the demo ranking)
 }
 
 func buildMethodology(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string) (pubMethodologyView, error) {
@@ -61,7 +60,7 @@ func buildMethodology(ctx context.Context, read *projections.Store, p Page, l pu
 	}
 	v := pubMethodologyView{Page: p, L: l, Slug: slug, RankingTitle: r.Title.In(p.Lang), RankingHref: l.Ranking(slug, "", ""),
 		Description: r.Description.In(p.Lang), MinApprovals: r.Quorum.MinApprovals,
-		EvidenceChecked: r.Quorum.RequireEvidenceVerified, Illustrative: slug == demo.RankingSlug}
+		EvidenceChecked: r.Quorum.RequireEvidenceVerified, Illustrative: r.Illustrative}
 	v.Page.Title = p.T("public.methodology_title") + " · " + v.RankingTitle
 	for _, sc := range r.Scenarios {
 		v.Scenarios = append(v.Scenarios, pubMethodScenario{Name: sc.Name.In(p.Lang), Description: sc.Description.In(p.Lang),

@@ -61,8 +61,9 @@ func tx(zh, en string) events.Text { return events.Text{Zh: zh, En: en} }
 // Definition returns the ranking definition.
 func Definition() events.RankingDefined {
 	return events.RankingDefined{
-		Slug:  RankingSlug,
-		Title: tx("GPU 算力租赁平台观察", "GPU cloud rental platforms"),
+		Slug:         RankingSlug,
+		Illustrative: true,
+		Title:        tx("GPU 算力租赁平台观察", "GPU cloud rental platforms"),
 		Description: tx(
 			"依据一篇中文市场观察文章，按四条交付路径比较九个 GPU 算力租赁平台。评分是编辑依据文章内容作出的示例性判断，每项评分都引用文章原文；文章未谈及的维度不评分（计为 0），因此总分反映的是文章提供的证据，而非平台的全部能力。",
 			"Nine GPU cloud rental platforms in four delivery paths, compared from one Chinese market overview. Scores are illustrative editorial judgments on what the article says, each citing its text; a criterion the article does not discuss for a platform is left unscored (counted as 0), so totals reflect the article's evidence, not everything a platform offers.",

@@ -92,6 +92,9 @@ func TestDefinition(t *testing.T) {
 	if want := (events.QuorumPolicy{MinApprovals: 2, RequireEvidenceVerified: true}); d.Quorum != want {
 		t.Errorf("quorum = %+v, want %+v", d.Quorum, want)
 	}
+	if !d.Illustrative {
+		t.Error("the demo ranking is not marked illustrative: its methodology page would not say the scores are examples")
+	}
 	if SourceName == "" || SourceURL != "" {
 		t.Errorf("source = %q %q, want a name and no URL", SourceName, SourceURL)
 	}
