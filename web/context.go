@@ -24,7 +24,8 @@ type request struct {
 	token   string       // token id when signed in by bearer token
 	authErr error        // the user could not be loaded (store unavailable)
 	clock   func() time.Time
-	isAPI   bool // the JSON API: errors answer as problem+json
+	isAPI   bool   // the JSON API: errors answer as problem+json
+	client  string // the client's address (Server.proxies.clientAddr)
 }
 
 type requestKey struct{}

@@ -28,10 +28,12 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 	return s.begin(h)
 }
 
-// begin gives the request its id, CSP nonce, clock and language.
+// begin gives the request its id, CSP nonce, clock, language and client
+// address.
 func (s *Server) begin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rq := &request{id: randomHex(8), nonce: randomNonce(), now: s.now(), clock: s.now, isAPI: isAPIPath(r)}
+		rq := &request{id: randomHex(8), nonce: randomNonce(), now: s.now(), clock: s.now, isAPI: isAPIPath(r),
+			client: s.proxies.clientAddr(r)}
 		rq.lang = s.chooseLang(w, r)
 		w.Header().Set("X-Request-Id", rq.id)
 		next.ServeHTTP(w, r.WithContext(withRequest(r.Context(), rq)))
@@ -83,7 +85,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		attrs := []slog.Attr{
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)),
-			slog.Int64("bytes", sw.bytes), slog.String("request_id", rq.id),
+			slog.Int64("bytes", sw.bytes), slog.String("request_id", rq.id), slog.String("client", rq.client),
 		}
 		if rq.user != nil {
 			attrs = append(attrs, slog.String("user", rq.user.Username))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -67,6 +68,11 @@ type Config struct {
 	// TrustedOrigins are extra origins ("https://desk.example.org") allowed to
 	// post cross-origin, such as a proxy that rewrites Host.
 	TrustedOrigins []string
+	// TrustedProxies are the reverse proxies (see ParseTrustedProxies) whose
+	// X-Forwarded-For or Forwarded header names the client; a request from
+	// anywhere else is the client itself. Empty: trust no proxy, and behind
+	// one every client shares the proxy's address.
+	TrustedProxies []netip.Prefix
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
 }
@@ -94,6 +100,7 @@ type Server struct {
 	handler  http.Handler
 	sessions *sessionStore
 	limiter  *loginLimiter
+	proxies  proxies
 	pubRows  int // ranking rows a live page shows before "show all"
 	origins  *http.CrossOriginProtection
 }
@@ -149,6 +156,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.limiter = newLoginLimiter()
+	s.proxies = proxies(cfg.TrustedProxies)
 	s.pubRows = pubPageRows
 	s.routes()
 	for _, group := range routeGroups {

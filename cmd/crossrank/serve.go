@@ -30,9 +30,15 @@ func serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", envOr("CROSSRANK_ADDR", ":8080"), "HTTP listen address (CROSSRANK_ADDR)")
 	noDemo := fs.Bool("no-demo", os.Getenv("CROSSRANK_NO_DEMO") != "", "do not load the demo ranking into an empty store (CROSSRANK_NO_DEMO)")
 	secure := fs.Bool("secure", os.Getenv("CROSSRANK_SECURE") != "", "the site is served over TLS (Secure cookies, HSTS) (CROSSRANK_SECURE)")
+	trusted := fs.String("trusted-proxies", os.Getenv("CROSSRANK_TRUSTED_PROXIES"),
+		"reverse proxies (CIDR,…) whose X-Forwarded-For or Forwarded header names the client (CROSSRANK_TRUSTED_PROXIES)")
 	pub := registerPublishing(fs)
 	fs.Parse(args)
 	log := newLogger()
+	proxies, err := web.ParseTrustedProxies(*trusted)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies (CROSSRANK_TRUSTED_PROXIES): %w", err)
+	}
 
 	e, err := c.openEvents(ctx, log)
 	var busy *busyError
@@ -87,7 +93,7 @@ func serve(ctx context.Context, args []string) error {
 	srv, err := web.New(web.Config{
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
 		Verify: web.ProjectionVerifier(e.events, e.read.DB()),
-		Logger: log, SessionKeys: keys, Secure: *secure,
+		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {
