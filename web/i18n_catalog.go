@@ -36,6 +36,8 @@ var catalog = map[string]text{
 	"login.signed_out":       {"You are signed out.", "你已退出登录。"},
 	"login.already":          {"You are signed in as %s.", "你已登录为 %s。"},
 	"login.to_desk":          {"Go to the dashboard", "前往工作台"},
+	"duration.seconds.one":   {"%d second", "%d 秒"},
+	"duration.seconds.other": {"%d seconds", "%d 秒"},
 	"duration.minutes.one":   {"%d minute", "%d 分钟"},
 	"duration.minutes.other": {"%d minutes", "%d 分钟"},
 

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,8 +20,11 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 
 // loginSubmit signs a user in. A failure says only that the username or
 // password is wrong — whether the account exists stays hidden, and an
-// unknown user costs the same argon2 check as a known one. Failures are
-// limited per account and per peer address (429 with Retry-After).
+// unknown user costs the same argon2 check as a known one. Failures slow
+// down the client that made them, per account and per address (429 with
+// Retry-After, see loginLimiter), and an account guessed at from many
+// places answers a little later; a client that did not fail is never
+// refused.
 func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	f, err := parseForm(r)
 	if err != nil {
@@ -37,20 +39,16 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	if len(v.Username) > 64 {
 		v.Username = v.Username[:64]
 	}
-	userKey, peerKey := "u:"+v.Username, "p:"+peerAddr(r)
-
-	for _, lim := range []struct {
-		key   string
-		limit int
-	}{{peerKey, loginFailsPerPeer}, {userKey, loginFailsPerUser}} {
-		if after, blocked := s.limiter.blocked(lim.key, lim.limit, now); blocked {
-			s.log.Warn("sign-in rate limited", "request_id", rq.id, "key", lim.key)
-			w.Header().Set("Retry-After", retrySeconds(after))
-			v.Error = T(v.Lang, "login.too_many", Plural(v.Lang, "duration.minutes", int((after+time.Minute-1)/time.Minute)))
-			s.render(w, r, http.StatusTooManyRequests, loginPage(v))
-			return
-		}
+	if after, limit, refused := s.limiter.refused(v.Username, rq.client, now); refused {
+		Metrics.loginThrottled(limit)
+		s.log.Warn("sign-in throttled", "request_id", rq.id, "username", v.Username, "client", rq.client,
+			"limit", limit, "retry_after", after.Round(time.Second))
+		w.Header().Set("Retry-After", retrySeconds(after))
+		v.Error = T(v.Lang, "login.too_many", waitText(v.Lang, after))
+		s.render(w, r, http.StatusTooManyRequests, loginPage(v))
+		return
 	}
+	s.limiter.sleep(r.Context(), s.limiter.delay(v.Username, now))
 
 	u, err := s.cmd.User(r.Context(), username)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
@@ -65,13 +63,14 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		hash = u.PasswordHash
 	}
 	if ok := CheckPassword(hash, f.str("password")); !ok || u == nil {
-		s.limiter.fail(now, userKey, peerKey)
-		s.log.Info("sign-in failed", "request_id", rq.id, "username", v.Username, "peer", peerKey[2:])
+		s.limiter.fail(v.Username, rq.client, now)
+		Metrics.loginFailures.Add(1)
+		s.log.Info("sign-in failed", "request_id", rq.id, "username", v.Username, "client", rq.client)
 		v.Error = T(v.Lang, "login.failed")
 		s.render(w, r, http.StatusUnauthorized, loginPage(v))
 		return
 	}
-	s.limiter.reset(userKey)
+	s.limiter.succeed(v.Username, rq.client)
 
 	// A fresh session: a new id, whatever cookie came in, so an id planted
 	// before sign-in (session fixation) never becomes a signed-in one.
@@ -119,15 +118,13 @@ func (s *Server) ShareSessions(ctx context.Context, sync SessionSync) error {
 	})
 }
 
-// peerAddr is the address the connection came from. Behind a proxy every
-// request shares the proxy's address; the per-peer limit then guards the
-// proxy as a whole, and the per-account limit still holds.
-func peerAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// waitText says how long to wait: in seconds under a minute, else in
+// minutes rounded up.
+func waitText(lang string, d time.Duration) string {
+	if d < time.Minute {
+		return Plural(lang, "duration.seconds", int((d+time.Second-1)/time.Second))
 	}
-	return host
+	return Plural(lang, "duration.minutes", int((d+time.Minute-1)/time.Minute))
 }
 
 func retrySeconds(d time.Duration) string {

@@ -36,7 +36,11 @@ type Registry struct {
 	SSEClients atomic.Int64
 
 	conflicts atomic.Uint64 // appends refused by a failed expectation
-	stream    atomic.Pointer[StreamHead]
+
+	loginFailures       atomic.Uint64 // wrong username or password
+	loginClientRefused  atomic.Uint64 // 429: this account from this address failed too often
+	loginAddressRefused atomic.Uint64 // 429: this address failed too often
+	stream              atomic.Pointer[StreamHead]
 
 	mu       sync.Mutex
 	commands map[string]*commandStats // by action name
@@ -99,6 +103,15 @@ func (m *Registry) observeCommand(name string, d time.Duration, res domain.Resul
 	}
 }
 
+// loginThrottled counts a sign-in refused by the named limit.
+func (m *Registry) loginThrottled(limit string) {
+	if limit == limitAddress {
+		m.loginAddressRefused.Add(1)
+		return
+	}
+	m.loginClientRefused.Add(1)
+}
+
 // timeCommand runs a command and records it in Metrics.
 func timeCommand(name string, run func() (domain.Result, error)) (domain.Result, error) {
 	start := time.Now()
@@ -157,6 +170,11 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	p := promWriter{&b}
 	p.family("crossrank_append_conflicts_total", "counter", "Appends refused because the aggregate changed since it was loaded (each retry counts).")
 	p.sample("crossrank_append_conflicts_total", nil, float64(Metrics.conflicts.Load()))
+	p.family("crossrank_login_failures_total", "counter", "Sign-ins refused for a wrong username or password.")
+	p.sample("crossrank_login_failures_total", nil, float64(Metrics.loginFailures.Load()))
+	p.family("crossrank_login_throttled_total", "counter", "Sign-ins answered 429 because the client failed too often, by limit: one account from one address, or one address.")
+	p.sample("crossrank_login_throttled_total", []string{"limit", limitClient}, float64(Metrics.loginClientRefused.Load()))
+	p.sample("crossrank_login_throttled_total", []string{"limit", limitAddress}, float64(Metrics.loginAddressRefused.Load()))
 	p.family("crossrank_sse_clients", "gauge", "Open live-update streams (GET /events).")
 	p.sample("crossrank_sse_clients", nil, float64(Metrics.SSEClients.Load()))
 	s.writeProjection(ctx, p)

@@ -153,24 +153,6 @@ func TestStaticAssets(t *testing.T) {
 	}
 }
 
-func TestLoginLimiterWindow(t *testing.T) {
-	l := newLoginLimiter()
-	t0 := time.Now()
-	for i := range 5 {
-		l.fail(t0.Add(time.Duration(i)*time.Minute), "u:x")
-	}
-	if after, blocked := l.blocked("u:x", 5, t0.Add(5*time.Minute)); !blocked || after != 10*time.Minute {
-		t.Errorf("blocked = %v after %v, want blocked for 10m", blocked, after)
-	}
-	if _, blocked := l.blocked("u:x", 5, t0.Add(15*time.Minute)); blocked {
-		t.Error("still blocked once the oldest failure left the window")
-	}
-	l.reset("u:x")
-	if _, blocked := l.blocked("u:x", 1, t0); blocked {
-		t.Error("reset did not forget")
-	}
-}
-
 func TestSessionRegistryBounded(t *testing.T) {
 	g := newSessionRegistry(time.Hour, 3)
 	ctx := context.Background()

@@ -155,7 +155,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.limiter = newLoginLimiter()
+	s.limiter = newLoginLimiter(loginLimiterMaxKeys)
 	s.proxies = proxies(cfg.TrustedProxies)
 	s.pubRows = pubPageRows
 	s.routes()
