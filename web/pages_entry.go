@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 )
 
@@ -30,7 +31,7 @@ type deskEntryView struct {
 	Proposals    []entryProposalView // every proposal, newest first
 	Editions     []entryEditionView  // editions that changed the entry, newest first
 	History      []entryRankView
-	ProposeURL   string
+	ProposeURL   string // "" when the user may not propose (not an editor)
 	PublicURL    string
 	AuditURL     string
 }
@@ -133,9 +134,13 @@ func deskEntryViewOf(p Page, ev projections.EntryView, changes []projections.Ent
 	v := deskEntryView{Page: p, Ranking: ev.Ranking.Slug, RankingTitle: w.Title(), Slug: ev.Slug,
 		Name: ev.Name.In(p.Lang), Category: w.Category(ev.Category), Website: ev.Website,
 		Description: ev.Description.In(p.Lang), Published: ev.Published, Rank: ev.Rank, Total: adminTotal(ev.Total),
-		Edition:    ev.Edition,
-		ProposeURL: "/desk/proposals/new?" + url.Values{"ranking": {ev.Ranking.Slug}, "entry": {ev.Slug}}.Encode(),
-		AuditURL:   auditURL(projections.AuditFilter{Ranking: ev.Ranking.Slug, Entry: ev.Slug})}
+		Edition:  ev.Edition,
+		AuditURL: auditURL(projections.AuditFilter{Ranking: ev.Ranking.Slug, Entry: ev.Slug})}
+	// Only editors open proposals (DecideOpenProposal); anyone else would
+	// follow the link to a 403.
+	if p.Has(domain.RoleEditor) {
+		v.ProposeURL = "/desk/proposals/new?" + url.Values{"ranking": {ev.Ranking.Slug}, "entry": {ev.Slug}}.Encode()
+	}
 	if ev.Published {
 		v.PublicURL = "/r/" + url.PathEscape(ev.Ranking.Slug) + "/e/" + url.PathEscape(ev.Slug)
 	}

@@ -60,11 +60,6 @@ func TestDeskEntryPage(t *testing.T) {
 	if byTestID(doc, "entry-edition-1").Length() != 1 {
 		t.Error("edition 1 is not in the history")
 	}
-	href, _ := byTestID(doc, "entry-propose").Attr("href")
-	u, err := url.Parse(href)
-	if err != nil || u.Path != "/desk/proposals/new" || u.Query().Get("ranking") != demo.RankingSlug || u.Query().Get("entry") != "qingjiao" {
-		t.Errorf("propose link %q", href)
-	}
 
 	// In Chinese, the criteria are named in Chinese.
 	doc = e.get(c, target+"?lang=zh", http.StatusOK)
@@ -76,5 +71,28 @@ func TestDeskEntryPage(t *testing.T) {
 	e.get(c, "/desk/entries/no-such-ranking/qingjiao", http.StatusNotFound)
 	if res, _ := e.client("").do(http.MethodGet, target, nil, nil); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("signed out: status %d", res.StatusCode)
+	}
+}
+
+// TestDeskEntryProposeLink shows the propose link only to editors: a
+// reviewer or a publisher following it would land on a 403.
+func TestDeskEntryProposeLink(t *testing.T) {
+	e := newAdminEnv(t)
+	target := "/desk/entries/" + demo.RankingSlug + "/qingjiao"
+	for _, user := range []string{"rev", "pat"} {
+		doc := e.get(e.client(user), target, http.StatusOK)
+		if n := byTestID(doc, "entry-propose").Length(); n != 0 {
+			t.Errorf("%s (no editor role) sees %d propose links", user, n)
+		}
+	}
+	for _, user := range []string{"ed", "pia"} {
+		doc := e.get(e.client(user), target, http.StatusOK)
+		href, _ := byTestID(doc, "entry-propose").Attr("href")
+		u, err := url.Parse(href)
+		if err != nil || u.Path != "/desk/proposals/new" || u.Query().Get("ranking") != demo.RankingSlug || u.Query().Get("entry") != "qingjiao" {
+			t.Errorf("%s: propose link %q", user, href)
+			continue
+		}
+		e.get(e.client(user), href, http.StatusOK) // the link leads somewhere the editor may go
 	}
 }
