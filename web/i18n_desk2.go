@@ -224,9 +224,6 @@ func init() {
 		{`^does not match the new password$`, "与新密码不一致"},
 		{`^must be csv or json$`, "须为 csv 或 json"},
 	} {
-		fieldPatterns = append(fieldPatterns, struct {
-			re *regexp.Regexp
-			zh string
-		}{regexp.MustCompile(p[0]), p[1]})
+		fieldPatterns = append(fieldPatterns, fieldPattern{re: regexp.MustCompile(p[0]), zh: p[1]})
 	}
 }

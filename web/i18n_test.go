@@ -173,10 +173,33 @@ func TestFieldMessages(t *testing.T) {
 		{langZh, "to", "must be an integer from 0 to 10", "新值须为 0 到 10 之间的整数。"},
 		{langZh, "to", `"weekly" is not a value of billing`, "新值中的“weekly”不是 billing 的可选值。"},
 		{langZh, "mystery", "an unheard-of complaint", "mystery：an unheard-of complaint"},
+		// A message that is a sentence of its own follows the label after a colon.
+		{langEn, "source_url", "give a source URL or name the source", "Source URL: give a source URL or name the source."},
+		{langZh, "source_url", "give a source URL or name the source", "来源网址：请填写来源网址或来源名称。"},
+		{langEn, "comment", "a reject needs a reason", "Comment: a reject needs a reason."},
+		{langZh, "comment", "a reject needs a reason", "意见：否决需要写明理由。"},
+		{langEn, "target", `the proposal has no change "score:x"`, `Change: the proposal has no change "score:x".`},
+		{langZh, "target", `the proposal has no change "score:x"`, "修改项：提案中没有修改项“score:x”。"},
+		{langEn, "weights", "weights sum to 90; they must sum to 100", "Weights: weights sum to 90; they must sum to 100."},
+		{langZh, "criteria", `weight of "speed" must be 0–100`, "评分项：“speed”的权重须在 0–100 之间。"},
 	}
 	for _, tc := range tests {
 		if got := fieldMessage(tc.lang, tc.field, tc.msg); got != tc.want {
 			t.Errorf("fieldMessage(%s, %s, %q) = %q, want %q", tc.lang, tc.field, tc.msg, got, tc.want)
+		}
+	}
+}
+
+// TestFieldSentencesKnown keeps fieldSentences in step with the patterns:
+// a key that names no pattern would leave its message garbled.
+func TestFieldSentencesKnown(t *testing.T) {
+	known := map[string]bool{}
+	for _, p := range fieldPatterns {
+		known[p.re.String()] = true
+	}
+	for k := range fieldSentences {
+		if !known[k] {
+			t.Errorf("fieldSentences names %s, which is no field pattern", k)
 		}
 	}
 }

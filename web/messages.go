@@ -135,18 +135,39 @@ func fieldProblemsOf(lang string, err error) []fieldProblem {
 }
 
 // fieldMessage puts a field error into words: "Title is required." /
-// "标题为必填项。" A message without a translation keeps its English words.
+// "标题为必填项。" Most domain messages are predicates that follow the
+// field's name; a message that is a sentence of its own ("give a source URL
+// or name the source") follows the name after a colon instead, in both
+// languages: "Source URL: give a source URL or name the source." A message
+// without a translation keeps its English words.
 func fieldMessage(lang, field, msg string) string {
 	label := fieldLabel(lang, field)
+	p, m := matchFieldPattern(msg)
 	if lang == langZh {
-		for _, p := range fieldPatterns {
-			if m := p.re.FindStringSubmatchIndex(msg); m != nil {
-				return label + string(p.re.ExpandString(nil, p.zh, msg, m)) + "。"
-			}
+		if p == nil {
+			return label + "：" + msg
 		}
-		return label + "：" + msg
+		zh := string(p.re.ExpandString(nil, p.zh, msg, m))
+		if p.sentence {
+			return label + "：" + zh + "。"
+		}
+		return label + zh + "。"
+	}
+	if p != nil && p.sentence {
+		return upperFirst(label) + ": " + msg + "."
 	}
 	return upperFirst(label) + " " + msg + "."
+}
+
+// matchFieldPattern returns the pattern msg matches and the submatch
+// indexes, or nil.
+func matchFieldPattern(msg string) (*fieldPattern, []int) {
+	for i := range fieldPatterns {
+		if m := fieldPatterns[i].re.FindStringSubmatchIndex(msg); m != nil {
+			return &fieldPatterns[i], m
+		}
+	}
+	return nil, nil
 }
 
 func upperFirst(s string) string {
@@ -188,14 +209,22 @@ var fieldLabels = map[string]text{
 	"username": {"username", "用户名"}, "password": {"password", "密码"}, "new_password": {"new password", "新密码"}, "display_name": {"display name", "显示名称"},
 	"roles": {"roles", "角色"}, "role": {"role", "角色"}, "token": {"token", "令牌"}, "hash": {"hash", "哈希"},
 	"slug": {"slug", "标识"}, "new_entry": {"new entry", "新条目"}, "body": {"request body", "请求内容"},
+	"criteria": {"criteria", "评分项"}, "categories": {"categories", "类别"}, "weights": {"weights", "权重"},
+}
+
+// fieldPattern translates one of the domain's field messages into Chinese.
+type fieldPattern struct {
+	re *regexp.Regexp
+	zh string
+	// sentence marks a message that does not read as a predicate of the
+	// field's name; it follows the name after a colon.
+	sentence bool
 }
 
 // fieldPatterns translate the domain's field messages into Chinese; the
-// message follows the field label ("标题" + "为必填项").
-var fieldPatterns = func() []struct {
-	re *regexp.Regexp
-	zh string
-} {
+// message follows the field label ("标题" + "为必填项"). Messages listed in
+// fieldSentences are sentences of their own.
+var fieldPatterns = func() []fieldPattern {
 	pairs := [][2]string{
 		{`^is not valid UTF-8$`, "不是有效的 UTF-8 文本"},
 		{`^is required$`, "为必填项"},
@@ -211,14 +240,14 @@ var fieldPatterns = func() []struct {
 		{`^repeats "(.*)"$`, "重复了“$1”"},
 		{`^names unknown criterion "(.*)"$`, "包含未知评分项“$1”"},
 		{`^names unknown attribute "(.*)"$`, "包含未知属性“$1”"},
-		{`^weight of "(.*)" must be 0–100$`, "中“$1”的权重须在 0–100 之间"},
-		{`^weights sum to (\d+); they must sum to 100$`, "的权重合计为 $1，须合计为 100"},
+		{`^weight of "(.*)" must be 0–100$`, "“$1”的权重须在 0–100 之间"},
+		{`^weights sum to (\d+); they must sum to 100$`, "权重合计为 $1，须合计为 100"},
 		{`^is not a category of this ranking$`, "不是该榜单的类别"},
 		{`^is not a criterion of this ranking$`, "不是该榜单的评分项"},
 		{`^is not an attribute of this ranking$`, "不是该榜单的属性"},
 		{`^"(.*)" is not a value of (.*)$`, "中的“$1”不是 $2 的可选值"},
 		{`^cites (\S+) twice$`, "重复引用了 $1"},
-		{`^a reject needs a reason$`, "不能为空：否决需要写明理由"},
+		{`^a reject needs a reason$`, "否决需要写明理由"},
 		{`^(\S+) is cited by the change (\S+); remove that first$`, "$1 被修改项 $2 引用，请先删除该修改项"},
 		{`^a revision holds at most (\d+) evidence items$`, "每个修订版本最多包含 $1 条证据"},
 		{`^unknown role "(.*)"$`, "“$1”不是已知角色"},
@@ -234,7 +263,7 @@ var fieldPatterns = func() []struct {
 		{`^must be a hex SHA-256$`, "须为十六进制 SHA-256 值"},
 		{`^must be stored as an argon2id hash$`, "须以 argon2id 哈希保存"},
 		{`^give a source URL or name the source$`, "请填写来源网址或来源名称"},
-		{`^the proposal has no change "(.*)"$`, "：提案中没有修改项“$1”"},
+		{`^the proposal has no change "(.*)"$`, "提案中没有修改项“$1”"},
 		{`^invalid token id or too many tokens$`, "编号无效或令牌过多"},
 		{`^must be 0 \(does not expire\) to 3650 days$`, "须为 0（不过期）到 3650 天"},
 		{`^must be approve or reject$`, "须为赞成或否决"},
@@ -246,16 +275,29 @@ var fieldPatterns = func() []struct {
 		{`^must be true or false$`, "须为 true 或 false"},
 		{`^has the wrong type$`, "类型不正确"},
 		{`^is not a field of this request$`, "不是此请求的字段"},
-		{`^give a criterion or an attribute, not both$`, "：请填写评分项或属性之一"},
+		{`^give a criterion or an attribute, not both$`, "请填写评分项或属性之一，不能同时填写"},
 		{`^must be a UUID or up to 255 printable ASCII characters$`, "须为 UUID 或不超过 255 个可打印 ASCII 字符"},
 		{`^differs from the Idempotency-Key header$`, "与 Idempotency-Key 请求头不一致"},
 	}
-	out := make([]struct {
-		re *regexp.Regexp
-		zh string
-	}, len(pairs))
+	out := make([]fieldPattern, len(pairs))
 	for i, p := range pairs {
-		out[i].re, out[i].zh = regexp.MustCompile(p[0]), p[1]
+		out[i] = fieldPattern{re: regexp.MustCompile(p[0]), zh: p[1], sentence: fieldSentences[p[0]]}
 	}
 	return out
 }()
+
+// fieldSentences lists the patterns of messages that are sentences of their
+// own rather than predicates of the field's name.
+var fieldSentences = map[string]bool{
+	`^a reject needs a reason$`:                               true,
+	`^(\S+) is cited by the change (\S+); remove that first$`: true,
+	`^a revision holds at most (\d+) evidence items$`:         true,
+	`^(\S+) belongs to another ranking$`:                      true,
+	`^invalid proposal id, ranking or entry slug$`:            true,
+	`^give a source URL or name the source$`:                  true,
+	`^the proposal has no change "(.*)"$`:                     true,
+	`^invalid token id or too many tokens$`:                   true,
+	`^give a criterion or an attribute, not both$`:            true,
+	`^weight of "(.*)" must be 0–100$`:                        true,
+	`^weights sum to (\d+); they must sum to 100$`:            true,
+}
