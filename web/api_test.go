@@ -123,6 +123,33 @@ func TestAPIValidation(t *testing.T) {
 	}
 }
 
+// TestAPIMediaTypeMessage checks that the 415 of the JSON API names what
+// the API accepts, in both languages, and does not invite a form.
+func TestAPIMediaTypeMessage(t *testing.T) {
+	e := newEnv(t)
+	c := e.client()
+	c.login("alice")
+	for _, tc := range []struct{ lang, want, notWant string }{
+		{"en", "The API accepts only application/json: send the request body as JSON.", "form"},
+		{"zh-CN", "API 只接受 application/json：请以 JSON 格式发送请求内容。", "表单"},
+	} {
+		res, body := c.do(http.MethodPost, "/api/v1/proposals", strings.NewReader("ranking=gpu"),
+			http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept-Language": {tc.lang}})
+		if res.StatusCode != http.StatusUnsupportedMediaType {
+			t.Fatalf("%s: status %d, want 415", tc.lang, res.StatusCode)
+		}
+		if p := decodeProblem(t, res, body); p.Detail != tc.want || strings.Contains(p.Detail, tc.notWant) {
+			t.Errorf("%s: detail %q, want %q", tc.lang, p.Detail, tc.want)
+		}
+	}
+	// A form address refused JSON says it wants a form, not JSON.
+	for _, lang := range []string{langEn, langZh} {
+		if got := messageOf(lang, errNotForm); strings.Contains(got, "json") {
+			t.Errorf("%s: form 415 says %q", lang, got)
+		}
+	}
+}
+
 func TestAPIProblemInChinese(t *testing.T) {
 	e := newEnv(t)
 	c := e.client()

@@ -24,6 +24,13 @@ var (
 	errPanic           = errors.New("internal error")
 )
 
+// The two 415s name what the address does accept: the JSON API takes only
+// application/json, the HTML forms only a urlencoded form.
+var (
+	errNotJSON = fmt.Errorf("%w: the API accepts application/json", errMediaType)
+	errNotForm = fmt.Errorf("%w: a form accepts application/x-www-form-urlencoded", errMediaType)
+)
+
 // malformed wraps errMalformed with what was wrong.
 func malformed(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errMalformed, fmt.Sprintf(format, args...))

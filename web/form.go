@@ -38,7 +38,7 @@ func parseForm(r *http.Request) (*form, error) {
 	}
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/x-www-form-urlencoded" {
-		return nil, errMediaType
+		return nil, errNotForm
 	}
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError

@@ -20,7 +20,7 @@ func decodeJSON(r *http.Request, dst any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-			return errMediaType
+			return errNotJSON
 		}
 	}
 	body, err := io.ReadAll(r.Body)

@@ -59,7 +59,9 @@ var errorTexts = []struct {
 	{errUnauthenticated, text{"Sign in to continue.", "请先登录。"}},
 	{errCrossOrigin, text{"This request came from another site and was refused.", "该请求来自其他网站，已被拒绝。"}},
 	{errNoRoute, text{"There is no page at this address.", "此地址没有页面。"}},
-	{errMediaType, text{"Send the request as a form or as application/json.", "请以表单或 application/json 格式发送请求。"}},
+	{errNotJSON, text{"The API accepts only application/json: send the request body as JSON.", "API 只接受 application/json：请以 JSON 格式发送请求内容。"}},
+	{errNotForm, text{"This address accepts only a form (application/x-www-form-urlencoded).", "此地址只接受表单（application/x-www-form-urlencoded）。"}},
+	{errMediaType, text{"This content type is not accepted here.", "此处不接受该内容类型。"}},
 	{errTooMany, text{"Too many attempts. Wait a little and try again.", "尝试次数过多，请稍后再试。"}},
 	{errMalformed, text{"The request could not be read.", "无法解析该请求。"}},
 	// The kinds, for errors without a text of their own.
