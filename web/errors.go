@@ -19,6 +19,7 @@ var (
 	errBadCredentials  = errors.New("wrong username or password")
 	errCrossOrigin     = errors.New("cross-origin request refused")
 	errNoRoute         = errors.New("no such page")
+	errMethod          = errors.New("method not allowed")
 	errMediaType       = errors.New("unsupported content type")
 	errTooMany         = errors.New("too many attempts")
 	errPanic           = errors.New("internal error")
@@ -73,6 +74,8 @@ func statusOf(err error) int {
 		return http.StatusForbidden
 	case errors.Is(err, domain.ErrNotFound), errors.Is(err, errNoRoute):
 		return http.StatusNotFound
+	case errors.Is(err, errMethod):
+		return http.StatusMethodNotAllowed
 	case errors.Is(err, errMediaType):
 		return http.StatusUnsupportedMediaType
 	case errors.Is(err, domain.ErrInvalid):

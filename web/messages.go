@@ -59,6 +59,7 @@ var errorTexts = []struct {
 	{errUnauthenticated, text{"Sign in to continue.", "请先登录。"}},
 	{errCrossOrigin, text{"This request came from another site and was refused.", "该请求来自其他网站，已被拒绝。"}},
 	{errNoRoute, text{"There is no page at this address.", "此地址没有页面。"}},
+	{errMethod, text{"This address does not accept this request method.", "此地址不接受该请求方法。"}},
 	{errNotJSON, text{"The API accepts only application/json: send the request body as JSON.", "API 只接受 application/json：请以 JSON 格式发送请求内容。"}},
 	{errNotForm, text{"This address accepts only a form (application/x-www-form-urlencoded).", "此地址只接受表单（application/x-www-form-urlencoded）。"}},
 	{errMediaType, text{"This content type is not accepted here.", "此处不接受该内容类型。"}},

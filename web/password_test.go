@@ -120,7 +120,7 @@ func TestCommandID(t *testing.T) {
 }
 
 func TestStaticAssets(t *testing.T) {
-	h := staticHandler()
+	h := newEnv(t).srv.staticHandler()
 	url := assetURL("app.css")
 	if !strings.HasPrefix(url, "/static/app.css?v=") {
 		t.Fatalf("assetURL = %q", url)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -182,16 +183,45 @@ func (s *Server) routeFunc(pattern string, h http.HandlerFunc) { s.mux.Handle(pa
 func (s *Server) routes() {
 	s.routeFunc("GET /healthz", s.healthz)
 	s.routeFunc("GET /readyz", s.readyz)
-	s.route("GET /static/", staticHandler())
+	s.route("GET /static/", s.staticHandler())
 	s.routeFunc("GET "+pathLogin, s.loginPage)
 	s.routeFunc("POST "+pathLogin, s.loginSubmit)
 	s.routeFunc("POST "+pathLogout, s.logout)
 	s.apiRoutes()
 	s.deskRoutes()
 	s.deskAdminRoutes()
-	s.routeFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, errNoRoute)
-	})
+	s.routeFunc("/", s.noRoute)
+}
+
+// noRoute answers a request no other pattern took. The catch-all "/"
+// matches every method, so it shadows ServeMux's own 405: it asks the mux
+// which methods the path has, and answers 405 with Allow when there are
+// some, else 404 — both in the site's error page or problem+json.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	if allow := s.allowedMethods(r); len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.fail(w, r, errMethod)
+		return
+	}
+	s.fail(w, r, errNoRoute)
+}
+
+// allowedMethods lists the methods a route other than the catch-all serves
+// at r's path.
+func (s *Server) allowedMethods(r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := *r // shallow: the mux reads only the method, host and path
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern == "" || pattern == "/" {
+			continue
+		}
+		allow = append(allow, m)
+		if m == http.MethodGet {
+			allow = append(allow, http.MethodHead) // a GET pattern serves HEAD too
+		}
+	}
+	return allow
 }
 
 // NewHTTPServer returns an http.Server for h with timeouts that keep slow or

@@ -61,13 +61,14 @@ func assetURL(name string) string {
 
 // staticHandler serves the embedded files under /static/. A request with
 // the current hash is cached for a year (immutable); any other revalidates
-// with the ETag.
-func staticHandler() http.Handler {
+// with the ETag. Any other path under /static/, the directory itself
+// included, is the site's 404 page: no listing is ever served.
+func (s *Server) staticHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/static/")
 		a, ok := assets[name]
 		if !ok {
-			http.NotFound(w, r)
+			s.fail(w, r, errNoRoute)
 			return
 		}
 		h := w.Header()
