@@ -37,7 +37,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 	if err := CheckSlug("entry", c.Entry); err != nil {
 		return nil, err
 	}
-	if err := checkText("title", c.Title, MaxTitle, true); err != nil {
+	if err := checkName("title", c.Title, MaxTitle, true); err != nil {
 		return nil, err
 	}
 	if err := checkText("summary", c.Summary, MaxLongText, false); err != nil {
@@ -49,7 +49,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 			return nil, ErrEntryExists
 		}
 		n := c.NewEntry
-		if err := checkI18n("name", n.Name.Zh, n.Name.En, MaxTitle, true); err != nil {
+		if err := checkI18nName("name", n.Name.Zh, n.Name.En, MaxTitle, true); err != nil {
 			return nil, err
 		}
 		if !r.HasCategory(n.Category) {

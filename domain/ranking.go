@@ -110,7 +110,7 @@ func validateDefinition(d events.RankingDefined) error {
 	if err := CheckSlug("slug", d.Slug); err != nil {
 		return err
 	}
-	if err := checkI18n("title", d.Title.Zh, d.Title.En, MaxTitle, true); err != nil {
+	if err := checkI18nName("title", d.Title.Zh, d.Title.En, MaxTitle, true); err != nil {
 		return err
 	}
 	if err := checkI18n("description", d.Description.Zh, d.Description.En, MaxLongText, false); err != nil {
@@ -127,7 +127,7 @@ func validateDefinition(d events.RankingDefined) error {
 		if err := uniqueSlug("categories", c.Slug, seen); err != nil {
 			return err
 		}
-		if err := checkI18n("categories.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
+		if err := checkI18nName("categories.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
 			return err
 		}
 		if err := checkI18n("categories.description", c.Description.Zh, c.Description.En, MaxLongText, false); err != nil {
@@ -140,7 +140,7 @@ func validateDefinition(d events.RankingDefined) error {
 		if err := uniqueSlug("criteria", c.Slug, seen); err != nil {
 			return err
 		}
-		if err := checkI18n("criteria.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
+		if err := checkI18nName("criteria.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
 			return err
 		}
 		if err := checkI18n("criteria.description", c.Description.Zh, c.Description.En, MaxLongText, false); err != nil {
@@ -156,7 +156,7 @@ func validateDefinition(d events.RankingDefined) error {
 		if err := uniqueSlug("attributes", a.Key, seen); err != nil {
 			return err
 		}
-		if err := checkI18n("attributes.name", a.Name.Zh, a.Name.En, MaxTitle, true); err != nil {
+		if err := checkI18nName("attributes.name", a.Name.Zh, a.Name.En, MaxTitle, true); err != nil {
 			return err
 		}
 		values := map[string]bool{}
@@ -164,7 +164,7 @@ func validateDefinition(d events.RankingDefined) error {
 			if err := uniqueSlug("attributes.values", v.Value, values); err != nil {
 				return err
 			}
-			if err := checkI18n("attributes.values.label", v.Label.Zh, v.Label.En, MaxTitle, false); err != nil {
+			if err := checkI18nName("attributes.values.label", v.Label.Zh, v.Label.En, MaxTitle, false); err != nil {
 				return err
 			}
 		}
@@ -213,7 +213,7 @@ func DecideSetScenarios(r *Ranking, actor Actor, s events.ScenariosSet) ([]Chang
 		if err := uniqueSlug("scenarios", sc.Slug, seen); err != nil {
 			return nil, err
 		}
-		if err := checkI18n("scenarios.name", sc.Name.Zh, sc.Name.En, MaxTitle, true); err != nil {
+		if err := checkI18nName("scenarios.name", sc.Name.Zh, sc.Name.En, MaxTitle, true); err != nil {
 			return nil, err
 		}
 		if err := checkI18n("scenarios.description", sc.Description.Zh, sc.Description.En, MaxLongText, false); err != nil {
@@ -235,7 +235,7 @@ func DecideSetScenarios(r *Ranking, actor Actor, s events.ScenariosSet) ([]Chang
 			if err := uniqueSlug("filters.options", o.Value, options); err != nil {
 				return nil, err
 			}
-			if err := checkI18n("filters.options.label", o.Label.Zh, o.Label.En, MaxTitle, false); err != nil {
+			if err := checkI18nName("filters.options.label", o.Label.Zh, o.Label.En, MaxTitle, false); err != nil {
 				return nil, err
 			}
 			for _, req := range o.Requires {

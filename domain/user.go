@@ -93,7 +93,7 @@ func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) 
 	if u.Exists() {
 		return nil, ErrUserExists
 	}
-	if err := checkText("display_name", c.DisplayName, MaxTitle, false); err != nil {
+	if err := checkName("display_name", c.DisplayName, MaxTitle, false); err != nil {
 		return nil, err
 	}
 	if !strings.HasPrefix(c.PasswordHash, "$argon2id$") {
@@ -211,7 +211,7 @@ func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 		// Reusing an id would replace the earlier token, revoked or not.
 		return nil, invalid("token", "token id %q is already used", c.TokenID)
 	}
-	if err := checkText("name", c.Name, MaxTitle, true); err != nil {
+	if err := checkName("name", c.Name, MaxTitle, true); err != nil {
 		return nil, err
 	}
 	if !hexHash.MatchString(c.Hash) {

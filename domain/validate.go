@@ -39,6 +39,52 @@ func checkText(field, s string, max int, required bool) error {
 	return nil
 }
 
+// checkName validates a name or a title — text that identifies something
+// and is shown inline among other words (an entry's or a ranking's name, a
+// display name, a token name): checkText's rules, and no invisible
+// formatting character. A bidirectional override there could make one
+// name read as another, or reorder the words around it; a zero-width
+// character makes two names that look alike differ. Slugs and usernames
+// need no such check: they are ASCII by their own rules.
+//
+// Free text (claims, excerpts, rationales, notes, reasons) keeps these
+// characters: right-to-left quotations may need them, and a text is
+// shown as a whole. The pages isolate it instead (dir="auto" or <bdi>),
+// so it cannot reorder what surrounds it.
+func checkName(field, s string, max int, required bool) error {
+	if err := checkText(field, s, max, required); err != nil {
+		return err
+	}
+	if strings.IndexFunc(s, invisibleFormat) >= 0 {
+		return invalid(field, "contains an invisible formatting character (a bidirectional control or a zero-width character)")
+	}
+	return nil
+}
+
+// invisibleFormat reports whether r is a bidirectional control (U+061C,
+// U+200E–U+200F, U+202A–U+202E, U+2066–U+2069) or a zero-width character
+// (U+200B–U+200D, U+2060, U+FEFF).
+func invisibleFormat(r rune) bool {
+	switch {
+	case unicode.Is(unicode.Bidi_Control, r):
+		return true
+	case r >= 0x200B && r <= 0x200D, r == 0x2060, r == 0xFEFF:
+		return true
+	}
+	return false
+}
+
+// checkI18nName is checkI18n for a name: see checkName.
+func checkI18nName(field string, zh, en string, max int, required bool) error {
+	if err := checkName(field+".zh", zh, max, false); err != nil {
+		return err
+	}
+	if err := checkName(field+".en", en, max, false); err != nil {
+		return err
+	}
+	return checkI18n(field, zh, en, max, required)
+}
+
 func checkI18n(field string, zh, en string, max int, required bool) error {
 	if err := checkText(field+".zh", zh, max, false); err != nil {
 		return err

@@ -234,6 +234,7 @@ var fieldPatterns = func() []fieldPattern {
 		{`^is required in at least one language$`, "至少需要填写一种语言"},
 		{`^is (\d+) characters long; the limit is (\d+)$`, "有 $1 个字符，上限为 $2 个"},
 		{`^contains a control character$`, "含有控制字符"},
+		{`^contains an invisible formatting character \(a bidirectional control or a zero-width character\)$`, "含有不可见的格式字符（双向控制符或零宽字符）"},
 		{`^must be an http or https URL$`, "必须是 http 或 https 网址"},
 		{`^contains characters not allowed in a URL$`, "含有网址中不允许的字符"},
 		{`^must be 1–60 lowercase letters, digits or hyphens$`, "须为 1–60 个小写字母、数字或连字符"},

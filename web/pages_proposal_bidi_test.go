@@ -1,0 +1,53 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// TestInvisibleCharacters: a name with a bidirectional override is refused
+// with a field error in both languages; a claim keeps it, and the page
+// shows the claim in an element of its own direction (dir="auto"), so the
+// override cannot reorder the words around it.
+func TestInvisibleCharacters(t *testing.T) {
+	e := newDeskEnv(t)
+	c := e.client("editor")
+
+	doc := e.refused(c, "/desk/proposals", url.Values{"ranking": {deskRanking}, "entry": {"qingjiao"},
+		"title": {"Update \u202eduolc"}}, http.StatusUnprocessableEntity)
+	want := "Title contains an invisible formatting character (a bidirectional control or a zero-width character)."
+	if got := testText(doc, "form-error") + testText(doc, "field-error-title"); !strings.Contains(got, want) {
+		t.Errorf("title error %q, want %q", got, want)
+	}
+	if got, want := fieldMessage(langZh, "name.en", "contains an invisible formatting character (a bidirectional control or a zero-width character)"),
+		"名称（英文）含有不可见的格式字符（双向控制符或零宽字符）。"; got != want {
+		t.Errorf("Chinese: %q, want %q", got, want)
+	}
+
+	claim := "price \u202ecut"
+	e.mustPost(c, deskDraft, "evidence", url.Values{"claim": {claim}, "source_name": {"Vendor \u202enote"},
+		"section": {"\u2067§2"}, "excerpt": {"x"}, "observed_on": {time.Now().Format(time.DateOnly)}})
+	doc = e.page(c, "/desk/proposals/"+deskDraft, http.StatusOK)
+	found := false
+	doc.Find(`[data-testid="evidence-claim"]`).Each(func(_ int, s *goquery.Selection) {
+		if s.Text() != claim {
+			return
+		}
+		found = true
+		if s.AttrOr("dir", "") != "auto" {
+			h, _ := goquery.OuterHtml(s)
+			t.Errorf("the claim is not isolated: %s", h)
+		}
+	})
+	if !found {
+		t.Fatal("the claim with an override is not shown as typed")
+	}
+	if doc.Find(`bdi:contains("§2")`).Length() != 1 {
+		t.Error("the section is not isolated in a <bdi>")
+	}
+}
