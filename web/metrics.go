@@ -19,7 +19,28 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-func init() { addRoutes(func(s *Server) { s.routeFunc("GET /metrics", s.metrics) }) }
+func init() { addRoutes(func(s *Server) { s.routeFunc("GET /metrics", s.siteMetrics) }) }
+
+// siteMetrics serves /metrics on the site's address unless the metrics have
+// an address of their own (Config.SeparateMetrics); then the site answers
+// 404, as for any address it does not serve. The route stays registered
+// either way, so the route list does not change with configuration.
+func (s *Server) siteMetrics(w http.ResponseWriter, r *http.Request) {
+	if s.ownMetrics {
+		s.fail(w, r, errNoRoute)
+		return
+	}
+	s.metrics(w, r)
+}
+
+// MetricsHandler serves GET /metrics alone, without the site's middleware
+// (no sessions, no language): mount it on a private listener when
+// Config.SeparateMetrics is set. Any other path or method is 404 or 405.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /metrics", s.metrics)
+	return mux
+}
 
 // Metrics holds the process's operational counters, served at GET /metrics
 // in the Prometheus text format. There is one per process, like the read

@@ -76,6 +76,11 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
+	// SeparateMetrics takes GET /metrics off Handler (it answers 404 there):
+	// serve MetricsHandler on a private address instead. False: /metrics is
+	// served with the site, as before, for deployments that block it at the
+	// proxy.
+	SeparateMetrics bool
 }
 
 // The read models satisfy every interface the server declares.
@@ -87,23 +92,24 @@ var (
 
 // Server holds the routes and everything the handlers share.
 type Server struct {
-	cmd      *domain.Handler
-	read     *projections.Store // nil until the pages need it
-	waiter   Waiter
-	publish  PublishContext
-	tokens   TokenOwners
-	verify   Verifier
-	ready    func(context.Context) error
-	log      *slog.Logger
-	now      func() time.Time
-	secure   bool
-	mux      *http.ServeMux
-	handler  http.Handler
-	sessions *sessionStore
-	limiter  *loginLimiter
-	proxies  proxies
-	pubRows  int // ranking rows a live page shows before "show all"
-	origins  *http.CrossOriginProtection
+	cmd        *domain.Handler
+	read       *projections.Store // nil until the pages need it
+	waiter     Waiter
+	publish    PublishContext
+	tokens     TokenOwners
+	verify     Verifier
+	ready      func(context.Context) error
+	log        *slog.Logger
+	now        func() time.Time
+	secure     bool
+	ownMetrics bool // /metrics is served by MetricsHandler only
+	mux        *http.ServeMux
+	handler    http.Handler
+	sessions   *sessionStore
+	limiter    *loginLimiter
+	proxies    proxies
+	pubRows    int // ranking rows a live page shows before "show all"
+	origins    *http.CrossOriginProtection
 }
 
 // routeGroups register the routes of files added later (the desk and public
@@ -132,7 +138,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cmd: cfg.Commands, read: cfg.Read, waiter: cfg.Waiter, publish: cfg.Publish, tokens: cfg.Tokens,
-		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure,
+		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure, ownMetrics: cfg.SeparateMetrics,
 		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
 	}
 	if s.log == nil {

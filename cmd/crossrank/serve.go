@@ -32,6 +32,8 @@ func serve(ctx context.Context, args []string) error {
 	secure := fs.Bool("secure", os.Getenv("CROSSRANK_SECURE") != "", "the site is served over TLS (Secure cookies, HSTS) (CROSSRANK_SECURE)")
 	trusted := fs.String("trusted-proxies", os.Getenv("CROSSRANK_TRUSTED_PROXIES"),
 		"reverse proxies (CIDR,…) whose X-Forwarded-For or Forwarded header names the client (CROSSRANK_TRUSTED_PROXIES)")
+	metricsAddr := fs.String("metrics-addr", envOr("CROSSRANK_METRICS_ADDR", ""),
+		"serve /metrics only on this address, e.g. 127.0.0.1:9090; empty: on the site's address (CROSSRANK_METRICS_ADDR)")
 	pub := registerPublishing(fs)
 	fs.Parse(args)
 	log := newLogger()
@@ -93,7 +95,7 @@ func serve(ctx context.Context, args []string) error {
 	srv, err := web.New(web.Config{
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
 		Verify: web.ProjectionVerifier(e.events, e.read.DB()),
-		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies,
+		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {
@@ -120,8 +122,20 @@ func serve(ctx context.Context, args []string) error {
 	log.Info("crossrank serving", "url", "http://"+displayAddr(ln.Addr()), "data", c.data)
 	fmt.Fprintf(os.Stderr, "\n  Crossrank is running: http://%s\n  Public ranking: http://%s/  ·  Desk: http://%s/desk\n\n",
 		displayAddr(ln.Addr()), displayAddr(ln.Addr()), displayAddr(ln.Addr()))
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- hs.Serve(ln) }()
+	// The metrics get a listener of their own when asked, so the site's
+	// address need not expose them; it shuts down with the site.
+	ms := web.NewHTTPServer(*metricsAddr, srv.MetricsHandler())
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			hs.Close()
+			return fmt.Errorf("metrics: %w", err)
+		}
+		log.Info("metrics serving", "url", "http://"+displayAddr(mln.Addr())+"/metrics")
+		go func() { serveErr <- ms.Serve(mln) }()
+	}
 
 	select {
 	case <-ctx.Done():
@@ -132,11 +146,12 @@ func serve(ctx context.Context, args []string) error {
 		}
 	case err := <-runErr:
 		hs.Close()
+		ms.Close()
 		return fmt.Errorf("projection runner: %w", err)
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return hs.Shutdown(sctx)
+	return errors.Join(hs.Shutdown(sctx), ms.Shutdown(sctx))
 }
 
 // Readiness limits: the event store must answer within readyTimeout; read
