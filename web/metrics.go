@@ -199,6 +199,7 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	p.family("crossrank_sse_clients", "gauge", "Open live-update streams (GET /events).")
 	p.sample("crossrank_sse_clients", nil, float64(Metrics.SSEClients.Load()))
 	s.writeProjection(ctx, p)
+	s.pageCache.writeMetrics(p)
 	p.family("go_goroutines", "gauge", "Goroutines that currently exist.")
 	p.sample("go_goroutines", nil, float64(runtime.NumGoroutine()))
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

@@ -81,6 +81,10 @@ type Config struct {
 	// served with the site, as before, for deployments that block it at the
 	// proxy.
 	SeparateMetrics bool
+	// PageCacheBytes bounds the memory of rendered public pages and API
+	// answers kept for readers who are not signed in; 0: 64 MiB
+	// (DefaultPageCacheBytes); negative: keep none.
+	PageCacheBytes int
 }
 
 // The read models satisfy every interface the server declares.
@@ -110,6 +114,8 @@ type Server struct {
 	proxies    proxies
 	pubRows    int // ranking rows a live page shows before "show all"
 	origins    *http.CrossOriginProtection
+	// pageCache keeps rendered public bodies (public_body.go).
+	pageCache *pubBodyCache
 }
 
 // routeGroups register the routes of files added later (the desk and public
@@ -165,6 +171,7 @@ func New(cfg Config) (*Server, error) {
 	s.limiter = newLoginLimiter(loginLimiterMaxKeys)
 	s.proxies = proxies(cfg.TrustedProxies)
 	s.pubRows = pubPageRows
+	s.pageCache = newPubBodyCache(cfg.PageCacheBytes)
 	s.routes()
 	for _, group := range routeGroups {
 		group(s)

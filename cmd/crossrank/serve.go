@@ -34,6 +34,7 @@ func serve(ctx context.Context, args []string) error {
 		"reverse proxies (CIDR,…) whose X-Forwarded-For or Forwarded header names the client (CROSSRANK_TRUSTED_PROXIES)")
 	metricsAddr := fs.String("metrics-addr", envOr("CROSSRANK_METRICS_ADDR", ""),
 		"serve /metrics only on this address, e.g. 127.0.0.1:9090; empty: on the site's address (CROSSRANK_METRICS_ADDR)")
+	pageCache := fs.Int("page-cache-bytes", envInt("CROSSRANK_PAGE_CACHE_BYTES", web.DefaultPageCacheBytes), "bytes of rendered public pages kept, least recently used dropped first; 0: the default, negative: none (CROSSRANK_PAGE_CACHE_BYTES)")
 	pub := registerPublishing(fs)
 	fs.Parse(args)
 	log := newLogger()
@@ -96,7 +97,8 @@ func serve(ctx context.Context, args []string) error {
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
 		Verify: web.ProjectionVerifier(e.events, e.read.DB()),
 		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
-		Ready: func(ctx context.Context) error { return ready(ctx, e) },
+		PageCacheBytes: *pageCache,
+		Ready:          func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {
 		return err
