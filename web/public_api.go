@@ -333,14 +333,15 @@ func pubJSON(v any) ([]byte, error) {
 }
 
 // servePublicAPI answers a public API read with validators (see publicFresh).
-func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking string, daily bool, build func(ctx context.Context) (any, error)) {
+// query is the canonical query the answer reads (see pubCache.query).
+func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(ctx context.Context) (any, error)) {
 	ctx := r.Context()
 	mark, err := s.editionMark(ctx, ranking)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	pc := pubCache{mark: mark, daily: daily, kind: "api"}
+	pc := pubCache{mark: mark, daily: daily, kind: "api", query: query}
 	if s.publicFresh(w, r, pc) {
 		return
 	}
@@ -364,27 +365,32 @@ func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking 
 }
 
 func (s *Server) pubAPIRankings(w http.ResponseWriter, r *http.Request) {
-	s.servePublicAPI(w, r, "", false, func(ctx context.Context) (any, error) { return pubAPIRankingsOf(ctx, s.read) })
+	s.servePublicAPI(w, r, "", nil, false, func(ctx context.Context) (any, error) { return pubAPIRankingsOf(ctx, s.read) })
 }
 
 func (s *Server) pubAPIRanking(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
-	s.servePublicAPI(w, r, slug, false, func(ctx context.Context) (any, error) {
-		def, _, err := s.read.Definition(ctx, slug)
-		if err != nil {
-			return nil, err
-		}
-		q, err := pubAPIQueryOf(def, r.URL.Query())
-		if err != nil {
-			return nil, err
-		}
+	// The query is checked before the cache is asked: a canonical key
+	// would otherwise answer an unknown need from the body without it.
+	def, _, err := s.definition(r.Context(), slug)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	q, err := pubAPIQueryOf(def, r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	q.Category, q.All = "", false // the API lists every category and row
+	s.servePublicAPI(w, r, slug, q.values(), false, func(ctx context.Context) (any, error) {
 		return pubAPIStandingOf(ctx, s.read, slug, q)
 	})
 }
 
 func (s *Server) pubAPIEditions(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
-	s.servePublicAPI(w, r, slug, false, func(ctx context.Context) (any, error) { return pubAPIEditionsOf(ctx, s.read, slug) })
+	s.servePublicAPI(w, r, slug, nil, false, func(ctx context.Context) (any, error) { return pubAPIEditionsOf(ctx, s.read, slug) })
 }
 
 func (s *Server) pubAPIEdition(w http.ResponseWriter, r *http.Request) {
@@ -394,12 +400,12 @@ func (s *Server) pubAPIEdition(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, domain.ErrNotFound)
 		return
 	}
-	s.servePublicAPI(w, r, slug, false, func(ctx context.Context) (any, error) { return pubAPIEditionOf(ctx, s.read, slug, n) })
+	s.servePublicAPI(w, r, slug, nil, false, func(ctx context.Context) (any, error) { return pubAPIEditionOf(ctx, s.read, slug, n) })
 }
 
 func (s *Server) pubAPIEntry(w http.ResponseWriter, r *http.Request) {
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
-	s.servePublicAPI(w, r, slug, true, func(ctx context.Context) (any, error) {
+	s.servePublicAPI(w, r, slug, nil, true, func(ctx context.Context) (any, error) {
 		return pubAPIEntryOf(ctx, s.read, slug, entry, requestOf(ctx).now)
 	})
 }

@@ -15,7 +15,7 @@ import (
 
 // Public bodies are built once per edition. A public page or API answer
 // depends only on published data, the ranking's definition, the language,
-// the path and query, the build and (for daily pages) today's date — what
+// the path and the query parameters it reads, the build and (for daily pages) today's date — what
 // its ETag hashes (see pubCache.etag) — so while that tag holds, every
 // reader who is not signed in gets the same bytes, bar the CSP nonce.
 // Building a ranking of 1,000 entries (queries, view model, templates) costs
@@ -286,11 +286,19 @@ func (s *Server) servePublicJSONBody(w http.ResponseWriter, r *http.Request, key
 // pubBodyKey returns the cache key of a public response: its validator and,
 // for pages, the live-update address (it follows every ranking); ok is
 // false for a signed-in reader, whose pages name them and are never shared.
+//
+// What enters the key, and why each is bounded: the resource kind; the
+// edition mark of the ranking shown (one per edition: a publish makes new
+// keys, and the old bodies age out); the language (en or zh, from ?lang=,
+// the lang cookie or Accept-Language, whatever their raw values); the
+// build; the path; the canonical query (c.query, from the parameters the
+// handler reads, so unknown ones add nothing); today's date on daily pages;
+// the live-update address (the newest edition of all). Accept-Encoding
+// chooses between copies held by the same entry. Paths and valid queries
+// are many, so the byte bound, not the keys, caps the memory.
 func (s *Server) pubBodyKey(r *http.Request, c pubCache, live pubLive) (key string, ok bool) {
 	if userOf(r.Context()) != nil {
 		return "", false
 	}
-	q := r.URL.Query()
-	q.Del("lang")
-	return c.etag(requestOf(r.Context()).now, r.URL.Path, q.Encode()) + "|" + live.URL + "|" + live.Ranking, true
+	return c.etag(requestOf(r.Context()).now, r.URL.Path) + "|" + live.URL + "|" + live.Ranking, true
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -19,17 +20,22 @@ type pubCache struct {
 	lang  string // "" for the JSON API, whose bodies hold both languages
 	daily bool   // the body marks evidence as stale by today's date
 	kind  string // the resource ("page", "api", "feed"), so two views never share a tag
+	// query is the canonical query of the response: the parameters its
+	// handler reads, valid values only, defaults dropped, sorted by name
+	// (url.Values.Encode). Anything else in the URL — utm_source, a typo,
+	// the lang switch — changes neither the tag nor the cached body.
+	query url.Values
 }
 
 // etag is the validator of a public response: a hash of the ranking's
 // edition mark (slug, newest edition, the stream sequence of that edition,
 // the definition's sequence), the language, the build, and today's date for
-// bodies that show staleness. A vote, a draft or a new user changes none of
+// bodies that show staleness, and the path and canonical query. A vote, a draft or a new user changes none of
 // these, so the tag changes exactly when an edition is published (or the
 // ranking's definition is).
-func (c pubCache) etag(now time.Time, path, query string) string {
+func (c pubCache) etag(now time.Time, path string) string {
 	h := sha256.New()
-	for _, s := range []string{c.kind, c.mark.Key(), c.lang, buildStamp(), path, query} {
+	for _, s := range []string{c.kind, c.mark.Key(), c.lang, buildStamp(), path, c.query.Encode()} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
@@ -73,9 +79,7 @@ func (s *Server) publicFresh(w http.ResponseWriter, r *http.Request, c pubCache)
 	if userOf(r.Context()) != nil {
 		return false
 	}
-	q := r.URL.Query()
-	q.Del("lang") // the language is in the tag already
-	tag := c.etag(requestOf(r.Context()).now, r.URL.Path, q.Encode())
+	tag := c.etag(requestOf(r.Context()).now, r.URL.Path)
 	h.Set("ETag", tag)
 	lm := c.lastModified()
 	if !lm.IsZero() && !c.daily {

@@ -188,7 +188,7 @@ func pubOrDash(s string) string {
 func (s *Server) publicEditions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
-	s.servePublicPage(w, r, slug, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, false, func(p Page, live pubLive) (pubPage, error) {
 		v, err := buildEditions(ctx, s.read, p, liveLinks, slug)
 		v.Live = live
 		return pubEditionsPage(v), err
@@ -204,7 +204,7 @@ func (s *Server) publicEdition(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, domain.ErrNotFound)
 		return
 	}
-	s.servePublicPage(w, r, slug, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, false, func(p Page, live pubLive) (pubPage, error) {
 		v, err := buildEdition(ctx, s.read, p, liveLinks, slug, n)
 		v.Live = live
 		return pubEditionPage(v), err

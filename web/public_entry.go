@@ -196,7 +196,7 @@ func pubTagLabels(p Page, defs []events.AttributeValue, tags []string) []string 
 func (s *Server) publicEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
-	s.servePublicPage(w, r, slug, true, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, true, func(p Page, live pubLive) (pubPage, error) {
 		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, requestOf(ctx).now)
 		v.Live = live
 		return pubEntryPage(v), err

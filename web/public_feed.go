@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -121,8 +122,12 @@ func pubHTMLLang(lang string) string {
 func (s *Server) publicFeed(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	ranking := r.PathValue("slug")
+	var query url.Values
 	if ranking == "" {
 		ranking = r.URL.Query().Get("ranking")
+		if ranking != "" {
+			query = url.Values{"ranking": {ranking}}
+		}
 	}
 	mark, err := s.read.EditionMark(ctx, ranking)
 	if err != nil {
@@ -130,7 +135,7 @@ func (s *Server) publicFeed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := langOf(ctx)
-	if s.publicFresh(w, r, pubCache{mark: mark, lang: lang, kind: "feed"}) {
+	if s.publicFresh(w, r, pubCache{mark: mark, lang: lang, kind: "feed", query: query}) {
 		return
 	}
 	scheme := "http"

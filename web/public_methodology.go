@@ -98,7 +98,7 @@ func buildMethodology(ctx context.Context, read *projections.Store, p Page, l pu
 func (s *Server) publicMethodology(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
-	s.servePublicPage(w, r, slug, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, false, func(p Page, live pubLive) (pubPage, error) {
 		v, err := buildMethodology(ctx, s.read, p, liveLinks, slug)
 		v.Live = live
 		return pubMethodologyPage(v), err

@@ -52,7 +52,8 @@ func pubQueryOf(r *domain.Ranking, q url.Values) pubQuery {
 	return out
 }
 
-// values is the query that shows this view.
+// values is the query that shows this view: only what the reader chose
+// (the defaults are absent), so it is also the view's canonical query.
 func (q pubQuery) values() url.Values {
 	v := url.Values{}
 	if q.Scenario != "" {
@@ -307,8 +308,9 @@ func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug
 		s.fail(w, r, err)
 		return
 	}
-	s.servePublicPage(w, r, markOf, false, func(p Page, live pubLive) (pubPage, error) {
-		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, pubQueryOf(def, r.URL.Query()), s.pubRows)
+	q := pubQueryOf(def, r.URL.Query())
+	s.servePublicPage(w, r, markOf, q.values(), false, func(p Page, live pubLive) (pubPage, error) {
+		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, q, s.pubRows)
 		v.Live = live
 		return pubRankingPage(v), err
 	})
@@ -326,7 +328,7 @@ func (s *Server) publicHome(w http.ResponseWriter, r *http.Request) {
 		s.servePublicRanking(w, r, list[0].Slug, "")
 		return
 	}
-	s.servePublicPage(w, r, "", false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, "", nil, false, func(p Page, live pubLive) (pubPage, error) {
 		v, err := buildHome(ctx, s.read, p, liveLinks)
 		v.Live = live
 		return pubHomePage(v), err

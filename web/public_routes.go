@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -40,25 +41,31 @@ type pubPage = templ.Component
 // servePublicPage answers a public page: 304 when the reader's copy is
 // current (see publicFresh), else the page build returns, in the shell of
 // the site. ranking is the ranking whose editions the page shows ("" for
-// all); daily marks pages that show staleness by today's date.
-func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking string, daily bool, build func(Page, pubLive) (pubPage, error)) {
+// all); query is the canonical query the page reads (see pubCache.query;
+// nil for none); daily marks pages that show staleness by today's date.
+func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(Page, pubLive) (pubPage, error)) {
 	mark, err := s.editionMark(r.Context(), ranking)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	pc := pubCache{mark: mark, lang: langOf(r.Context()), daily: daily, kind: "page"}
+	pc := pubCache{mark: mark, lang: langOf(r.Context()), daily: daily, kind: "page", query: query}
 	if s.publicFresh(w, r, pc) {
 		return
 	}
 	// The live settings are read before the page, so an edition published
 	// while it is built is announced rather than missed.
 	live := s.liveOf(r.Context(), ranking)
+	// The page's own links (the language switch, sign-in) come back to its
+	// canonical address: the body is shared by every URL with that key, so
+	// it must not carry what the first of them added.
+	p := s.page(r, "", "rankings")
+	p.url = &url.URL{Path: r.URL.Path, RawQuery: query.Encode()}
 	if key, ok := s.pubBodyKey(r, pc, live); ok {
-		s.servePublicBody(w, r, key, func() (templ.Component, error) { return build(s.page(r, "", "rankings"), live) })
+		s.servePublicBody(w, r, key, func() (templ.Component, error) { return build(p, live) })
 		return
 	}
-	c, err := build(s.page(r, "", "rankings"), live)
+	c, err := build(p, live)
 	if err != nil {
 		s.fail(w, r, err)
 		return
