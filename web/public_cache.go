@@ -29,10 +29,10 @@ type pubCache struct {
 
 // etag is the validator of a public response: a hash of the ranking's
 // edition mark (slug, newest edition, the stream sequence of that edition,
-// the definition's sequence), the language, the build, and today's date for
-// bodies that show staleness, and the path and canonical query. A vote, a draft or a new user changes none of
-// these, so the tag changes exactly when an edition is published (or the
-// ranking's definition is).
+// the definition's sequence), the language, the build, the path and the
+// canonical query, and today's date for bodies that show staleness. A
+// vote, a draft or a new user changes none of these, so the tag changes
+// exactly when an edition is published (or the ranking's definition is).
 func (c pubCache) etag(now time.Time, path string) string {
 	h := sha256.New()
 	for _, s := range []string{c.kind, c.mark.Key(), c.lang, buildStamp(), path, c.query.Encode()} {
