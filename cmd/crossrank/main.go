@@ -41,6 +41,8 @@ Common flags (each has an env twin):
   --nats-url URL      external NATS server or cluster (CROSSRANK_NATS_URL)
   --nats-listen ADDR  expose the embedded NATS on ADDR (CROSSRANK_NATS_LISTEN)
   --replicas N        stream replicas on a cluster (CROSSRANK_REPLICAS, default 1)
+serve also takes --addr, --secure, --trusted-proxies, --metrics-addr,
+--page-cache-bytes, --site-dir, --webhook (see "crossrank serve -h").
 Run "crossrank <command> -h" for a command's flags.
 `
 
