@@ -41,12 +41,13 @@ func TestNamesRefuseInvisibleCharacters(t *testing.T) {
 				c := domain.RegisterUser{Username: "zed", DisplayName: "Zed", PasswordHash: "$argon2id$v=19$m=65536,t=3,p=4$x$y",
 					Roles: []string{domain.RoleEditor}}
 				f(&c)
-				return errOnly(domain.DecideRegisterUser(&domain.User{}, actor("pat"), c))
+				return errOnly(domain.DecideRegisterUser(&domain.User{}, actor("ada"), c))
 			}
 		}
 		token := func(name string) func(w *world) error {
 			return func(w *world) error {
-				return errOnly(domain.DecideIssueToken(userState(w.t, "zed", nil), actor("pat"),
+				// A token is issued by its own user only.
+				return errOnly(domain.DecideIssueToken(userState(w.t, "zed", nil), domain.Actor{Name: "zed", Roles: []string{domain.RoleEditor}},
 					domain.IssueToken{TokenID: "t1", Name: name, Hash: sha}))
 			}
 		}
