@@ -15,7 +15,7 @@ import (
 func (h *Handler) DefineRanking(ctx context.Context, a Actor, id string, d events.RankingDefined) (Result, error) {
 	agg := RankingID(d.Slug)
 	if !events.ValidID(d.Slug) {
-		return Result{}, invalid("slug", "is not a valid slug")
+		return Result{}, invalid("slug", "field.bad_slug", nil)
 	}
 	return h.run(ctx, command{actor: a, id: id, writes: []events.Aggregate{agg},
 		decide: func(s states) ([]Change, error) { return DecideDefineRanking(s.ranking(d.Slug), a, d) }})
@@ -36,7 +36,7 @@ func (h *Handler) SetScenarios(ctx context.Context, a Actor, id, ranking string,
 // OpenProposal opens a proposal (and creates its entry when new).
 func (h *Handler) OpenProposal(ctx context.Context, a Actor, id string, c OpenProposal) (Result, error) {
 	if !events.ValidID(c.ID) || !events.ValidID(c.Ranking) || CheckSlug("entry", c.Entry) != nil {
-		return Result{}, invalid("proposal", "invalid proposal id, ranking or entry slug")
+		return Result{}, invalid("proposal", "field.bad_proposal_ref", nil)
 	}
 	writes := []events.Aggregate{ProposalID(c.ID)}
 	reads := []events.Aggregate{RankingID(c.Ranking), EditionID(c.Ranking)}

@@ -1,69 +1,148 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 )
+
+// Error is a domain error with a stable code. The code, not the English
+// text, is what the web's catalogs translate; the text is for logs and the
+// command line. A specific error wraps its kind, so errors.Is(err, ErrState)
+// holds for every state error.
+type Error struct {
+	code string
+	kind *Error // nil for the kinds themselves
+}
+
+// Code returns the error's code, a key of the web's message catalogs.
+func (e *Error) Code() string { return e.code }
+
+func (e *Error) Error() string {
+	if e.kind == nil {
+		return english[e.code]
+	}
+	return e.kind.Error() + ": " + english[e.code]
+}
+
+// Unwrap returns the error's kind, or nil for a kind.
+func (e *Error) Unwrap() error {
+	if e.kind == nil {
+		return nil
+	}
+	return e.kind
+}
 
 // The four kinds of domain error. Every specific error wraps one of them, so
 // the web layer maps errors to status codes in one place: ErrInvalid → 422,
 // ErrForbidden → 403, ErrNotFound → 404, ErrState and events.ErrConflict → 409.
 var (
-	ErrInvalid   = errors.New("invalid input")
-	ErrForbidden = errors.New("not allowed for this user")
-	ErrNotFound  = errors.New("not found")
-	ErrState     = errors.New("not possible in the current state")
+	ErrInvalid   = &Error{code: "invalid"}
+	ErrForbidden = &Error{code: "forbidden"}
+	ErrNotFound  = &Error{code: "not_found"}
+	ErrState     = &Error{code: "state"}
 )
 
-func kindErr(kind error, msg string) error { return fmt.Errorf("%w: %s", kind, msg) }
+func kindErr(kind *Error, code string) *Error { return &Error{code: code, kind: kind} }
 
 // Specific errors, each wrapping its kind.
 var (
-	ErrSelfApproval      = kindErr(ErrForbidden, "the author or a reviser cannot vote on this proposal")
-	ErrSelfPublish       = kindErr(ErrForbidden, "the author or a reviser cannot publish this proposal")
-	ErrRoleRequired      = kindErr(ErrForbidden, "this action needs a role the user does not hold")
-	ErrNotAuthor         = kindErr(ErrForbidden, "only the author or a reviser may edit this proposal")
-	ErrNotVoter          = kindErr(ErrForbidden, "only the reviewer who cast a veto can lift it this way")
-	ErrTokenNotOwn       = kindErr(ErrForbidden, "an API token can only be issued by its own user")
-	ErrSelfGrant         = kindErr(ErrForbidden, "you cannot grant yourself a role")
-	ErrOwnAdminRole      = kindErr(ErrState, "you cannot revoke your own admin role")
-	ErrRankingExists     = kindErr(ErrState, "the ranking already exists")
-	ErrRankingMissing    = kindErr(ErrNotFound, "no such ranking")
-	ErrEntryExists       = kindErr(ErrState, "the entry already exists")
-	ErrEntryMissing      = kindErr(ErrNotFound, "no such entry")
-	ErrProposalMissing   = kindErr(ErrNotFound, "no such proposal")
-	ErrProposalExists    = kindErr(ErrState, "the proposal already exists")
-	ErrNotDraft          = kindErr(ErrState, "the proposal is not a draft; revise it first")
-	ErrNotInReview       = kindErr(ErrState, "the proposal is not in review")
-	ErrNotCrossValidated = kindErr(ErrState, "the proposal is not cross-validated")
-	ErrClosed            = kindErr(ErrState, "the proposal is closed")
-	ErrStaleRevision     = kindErr(ErrState, "the proposal has a newer revision; reload it")
-	ErrStaleBaseline     = kindErr(ErrState, "a value this proposal changes was published since; revise it")
-	ErrPreviewChanged    = kindErr(ErrState, "the edition changed since the preview; review the new preview")
-	ErrNoVeto            = kindErr(ErrState, "there is no open veto by this reviewer")
-	ErrNothingToSubmit   = kindErr(ErrInvalid, "the proposal has no change to review")
-	ErrUncitedChange     = kindErr(ErrInvalid, "every change must cite at least one evidence item of this revision")
-	ErrUnknownEvidence   = kindErr(ErrInvalid, "no such evidence item in this revision")
-	ErrNothingToPublish  = kindErr(ErrInvalid, "choose at least one cross-validated proposal")
-	ErrDuplicateTarget   = kindErr(ErrInvalid, "two chosen proposals change the same value")
-	ErrUserExists        = kindErr(ErrState, "the user already exists")
-	ErrUserMissing       = kindErr(ErrNotFound, "no such user")
-	ErrTokenMissing      = kindErr(ErrNotFound, "no such token")
-	ErrHasRole           = kindErr(ErrState, "the user already holds this role")
-	ErrLacksRole         = kindErr(ErrState, "the user does not hold this role")
+	ErrSelfApproval      = kindErr(ErrForbidden, "proposal.self_approval")
+	ErrSelfPublish       = kindErr(ErrForbidden, "proposal.self_publish")
+	ErrRoleRequired      = kindErr(ErrForbidden, "user.role_required")
+	ErrNotAuthor         = kindErr(ErrForbidden, "proposal.not_author")
+	ErrNotVoter          = kindErr(ErrForbidden, "proposal.not_voter")
+	ErrTokenNotOwn       = kindErr(ErrForbidden, "token.not_own")
+	ErrSelfGrant         = kindErr(ErrForbidden, "user.self_grant")
+	ErrOwnAdminRole      = kindErr(ErrState, "user.own_admin_role")
+	ErrRankingExists     = kindErr(ErrState, "ranking.exists")
+	ErrRankingMissing    = kindErr(ErrNotFound, "ranking.missing")
+	ErrEntryExists       = kindErr(ErrState, "entry.exists")
+	ErrEntryMissing      = kindErr(ErrNotFound, "entry.missing")
+	ErrProposalMissing   = kindErr(ErrNotFound, "proposal.missing")
+	ErrProposalExists    = kindErr(ErrState, "proposal.exists")
+	ErrNotDraft          = kindErr(ErrState, "proposal.not_draft")
+	ErrAlreadyDraft      = kindErr(ErrState, "proposal.already_draft")
+	ErrNotWithdrawable   = kindErr(ErrState, "proposal.not_withdrawable")
+	ErrNotInReview       = kindErr(ErrState, "proposal.not_in_review")
+	ErrNotCrossValidated = kindErr(ErrState, "proposal.not_cross_validated")
+	ErrClosed            = kindErr(ErrState, "proposal.closed")
+	ErrStaleRevision     = kindErr(ErrState, "proposal.stale_revision")
+	ErrStaleBaseline     = kindErr(ErrState, "proposal.stale_baseline")
+	ErrPreviewChanged    = kindErr(ErrState, "edition.preview_changed")
+	ErrNoVeto            = kindErr(ErrState, "proposal.no_veto")
+	ErrNothingToSubmit   = kindErr(ErrInvalid, "proposal.nothing_to_submit")
+	ErrUncitedChange     = kindErr(ErrInvalid, "change.uncited")
+	ErrUnknownEvidence   = kindErr(ErrInvalid, "evidence.unknown")
+	ErrNothingToPublish  = kindErr(ErrInvalid, "edition.nothing_to_publish")
+	ErrDuplicateTarget   = kindErr(ErrInvalid, "edition.duplicate_target")
+	ErrUserExists        = kindErr(ErrState, "user.exists")
+	ErrUserMissing       = kindErr(ErrNotFound, "user.missing")
+	ErrTokenMissing      = kindErr(ErrNotFound, "token.missing")
+	ErrHasRole           = kindErr(ErrState, "user.has_role")
+	ErrLacksRole         = kindErr(ErrState, "user.lacks_role")
 )
 
-// FieldError reports invalid input in one named field.
+// FieldError reports invalid input in one named field. Code names the rule
+// the input broke and Args fill its message; Msg is that message in English,
+// for logs.
 type FieldError struct {
 	Field string
+	Code  string
+	Args  Args
 	Msg   string
 }
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+// Args are the named values of a field error's message ("limit": 200).
+type Args map[string]any
+
+func (e *FieldError) Error() string {
+	if e.Msg == "" {
+		return e.Field + ": " + e.Code
+	}
+	return e.Field + ": " + e.Msg
+}
 
 // Unwrap makes every FieldError an ErrInvalid.
 func (e *FieldError) Unwrap() error { return ErrInvalid }
 
-func invalid(field, format string, args ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+// Invalid returns the field error code with args, its English message
+// filled in from the domain's wording.
+func Invalid(field, code string, args Args) *FieldError {
+	return &FieldError{Field: field, Code: code, Args: args, Msg: args.Fill(english[code])}
+}
+
+func invalid(field, code string, args Args) error { return Invalid(field, code, args) }
+
+// Fill replaces each {name} in template with the value of args[name]. A
+// string is written as it would be inside a Go string literal, so a quote,
+// a control or an invisible character in user input shows as an escape.
+func (a Args) Fill(template string) string {
+	if len(a) == 0 {
+		return template
+	}
+	pairs := make([]string, 0, 2*len(a))
+	for name, v := range a {
+		s, ok := v.(string)
+		if ok {
+			s = strconv.Quote(s)
+			s = s[1 : len(s)-1]
+		} else {
+			s = fmt.Sprint(v)
+		}
+		pairs = append(pairs, "{"+name+"}", s)
+	}
+	return strings.NewReplacer(pairs...).Replace(template)
+}
+
+// Codes lists every code a domain error can carry, sorted; the web's
+// catalogs must put each into words.
+func Codes() []string {
+	out := make([]string, 0, len(english))
+	for c := range english {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -84,7 +84,7 @@ func (p *Proposal) may(a Actor, x action, ed *Edition) error {
 	case actionSubmit:
 		return p.submittable(a, ed)
 	case actionRevise:
-		return firstErr(a.require(RoleEditor), p.open(), p.notDraft(kindErr(ErrState, "the proposal is already a draft")))
+		return firstErr(a.require(RoleEditor), p.open(), p.notDraft(ErrAlreadyDraft))
 	case actionWithdraw:
 		if err := a.require(RoleEditor); err != nil {
 			return err
@@ -93,7 +93,7 @@ func (p *Proposal) may(a Actor, x action, ed *Edition) error {
 			return ErrNotAuthor
 		}
 		if p.Status != StatusDraft && p.Status != StatusInReview {
-			return kindErr(ErrState, "only a draft or a proposal in review can be withdrawn")
+			return ErrNotWithdrawable
 		}
 		return nil
 	case actionVote:

@@ -32,7 +32,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 		return nil, ErrProposalExists
 	}
 	if !events.ValidID(c.ID) {
-		return nil, invalid("id", "is not a valid proposal id")
+		return nil, invalid("id", "field.bad_proposal_id", nil)
 	}
 	if err := CheckSlug("entry", c.Entry); err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 			return nil, err
 		}
 		if !r.HasCategory(n.Category) {
-			return nil, invalid("category", "is not a category of this ranking")
+			return nil, invalid("category", "ranking.not_category", nil)
 		}
 		if err := CheckURL("website", n.Website); err != nil {
 			return nil, err
@@ -94,7 +94,7 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 		return nil, err
 	}
 	if len(p.Evidence) >= MaxEvidence {
-		return nil, invalid("evidence", "a revision holds at most %d evidence items", MaxEvidence)
+		return nil, invalid("evidence", "evidence.too_many", Args{"limit": MaxEvidence})
 	}
 	for _, f := range []struct {
 		name, v string
@@ -112,13 +112,13 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 		return nil, err
 	}
 	if strings.TrimSpace(c.SourceURL) == "" && strings.TrimSpace(c.SourceName) == "" {
-		return nil, invalid("source_url", "give a source URL or name the source")
+		return nil, invalid("source_url", "evidence.source_required", nil)
 	}
 	if err := checkDate("observed_on", c.ObservedOn, true); err != nil {
 		return nil, err
 	}
 	if c.ValidForDays < 0 || c.ValidForDays > 3650 {
-		return nil, invalid("valid_for_days", "must be 0 (does not expire) to 3650 days")
+		return nil, invalid("valid_for_days", "field.validity_days", nil)
 	}
 	return one(ProposalID(p.ID), &events.EvidenceAdded{
 		EvidenceID: fmt.Sprintf("e%d", p.EvidenceSeq+1), Revision: p.Revision,
@@ -137,7 +137,7 @@ func DecideRemoveEvidence(p *Proposal, actor Actor, evidenceID string) ([]Change
 	}
 	for _, t := range p.Targets() {
 		if slices.Contains(p.citations(t), evidenceID) {
-			return nil, invalid("evidence", "%s is cited by the change %s; remove that first", evidenceID, t)
+			return nil, invalid("evidence", "evidence.still_cited", Args{"evidence": evidenceID, "change": t})
 		}
 	}
 	return one(ProposalID(p.ID), &events.EvidenceRemoved{EvidenceID: evidenceID, Revision: p.Revision}), nil
@@ -161,7 +161,7 @@ func (p *Proposal) checkCitations(ids []string) error {
 			return fmt.Errorf("%w: %q", ErrUnknownEvidence, id)
 		}
 		if seen[id] {
-			return invalid("evidence", "cites %s twice", id)
+			return invalid("evidence", "evidence.cited_twice", Args{"evidence": id})
 		}
 		seen[id] = true
 	}
@@ -183,7 +183,7 @@ func DecideProposeScore(r *Ranking, ed *Edition, p *Proposal, actor Actor, c Pro
 		return nil, err
 	}
 	if !r.HasCriterion(c.Criterion) {
-		return nil, invalid("criterion", "is not a criterion of this ranking")
+		return nil, invalid("criterion", "ranking.not_criterion", nil)
 	}
 	if err := checkScore("to", c.To); err != nil {
 		return nil, err
@@ -222,7 +222,7 @@ func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c
 	}
 	def, ok := r.Attribute(c.Attribute)
 	if !ok {
-		return nil, invalid("attribute", "is not an attribute of this ranking")
+		return nil, invalid("attribute", "ranking.not_attribute", nil)
 	}
 	if err := checkTags("to", c.To); err != nil {
 		return nil, err
@@ -230,7 +230,7 @@ func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c
 	if len(def.Values) > 0 {
 		for _, t := range c.To {
 			if !slices.ContainsFunc(def.Values, func(v events.AttributeValue) bool { return v.Value == t }) {
-				return nil, invalid("to", "%q is not a value of %s", t, def.Key)
+				return nil, invalid("to", "ranking.not_option", Args{"value": t, "attribute": def.Key})
 			}
 		}
 	}
@@ -256,7 +256,7 @@ func DecideRemoveChange(p *Proposal, actor Actor, target string) ([]Change, erro
 		return nil, err
 	}
 	if !slices.Contains(p.Targets(), target) {
-		return nil, invalid("target", "the proposal has no change %q", target)
+		return nil, invalid("target", "change.missing", Args{"change": target})
 	}
 	return one(ProposalID(p.ID), &events.ChangeRemoved{Revision: p.Revision, Target: target}), nil
 }

@@ -66,10 +66,10 @@ func DecideCastVote(r *Ranking, ed *Edition, p *Proposal, actor Actor, c CastVot
 	case events.Approve:
 	case events.Reject:
 		if err := checkText("comment", c.Comment, MaxLongText, true); err != nil {
-			return nil, invalid("comment", "a reject needs a reason")
+			return nil, invalid("comment", "vote.reason_required", nil)
 		}
 	default:
-		return nil, invalid("verdict", "must be approve or reject")
+		return nil, invalid("verdict", "vote.verdict", nil)
 	}
 	if err := checkText("comment", c.Comment, MaxLongText, false); err != nil {
 		return nil, err

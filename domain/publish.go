@@ -50,7 +50,7 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 			return pv, ErrProposalMissing
 		}
 		if p.Ranking != r.Slug {
-			return pv, invalid("proposals", "%s belongs to another ranking", p.ID)
+			return pv, invalid("proposals", "edition.other_ranking", Args{"proposal": p.ID})
 		}
 		if p.Status != StatusCrossValidated {
 			return pv, fmt.Errorf("%w: %s", ErrNotCrossValidated, p.ID)
@@ -147,7 +147,7 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 		return nil, err
 	}
 	if c.AuditHead != "" && !hexHash.MatchString(c.AuditHead) {
-		return nil, invalid("audit_head", "must be a hex SHA-256")
+		return nil, invalid("audit_head", "field.hex_sha256", nil)
 	}
 	pv, err := Preview(r, ed, chosen, entries)
 	if err != nil {

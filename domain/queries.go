@@ -160,7 +160,7 @@ func (h *Handler) Publish(ctx context.Context, a Actor, id string, c PublishEdit
 	}
 	ids := slices.Compact(slices.Sorted(slices.Values(c.Proposals)))
 	if len(ids) != len(c.Proposals) {
-		return Result{}, invalid("proposals", "lists a proposal twice")
+		return Result{}, invalid("proposals", "edition.repeated_proposal", nil)
 	}
 	writes := []events.Aggregate{EditionID(c.Ranking)}
 	reads := []events.Aggregate{RankingID(c.Ranking)}

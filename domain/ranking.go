@@ -117,10 +117,10 @@ func validateDefinition(d events.RankingDefined) error {
 		return err
 	}
 	if len(d.Categories) == 0 || len(d.Categories) > MaxListItems {
-		return invalid("categories", "need 1–%d categories", MaxListItems)
+		return invalid("categories", "ranking.category_count", Args{"limit": MaxListItems})
 	}
 	if len(d.Criteria) == 0 || len(d.Criteria) > MaxListItems {
-		return invalid("criteria", "need 1–%d criteria", MaxListItems)
+		return invalid("criteria", "ranking.criterion_count", Args{"limit": MaxListItems})
 	}
 	seen := map[string]bool{}
 	for _, c := range d.Categories {
@@ -170,7 +170,7 @@ func validateDefinition(d events.RankingDefined) error {
 		}
 	}
 	if d.Quorum.MinApprovals < 1 || d.Quorum.MinApprovals > 10 {
-		return invalid("quorum.min_approvals", "must be 1–10")
+		return invalid("quorum.min_approvals", "ranking.min_approvals", nil)
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func uniqueSlug(field, slug string, seen map[string]bool) error {
 		return err
 	}
 	if seen[field+"/"+slug] {
-		return invalid(field, "repeats %q", slug)
+		return invalid(field, "field.repeats", Args{"value": slug})
 	}
 	seen[field+"/"+slug] = true
 	return nil
@@ -240,7 +240,7 @@ func DecideSetScenarios(r *Ranking, actor Actor, s events.ScenariosSet) ([]Chang
 			}
 			for _, req := range o.Requires {
 				if _, ok := r.Attribute(req.Attribute); !ok {
-					return nil, invalid("filters.options.requires", "names unknown attribute %q", req.Attribute)
+					return nil, invalid("filters.options.requires", "ranking.unknown_attribute", Args{"attribute": req.Attribute})
 				}
 				if err := checkTags("filters.options.requires.any_of", req.AnyOf); err != nil {
 					return nil, err

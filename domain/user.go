@@ -69,7 +69,7 @@ var usernameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{1,31}$`)
 // CheckUsername accepts 2–32 of [a-z0-9_-], starting with a letter.
 func CheckUsername(name string) error {
 	if !usernameRe.MatchString(name) || name == SystemActor {
-		return invalid("username", "must be 2–32 lowercase letters, digits, _ or -, starting with a letter")
+		return invalid("username", "field.username", nil)
 	}
 	return nil
 }
@@ -97,11 +97,11 @@ func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) 
 		return nil, err
 	}
 	if !strings.HasPrefix(c.PasswordHash, "$argon2id$") {
-		return nil, invalid("password", "must be stored as an argon2id hash")
+		return nil, invalid("password", "field.argon2id", nil)
 	}
 	for _, r := range c.Roles {
 		if !ValidRole(r) {
-			return nil, invalid("roles", "unknown role %q", r)
+			return nil, invalid("roles", "field.unknown_role", Args{"role": r})
 		}
 	}
 	return one(UserID(c.Username), &events.UserRegistered{Username: c.Username, DisplayName: c.DisplayName,
@@ -121,7 +121,7 @@ func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
 		return nil, ErrSelfGrant
 	}
 	if !ValidRole(role) {
-		return nil, invalid("role", "unknown role %q", role)
+		return nil, invalid("role", "field.unknown_role", Args{"role": role})
 	}
 	if slices.Contains(u.Roles, role) {
 		return nil, ErrHasRole
@@ -170,7 +170,7 @@ func DecideChangePassword(u *User, actor Actor, hash string) ([]Change, error) {
 		}
 	}
 	if !strings.HasPrefix(hash, "$argon2id$") {
-		return nil, invalid("password", "must be stored as an argon2id hash")
+		return nil, invalid("password", "field.argon2id", nil)
 	}
 	out := one(UserID(u.Username), &events.PasswordChanged{PasswordHash: hash})
 	if self {
@@ -205,17 +205,17 @@ func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 		return nil, ErrTokenNotOwn
 	}
 	if !events.ValidID(c.TokenID) || len(u.Tokens) >= 100 {
-		return nil, invalid("token", "invalid token id or too many tokens")
+		return nil, invalid("token", "token.bad_id", nil)
 	}
 	if _, taken := u.Tokens[c.TokenID]; taken {
 		// Reusing an id would replace the earlier token, revoked or not.
-		return nil, invalid("token", "token id %q is already used", c.TokenID)
+		return nil, invalid("token", "token.id_used", Args{"id": c.TokenID})
 	}
 	if err := checkName("name", c.Name, MaxTitle, true); err != nil {
 		return nil, err
 	}
 	if !hexHash.MatchString(c.Hash) {
-		return nil, invalid("hash", "must be a hex SHA-256")
+		return nil, invalid("hash", "field.hex_sha256", nil)
 	}
 	ti := &events.TokenIssued{TokenID: c.TokenID, Name: c.Name, Hash: c.Hash}
 	if !c.ExpiresAt.IsZero() {

@@ -23,17 +23,17 @@ const (
 // characters except newline and tab, at most max runes, and present when required.
 func checkText(field, s string, max int, required bool) error {
 	if !utf8.ValidString(s) {
-		return invalid(field, "is not valid UTF-8")
+		return invalid(field, "field.not_utf8", nil)
 	}
 	if required && strings.TrimSpace(s) == "" {
-		return invalid(field, "is required")
+		return invalid(field, "field.required", nil)
 	}
 	if n := utf8.RuneCountInString(s); n > max {
-		return invalid(field, "is %d characters long; the limit is %d", n, max)
+		return invalid(field, "field.too_long", Args{"length": n, "limit": max})
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
-			return invalid(field, "contains a control character")
+			return invalid(field, "field.control_char", nil)
 		}
 	}
 	return nil
@@ -56,7 +56,7 @@ func checkName(field, s string, max int, required bool) error {
 		return err
 	}
 	if strings.IndexFunc(s, invisibleFormat) >= 0 {
-		return invalid(field, "contains an invisible formatting character (a bidirectional control or a zero-width character)")
+		return invalid(field, "field.invisible_char", nil)
 	}
 	return nil
 }
@@ -93,7 +93,7 @@ func checkI18n(field string, zh, en string, max int, required bool) error {
 		return err
 	}
 	if required && strings.TrimSpace(zh) == "" && strings.TrimSpace(en) == "" {
-		return invalid(field, "is required in at least one language")
+		return invalid(field, "field.required_in_one", nil)
 	}
 	return nil
 }
@@ -109,10 +109,10 @@ func CheckURL(field, raw string) error {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return invalid(field, "must be an http or https URL")
+		return invalid(field, "field.url_scheme", nil)
 	}
 	if strings.ContainsAny(raw, " \t\n\r\"'<>\\") {
-		return invalid(field, "contains characters not allowed in a URL")
+		return invalid(field, "field.url_chars", nil)
 	}
 	return nil
 }
@@ -120,11 +120,11 @@ func CheckURL(field, raw string) error {
 // CheckSlug accepts 1–60 of [a-z0-9-], starting with a letter or digit.
 func CheckSlug(field, s string) error {
 	if len(s) == 0 || len(s) > 60 || s[0] == '-' {
-		return invalid(field, "must be 1–60 lowercase letters, digits or hyphens")
+		return invalid(field, "field.slug", nil)
 	}
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return invalid(field, "must be 1–60 lowercase letters, digits or hyphens")
+			return invalid(field, "field.slug", nil)
 		}
 	}
 	return nil
@@ -135,21 +135,21 @@ func checkDate(field, s string, required bool) error {
 		return nil
 	}
 	if _, err := time.Parse(time.DateOnly, s); err != nil {
-		return invalid(field, "must be a date like 2026-01-31")
+		return invalid(field, "field.date", nil)
 	}
 	return nil
 }
 
 func checkScore(field string, v int) error {
 	if v < MinScore || v > MaxScore {
-		return invalid(field, "must be an integer from %d to %d", MinScore, MaxScore)
+		return invalid(field, "field.score", Args{"min": MinScore, "max": MaxScore})
 	}
 	return nil
 }
 
 func checkTags(field string, tags []string) error {
 	if len(tags) > MaxTags {
-		return invalid(field, "has %d tags; the limit is %d", len(tags), MaxTags)
+		return invalid(field, "field.too_many_tags", Args{"count": len(tags), "limit": MaxTags})
 	}
 	seen := map[string]bool{}
 	for _, t := range tags {
@@ -157,7 +157,7 @@ func checkTags(field string, tags []string) error {
 			return err
 		}
 		if seen[t] {
-			return invalid(field, "repeats %q", t)
+			return invalid(field, "field.repeats", Args{"value": t})
 		}
 		seen[t] = true
 	}
@@ -172,15 +172,15 @@ func checkWeights(field string, w map[string]int, criteria []string) error {
 	}
 	for c, v := range w {
 		if !known[c] {
-			return invalid(field, "names unknown criterion %q", c)
+			return invalid(field, "ranking.unknown_criterion", Args{"criterion": c})
 		}
 		if v < 0 || v > 100 {
-			return invalid(field, "weight of %q must be 0–100", c)
+			return invalid(field, "ranking.weight_range", Args{"criterion": c})
 		}
 		sum += v
 	}
 	if sum != 100 {
-		return invalid(field, "weights sum to %d; they must sum to 100", sum)
+		return invalid(field, "ranking.weight_sum", Args{"sum": sum})
 	}
 	return nil
 }
