@@ -1,0 +1,75 @@
+// Package i18n holds every word a user reads, in each interface language,
+// and the rules that put them together: one catalog per language (en.go,
+// zh.go) keyed by message id or error code, plural forms, dates, the choice
+// of language for a request, and the words for an error.
+//
+// Page messages are fmt format strings ("Signed in as %s"). Error messages
+// name their arguments instead ("{Field} is {length} characters long"), as
+// the domain's errors carry them by name.
+package i18n
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The interface languages.
+const (
+	Zh = "zh"
+	En = "en"
+)
+
+// catalogs holds the messages of each language by key.
+var catalogs = map[string]map[string]string{En: en, Zh: zh}
+
+// catalog returns lang's messages; an unknown language reads English.
+func catalog(lang string) map[string]string {
+	if lang == Zh {
+		return zh
+	}
+	return en
+}
+
+// Has reports whether key is a message of the catalogs.
+func Has(key string) bool {
+	_, ok := en[key]
+	return ok
+}
+
+// T returns the message key in lang; with args, the message is a format
+// string for fmt.Sprintf. An unknown key returns the key itself, so a
+// missing translation shows on the page instead of an empty string.
+func T(lang, key string, args ...any) string {
+	m, ok := catalog(lang)[key]
+	if !ok {
+		return key
+	}
+	if len(args) == 0 {
+		return m
+	}
+	return fmt.Sprintf(m, args...)
+}
+
+// PluralKey returns the key of the form of message key for count n:
+// key+".one" when n is 1 in English, else key+".other" (Chinese has only
+// .other).
+func PluralKey(lang, key string, n int) string {
+	if lang == En && n == 1 && Has(key+".one") {
+		return key + ".one"
+	}
+	return key + ".other"
+}
+
+// Plural returns the form of message key for count n (see PluralKey),
+// with n in place of its %d if it has one. A key without forms returns
+// the key itself.
+func Plural(lang, key string, n int) string {
+	m, ok := catalog(lang)[PluralKey(lang, key, n)]
+	if !ok {
+		return key
+	}
+	if strings.Contains(m, "%d") {
+		return fmt.Sprintf(m, n)
+	}
+	return m
+}
