@@ -122,7 +122,7 @@ func (f AuditFilter) Check() error {
 func parseDay(field, s string) (time.Time, error) {
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return d, &domain.FieldError{Field: field, Msg: "must be a date like 2026-01-31"}
+		return d, domain.Invalid(field, "field.date", nil)
 	}
 	return d, nil
 }

@@ -51,7 +51,7 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 		key := r.Header.Get("Idempotency-Key")
 		if body := in.idempotencyKey(); body != "" {
 			if key != "" && key != body {
-				s.fail(w, r, &badField{Field: "id", Msg: "differs from the Idempotency-Key header"})
+				s.fail(w, r, &badField{Field: "id", Code: "field.id_mismatch"})
 				return
 			}
 			key = body

@@ -39,13 +39,13 @@ func (c *changeTo) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && b[0] == '[':
 		c.List, c.Score = true, nil
 		if err := json.Unmarshal(b, &c.Tags); err != nil {
-			return &badField{Field: "to", Msg: "must be a list"}
+			return &badField{Field: "to", Code: "field.list"}
 		}
 		return nil
 	}
 	var n int
 	if err := json.Unmarshal(b, &n); err != nil {
-		return &badField{Field: "to", Msg: "must be a whole number"}
+		return &badField{Field: "to", Code: "field.whole_number"}
 	}
 	c.Score, c.Tags, c.List = &n, nil, false
 	return nil
@@ -83,19 +83,19 @@ var proposeChangeAction = action[proposeChangeInput]{
 func (s *Server) proposeChange(ctx context.Context, a domain.Actor, cmd string, in *proposeChangeInput) (domain.Result, error) {
 	switch {
 	case in.Criterion != "" && in.Attribute != "":
-		return domain.Result{}, &domain.FieldError{Field: "criterion", Msg: "give a criterion or an attribute, not both"}
+		return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "change.criterion_or_attribute"}
 	case in.Criterion != "":
 		if in.To.Score == nil {
-			return domain.Result{}, &domain.FieldError{Field: "to", Msg: "must be a whole number"}
+			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
 		}
 		return s.cmd.ProposeScore(ctx, a, cmd, domain.ProposeScore{Proposal: in.Proposal, Criterion: in.Criterion,
 			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
 	case in.Attribute != "":
 		if in.To.Score != nil {
-			return domain.Result{}, &domain.FieldError{Field: "to", Msg: "must be a list"}
+			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
 		}
 		return s.cmd.ProposeAttribute(ctx, a, cmd, domain.ProposeAttribute{Proposal: in.Proposal, Attribute: in.Attribute,
 			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
 	}
-	return domain.Result{}, &domain.FieldError{Field: "criterion", Msg: "is required"}
+	return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}
 }

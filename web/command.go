@@ -88,7 +88,7 @@ func commandID(user, key string, now time.Time) (string, error) {
 	case isUUID(key):
 		return key, nil
 	case len(key) > 255 || !printableASCII(key):
-		return "", &badField{Field: "id", Msg: "must be a UUID or up to 255 printable ASCII characters"}
+		return "", &badField{Field: "id", Code: "field.command_id"}
 	}
 	sum := sha256.Sum256([]byte("crossrank idempotency key\x00" + user + "\x00" + key))
 	h := hex.EncodeToString(sum[:16])

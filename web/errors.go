@@ -12,24 +12,46 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
+// webError is an error the web layer raises itself. Its code is the
+// catalog key of the words users read; msg is for logs. An error that is a
+// case of another (a 415 of errMediaType) wraps it as its kind.
+type webError struct {
+	code, msg string
+	kind      error
+}
+
+func (e *webError) Error() string {
+	if e.kind == nil {
+		return e.msg
+	}
+	return e.kind.Error() + ": " + e.msg
+}
+
+func (e *webError) Unwrap() error { return e.kind }
+
+// Code returns the catalog key of the error's words.
+func (e *webError) Code() string { return e.code }
+
 // Errors the web layer raises itself; domain and store errors keep their own.
 var (
-	errMalformed       = errors.New("the request could not be read")
-	errUnauthenticated = errors.New("sign-in required")
-	errBadCredentials  = errors.New("wrong username or password")
-	errCrossOrigin     = errors.New("cross-origin request refused")
-	errNoRoute         = errors.New("no such page")
-	errMethod          = errors.New("method not allowed")
-	errMediaType       = errors.New("unsupported content type")
-	errTooMany         = errors.New("too many attempts")
-	errPanic           = errors.New("internal error")
+	errMalformed       = &webError{code: "request.malformed", msg: "the request could not be read"}
+	errUnauthenticated = &webError{code: "auth.required", msg: "sign-in required"}
+	errBadCredentials  = &webError{code: "auth.bad_credentials", msg: "wrong username or password"}
+	errCrossOrigin     = &webError{code: "request.cross_origin", msg: "cross-origin request refused"}
+	errNoRoute         = &webError{code: "request.no_route", msg: "no such page"}
+	errMethod          = &webError{code: "request.method", msg: "method not allowed"}
+	errMediaType       = &webError{code: "request.media_type", msg: "unsupported content type"}
+	errTooMany         = &webError{code: "request.too_many", msg: "too many attempts"}
+	// errPanic has no words of its own: users read those for an
+	// unexpected error.
+	errPanic = errors.New("internal error")
 )
 
 // The two 415s name what the address does accept: the JSON API takes only
 // application/json, the HTML forms only a urlencoded form.
 var (
-	errNotJSON = fmt.Errorf("%w: the API accepts application/json", errMediaType)
-	errNotForm = fmt.Errorf("%w: a form accepts application/x-www-form-urlencoded", errMediaType)
+	errNotJSON = &webError{code: "request.not_json", msg: "the API accepts application/json", kind: errMediaType}
+	errNotForm = &webError{code: "request.not_form", msg: "a form accepts application/x-www-form-urlencoded", kind: errMediaType}
 )
 
 // malformed wraps errMalformed with what was wrong.
@@ -39,11 +61,19 @@ func malformed(format string, args ...any) error {
 
 // badField is a field of a request that does not have the right shape (a
 // string where a number belongs): the request is malformed (400), and the
-// problem names the field.
-type badField struct{ Field, Msg string }
+// problem names the field. Code and Args are those of a domain.FieldError.
+type badField struct {
+	Field, Code string
+	Args        domain.Args
+}
 
-func (e *badField) Error() string { return e.Field + ": " + e.Msg }
+func (e *badField) Error() string { return e.Field + ": " + e.Code }
 func (e *badField) Unwrap() error { return errMalformed }
+
+// fieldError returns the field error that puts e into words.
+func (e *badField) fieldError() *domain.FieldError {
+	return &domain.FieldError{Field: e.Field, Code: e.Code, Args: e.Args}
+}
 
 // retryLater is an error the client may retry after a while (429, 503).
 type retryLater struct {

@@ -60,7 +60,7 @@ func checkForm(values url.Values) (*form, error) {
 		for _, v := range vs {
 			n++
 			if !utf8.ValidString(v) {
-				return nil, &badField{Field: k, Msg: "is not valid UTF-8"}
+				return nil, &badField{Field: k, Code: "field.not_utf8"}
 			}
 		}
 	}
@@ -107,7 +107,7 @@ func (f *form) int(name string) int {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n > 1<<30 || n < -(1<<30) {
-		f.fieldErr(name, "must be a whole number")
+		f.fieldErr(name, "field.whole_number")
 		return 0
 	}
 	return n
@@ -122,9 +122,9 @@ func (f *form) bool(name string) bool {
 	return true
 }
 
-func (f *form) fieldErr(name, msg string) {
+func (f *form) fieldErr(name, code string) {
 	if f.err == nil {
-		f.err = &domain.FieldError{Field: name, Msg: msg}
+		f.err = &domain.FieldError{Field: name, Code: code}
 	}
 }
 

@@ -41,7 +41,7 @@ func decodeJSONBytes(body []byte, dst any) error {
 	}
 	// encoding/json would replace invalid UTF-8 with U+FFFD silently.
 	if !utf8.Valid(body) {
-		return &badField{Field: "body", Msg: "is not valid UTF-8"}
+		return &badField{Field: "body", Code: "field.not_utf8"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -72,33 +72,34 @@ func jsonError(err error) error {
 		if field == "" {
 			field = "body"
 		}
-		return &badField{Field: field, Msg: expected(typ.Type)}
+		return &badField{Field: field, Code: expected(typ.Type)}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return &badField{Field: strings.Trim(name, `"`), Msg: "is not a field of this request"}
+		return &badField{Field: strings.Trim(name, `"`), Code: "field.unknown"}
 	}
 	return malformed("JSON: %v", err)
 }
 
-// expected says what a field of type t must hold.
+// expected returns the code of the field error saying what a field of
+// type t must hold.
 func expected(t reflect.Type) string {
 	if t == nil {
-		return "has the wrong type"
+		return "field.wrong_type"
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return "must be text"
+		return "field.text"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "must be a whole number"
+		return "field.whole_number"
 	case reflect.Float32, reflect.Float64:
-		return "must be a number"
+		return "field.number"
 	case reflect.Bool:
-		return "must be true or false"
+		return "field.bool"
 	case reflect.Slice, reflect.Array:
-		return "must be a list"
+		return "field.list"
 	case reflect.Struct, reflect.Map, reflect.Pointer:
-		return "must be an object"
+		return "field.object"
 	}
-	return "has the wrong type"
+	return "field.wrong_type"
 }

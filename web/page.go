@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // Page is the view model every page shares: the layout reads it, and a
@@ -42,13 +43,13 @@ func (p Page) T(key string, args ...any) string { return T(p.Lang, key, args...)
 func (p Page) Plural(key string, n int) string { return Plural(p.Lang, key, n) }
 
 // Date formats t as a date in the page's language.
-func (p Page) Date(t time.Time) string { return FormatDate(p.Lang, t) }
+func (p Page) Date(t time.Time) string { return i18n.Date(p.Lang, t) }
 
 // DateTime formats t with the time of day in the page's language.
-func (p Page) DateTime(t time.Time) string { return FormatDateTime(p.Lang, t) }
+func (p Page) DateTime(t time.Time) string { return i18n.DateTime(p.Lang, t) }
 
 // Day formats a YYYY-MM-DD day in the page's language.
-func (p Page) Day(day string) string { return FormatDay(p.Lang, day) }
+func (p Page) Day(day string) string { return i18n.Day(p.Lang, day) }
 
 // Has reports whether the signed-in user holds role.
 func (p Page) Has(role string) bool { return p.User != nil && p.User.Actor().Has(role) }

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // auditRoutes: the audit trail for every signed-in user, its exports, the
@@ -39,7 +40,7 @@ func auditFilterOf(q url.Values) (projections.AuditFilter, error) {
 		if v := q.Get(n.name); v != "" {
 			u, err := strconv.ParseUint(v, 10, 64)
 			if err != nil {
-				return f, &badField{Field: n.name, Msg: "must be a whole number"}
+				return f, &badField{Field: n.name, Code: "field.whole_number"}
 			}
 			*n.dst = u
 		}
@@ -47,7 +48,7 @@ func auditFilterOf(q url.Values) (projections.AuditFilter, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return f, &badField{Field: "limit", Msg: "must be a whole number"}
+			return f, &badField{Field: "limit", Code: "field.whole_number"}
 		}
 		f.Limit = n
 	}
@@ -184,7 +185,7 @@ func auditTypeLabel(lang, typ string) string {
 		return typ
 	}
 	key := "audit.type." + string(kind) + "." + name
-	if _, ok := catalog[key]; ok {
+	if i18n.Has(key) {
 		return T(lang, key)
 	}
 	return typ
@@ -194,7 +195,7 @@ func auditTypeLabel(lang, typ string) string {
 // role or a verdict; other values (scores, tags, hashes) are shown as they are.
 func auditValue(lang, v string) string {
 	for _, prefix := range []string{"status.", "role.", "audit.verdict."} {
-		if _, ok := catalog[prefix+v]; ok {
+		if i18n.Has(prefix + v) {
 			return T(lang, prefix+v)
 		}
 	}

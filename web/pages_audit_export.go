@@ -27,7 +27,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		format = "json"
 	}
 	if format != "csv" && format != "json" {
-		s.fail(w, r, &badField{Field: "format", Msg: "must be csv or json"})
+		s.fail(w, r, &badField{Field: "format", Code: "field.export_format"})
 		return
 	}
 	f, err := auditFilterOf(q)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // Verifier checks the audit trail against the event store: it replays the
@@ -92,7 +93,7 @@ type auditVerifyView struct {
 }
 
 func verifyViewOf(lang string, res VerifyResult) *auditVerifyView {
-	v := &auditVerifyView{At: FormatDateTime(lang, res.At)}
+	v := &auditVerifyView{At: i18n.DateTime(lang, res.At)}
 	switch {
 	case res.Passed:
 		v.Outcome, v.Message = "passes", T(lang, "audit.verify.passes", res.Events, res.Editions)

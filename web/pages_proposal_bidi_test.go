@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/domain"
 )
 
 // TestInvisibleCharacters: a name with a bidirectional override is refused
@@ -24,7 +25,7 @@ func TestInvisibleCharacters(t *testing.T) {
 	if got := testText(doc, "form-error") + testText(doc, "field-error-title"); !strings.Contains(got, want) {
 		t.Errorf("title error %q, want %q", got, want)
 	}
-	if got, want := fieldMessage(langZh, "name.en", "contains an invisible formatting character (a bidirectional control or a zero-width character)"),
+	if got, want := messageOf(langZh, domain.Invalid("name.en", "field.invisible_char", nil)),
 		"名称（英文）含有不可见的格式字符（双向控制符或零宽字符）。"; got != want {
 		t.Errorf("Chinese: %q, want %q", got, want)
 	}

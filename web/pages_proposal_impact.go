@@ -118,11 +118,11 @@ func (s *Server) hypotheticalImpact(ctx context.Context, id, criterion, to strin
 		return domain.Impact{}, nil, 0, err
 	}
 	if !rk.HasCriterion(criterion) {
-		return domain.Impact{}, nil, 0, &domain.FieldError{Field: "criterion", Msg: "is not a criterion of this ranking"}
+		return domain.Impact{}, nil, 0, domain.Invalid("criterion", "ranking.not_criterion", nil)
 	}
 	score, err := strconv.Atoi(strings.TrimSpace(to))
 	if err != nil || score < domain.MinScore || score > domain.MaxScore {
-		return domain.Impact{}, nil, 0, &domain.FieldError{Field: "to", Msg: "must be an integer from 0 to 10"}
+		return domain.Impact{}, nil, 0, domain.Invalid("to", "field.score", domain.Args{"min": domain.MinScore, "max": domain.MaxScore})
 	}
 	ed, err := s.cmd.Edition(ctx, p.Ranking)
 	if err != nil {

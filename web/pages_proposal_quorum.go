@@ -1,10 +1,12 @@
 package web
 
 import (
-	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // ppQuorumPart is one clause of a proposal's quorum state in words, such as
@@ -77,15 +79,14 @@ func ppQuorumSep(lang string) string {
 // deskPlural picks key+".one" for one in English and key+".other"
 // otherwise (Chinese has no singular form), then formats it with args.
 func deskPlural(lang, key string, n int, args ...any) string {
-	form := key + ".other"
-	if lang == langEn && n == 1 {
-		if _, ok := catalog[key+".one"]; ok {
-			form = key + ".one"
-		}
-	}
-	m, ok := catalog[form]
-	if !ok {
+	form := i18n.PluralKey(lang, key, n)
+	if !i18n.Has(form) {
 		return key
 	}
-	return fmt.Sprintf(m.in(lang), args...)
+	return T(lang, form, args...)
+}
+
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // userRoutes: admins list users, add them, grant and revoke roles, reset
@@ -39,7 +39,7 @@ func (s *Server) userRoutes() {
 func hashNewPassword(field, pw string) (string, error) {
 	h, err := HashPassword(pw)
 	if errors.Is(err, ErrPasswordLength) {
-		return "", &domain.FieldError{Field: field, Msg: fmt.Sprintf("must be %d to %d bytes long", MinPassword, MaxPassword)}
+		return "", &domain.FieldError{Field: field, Code: "field.password_length", Args: domain.Args{"min": MinPassword, "max": MaxPassword}}
 	}
 	return h, err
 }
@@ -228,7 +228,7 @@ func doneNotice(lang, page string, r *http.Request) string {
 		return ""
 	}
 	key := page + ".done." + done
-	if _, ok := catalog[key]; !ok {
+	if !i18n.Has(key) {
 		return ""
 	}
 	return T(lang, key)

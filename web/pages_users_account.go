@@ -39,10 +39,10 @@ var passwordChangeAction = action[passwordChangeInput]{
 	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *passwordChangeInput) (domain.Result, error) {
 		u := userOf(ctx)
 		if !CheckPassword(u.PasswordHash, in.Current) {
-			return domain.Result{}, &domain.FieldError{Field: "current_password", Msg: "is not your current password"}
+			return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
 		}
 		if in.New != in.Confirm {
-			return domain.Result{}, &domain.FieldError{Field: "confirm_password", Msg: "does not match the new password"}
+			return domain.Result{}, &domain.FieldError{Field: "confirm_password", Code: "field.password_mismatch"}
 		}
 		hash, err := hashNewPassword("new_password", in.New)
 		if err != nil {

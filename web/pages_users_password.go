@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
@@ -10,7 +9,7 @@ import (
 
 // errOwnPasswordReset: an admin's own password is changed on the account
 // page, which asks for the current one; the reset asks for none.
-var errOwnPasswordReset = fmt.Errorf("%w: change your own password on your account page", domain.ErrForbidden)
+var errOwnPasswordReset = &webError{code: "user.own_password_reset", msg: "change your own password on your account page", kind: domain.ErrForbidden}
 
 // passwordResetInput is an admin's reset of another user's password.
 type passwordResetInput struct {

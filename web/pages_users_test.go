@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 func TestUsersPageIsForAdmins(t *testing.T) {
@@ -69,7 +70,7 @@ func TestAddUserCanSignIn(t *testing.T) {
 	if e.lastSeq() != before {
 		t.Error("a refused form appended events")
 	}
-	delete(c.cookies, langCookie) // back to English
+	delete(c.cookies, i18n.Cookie) // back to English
 
 	form.Set("username", "newbie")
 	form.Set("display_name", "New Bie")

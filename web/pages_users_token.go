@@ -26,7 +26,7 @@ var tokenIssueAction = action[tokenIssueInput]{
 	form: func(f *form, in *tokenIssueInput) { in.Name, in.Days = f.str("name"), f.int("expires_days") },
 	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *tokenIssueInput) (domain.Result, error) {
 		if in.Days < 0 || in.Days > maxTokenDays {
-			return domain.Result{}, &domain.FieldError{Field: "expires_days", Msg: "must be 0 (does not expire) to 3650 days"}
+			return domain.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
 		}
 		now := s.now()
 		id, _, full, hash := NewToken(now)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // problem is an RFC 9457 problem detail.
@@ -64,7 +66,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, err error)
 // statusTitle is the short title of a status in lang.
 func statusTitle(lang string, status int) string {
 	key := "error." + strconv.Itoa(status)
-	if _, ok := catalog[key]; ok {
+	if i18n.Has(key) {
 		return T(lang, key)
 	}
 	return http.StatusText(status)

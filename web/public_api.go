@@ -94,14 +94,14 @@ type pubAPIStanding struct {
 func pubAPIQueryOf(r *domain.Ranking, q url.Values) (pubQuery, error) {
 	out := pubQueryOf(r, q)
 	if sc := q.Get("scenario"); sc != out.Scenario {
-		return out, &domain.FieldError{Field: "scenario", Msg: "unknown scenario " + strconv.Quote(sc)}
+		return out, &domain.FieldError{Field: "scenario", Code: "field.unknown_scenario", Args: domain.Args{"value": sc}}
 	}
 	for k, vs := range q {
 		if pubReserved[k] || k == "category" {
 			continue
 		}
 		if len(vs) > 0 && vs[0] != "" && out.Needs[k] != vs[0] {
-			return out, &domain.FieldError{Field: k, Msg: "unknown need or answer " + strconv.Quote(vs[0])}
+			return out, &domain.FieldError{Field: k, Code: "field.unknown_need", Args: domain.Args{"value": vs[0]}}
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 func TestPublicSourceHref(t *testing.T) {
@@ -68,7 +69,7 @@ func TestPublicEntryEvidence(t *testing.T) {
 	if ev.Find(`[data-testid="stale"]`).Length() != 0 {
 		t.Error("fresh evidence marked stale")
 	}
-	if !strings.Contains(ev.Text(), "pricing") || !strings.Contains(ev.Text(), "observed "+FormatDay(langEn, observed)) {
+	if !strings.Contains(ev.Text(), "pricing") || !strings.Contains(ev.Text(), "observed "+i18n.Day(langEn, observed)) {
 		t.Errorf("section or observed date missing: %q", ev.Text())
 	}
 	// The demo's evidence names its source: shown as text, never a link.
