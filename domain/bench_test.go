@@ -89,11 +89,11 @@ func BenchmarkHandlerCastVote(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		v := domain.CastVote{Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1"}}
+		v := domain.CastVote{CommandID: newCommandID(), Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1"}}
 		if i%2 == 1 {
 			v.Verdict, v.VerifiedEvidence, v.Comment = reject, nil, "unsure"
 		}
-		if _, err := h.CastVote(ctx, a, cmdID(), v); err != nil {
+		if _, err := h.CastVote(ctx, a, v); err != nil {
 			b.Fatal(err)
 		}
 		i++

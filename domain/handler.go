@@ -46,11 +46,11 @@ func (h *Handler) Now() time.Time { return h.now() }
 // command describes one execution: the aggregates it writes (locked and
 // guarded by expectations), those it only reads, and the decision.
 type command struct {
-	actor  Actor
-	id     string // client-chosen id of the first event: makes a retry idempotent
-	writes []events.Aggregate
-	reads  []events.Aggregate
-	decide func(s states) ([]Change, error)
+	actor     Actor
+	commandID string // client-chosen id of the first event: makes a retry idempotent
+	writes    []events.Aggregate
+	reads     []events.Aggregate
+	decide    func(s states) ([]Change, error)
 }
 
 // states gives a decision the loaded aggregates.
@@ -126,8 +126,8 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 		st[a] = locked[i]
 	}
-	if c.id != "" {
-		if res, ok, err := h.replayed(ctx, c.id, writes, locked); ok || err != nil {
+	if c.commandID != "" {
+		if res, ok, err := h.replayed(ctx, c.commandID, writes, locked); ok || err != nil {
 			return res, err
 		}
 	}
@@ -143,7 +143,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		return Result{}, err
 	}
 	now := h.now().UTC()
-	first := c.id
+	first := c.commandID
 	if first == "" {
 		first = events.NewID(now)
 	}
@@ -151,18 +151,18 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	var expect []events.Expectation
 	seen := map[events.Aggregate]bool{}
 	for i, ch := range changes {
-		id := first
+		evID := first
 		if i > 0 {
-			id = deriveID(first, i)
+			evID = deriveID(first, i)
 		}
-		ev, err := events.New(id, now, c.actor.Name, ch.Aggregate.ID, ch.Data)
+		ev, err := events.New(evID, now, c.actor.Name, ch.Aggregate.ID, ch.Data)
 		if err != nil {
 			return Result{}, err
 		}
 		if ev.Kind() != ch.Aggregate.Kind {
 			return Result{}, fmt.Errorf("domain: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
 		}
-		ev.CorrelationID, ev.CausationID = first, c.id
+		ev.CorrelationID, ev.CausationID = first, c.commandID
 		ev.AuthVia = c.actor.Via.String()
 		evs = append(evs, ev)
 		if !seen[ch.Aggregate] {
@@ -194,7 +194,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		evs[i].Sequence = last - uint64(len(evs)-1-i)
 		ids[i] = evs[i].ID
 	}
-	if c.id == "" || !retry {
+	if c.commandID == "" || !retry {
 		// Fresh random ids cannot be stored already, and a store that tells
 		// retries apart stored ours now: the append was ours.
 		for i := range evs {
@@ -226,7 +226,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 	}
 	if otherFirst {
-		res, _, err := h.replayed(ctx, c.id, writes, locked)
+		res, _, err := h.replayed(ctx, c.commandID, writes, locked)
 		return res, err
 	}
 	return Result{Sequence: last, EventIDs: ids}, nil
@@ -290,12 +290,12 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate)
 	return st, nil
 }
 
-// replayed reports whether the command with client id already ran: its
+// replayed reports whether the command with commandID already ran: its
 // first event is stored on an aggregate it writes. It then returns the first
 // run's result, whose sequence is that of its last event (the command's
 // events carry ids derived from the first one and are stored together).
-func (h *Handler) replayed(ctx context.Context, id string, writes []events.Aggregate, locked []*entry) (Result, bool, error) {
-	if !slices.ContainsFunc(locked, func(e *entry) bool { _, ok := e.ids[id]; return ok }) {
+func (h *Handler) replayed(ctx context.Context, commandID string, writes []events.Aggregate, locked []*entry) (Result, bool, error) {
+	if !slices.ContainsFunc(locked, func(e *entry) bool { _, ok := e.ids[commandID]; return ok }) {
 		return Result{}, false, nil
 	}
 	for i, e := range locked {
@@ -305,9 +305,9 @@ func (h *Handler) replayed(ctx context.Context, id string, writes []events.Aggre
 	}
 	res := Result{Replayed: true}
 	for i := 0; ; i++ {
-		evID := id
+		evID := commandID
 		if i > 0 {
-			evID = deriveID(id, i)
+			evID = deriveID(commandID, i)
 		}
 		j := slices.IndexFunc(locked, func(e *entry) bool { _, ok := e.ids[evID]; return ok })
 		if j < 0 {

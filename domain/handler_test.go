@@ -44,7 +44,8 @@ func testCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-func cmdID() string { return events.NewID(time.Now()) }
+// newCommandID returns a fresh command id.
+func newCommandID() string { return events.NewID(time.Now()) }
 
 // must fails the test on a command's error: must(t)(h.Submit(…)).
 func must(t testing.TB) func(domain.Result, error) domain.Result {
@@ -61,25 +62,27 @@ func must(t testing.TB) func(domain.Result, error) domain.Result {
 // (alice) scores price 9 citing e1 and sets root [yes] citing e2.
 func desk(t testing.TB, ctx context.Context, h *domain.Handler) {
 	t.Helper()
-	must(t)(h.DefineRanking(ctx, domain.System(), cmdID(), rankingDefinition()))
-	r := must(t)(h.OpenProposal(ctx, actor("alice"), cmdID(), domain.OpenProposal{ID: "p1", Ranking: rk, Entry: "nova",
+	must(t)(h.DefineRanking(ctx, domain.System(), domain.DefineRanking{CommandID: newCommandID(), Definition: rankingDefinition()}))
+	r := must(t)(h.OpenProposal(ctx, actor("alice"), domain.OpenProposal{CommandID: newCommandID(), ID: "p1", Ranking: rk, Entry: "nova",
 		Title: "Add Nova", NewEntry: newEntry()}))
 	if len(r.EventIDs) != 2 {
 		t.Fatalf("opening a new-entry proposal appended %d events, want EntryCreated and ProposalOpened", len(r.EventIDs))
 	}
 	for _, claim := range []string{"price list", "root access"} {
-		must(t)(h.AddEvidence(ctx, actor("alice"), cmdID(), domain.AddEvidence{Proposal: "p1", Claim: claim,
+		must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: claim,
 			SourceURL: "https://nova.example/" + claim[:4], Excerpt: claim, ObservedOn: "2026-02-20"}))
 	}
-	must(t)(h.ProposeScore(ctx, actor("alice"), cmdID(), domain.ProposeScore{Proposal: "p1", Criterion: "price", To: 9,
+	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "price", To: 9,
 		Rationale: "cheapest H100 hour", Evidence: []string{"e1"}}))
-	must(t)(h.ProposeAttribute(ctx, actor("alice"), cmdID(), domain.ProposeAttribute{Proposal: "p1", Attribute: "root",
+	must(t)(h.ProposeAttribute(ctx, actor("alice"), domain.ProposeAttribute{CommandID: newCommandID(), Proposal: "p1", Attribute: "root",
 		To: []string{"yes"}, Rationale: "documented", Evidence: []string{"e2"}}))
-	must(t)(h.Submit(ctx, actor("alice"), cmdID(), "p1"))
+	must(t)(h.Submit(ctx, actor("alice"), domain.Submit{CommandID: newCommandID(), Proposal: "p1"}))
 }
 
+// approveAll is an approving vote on p verifying both evidence items, with
+// a fresh command id.
 func approveAll(p string) domain.CastVote {
-	return domain.CastVote{Proposal: p, Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1", "e2"}}
+	return domain.CastVote{CommandID: newCommandID(), Proposal: p, Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1", "e2"}}
 }
 
 func TestHandlerFullFlow(t *testing.T) {
@@ -88,8 +91,8 @@ func TestHandlerFullFlow(t *testing.T) {
 	h := domain.NewHandler(st, func() time.Time { return t0 })
 	desk(t, ctx, h)
 
-	r1 := must(t)(h.CastVote(ctx, actor("rita"), cmdID(), domain.CastVote{Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1"}}))
-	r2 := must(t)(h.CastVote(ctx, actor("ravi"), cmdID(), domain.CastVote{Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e2"}}))
+	r1 := must(t)(h.CastVote(ctx, actor("rita"), domain.CastVote{CommandID: newCommandID(), Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1"}}))
+	r2 := must(t)(h.CastVote(ctx, actor("ravi"), domain.CastVote{CommandID: newCommandID(), Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e2"}}))
 	if len(r1.EventIDs) != 1 || len(r2.EventIDs) != 2 || r2.Sequence != r1.Sequence+2 {
 		t.Fatalf("votes appended %v then %v, want one event, then the vote and CrossValidated", r1, r2)
 	}
@@ -108,11 +111,11 @@ func TestHandlerFullFlow(t *testing.T) {
 	if pv.Number != 1 || len(pv.NewEntries) != 1 || pv.NewEntries[0].Slug != "nova" || len(pv.Changes) != 2 || r.Slug != rk {
 		t.Fatalf("preview = %+v", pv)
 	}
-	if _, err := h.Publish(ctx, actor("pat"), cmdID(), domain.PublishEdition{Ranking: rk, Proposals: []string{"p1"}, PreviewHash: "0"}, nil); !errors.Is(err, domain.ErrPreviewChanged) {
+	if _, err := h.Publish(ctx, actor("pat"), domain.PublishEdition{CommandID: newCommandID(), Ranking: rk, Proposals: []string{"p1"}, PreviewHash: "0"}); !errors.Is(err, domain.ErrPreviewChanged) {
 		t.Fatalf("publish with a wrong preview hash: %v, want ErrPreviewChanged", err)
 	}
-	pub := must(t)(h.Publish(ctx, actor("pat"), cmdID(), domain.PublishEdition{Ranking: rk, Proposals: []string{"p1"},
-		PreviewHash: pv.Hash, Note: "first edition"}, nil))
+	pub := must(t)(h.Publish(ctx, actor("pat"), domain.PublishEdition{CommandID: newCommandID(), Ranking: rk, Proposals: []string{"p1"},
+		PreviewHash: pv.Hash, Note: "first edition"}))
 	if len(pub.EventIDs) != 2 {
 		t.Fatalf("publish appended %d events, want EditionPublished and ProposalPublished", len(pub.EventIDs))
 	}
@@ -200,11 +203,11 @@ func TestHandlerIdempotentRetry(t *testing.T) {
 	st := newStore(t)
 	h := domain.NewHandler(st, nil)
 	desk(t, ctx, h)
-	must(t)(h.CastVote(ctx, actor("rita"), cmdID(), approveAll("p1")))
+	must(t)(h.CastVote(ctx, actor("rita"), approveAll("p1")))
 
-	id := cmdID()
-	first := must(t)(h.CastVote(ctx, actor("ravi"), id, approveAll("p1")))
-	again := must(t)(h.CastVote(ctx, actor("ravi"), id, approveAll("p1")))
+	vote := approveAll("p1")
+	first := must(t)(h.CastVote(ctx, actor("ravi"), vote))
+	again := must(t)(h.CastVote(ctx, actor("ravi"), vote))
 	if first.Replayed || !again.Replayed {
 		t.Errorf("Replayed = %v then %v, want false then true", first.Replayed, again.Replayed)
 	}
@@ -212,7 +215,7 @@ func TestHandlerIdempotentRetry(t *testing.T) {
 		t.Errorf("retry = %+v, want the first result %+v (its last sequence, for read-your-writes)", again, first)
 	}
 	// Another replica, with nothing cached, recognises the retry too.
-	other := must(t)(domain.NewHandler(st, nil).CastVote(ctx, actor("ravi"), id, approveAll("p1")))
+	other := must(t)(domain.NewHandler(st, nil).CastVote(ctx, actor("ravi"), vote))
 	if !other.Replayed || other.Sequence != first.Sequence {
 		t.Errorf("retry on another handler = %+v, want replayed at %d", other, first.Sequence)
 	}
@@ -222,11 +225,10 @@ func TestHandlerIdempotentRetry(t *testing.T) {
 	}
 
 	// A retried command that wrote two aggregates.
-	open := domain.OpenProposal{ID: "p2", Ranking: rk, Entry: "orca", Title: "Add Orca",
+	open := domain.OpenProposal{CommandID: newCommandID(), ID: "p2", Ranking: rk, Entry: "orca", Title: "Add Orca",
 		NewEntry: &domain.NewEntry{Name: events.Text{En: "Orca"}, Category: "cloud"}}
-	id = cmdID()
-	first = must(t)(h.OpenProposal(ctx, actor("bob"), id, open))
-	again = must(t)(h.OpenProposal(ctx, actor("bob"), id, open))
+	first = must(t)(h.OpenProposal(ctx, actor("bob"), open))
+	again = must(t)(h.OpenProposal(ctx, actor("bob"), open))
 	if !again.Replayed || again.Sequence != first.Sequence {
 		t.Errorf("retried OpenProposal = %+v, want replayed %+v", again, first)
 	}
@@ -246,10 +248,10 @@ func TestHandlerRetryOnStaleReplica(t *testing.T) {
 	if _, err := a.Proposal(ctx, "p1"); err != nil { // a caches p1
 		t.Fatal(err)
 	}
-	must(t)(b.CastVote(ctx, actor("rita"), cmdID(), approveAll("p1")))
-	id := cmdID()
-	first := must(t)(b.CastVote(ctx, actor("ravi"), id, approveAll("p1")))
-	retry, err := a.CastVote(ctx, actor("ravi"), id, approveAll("p1"))
+	must(t)(b.CastVote(ctx, actor("rita"), approveAll("p1")))
+	vote := approveAll("p1")
+	first := must(t)(b.CastVote(ctx, actor("ravi"), vote))
+	retry, err := a.CastVote(ctx, actor("ravi"), vote)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,11 +269,11 @@ func TestHandlerRetryOnStaleReplica(t *testing.T) {
 	if _, err := a.Ranking(ctx, rk); err != nil {
 		t.Fatal(err)
 	}
-	must(t)(b.SetScenarios(ctx, domain.System(), cmdID(), rk, *trainingAndBudget()))
+	must(t)(b.SetScenarios(ctx, domain.System(), domain.SetScenarios{CommandID: newCommandID(), Ranking: rk, Scenarios: *trainingAndBudget()}))
 	weights := map[string]int{"price": 50, "perf": 30, "support": 20}
-	id = cmdID()
-	first = must(t)(b.SetWeights(ctx, domain.System(), id, rk, weights))
-	retry = must(t)(a.SetWeights(ctx, domain.System(), id, rk, weights))
+	set := domain.SetWeights{CommandID: newCommandID(), Ranking: rk, Weights: weights}
+	first = must(t)(b.SetWeights(ctx, domain.System(), set))
+	retry = must(t)(a.SetWeights(ctx, domain.System(), set))
 	if !retry.Replayed || retry.Sequence != first.Sequence {
 		t.Errorf("SetWeights retried on the stale replica = %+v, want replayed at %d", retry, first.Sequence)
 	}
@@ -292,11 +294,11 @@ func TestHandlerStaleCache(t *testing.T) {
 	st := newStore(t)
 	a, b := domain.NewHandler(st, nil), domain.NewHandler(st, nil)
 	desk(t, ctx, a)
-	must(t)(a.CastVote(ctx, actor("rosa"), cmdID(), domain.CastVote{Proposal: "p1", Revision: 1, Verdict: reject, Comment: "unclear"}))
+	must(t)(a.CastVote(ctx, actor("rosa"), domain.CastVote{CommandID: newCommandID(), Proposal: "p1", Revision: 1, Verdict: reject, Comment: "unclear"}))
 
 	// B lifts rosa's veto and adds an approval; A has seen neither.
-	must(t)(b.CastVote(ctx, actor("rosa"), cmdID(), approveAll("p1")))
-	r := must(t)(a.CastVote(ctx, actor("rita"), cmdID(), approveAll("p1")))
+	must(t)(b.CastVote(ctx, actor("rosa"), approveAll("p1")))
+	r := must(t)(a.CastVote(ctx, actor("rita"), approveAll("p1")))
 	if len(r.EventIDs) != 2 {
 		t.Fatalf("A's vote appended %d events, want the vote and CrossValidated (decided on B's write)", len(r.EventIDs))
 	}
@@ -308,11 +310,11 @@ func TestHandlerStaleCache(t *testing.T) {
 		t.Errorf("A sees %s with %d votes, want cross_validated with 2", p.Status, len(p.Votes))
 	}
 	// B is now the stale one: its command must be refused on A's write.
-	if _, err := b.CastVote(ctx, actor("ravi"), cmdID(), domain.CastVote{Proposal: "p1", Revision: 2, Verdict: approve}); !errors.Is(err, domain.ErrStaleRevision) {
+	if _, err := b.CastVote(ctx, actor("ravi"), domain.CastVote{CommandID: newCommandID(), Proposal: "p1", Revision: 2, Verdict: approve}); !errors.Is(err, domain.ErrStaleRevision) {
 		t.Errorf("B votes on revision 2: %v, want ErrStaleRevision", err)
 	}
-	must(t)(a.Revise(ctx, actor("alice"), cmdID(), "p1", "clarify"))
-	if _, err := b.CastVote(ctx, actor("ravi"), cmdID(), approveAll("p1")); !errors.Is(err, domain.ErrNotInReview) {
+	must(t)(a.Revise(ctx, actor("alice"), domain.Revise{CommandID: newCommandID(), Proposal: "p1", Note: "clarify"}))
+	if _, err := b.CastVote(ctx, actor("ravi"), approveAll("p1")); !errors.Is(err, domain.ErrNotInReview) {
 		t.Errorf("B votes after A's revision: %v, want ErrNotInReview", err)
 	}
 	sameState(t, ctx, a, b, "p1")
@@ -340,7 +342,7 @@ func TestHandlerConcurrentVotes(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			a := domain.Actor{Name: fmt.Sprintf("reviewer%02d", i), Roles: []string{domain.RoleReviewer}}
-			_, errs[i] = hs[i%2].CastVote(ctx, a, cmdID(), approveAll("p1"))
+			_, errs[i] = hs[i%2].CastVote(ctx, a, approveAll("p1"))
 		})
 	}
 	close(start)
@@ -392,13 +394,13 @@ func TestHandlerPublishWhileVoting(t *testing.T) {
 	st := newStore(t)
 	h := domain.NewHandler(st, nil)
 	desk(t, ctx, h)
-	must(t)(h.CastVote(ctx, actor("rita"), cmdID(), approveAll("p1")))
-	must(t)(h.CastVote(ctx, actor("ravi"), cmdID(), approveAll("p1")))
-	must(t)(h.OpenProposal(ctx, actor("bob"), cmdID(), domain.OpenProposal{ID: "p2", Ranking: rk, Entry: "acme", Title: "Acme",
+	must(t)(h.CastVote(ctx, actor("rita"), approveAll("p1")))
+	must(t)(h.CastVote(ctx, actor("ravi"), approveAll("p1")))
+	must(t)(h.OpenProposal(ctx, actor("bob"), domain.OpenProposal{CommandID: newCommandID(), ID: "p2", Ranking: rk, Entry: "acme", Title: "Acme",
 		NewEntry: &domain.NewEntry{Name: events.Text{En: "Acme"}, Category: "cloud"}}))
-	must(t)(h.AddEvidence(ctx, actor("bob"), cmdID(), domain.AddEvidence{Proposal: "p2", Claim: "c", SourceName: "report", Excerpt: "x", ObservedOn: "2026-01-01"}))
-	must(t)(h.ProposeScore(ctx, actor("bob"), cmdID(), domain.ProposeScore{Proposal: "p2", Criterion: "perf", To: 4, Rationale: "r", Evidence: []string{"e1"}}))
-	must(t)(h.Submit(ctx, actor("bob"), cmdID(), "p2"))
+	must(t)(h.AddEvidence(ctx, actor("bob"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p2", Claim: "c", SourceName: "report", Excerpt: "x", ObservedOn: "2026-01-01"}))
+	must(t)(h.ProposeScore(ctx, actor("bob"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "perf", To: 4, Rationale: "r", Evidence: []string{"e1"}}))
+	must(t)(h.Submit(ctx, actor("bob"), domain.Submit{CommandID: newCommandID(), Proposal: "p2"}))
 
 	done := make(chan struct{})
 	go func() {
@@ -406,16 +408,16 @@ func TestHandlerPublishWhileVoting(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			for range 30 { // refused (wrong preview), but takes the edition's and p2's locks
-				_, _ = h.Publish(ctx, actor("pat"), cmdID(), domain.PublishEdition{Ranking: rk, Proposals: []string{"p1"}, PreviewHash: "0"}, []string{"p2"})
+				_, _ = h.Publish(ctx, actor("pat"), domain.PublishEdition{CommandID: newCommandID(), Ranking: rk, Proposals: []string{"p1"}, PreviewHash: "0", Candidates: []string{"p2"}})
 			}
 		})
 		wg.Go(func() {
 			for i := range 30 {
-				v := domain.CastVote{Proposal: "p2", Revision: 1, Verdict: approve}
+				v := domain.CastVote{CommandID: newCommandID(), Proposal: "p2", Revision: 1, Verdict: approve}
 				if i%2 == 1 {
 					v.Verdict, v.Comment = reject, "unsure"
 				}
-				if _, err := h.CastVote(ctx, actor("rosa"), cmdID(), v); err != nil {
+				if _, err := h.CastVote(ctx, actor("rosa"), v); err != nil {
 					t.Errorf("vote %d: %v", i, err)
 				}
 			}
@@ -437,21 +439,25 @@ func TestHandlerErrors(t *testing.T) {
 		run  func() (domain.Result, error)
 		err  error
 	}{
-		{"unknown proposal", func() (domain.Result, error) { return h.Submit(ctx, actor("alice"), cmdID(), "p9") }, domain.ErrProposalMissing},
-		{"proposal id not an id", func() (domain.Result, error) { return h.Submit(ctx, actor("alice"), cmdID(), "P 9") }, domain.ErrProposalMissing},
+		{"unknown proposal", func() (domain.Result, error) {
+			return h.Submit(ctx, actor("alice"), domain.Submit{CommandID: newCommandID(), Proposal: "p9"})
+		}, domain.ErrProposalMissing},
+		{"proposal id not an id", func() (domain.Result, error) {
+			return h.Submit(ctx, actor("alice"), domain.Submit{CommandID: newCommandID(), Proposal: "P 9"})
+		}, domain.ErrProposalMissing},
 		{"ranking slug invalid", func() (domain.Result, error) {
 			d := rankingDefinition()
 			d.Slug = "GPU"
-			return h.DefineRanking(ctx, domain.System(), cmdID(), d)
+			return h.DefineRanking(ctx, domain.System(), domain.DefineRanking{CommandID: newCommandID(), Definition: d})
 		}, domain.ErrInvalid},
 		{"proposal for an unknown ranking", func() (domain.Result, error) {
-			return h.OpenProposal(ctx, actor("alice"), cmdID(), domain.OpenProposal{ID: "p1", Ranking: "cpu", Entry: "acme", Title: "t"})
+			return h.OpenProposal(ctx, actor("alice"), domain.OpenProposal{CommandID: newCommandID(), ID: "p1", Ranking: "cpu", Entry: "acme", Title: "t"})
 		}, domain.ErrRankingMissing},
 		{"publish nothing", func() (domain.Result, error) {
-			return h.Publish(ctx, actor("pat"), cmdID(), domain.PublishEdition{Ranking: rk}, nil)
+			return h.Publish(ctx, actor("pat"), domain.PublishEdition{CommandID: newCommandID(), Ranking: rk})
 		}, domain.ErrNothingToPublish},
 		{"publish a proposal twice", func() (domain.Result, error) {
-			return h.Publish(ctx, actor("pat"), cmdID(), domain.PublishEdition{Ranking: rk, Proposals: []string{"p1", "p1"}}, nil)
+			return h.Publish(ctx, actor("pat"), domain.PublishEdition{CommandID: newCommandID(), Ranking: rk, Proposals: []string{"p1", "p1"}})
 		}, domain.ErrInvalid},
 	}
 	for _, tt := range tests {
@@ -475,16 +481,16 @@ func TestHandlerRecordsAuthVia(t *testing.T) {
 	st := newStore(t)
 	h := domain.NewHandler(st, nil)
 	tok := events.Via{Method: events.ViaToken, TokenID: "0195eb2c-1a00-7000-8000-0000000000aa", TokenName: "ci-bot"}
-	must(t)(h.DefineRanking(ctx, domain.System(), cmdID(), rankingDefinition()))
+	must(t)(h.DefineRanking(ctx, domain.System(), domain.DefineRanking{CommandID: newCommandID(), Definition: rankingDefinition()}))
 	alice := actor("alice")
 	alice.Via = events.Via{Method: events.ViaSession}
 	// Opening a new entry appends two events: both carry it.
-	must(t)(h.OpenProposal(ctx, alice, cmdID(), domain.OpenProposal{ID: "p1", Ranking: rk, Entry: "nova",
+	must(t)(h.OpenProposal(ctx, alice, domain.OpenProposal{CommandID: newCommandID(), ID: "p1", Ranking: rk, Entry: "nova",
 		Title: "Add Nova", NewEntry: newEntry()}))
 	alice.Via = tok
-	must(t)(h.AddEvidence(ctx, alice, cmdID(), domain.AddEvidence{Proposal: "p1", Claim: "price list",
+	must(t)(h.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: "price list",
 		SourceURL: "https://nova.example/p", Excerpt: "x", ObservedOn: "2026-02-20"}))
-	must(t)(h.AddEvidence(ctx, actor("alice"), cmdID(), domain.AddEvidence{Proposal: "p1", Claim: "root",
+	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: "root",
 		SourceURL: "https://nova.example/r", Excerpt: "x", ObservedOn: "2026-02-20"}))
 	var got []string
 	if err := st.Replay(ctx, 1, func(e events.Event) error {

@@ -53,8 +53,8 @@ func TestReadsDuringOutage(t *testing.T) {
 	if _, err := h.Proposal(ctx, "never-seen"); !errors.Is(err, events.ErrUnavailable) {
 		t.Errorf("Proposal of an aggregate never loaded during the outage: %v; want ErrUnavailable", err)
 	}
-	vote := domain.CastVote{Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1", "e2"}}
-	if _, err := h.CastVote(ctx, actor("rita"), cmdID(), vote); !errors.Is(err, events.ErrUnavailable) {
+	vote := domain.CastVote{CommandID: newCommandID(), Proposal: "p1", Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1", "e2"}}
+	if _, err := h.CastVote(ctx, actor("rita"), vote); !errors.Is(err, events.ErrUnavailable) {
 		t.Fatalf("CastVote during the outage: %v; want ErrUnavailable", err)
 	}
 
@@ -67,7 +67,8 @@ func TestReadsDuringOutage(t *testing.T) {
 	t.Cleanup(srv2.Shutdown)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		_, err := h.CastVote(ctx, actor("rita"), cmdID(), vote)
+		vote.CommandID = newCommandID()
+		_, err := h.CastVote(ctx, actor("rita"), vote)
 		if err == nil {
 			break
 		}

@@ -11,12 +11,13 @@ import (
 // OpenProposal starts a proposal for an existing entry, or for a new entry
 // when NewEntry is set.
 type OpenProposal struct {
-	ID       string // the proposal id (a UUIDv7 chosen by the caller)
-	Ranking  string
-	Entry    string // entry slug
-	NewEntry *NewEntry
-	Title    string
-	Summary  string
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	ID        string // the proposal id (a UUIDv7 chosen by the caller)
+	Ranking   string
+	Entry     string // entry slug
+	NewEntry  *NewEntry
+	Title     string
+	Summary   string
 }
 
 // DecideOpenProposal yields ProposalOpened, preceded by EntryCreated for a
@@ -75,6 +76,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 
 // AddEvidence attaches a source to a draft.
 type AddEvidence struct {
+	CommandID    string // the caller's idempotency key: the id of the command's first event
 	Proposal     string
 	Claim        string
 	SourceURL    string
@@ -127,6 +129,13 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 	}), nil
 }
 
+// RemoveEvidence drops an evidence item from a draft.
+type RemoveEvidence struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+	Evidence  string // the evidence id
+}
+
 // DecideRemoveEvidence drops an evidence item no change cites.
 func DecideRemoveEvidence(p *Proposal, actor Actor, evidenceID string) ([]Change, error) {
 	if err := p.may(actor, actionEdit, nil); err != nil {
@@ -170,6 +179,7 @@ func (p *Proposal) checkCitations(ids []string) error {
 
 // ProposeScore proposes a criterion's score for the proposal's entry.
 type ProposeScore struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
 	Proposal  string
 	Criterion string
 	To        int
@@ -208,6 +218,7 @@ func DecideProposeScore(r *Ranking, ed *Edition, p *Proposal, actor Actor, c Pro
 
 // ProposeAttribute proposes an attribute's tags for the proposal's entry.
 type ProposeAttribute struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
 	Proposal  string
 	Attribute string
 	To        []string
@@ -248,6 +259,13 @@ func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c
 		Revision: p.Revision, Attribute: c.Attribute, From: from, To: normTags(c.To),
 		Rationale: c.Rationale, Evidence: slices.Clone(c.Evidence),
 	}), nil
+}
+
+// RemoveChange drops a proposed change from a draft.
+type RemoveChange struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+	Target    string // "score:<criterion>" or "attr:<key>"
 }
 
 // DecideRemoveChange drops a proposed change ("score:<criterion>" or "attr:<key>").

@@ -7,6 +7,12 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
+// Submit sends a draft to review.
+type Submit struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+}
+
 // DecideSubmit sends a draft to review. Every change must cite evidence of
 // the revision and its baseline must still be the published value.
 func DecideSubmit(ed *Edition, p *Proposal, actor Actor) ([]Change, error) {
@@ -14,6 +20,13 @@ func DecideSubmit(ed *Edition, p *Proposal, actor Actor) ([]Change, error) {
 		return nil, err
 	}
 	return one(ProposalID(p.ID), &events.ProposalSubmitted{Revision: p.Revision}), nil
+}
+
+// Revise opens the next revision of a proposal; the note says what it answers.
+type Revise struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+	Note      string
 }
 
 // DecideRevise opens the next revision as a draft. Any editor may revise; a
@@ -45,6 +58,7 @@ func DecideRevise(ed *Edition, p *Proposal, actor Actor, note string) ([]Change,
 
 // CastVote is a reviewer's verdict on a revision.
 type CastVote struct {
+	CommandID        string // the caller's idempotency key: the id of the command's first event
 	Proposal         string
 	Revision         int
 	Verdict          string // events.Approve or events.Reject
@@ -111,6 +125,14 @@ func quorumTransition(r *Ranking, ed *Edition, before, after *Proposal) []Change
 	return nil
 }
 
+// DismissVeto lifts a reviewer's veto.
+type DismissVeto struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+	Voter     string // the reviewer whose veto is lifted
+	Reason    string
+}
+
 // DecideDismissVeto lets a publisher lift a reviewer's reject, with a reason
 // that stays in the record.
 func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, voter, reason string) ([]Change, error) {
@@ -132,6 +154,13 @@ func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, voter,
 	return append(out, quorumTransition(r, ed, p, after)...), nil
 }
 
+// Withdraw closes a proposal by its author.
+type Withdraw struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+	Reason    string
+}
+
 // DecideWithdraw closes a draft or in-review proposal by its author.
 func DecideWithdraw(p *Proposal, actor Actor, reason string) ([]Change, error) {
 	if err := p.may(actor, actionWithdraw, nil); err != nil {
@@ -141,6 +170,13 @@ func DecideWithdraw(p *Proposal, actor Actor, reason string) ([]Change, error) {
 		return nil, err
 	}
 	return one(ProposalID(p.ID), &events.ProposalWithdrawn{Reason: reason}), nil
+}
+
+// Reject closes a proposal by a publisher.
+type Reject struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Proposal  string
+	Reason    string
 }
 
 // DecideReject closes a proposal for good; a publisher's decision with a reason.

@@ -121,12 +121,17 @@ func (p *Proposal) applied(target string) events.AppliedChange {
 
 // PublishEdition releases chosen proposals as the next edition.
 type PublishEdition struct {
+	CommandID   string // the caller's idempotency key: the id of the command's first event
 	Ranking     string
 	Proposals   []string
 	PreviewHash string // from the preview the publisher saw
 	AuditHead   string // audit chain head after AuditSeq, from the read model
 	AuditSeq    uint64
 	Note        string
+	// Candidates are the ranking's other cross-validated proposals, from
+	// the read model: the handler returns to review those whose baseline
+	// the edition changes. DecidePublish reads them as loaded states.
+	Candidates []string
 }
 
 var hexHash = regexp.MustCompile(`^[0-9a-f]{64}$`)

@@ -147,11 +147,10 @@ func (h *Handler) loadChosen(ctx context.Context, ranking string, ids []string) 
 	return chosen, entries, nil
 }
 
-// Publish releases the chosen proposals as the next edition. candidates are
-// the other cross-validated proposals of the ranking (from the read model);
-// those whose baseline the edition changes return to review in the same
-// atomic append.
-func (h *Handler) Publish(ctx context.Context, a Actor, id string, c PublishEdition, candidates []string) (Result, error) {
+// Publish releases the chosen proposals as the next edition. Those of
+// c.Candidates whose baseline the edition changes return to review in the
+// same atomic append.
+func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Result, error) {
 	if !events.ValidID(c.Ranking) {
 		return Result{}, ErrRankingMissing
 	}
@@ -171,14 +170,14 @@ func (h *Handler) Publish(ctx context.Context, a Actor, id string, c PublishEdit
 		writes = append(writes, ProposalID(p))
 	}
 	var others []string
-	for _, p := range candidates {
+	for _, p := range c.Candidates {
 		if events.ValidID(p) && !slices.Contains(ids, p) {
 			others = append(others, p)
 			writes = append(writes, ProposalID(p))
 		}
 	}
 	// New entries are read after the chosen proposals are loaded.
-	return h.run(ctx, command{actor: a, id: id, writes: writes, reads: reads,
+	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
 		decide: func(s states) ([]Change, error) {
 			chosen := make([]*Proposal, len(ids))
 			entries := map[string]*Entry{}

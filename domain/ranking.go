@@ -92,6 +92,12 @@ func (r *Ranking) Scenario(slug string) (events.Scenario, bool) {
 	return r.Scenarios[i], true
 }
 
+// DefineRanking creates a ranking from its definition.
+type DefineRanking struct {
+	CommandID  string // the caller's idempotency key: the id of the command's first event
+	Definition events.RankingDefined
+}
+
 // DecideDefineRanking validates a new ranking definition.
 func DecideDefineRanking(r *Ranking, actor Actor, d events.RankingDefined) ([]Change, error) {
 	if err := actor.require(RolePublisher); err != nil {
@@ -186,6 +192,13 @@ func uniqueSlug(field, slug string, seen map[string]bool) error {
 	return nil
 }
 
+// SetWeights replaces a ranking's criteria weights.
+type SetWeights struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Ranking   string
+	Weights   map[string]int // criterion slug → weight
+}
+
 // DecideSetWeights validates new criteria weights.
 func DecideSetWeights(r *Ranking, actor Actor, w map[string]int) ([]Change, error) {
 	if err := actor.require(RolePublisher); err != nil {
@@ -198,6 +211,13 @@ func DecideSetWeights(r *Ranking, actor Actor, w map[string]int) ([]Change, erro
 		return nil, err
 	}
 	return one(RankingID(r.Slug), &events.WeightsSet{Weights: w}), nil
+}
+
+// SetScenarios replaces a ranking's scenarios and needs-filters.
+type SetScenarios struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	Ranking   string
+	Scenarios events.ScenariosSet
 }
 
 // DecideSetScenarios validates scenarios and needs-filters.

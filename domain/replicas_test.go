@@ -20,21 +20,21 @@ func TestReplicaDecidesOnStoredState(t *testing.T) {
 	a, b := domain.NewHandler(st, clock), domain.NewHandler(st, clock)
 	desk(t, ctx, a)
 	alice := actor("alice")
-	must(t)(a.OpenProposal(ctx, alice, cmdID(), domain.OpenProposal{ID: "p2", Ranking: rk, Entry: "nova", Title: "Rescore Nova"}))
+	must(t)(a.OpenProposal(ctx, alice, domain.OpenProposal{CommandID: newCommandID(), ID: "p2", Ranking: rk, Entry: "nova", Title: "Rescore Nova"}))
 
 	// Replica b adds the evidence; replica a, which cached p2 when opening
 	// it, cites it in a score change.
-	must(t)(b.AddEvidence(ctx, alice, cmdID(), domain.AddEvidence{Proposal: "p2", Claim: "new price list",
+	must(t)(b.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: newCommandID(), Proposal: "p2", Claim: "new price list",
 		SourceURL: "https://nova.example/prices", Excerpt: "H100 from 1.99", ObservedOn: "2026-03-01"}))
-	if _, err := a.ProposeScore(ctx, alice, cmdID(), domain.ProposeScore{Proposal: "p2", Criterion: "price", To: 8,
+	if _, err := a.ProposeScore(ctx, alice, domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "price", To: 8,
 		Rationale: "cheaper now", Evidence: []string{"e1"}}); err != nil {
 		t.Fatalf("score change on replica a citing evidence added on replica b: %v", err)
 	}
 
 	// Replica b submits; replica a, which cached p2 in draft, withdraws it:
 	// the withdrawal applies to the proposal as stored (in review).
-	must(t)(b.Submit(ctx, alice, cmdID(), "p2"))
-	res, err := a.Withdraw(ctx, alice, cmdID(), "p2", "superseded")
+	must(t)(b.Submit(ctx, alice, domain.Submit{CommandID: newCommandID(), Proposal: "p2"}))
+	res, err := a.Withdraw(ctx, alice, domain.Withdraw{CommandID: newCommandID(), Proposal: "p2", Reason: "superseded"})
 	if err != nil || len(res.EventIDs) != 1 {
 		t.Fatalf("withdraw on replica a after a submit on replica b: %+v, %v", res, err)
 	}
@@ -44,7 +44,7 @@ func TestReplicaDecidesOnStoredState(t *testing.T) {
 	}
 
 	// A refusal that holds on the stored state is still a refusal.
-	_, err = a.ProposeScore(ctx, alice, cmdID(), domain.ProposeScore{Proposal: "p2", Criterion: "price", To: 9,
+	_, err = a.ProposeScore(ctx, alice, domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "price", To: 9,
 		Rationale: "again", Evidence: []string{"e1"}})
 	if err == nil || errors.Is(err, events.ErrConflict) {
 		t.Fatalf("score change on a withdrawn proposal: %v; want the domain's refusal", err)

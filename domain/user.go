@@ -76,6 +76,7 @@ func CheckUsername(name string) error {
 
 // RegisterUser creates an account; the password arrives already hashed.
 type RegisterUser struct {
+	CommandID    string // the caller's idempotency key: the id of the command's first event
 	Username     string
 	DisplayName  string
 	PasswordHash string
@@ -108,6 +109,13 @@ func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) 
 		PasswordHash: c.PasswordHash, Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles)))}), nil
 }
 
+// GrantRole gives a user a role.
+type GrantRole struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	User      string
+	Role      string
+}
+
 // DecideGrantRole lets an admin give a user a role; never themself, so
 // one admin cannot make themself a reviewer or publisher unseen.
 func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
@@ -129,6 +137,13 @@ func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
 	return one(UserID(u.Username), &events.RoleGranted{Role: role}), nil
 }
 
+// RevokeRole takes a role away from a user.
+type RevokeRole struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	User      string
+	Role      string
+}
+
 // DecideRevokeRole lets an admin take a role away. An admin cannot drop
 // their own admin role, so the desk never locks itself out by accident.
 func DecideRevokeRole(u *User, actor Actor, role string) ([]Change, error) {
@@ -145,6 +160,13 @@ func DecideRevokeRole(u *User, actor Actor, role string) ([]Change, error) {
 		return nil, ErrOwnAdminRole
 	}
 	return one(UserID(u.Username), &events.RoleRevoked{Role: role}), nil
+}
+
+// ChangePassword replaces a user's password; the hash arrives already made.
+type ChangePassword struct {
+	CommandID    string // the caller's idempotency key: the id of the command's first event
+	User         string
+	PasswordHash string
 }
 
 // DecideChangePassword replaces the password hash: the user themself, or
@@ -186,6 +208,8 @@ func DecideChangePassword(u *User, actor Actor, hash string) ([]Change, error) {
 
 // IssueToken creates an API token; the secret's hash arrives from the caller.
 type IssueToken struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	User      string // whose token it is
 	TokenID   string
 	Name      string
 	Hash      string
@@ -222,6 +246,13 @@ func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 		ti.ExpiresAt = c.ExpiresAt.UTC().Format(time.RFC3339)
 	}
 	return one(UserID(u.Username), ti), nil
+}
+
+// RevokeToken disables one of a user's API tokens.
+type RevokeToken struct {
+	CommandID string // the caller's idempotency key: the id of the command's first event
+	User      string
+	TokenID   string
 }
 
 // DecideRevokeToken disables a token: the user themself or an admin.

@@ -28,10 +28,10 @@ func TestAuditAuthVia(t *testing.T) {
 	}
 	ed := editor
 	ed.Via = events.Via{Method: events.ViaSession}
-	do(t, "token")(h.IssueToken(ctx, ed, "", "editor", domain.IssueToken{TokenID: "tok-ci", Name: "CI; 机器人",
+	do(t, "token")(h.IssueToken(ctx, ed, domain.IssueToken{User: "editor", TokenID: "tok-ci", Name: "CI; 机器人",
 		Hash: strings.Repeat("ab", 32)}))
 	ed.Via = events.Via{Method: events.ViaToken, TokenID: "tok-ci", TokenName: "CI; 机器人"}
-	do(t, "revoke")(h.RevokeToken(ctx, ed, "", "editor", "tok-ci"))
+	do(t, "revoke")(h.RevokeToken(ctx, ed, domain.RevokeToken{User: "editor", TokenID: "tok-ci"}))
 	catchUp(t, env, ps)
 	page, err := ps.Audit(ctx, projections.AuditFilter{Actor: "editor", Limit: 2})
 	if err != nil {

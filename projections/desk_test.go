@@ -94,14 +94,14 @@ func richHistory(t *testing.T, d *liveDesk) {
 
 	// Accounts: a third reviewer, a role granted and revoked, a token
 	// issued and revoked, a password changed.
-	do(t, "register")(h.RegisterUser(ctx, domain.System(), "x-user", domain.RegisterUser{Username: "reviewer3",
+	do(t, "register")(h.RegisterUser(ctx, domain.System(), domain.RegisterUser{CommandID: "x-user", Username: "reviewer3",
 		DisplayName: "Reviewer 3", PasswordHash: hash, Roles: []string{domain.RoleReviewer}}))
-	do(t, "grant")(h.GrantRole(ctx, admin, "x-grant", "reviewer3", domain.RoleEditor))
-	do(t, "revoke role")(h.RevokeRole(ctx, admin, "x-revoke", "reviewer3", domain.RoleEditor))
-	do(t, "token")(h.IssueToken(ctx, editor, "x-token", "editor", domain.IssueToken{TokenID: "tok-ci", Name: "CI",
+	do(t, "grant")(h.GrantRole(ctx, admin, domain.GrantRole{CommandID: "x-grant", User: "reviewer3", Role: domain.RoleEditor}))
+	do(t, "revoke role")(h.RevokeRole(ctx, admin, domain.RevokeRole{CommandID: "x-revoke", User: "reviewer3", Role: domain.RoleEditor}))
+	do(t, "token")(h.IssueToken(ctx, editor, domain.IssueToken{CommandID: "x-token", User: "editor", TokenID: "tok-ci", Name: "CI",
 		Hash: strings.Repeat("ab", 32), ExpiresAt: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}))
-	do(t, "revoke token")(h.RevokeToken(ctx, editor, "x-token-revoke", "editor", "tok-ci"))
-	do(t, "password")(h.ChangePassword(ctx, editor, "x-password", "editor", hash))
+	do(t, "revoke token")(h.RevokeToken(ctx, editor, domain.RevokeToken{CommandID: "x-token-revoke", User: "editor", TokenID: "tok-ci"}))
+	do(t, "password")(h.ChangePassword(ctx, editor, domain.ChangePassword{CommandID: "x-password", User: "editor", PasswordHash: hash}))
 
 	approveAll := func(id, voter, key string) {
 		t.Helper()
@@ -109,45 +109,45 @@ func richHistory(t *testing.T, d *liveDesk) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		do(t, key)(h.CastVote(ctx, reviewer(voter), key, domain.CastVote{Proposal: id, Revision: p.Revision,
+		do(t, key)(h.CastVote(ctx, reviewer(voter), domain.CastVote{CommandID: key, Proposal: id, Revision: p.Revision,
 			Verdict: events.Approve, VerifiedEvidence: p.EvidenceIDs()}))
 	}
 	// open drafts a proposal on a published entry with one score change.
 	open := func(id, entry, criterion string, to int) {
 		t.Helper()
-		do(t, id)(h.OpenProposal(ctx, editor, id+"-open", domain.OpenProposal{ID: id, Ranking: slug, Entry: entry,
+		do(t, id)(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: slug, Entry: entry,
 			Title: "Second look at " + entry}))
-		do(t, id)(h.AddEvidence(ctx, editor, id+"-ev", domain.AddEvidence{Proposal: id, Claim: "Pricing page",
+		do(t, id)(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: "Pricing page",
 			SourceURL: "https://example.com/" + entry, Excerpt: "Billed by the second.", ObservedOn: "2026-01-10", ValidForDays: 90}))
-		do(t, id)(h.AddEvidence(ctx, editor, id+"-ev2", domain.AddEvidence{Proposal: id, Claim: "Added by mistake",
+		do(t, id)(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev2", Proposal: id, Claim: "Added by mistake",
 			SourceName: "A note", Excerpt: "Nothing.", ObservedOn: "2026-01-10"}))
-		do(t, id)(h.RemoveEvidence(ctx, editor, id+"-ev2-remove", id, "e2"))
-		do(t, id)(h.ProposeScore(ctx, editor, id+"-score", domain.ProposeScore{Proposal: id, Criterion: criterion,
+		do(t, id)(h.RemoveEvidence(ctx, editor, domain.RemoveEvidence{CommandID: id + "-ev2-remove", Proposal: id, Evidence: "e2"}))
+		do(t, id)(h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id, Criterion: criterion,
 			To: to, Rationale: "See the pricing page.", Evidence: []string{"e1"}}))
-		do(t, id)(h.Submit(ctx, editor, id+"-submit", id))
+		do(t, id)(h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	}
 
 	// A veto answered by a revision (the held-back proposal in review).
 	hw := "demo-huawei-cloud-2"
-	do(t, "veto")(h.CastVote(ctx, reviewer("reviewer2"), "x-hw-veto", domain.CastVote{Proposal: hw, Revision: 1,
+	do(t, "veto")(h.CastVote(ctx, reviewer("reviewer2"), domain.CastVote{CommandID: "x-hw-veto", Proposal: hw, Revision: 1,
 		Verdict: events.Reject, Comment: "The excerpt is about another product."}))
-	do(t, "revise")(h.Revise(ctx, editor, "x-hw-revise", hw, "A better excerpt."))
-	do(t, "resubmit")(h.Submit(ctx, editor, "x-hw-resubmit", hw))
+	do(t, "revise")(h.Revise(ctx, editor, domain.Revise{CommandID: "x-hw-revise", Proposal: hw, Note: "A better excerpt."}))
+	do(t, "resubmit")(h.Submit(ctx, editor, domain.Submit{CommandID: "x-hw-resubmit", Proposal: hw}))
 	approveAll(hw, "reviewer2", "x-hw-approve2")
 	approveAll(hw, "reviewer1", "x-hw-approve1")
 
 	// A veto dismissed by a publisher, then a third approval.
 	open("x-ppio", "ppio", demo.CritElasticity, 6)
 	approveAll("x-ppio", "reviewer1", "x-ppio-approve1")
-	do(t, "veto")(h.CastVote(ctx, reviewer("reviewer2"), "x-ppio-veto", domain.CastVote{Proposal: "x-ppio", Revision: 1,
+	do(t, "veto")(h.CastVote(ctx, reviewer("reviewer2"), domain.CastVote{CommandID: "x-ppio-veto", Proposal: "x-ppio", Revision: 1,
 		Verdict: events.Reject, Comment: "Not convinced."}))
-	do(t, "dismiss")(h.DismissVeto(ctx, publisher, "x-ppio-dismiss", "x-ppio", "reviewer2", "The pricing page says so."))
+	do(t, "dismiss")(h.DismissVeto(ctx, publisher, domain.DismissVeto{CommandID: "x-ppio-dismiss", Proposal: "x-ppio", Voter: "reviewer2", Reason: "The pricing page says so."}))
 	approveAll("x-ppio", "reviewer3", "x-ppio-approve3")
 
 	// A withdrawal (the editor's draft) and a rejection.
-	do(t, "withdraw")(h.Withdraw(ctx, editor, "x-matpool-withdraw", "demo-matpool-2", "Superseded."))
+	do(t, "withdraw")(h.Withdraw(ctx, editor, domain.Withdraw{CommandID: "x-matpool-withdraw", Proposal: "demo-matpool-2", Reason: "Superseded."}))
 	open("x-aliyun", "aliyun", demo.CritOnboarding, 2)
-	do(t, "reject")(h.Reject(ctx, publisher, "x-aliyun-reject", "x-aliyun", "The source does not support it."))
+	do(t, "reject")(h.Reject(ctx, publisher, domain.Reject{CommandID: "x-aliyun-reject", Proposal: "x-aliyun", Reason: "The source does not support it."}))
 
 	// A competing proposal on the value the cross-validated
 	// demo-qingjiao-2 changes: publishing it returns qingjiao-2 to review.
@@ -166,7 +166,7 @@ func richHistory(t *testing.T, d *liveDesk) {
 	}
 	w := r.Weights()
 	w[demo.CritOnboarding], w[demo.CritElasticity] = w[demo.CritElasticity], w[demo.CritOnboarding]
-	do(t, "weights")(h.SetWeights(ctx, publisher, "x-weights", slug, w))
+	do(t, "weights")(h.SetWeights(ctx, publisher, domain.SetWeights{CommandID: "x-weights", Ranking: slug, Weights: w}))
 
 	// Edition 2, published as the desk does: preview, the read model's
 	// audit head and cross-validated candidates.
@@ -181,8 +181,8 @@ func richHistory(t *testing.T, d *liveDesk) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	do(t, "publish")(h.Publish(ctx, publisher, "x-edition-2", domain.PublishEdition{Ranking: slug, Proposals: chosen,
-		PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Note: "Second edition"}, candidates))
+	do(t, "publish")(h.Publish(ctx, publisher, domain.PublishEdition{CommandID: "x-edition-2", Ranking: slug, Proposals: chosen,
+		PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Note: "Second edition", Candidates: candidates}))
 	if qj, _ := h.Proposal(ctx, "demo-qingjiao-2"); qj.Status != domain.StatusInReview {
 		t.Fatalf("demo-qingjiao-2 is %s after edition 2, want it returned to review", qj.Status)
 	}

@@ -191,13 +191,13 @@ func TestDeskQueries(t *testing.T) {
 	for _, tok := range []struct{ id, name string }{
 		{"0190a000-0000-7000-8000-000000000001", "ci"}, {"0190a000-0000-7000-8000-000000000002", "laptop"},
 	} {
-		if _, err := h.IssueToken(ctx, admin, "", "editor", domain.IssueToken{TokenID: tok.id, Name: tok.name,
+		if _, err := h.IssueToken(ctx, admin, domain.IssueToken{User: "editor", TokenID: tok.id, Name: tok.name,
 			Hash:      strings.Repeat("a", 64),
 			ExpiresAt: time.Now().Add(48 * time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := h.RevokeToken(ctx, admin, "", "editor", "0190a000-0000-7000-8000-000000000001"); err != nil {
+	if _, err := h.RevokeToken(ctx, admin, domain.RevokeToken{User: "editor", TokenID: "0190a000-0000-7000-8000-000000000001"}); err != nil {
 		t.Fatal(err)
 	}
 	catchUp(t, env, ps)

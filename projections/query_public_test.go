@@ -71,7 +71,7 @@ func TestEditionMarkAndChangelog(t *testing.T) {
 		ids = append(ids, e.EvidenceID)
 	}
 	reviewer := domain.Actor{Name: "reviewer2", Roles: []string{domain.RoleReviewer}}
-	if _, err := h.CastVote(ctx, reviewer, events.NewID(time.Now()), domain.CastVote{Proposal: p.ID, Revision: p.Revision,
+	if _, err := h.CastVote(ctx, reviewer, domain.CastVote{CommandID: events.NewID(time.Now()), Proposal: p.ID, Revision: p.Revision,
 		Verdict: events.Approve, VerifiedEvidence: ids}); err != nil {
 		t.Fatal(err)
 	}
@@ -90,8 +90,8 @@ func TestEditionMarkAndChangelog(t *testing.T) {
 	}
 	head, seq, _ := ps.AuditHead(ctx)
 	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
-	if _, err := h.Publish(ctx, publisher, events.NewID(time.Now()), domain.PublishEdition{Ranking: demo.RankingSlug,
-		Proposals: []string{"demo-qingjiao-2"}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq}, nil); err != nil {
+	if _, err := h.Publish(ctx, publisher, domain.PublishEdition{CommandID: events.NewID(time.Now()), Ranking: demo.RankingSlug,
+		Proposals: []string{"demo-qingjiao-2"}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq}); err != nil {
 		t.Fatal(err)
 	}
 	caughtUp()

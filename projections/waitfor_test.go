@@ -22,8 +22,8 @@ func TestWaitFor(t *testing.T) {
 	hash, _ := fakeHash("")
 	register := func(name string) domain.Result {
 		t.Helper()
-		return do(t, "register "+name)(d.h.RegisterUser(ctx, domain.System(), "reg-"+name,
-			domain.RegisterUser{Username: name, PasswordHash: hash, Roles: []string{domain.RoleEditor}}))
+		return do(t, "register "+name)(d.h.RegisterUser(ctx, domain.System(),
+			domain.RegisterUser{CommandID: "reg-" + name, Username: name, PasswordHash: hash, Roles: []string{domain.RoleEditor}}))
 	}
 
 	res := register("alice")

@@ -408,7 +408,7 @@ func TestBearerToken(t *testing.T) {
 	ctx := testContext(t)
 	issue := func(expires time.Time) string {
 		id, _, full, hash := NewToken(now)
-		if _, err := e.cmd.IssueToken(ctx, domain.System(), "", "alice", domain.IssueToken{TokenID: id, Name: "ci", Hash: hash, ExpiresAt: expires}); err != nil {
+		if _, err := e.cmd.IssueToken(ctx, domain.System(), domain.IssueToken{User: "alice", TokenID: id, Name: "ci", Hash: hash, ExpiresAt: expires}); err != nil {
 			t.Fatal(err)
 		}
 		return full
@@ -438,7 +438,7 @@ func TestBearerToken(t *testing.T) {
 	}
 
 	id, _ := parseToken(tok)
-	if _, err := e.cmd.RevokeToken(ctx, domain.System(), "", "alice", id); err != nil {
+	if _, err := e.cmd.RevokeToken(ctx, domain.System(), domain.RevokeToken{User: "alice", TokenID: id}); err != nil {
 		t.Fatal(err)
 	}
 	before := e.lastSeq()

@@ -88,13 +88,13 @@ func (s *Server) proposeChange(ctx context.Context, a domain.Actor, cmd string, 
 		if in.To.Score == nil {
 			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
 		}
-		return s.cmd.ProposeScore(ctx, a, cmd, domain.ProposeScore{Proposal: in.Proposal, Criterion: in.Criterion,
+		return s.cmd.ProposeScore(ctx, a, domain.ProposeScore{CommandID: cmd, Proposal: in.Proposal, Criterion: in.Criterion,
 			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
 	case in.Attribute != "":
 		if in.To.Score != nil {
 			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
 		}
-		return s.cmd.ProposeAttribute(ctx, a, cmd, domain.ProposeAttribute{Proposal: in.Proposal, Attribute: in.Attribute,
+		return s.cmd.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: cmd, Proposal: in.Proposal, Attribute: in.Attribute,
 			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
 	}
 	return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}

@@ -31,5 +31,5 @@ var removeChangeAction = action[removeChangeInput]{
 }
 
 func (s *Server) removeChange(ctx context.Context, a domain.Actor, cmd string, in *removeChangeInput) (domain.Result, error) {
-	return s.cmd.RemoveChange(ctx, a, cmd, in.Proposal, in.Target)
+	return s.cmd.RemoveChange(ctx, a, domain.RemoveChange{CommandID: cmd, Proposal: in.Proposal, Target: in.Target})
 }

@@ -47,16 +47,16 @@ var publishAction = action[publishInput]{
 // cross-validated proposals from the read models (whose baselines the
 // edition may change), when the server has them.
 func (s *Server) publishEdition(ctx context.Context, a domain.Actor, cmd string, in *publishInput) (domain.Result, error) {
-	c := domain.PublishEdition{Ranking: in.Ranking, Proposals: in.Proposals, PreviewHash: in.PreviewHash, Note: in.Note}
-	var candidates []string
+	c := domain.PublishEdition{CommandID: cmd, Ranking: in.Ranking, Proposals: in.Proposals,
+		PreviewHash: in.PreviewHash, Note: in.Note}
 	if s.publish != nil && a.Has(domain.RolePublisher) {
 		var err error
 		if c.AuditHead, c.AuditSeq, err = s.publish.AuditHead(ctx); err != nil {
 			return domain.Result{}, fmt.Errorf("audit head: %w", err)
 		}
-		if candidates, err = s.publish.CrossValidated(ctx, in.Ranking); err != nil {
+		if c.Candidates, err = s.publish.CrossValidated(ctx, in.Ranking); err != nil {
 			return domain.Result{}, fmt.Errorf("cross-validated proposals: %w", err)
 		}
 	}
-	return s.cmd.Publish(ctx, a, cmd, c, candidates)
+	return s.cmd.Publish(ctx, a, c)
 }

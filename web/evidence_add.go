@@ -36,7 +36,7 @@ var addEvidenceAction = action[addEvidenceInput]{
 }
 
 func (s *Server) addEvidence(ctx context.Context, a domain.Actor, cmd string, in *addEvidenceInput) (domain.Result, error) {
-	return s.cmd.AddEvidence(ctx, a, cmd, domain.AddEvidence{
+	return s.cmd.AddEvidence(ctx, a, domain.AddEvidence{CommandID: cmd,
 		Proposal: in.Proposal, Claim: in.Claim, SourceURL: in.SourceURL, SourceName: in.SourceName,
 		Section: in.Section, Excerpt: in.Excerpt, ObservedOn: in.ObservedOn, ValidForDays: in.ValidForDays,
 	})

@@ -30,5 +30,5 @@ var removeEvidenceAction = action[removeEvidenceInput]{
 }
 
 func (s *Server) removeEvidence(ctx context.Context, a domain.Actor, cmd string, in *removeEvidenceInput) (domain.Result, error) {
-	return s.cmd.RemoveEvidence(ctx, a, cmd, in.Proposal, in.Evidence)
+	return s.cmd.RemoveEvidence(ctx, a, domain.RemoveEvidence{CommandID: cmd, Proposal: in.Proposal, Evidence: in.Evidence})
 }

@@ -104,11 +104,11 @@ func (e *env) seed() {
 			Values: []events.AttributeValue{{Value: "hourly"}, {Value: "monthly"}}}},
 		Quorum: domain.DefaultQuorum,
 	}
-	if _, err := e.cmd.DefineRanking(ctx, sys, "", def); err != nil {
+	if _, err := e.cmd.DefineRanking(ctx, sys, domain.DefineRanking{Definition: def}); err != nil {
 		e.t.Fatalf("DefineRanking: %v", err)
 	}
 	for name, roles := range testUsers {
-		if _, err := e.cmd.RegisterUser(ctx, sys, "", domain.RegisterUser{
+		if _, err := e.cmd.RegisterUser(ctx, sys, domain.RegisterUser{
 			Username: name, DisplayName: strings.ToUpper(name[:1]) + name[1:], PasswordHash: testHash(), Roles: roles,
 		}); err != nil {
 			e.t.Fatalf("RegisterUser %s: %v", name, err)

@@ -175,7 +175,7 @@ func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
 	// A proposal whose id a spreadsheet would take for a formula, and a
 	// title with a comma, quotes and non-ASCII text.
 	ed := domain.Actor{Name: "ed", Roles: []string{domain.RoleEditor}}
-	if _, err := e.cmd.OpenProposal(e.ctx, ed, "", domain.OpenProposal{ID: "-2-3", Ranking: demo.RankingSlug,
+	if _, err := e.cmd.OpenProposal(e.ctx, ed, domain.OpenProposal{ID: "-2-3", Ranking: demo.RankingSlug,
 		Entry: "aliyun", Title: `=HYPERLINK("http://evil"), "quoted", 中文`}); err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func newDeskEnv(t *testing.T) *deskEnv {
 		t.Fatalf("seed: %v", err)
 	}
 	for name, roles := range deskUsers {
-		if _, err := e.cmd.RegisterUser(ctx, domain.System(), "", domain.RegisterUser{
+		if _, err := e.cmd.RegisterUser(ctx, domain.System(), domain.RegisterUser{
 			Username: name, DisplayName: name, PasswordHash: testHash(), Roles: roles}); err != nil {
 			t.Fatalf("register %s: %v", name, err)
 		}

@@ -131,9 +131,8 @@ func TestReviewStaleBaseline(t *testing.T) {
 	}
 	head, seq, _ := e.read.AuditHead(e.ctx)
 	candidates, _ := e.read.CrossValidated(e.ctx, deskRanking)
-	if _, err := e.cmd.Publish(e.ctx, domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}, "",
-		domain.PublishEdition{Ranking: deskRanking, Proposals: []string{deskValidated}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq},
-		candidates); err != nil {
+	if _, err := e.cmd.Publish(e.ctx, domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}},
+		domain.PublishEdition{Ranking: deskRanking, Proposals: []string{deskValidated}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Candidates: candidates}); err != nil {
 		t.Fatal(err)
 	}
 	e.caughtUp()

@@ -69,7 +69,7 @@ func newAdminEnv(t *testing.T) *adminEnv {
 		t.Fatalf("seed: %v", err)
 	}
 	for name, roles := range adminUsers {
-		if _, err := e.cmd.RegisterUser(ctx, domain.System(), "", domain.RegisterUser{
+		if _, err := e.cmd.RegisterUser(ctx, domain.System(), domain.RegisterUser{
 			Username: name, DisplayName: strings.ToUpper(name), PasswordHash: testHash(), Roles: roles}); err != nil {
 			t.Fatalf("register %s: %v", name, err)
 		}

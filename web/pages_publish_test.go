@@ -124,7 +124,7 @@ func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "rev", Roles: []string{domain.RoleReviewer}}, "",
+	if _, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "rev", Roles: []string{domain.RoleReviewer}},
 		domain.CastVote{Proposal: demoReady, Revision: p.Revision, Verdict: events.Approve,
 			VerifiedEvidence: p.EvidenceIDs(), Comment: "Checked again"}); err != nil {
 		t.Fatal(err)
@@ -235,22 +235,22 @@ func crossValidated(t *testing.T, e *adminEnv, author, entry, criterion string) 
 	to := (ed.Entry(entry).Scores[criterion] + 1) % 11
 	steps := []func() (domain.Result, error){
 		func() (domain.Result, error) {
-			return e.cmd.OpenProposal(ctx, a, "", domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry,
+			return e.cmd.OpenProposal(ctx, a, domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry,
 				Title: "Graphics for " + entry})
 		},
 		func() (domain.Result, error) {
-			return e.cmd.AddEvidence(ctx, a, "", domain.AddEvidence{Proposal: id, Claim: "Remote desktops are offered",
+			return e.cmd.AddEvidence(ctx, a, domain.AddEvidence{Proposal: id, Claim: "Remote desktops are offered",
 				SourceURL: "https://example.com/desktops", Excerpt: "remote desktops", ObservedOn: "2026-01-31"})
 		},
 		func() (domain.Result, error) {
-			return e.cmd.ProposeScore(ctx, a, "", domain.ProposeScore{Proposal: id, Criterion: criterion, To: to,
+			return e.cmd.ProposeScore(ctx, a, domain.ProposeScore{Proposal: id, Criterion: criterion, To: to,
 				Rationale: "new offer", Evidence: []string{"e1"}})
 		},
-		func() (domain.Result, error) { return e.cmd.Submit(ctx, a, "", id) },
+		func() (domain.Result, error) { return e.cmd.Submit(ctx, a, domain.Submit{Proposal: id}) },
 	}
 	for _, voter := range []string{"rev", "rex"} {
 		steps = append(steps, func() (domain.Result, error) {
-			return e.cmd.CastVote(ctx, domain.Actor{Name: voter, Roles: adminUsers[voter]}, "",
+			return e.cmd.CastVote(ctx, domain.Actor{Name: voter, Roles: adminUsers[voter]},
 				domain.CastVote{Proposal: id, Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}})
 		})
 	}

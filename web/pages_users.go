@@ -67,7 +67,7 @@ var userAddAction = action[userAddInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		return s.cmd.RegisterUser(ctx, a, cmd, domain.RegisterUser{Username: in.Username,
+		return s.cmd.RegisterUser(ctx, a, domain.RegisterUser{CommandID: cmd, Username: in.Username,
 			DisplayName: in.DisplayName, PasswordHash: hash, Roles: in.Roles})
 	},
 }
@@ -79,20 +79,24 @@ type userRoleInput struct {
 	Role string
 }
 
-func roleAction(name string, run func(h *domain.Handler, ctx context.Context, a domain.Actor, cmd, user, role string) (domain.Result, error)) action[userRoleInput] {
+func roleAction(name string, run func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error)) action[userRoleInput] {
 	return action[userRoleInput]{
 		name: name,
 		path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
 		form: func(f *form, in *userRoleInput) { in.Role = f.str("role") },
-		run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error) {
-			return run(s.cmd, ctx, a, cmd, in.User, in.Role)
-		},
+		run:  run,
 	}
 }
 
 var (
-	roleGrantAction  = roleAction("user.grant_role", (*domain.Handler).GrantRole)
-	roleRevokeAction = roleAction("user.revoke_role", (*domain.Handler).RevokeRole)
+	roleGrantAction = roleAction("user.grant_role",
+		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error) {
+			return s.cmd.GrantRole(ctx, a, domain.GrantRole{CommandID: cmd, User: in.User, Role: in.Role})
+		})
+	roleRevokeAction = roleAction("user.revoke_role",
+		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error) {
+			return s.cmd.RevokeRole(ctx, a, domain.RevokeRole{CommandID: cmd, User: in.User, Role: in.Role})
+		})
 )
 
 // usersDone returns to the users page with a notice (done is a catalog

@@ -48,7 +48,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		res, err := s.cmd.ChangePassword(ctx, a, cmd, u.Username, hash)
+		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: cmd, User: u.Username, PasswordHash: hash})
 		if err == nil {
 			// Every other session of the user ends with the old password;
 			// this one moves to the new one.

@@ -35,7 +35,7 @@ var passwordResetAction = action[passwordResetInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		res, err := s.cmd.ChangePassword(ctx, a, cmd, in.User, hash)
+		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: cmd, User: in.User, PasswordHash: hash})
 		if err == nil {
 			if _, rerr := s.sessions.reg.revokeUser(ctx, in.User); rerr != nil {
 				s.log.Warn("password reset; the user's sessions end at their next request instead", "user", in.User, "err", rerr)

@@ -30,11 +30,11 @@ var tokenIssueAction = action[tokenIssueInput]{
 		}
 		now := s.now()
 		id, _, full, hash := NewToken(now)
-		c := domain.IssueToken{TokenID: id, Name: in.Name, Hash: hash}
+		c := domain.IssueToken{CommandID: cmd, User: in.User, TokenID: id, Name: in.Name, Hash: hash}
 		if in.Days > 0 {
 			c.ExpiresAt = now.Add(time.Duration(in.Days) * 24 * time.Hour)
 		}
-		res, err := s.cmd.IssueToken(ctx, a, cmd, in.User, c)
+		res, err := s.cmd.IssueToken(ctx, a, c)
 		if err == nil && !res.Replayed {
 			in.secret = full
 		}
@@ -59,7 +59,7 @@ var tokenRevokeAction = action[tokenRevokeInput]{
 	},
 	form: func(*form, *tokenRevokeInput) {},
 	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *tokenRevokeInput) (domain.Result, error) {
-		return s.cmd.RevokeToken(ctx, a, cmd, in.User, in.Token)
+		return s.cmd.RevokeToken(ctx, a, domain.RevokeToken{CommandID: cmd, User: in.User, TokenID: in.Token})
 	},
 }
 

@@ -54,9 +54,9 @@ var openProposalAction = action[openInput]{
 // openProposal opens the proposal; its id is the command id, so opening
 // twice with the same id opens one proposal.
 func (s *Server) openProposal(ctx context.Context, a domain.Actor, cmd string, in *openInput) (domain.Result, error) {
-	c := domain.OpenProposal{ID: cmd, Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary}
+	c := domain.OpenProposal{CommandID: cmd, ID: cmd, Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary}
 	if n := in.NewEntry; n != nil {
 		c.NewEntry = &domain.NewEntry{Name: n.Name, Category: n.Category, Website: n.Website, Description: n.Description}
 	}
-	return s.cmd.OpenProposal(ctx, a, cmd, c)
+	return s.cmd.OpenProposal(ctx, a, c)
 }

@@ -13,9 +13,18 @@ import (
 // command differ.
 
 var (
-	reviseAction   = proposalTextAction("proposal.revise", "note", (*noteInput).fields, (*domain.Handler).Revise)
-	withdrawAction = proposalTextAction("proposal.withdraw", "reason", (*reasonInput).fields, (*domain.Handler).Withdraw)
-	rejectAction   = proposalTextAction("proposal.reject", "reason", (*reasonInput).fields, (*domain.Handler).Reject)
+	reviseAction = proposalTextAction("proposal.revise", "note", (*noteInput).fields,
+		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *noteInput) (domain.Result, error) {
+			return s.cmd.Revise(ctx, a, domain.Revise{CommandID: cmd, Proposal: in.Proposal, Note: in.Note})
+		})
+	withdrawAction = proposalTextAction("proposal.withdraw", "reason", (*reasonInput).fields,
+		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *reasonInput) (domain.Result, error) {
+			return s.cmd.Withdraw(ctx, a, domain.Withdraw{CommandID: cmd, Proposal: in.Proposal, Reason: in.Reason})
+		})
+	rejectAction = proposalTextAction("proposal.reject", "reason", (*reasonInput).fields,
+		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *reasonInput) (domain.Result, error) {
+			return s.cmd.Reject(ctx, a, domain.Reject{CommandID: cmd, Proposal: in.Proposal, Reason: in.Reason})
+		})
 )
 
 // noteInput opens a new revision of a proposal in review; the note says
@@ -38,11 +47,11 @@ type reasonInput struct {
 
 func (in *reasonInput) fields() (proposal, text *string) { return &in.Proposal, &in.Reason }
 
-// proposalTextAction is the action named name that runs command on the
+// proposalTextAction is the action named name that runs run on the
 // proposal in the URL with one text: the JSON field of In's struct tag, or
 // the form field named field. fields points at In's proposal id and text.
 func proposalTextAction[In input](name, field string, fields func(*In) (proposal, text *string),
-	command func(h *domain.Handler, ctx context.Context, a domain.Actor, cmd, proposal, text string) (domain.Result, error),
+	run func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *In) (domain.Result, error),
 ) action[In] {
 	return action[In]{
 		name: name,
@@ -54,10 +63,7 @@ func proposalTextAction[In input](name, field string, fields func(*In) (proposal
 			_, text := fields(in)
 			*text = f.str(field)
 		},
-		run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *In) (domain.Result, error) {
-			id, text := fields(in)
-			return command(s.cmd, ctx, a, cmd, *id, *text)
-		},
+		run: run,
 		resource: func(_ *Server, _ context.Context, in *In, _ string) (string, string) {
 			id, _ := fields(in)
 			return proposalResource(*id)

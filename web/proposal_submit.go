@@ -24,5 +24,5 @@ var submitAction = action[submitInput]{
 }
 
 func (s *Server) submitProposal(ctx context.Context, a domain.Actor, cmd string, in *submitInput) (domain.Result, error) {
-	return s.cmd.Submit(ctx, a, cmd, in.Proposal)
+	return s.cmd.Submit(ctx, a, domain.Submit{CommandID: cmd, Proposal: in.Proposal})
 }

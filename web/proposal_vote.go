@@ -33,6 +33,6 @@ var voteAction = action[voteInput]{
 }
 
 func (s *Server) castVote(ctx context.Context, a domain.Actor, cmd string, in *voteInput) (domain.Result, error) {
-	return s.cmd.CastVote(ctx, a, cmd, domain.CastVote{Proposal: in.Proposal, Revision: in.Revision,
+	return s.cmd.CastVote(ctx, a, domain.CastVote{CommandID: cmd, Proposal: in.Proposal, Revision: in.Revision,
 		Verdict: in.Verdict, VerifiedEvidence: in.VerifiedEvidence, Comment: in.Comment})
 }

@@ -88,8 +88,8 @@ func (e *pubEnv) publish(proposals ...string) int {
 	}
 	head, seq, _ := e.read.AuditHead(e.ctx)
 	candidates, _ := e.read.CrossValidated(e.ctx, demo.RankingSlug)
-	res, err := e.cmd.Publish(e.ctx, pubPublisher, events.NewID(time.Now()), domain.PublishEdition{Ranking: demo.RankingSlug,
-		Proposals: proposals, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Note: "test edition"}, candidates)
+	res, err := e.cmd.Publish(e.ctx, pubPublisher, domain.PublishEdition{CommandID: events.NewID(time.Now()), Ranking: demo.RankingSlug,
+		Proposals: proposals, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Note: "test edition", Candidates: candidates})
 	if err != nil {
 		e.t.Fatalf("publish: %v", err)
 	}
@@ -115,8 +115,8 @@ func (e *pubEnv) vote() {
 	for _, ev := range p.Evidence {
 		all = append(all, ev.EvidenceID)
 	}
-	res, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "reviewer2", Roles: []string{domain.RoleReviewer}}, events.NewID(time.Now()),
-		domain.CastVote{Proposal: "demo-huawei-cloud-2", Revision: p.Revision, Verdict: events.Approve, VerifiedEvidence: all})
+	res, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "reviewer2", Roles: []string{domain.RoleReviewer}},
+		domain.CastVote{CommandID: events.NewID(time.Now()), Proposal: "demo-huawei-cloud-2", Revision: p.Revision, Verdict: events.Approve, VerifiedEvidence: all})
 	if err != nil {
 		e.t.Fatalf("vote: %v", err)
 	}
@@ -176,15 +176,15 @@ func (e *pubEnv) crossValidate(entry, criterion string, to int, ev domain.AddEvi
 			e.t.Fatalf("%s: %v", id, err)
 		}
 	}
-	must(e.cmd.OpenProposal(e.ctx, editor, id+"-open", domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry, Title: "Test score"}))
-	ev.Proposal = id
-	must(e.cmd.AddEvidence(e.ctx, editor, id+"-ev", ev))
-	must(e.cmd.ProposeScore(e.ctx, editor, id+"-score", domain.ProposeScore{Proposal: id, Criterion: criterion, To: to,
+	must(e.cmd.OpenProposal(e.ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: demo.RankingSlug, Entry: entry, Title: "Test score"}))
+	ev.CommandID, ev.Proposal = id+"-ev", id
+	must(e.cmd.AddEvidence(e.ctx, editor, ev))
+	must(e.cmd.ProposeScore(e.ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id, Criterion: criterion, To: to,
 		Rationale: "test rationale", Evidence: []string{"e1"}}))
-	must(e.cmd.Submit(e.ctx, editor, id+"-submit", id))
+	must(e.cmd.Submit(e.ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
-		must(e.cmd.CastVote(e.ctx, domain.Actor{Name: r, Roles: []string{domain.RoleReviewer}}, id+"-vote-"+r,
-			domain.CastVote{Proposal: id, Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}}))
+		must(e.cmd.CastVote(e.ctx, domain.Actor{Name: r, Roles: []string{domain.RoleReviewer}},
+			domain.CastVote{CommandID: id + "-vote-" + r, Proposal: id, Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}}))
 	}
 	e.caughtUp()
 	return id

@@ -136,7 +136,7 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cmd.ChangePassword(e.ctx, domain.System(), "", "ed", hash); err != nil {
+	if _, err := e.cmd.ChangePassword(e.ctx, domain.System(), domain.ChangePassword{User: "ed", PasswordHash: hash}); err != nil {
 		t.Fatal(err)
 	}
 	if laptop.signedIn() {

@@ -26,5 +26,5 @@ var dismissVetoAction = action[dismissVetoInput]{
 }
 
 func (s *Server) dismissVeto(ctx context.Context, a domain.Actor, cmd string, in *dismissVetoInput) (domain.Result, error) {
-	return s.cmd.DismissVeto(ctx, a, cmd, in.Proposal, in.Voter, in.Reason)
+	return s.cmd.DismissVeto(ctx, a, domain.DismissVeto{CommandID: cmd, Proposal: in.Proposal, Voter: in.Voter, Reason: in.Reason})
 }

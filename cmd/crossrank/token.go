@@ -40,8 +40,8 @@ func parseToken(args []string, w io.Writer) (*storeCommand, error) {
 		if *days > 0 {
 			exp = now.AddDate(0, 0, *days)
 		}
-		if _, err := e.commands.IssueToken(ctx, domain.System(), events.NewID(now), user,
-			domain.IssueToken{TokenID: id, Name: *name, Hash: hash, ExpiresAt: exp}); err != nil {
+		if _, err := e.commands.IssueToken(ctx, domain.System(), domain.IssueToken{CommandID: events.NewID(now),
+			User: user, TokenID: id, Name: *name, Hash: hash, ExpiresAt: exp}); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "token for %s (shown once; send as Authorization: Bearer …):\n%s\n", user, full)

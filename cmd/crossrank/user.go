@@ -46,7 +46,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 			if err != nil {
 				return err
 			}
-			if _, err := e.commands.RegisterUser(ctx, domain.System(), events.NewID(e.commands.Now()), domain.RegisterUser{
+			if _, err := e.commands.RegisterUser(ctx, domain.System(), domain.RegisterUser{CommandID: events.NewID(e.commands.Now()),
 				Username: pos[0], DisplayName: *display, PasswordHash: hash, Roles: strings.Split(*roles, ",")}); err != nil {
 				return err
 			}
@@ -66,7 +66,8 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 			if err != nil {
 				return err
 			}
-			if _, err := e.commands.ChangePassword(ctx, domain.System(), events.NewID(e.commands.Now()), pos[0], hash); err != nil {
+			if _, err := e.commands.ChangePassword(ctx, domain.System(), domain.ChangePassword{
+				CommandID: events.NewID(e.commands.Now()), User: pos[0], PasswordHash: hash}); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "changed the password of %s\n", pos[0])
@@ -77,7 +78,8 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 		}
 	case sub == "grant" && len(pos) == 2:
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
-			if _, err := e.commands.GrantRole(ctx, domain.System(), events.NewID(e.commands.Now()), pos[0], pos[1]); err != nil {
+			if _, err := e.commands.GrantRole(ctx, domain.System(), domain.GrantRole{
+				CommandID: events.NewID(e.commands.Now()), User: pos[0], Role: pos[1]}); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "granted %s to %s\n", pos[1], pos[0])
@@ -85,7 +87,8 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 		}
 	case sub == "revoke" && len(pos) == 2:
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
-			if _, err := e.commands.RevokeRole(ctx, domain.System(), events.NewID(e.commands.Now()), pos[0], pos[1]); err != nil {
+			if _, err := e.commands.RevokeRole(ctx, domain.System(), domain.RevokeRole{
+				CommandID: events.NewID(e.commands.Now()), User: pos[0], Role: pos[1]}); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "revoked %s from %s\n", pos[1], pos[0])

@@ -64,14 +64,17 @@ func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
 			return Summary{}, err
 		}
 		sd.do(func() (domain.Result, error) {
-			return h.RegisterUser(ctx, domain.System(), "seed-user-"+u.Name,
-				domain.RegisterUser{Username: u.Name, DisplayName: u.Name, PasswordHash: hash, Roles: u.Roles})
+			return h.RegisterUser(ctx, domain.System(), domain.RegisterUser{CommandID: "seed-user-" + u.Name,
+				Username: u.Name, DisplayName: u.Name, PasswordHash: hash, Roles: u.Roles})
 		}, domain.ErrUserExists)
 	}
 	def := Definition()
-	sd.do(func() (domain.Result, error) { return h.DefineRanking(ctx, domain.System(), "seed-ranking", def) }, domain.ErrRankingExists)
 	sd.do(func() (domain.Result, error) {
-		return h.SetScenarios(ctx, domain.System(), "seed-scenarios", RankingSlug, Scenarios())
+		return h.DefineRanking(ctx, domain.System(), domain.DefineRanking{CommandID: "seed-ranking", Definition: def})
+	}, domain.ErrRankingExists)
+	sd.do(func() (domain.Result, error) {
+		return h.SetScenarios(ctx, domain.System(),
+			domain.SetScenarios{CommandID: "seed-scenarios", Ranking: RankingSlug, Scenarios: Scenarios()})
 	})
 	ed, err := h.Edition(ctx, RankingSlug)
 	if err != nil {
@@ -145,14 +148,14 @@ func reviewer(n string) domain.Actor {
 // "draft", "review" (one approval) or "validated" (two approvals).
 func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs bool, stage string) {
 	ctx, h := sd.ctx, sd.h
-	open := domain.OpenProposal{ID: id, Ranking: RankingSlug, Entry: p.Slug,
+	open := domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: RankingSlug, Entry: p.Slug,
 		Title: p.Name.Zh + "：依据来源文章建立评分 / " + p.Name.En + ": scores from the source article"}
 	if attrs {
 		open.NewEntry = &domain.NewEntry{Name: p.Name, Category: p.Category, Description: p.Description}
 	} else {
 		open.Title = p.Name.Zh + "：补充评分 / " + p.Name.En + ": additional score"
 	}
-	sd.do(func() (domain.Result, error) { return h.OpenProposal(ctx, editor, id+"-open", open) })
+	sd.do(func() (domain.Result, error) { return h.OpenProposal(ctx, editor, open) })
 	var scores []Score
 	cited := map[string]bool{}
 	for _, s := range p.Scores {
@@ -179,7 +182,7 @@ func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs b
 		n++
 		evID[e.Key] = fmt.Sprintf("e%d", n)
 		sd.do(func() (domain.Result, error) {
-			return h.AddEvidence(ctx, editor, id+"-ev-"+e.Key, domain.AddEvidence{Proposal: id,
+			return h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev-" + e.Key, Proposal: id,
 				Claim: e.Claim + " / " + e.ClaimEn, SourceName: SourceName, Section: e.Section,
 				Excerpt: e.Excerpt, ObservedOn: sd.observed, ValidForDays: e.ValidForDays})
 		})
@@ -193,14 +196,14 @@ func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs b
 	}
 	for _, s := range scores {
 		sd.do(func() (domain.Result, error) {
-			return h.ProposeScore(ctx, editor, id+"-score-"+s.Criterion, domain.ProposeScore{Proposal: id,
+			return h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id + "-score-" + s.Criterion, Proposal: id,
 				Criterion: s.Criterion, To: s.Value, Rationale: s.Rationale + " / " + s.RationaleEn, Evidence: ids(s.Evidence)})
 		})
 	}
 	if attrs {
 		for _, key := range sortedKeys(p.Attributes) {
 			sd.do(func() (domain.Result, error) {
-				return h.ProposeAttribute(ctx, editor, id+"-attr-"+key, domain.ProposeAttribute{Proposal: id,
+				return h.ProposeAttribute(ctx, editor, domain.ProposeAttribute{CommandID: id + "-attr-" + key, Proposal: id,
 					Attribute: key, To: p.Attributes[key], Rationale: "来源文章所述 / As stated in the source article",
 					Evidence: ids(p.AttributeEvidence[key])})
 			})
@@ -209,7 +212,9 @@ func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs b
 	if stage == "draft" {
 		return
 	}
-	sd.do(func() (domain.Result, error) { return h.Submit(ctx, editor, id+"-submit", id) })
+	sd.do(func() (domain.Result, error) {
+		return h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id})
+	})
 	all := make([]string, 0, n)
 	for i := 1; i <= n; i++ {
 		all = append(all, fmt.Sprintf("e%d", i))
@@ -220,7 +225,7 @@ func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs b
 	}
 	for _, v := range voters {
 		sd.do(func() (domain.Result, error) {
-			return h.CastVote(ctx, reviewer(v), id+"-vote-"+v, domain.CastVote{Proposal: id, Revision: 1,
+			return h.CastVote(ctx, reviewer(v), domain.CastVote{CommandID: id + "-vote-" + v, Proposal: id, Revision: 1,
 				Verdict: events.Approve, VerifiedEvidence: all, Comment: "已核对来源文章原文 / Checked against the source article"})
 		})
 	}
@@ -236,7 +241,7 @@ func (sd *seeder) publish(ids []string) {
 		sd.err = fmt.Errorf("demo seed: preview: %w", err)
 		return
 	}
-	c := domain.PublishEdition{Ranking: RankingSlug, Proposals: ids, PreviewHash: pv.Hash,
+	c := domain.PublishEdition{CommandID: "seed-edition-1", Ranking: RankingSlug, Proposals: ids, PreviewHash: pv.Hash,
 		Note: "第一期：九个平台，评分为示例性编辑判断 / Edition 1: nine platforms; scores are illustrative editorial judgments"}
 	if sd.o.AuditHead != nil {
 		if c.AuditHead, c.AuditSeq, err = sd.o.AuditHead(ctx); err != nil {
@@ -244,15 +249,14 @@ func (sd *seeder) publish(ids []string) {
 			return
 		}
 	}
-	var candidates []string
 	if sd.o.CrossValidated != nil {
-		if candidates, err = sd.o.CrossValidated(ctx, RankingSlug); err != nil {
+		if c.Candidates, err = sd.o.CrossValidated(ctx, RankingSlug); err != nil {
 			sd.err = err
 			return
 		}
 	}
 	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}, Via: seededBy}
-	sd.do(func() (domain.Result, error) { return h.Publish(ctx, publisher, "seed-edition-1", c, candidates) })
+	sd.do(func() (domain.Result, error) { return h.Publish(ctx, publisher, c) })
 }
 
 func sortedKeys(m map[string][]string) []string {

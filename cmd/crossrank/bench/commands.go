@@ -197,30 +197,34 @@ func runCycles(ctx context.Context, h *domain.Handler, spec deskSpec, tag string
 		p := fmt.Sprintf("%s-w%02d-%05d", tag, w, k)
 		steps := []func() (domain.Result, error){
 			func() (domain.Result, error) {
-				return h.OpenProposal(ctx, editor, id(), domain.OpenProposal{ID: p, Ranking: spec.slug, Entry: entry,
+				return h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id(), ID: p, Ranking: spec.slug, Entry: entry,
 					Title: "Rescore " + entry, Summary: "New prices this month."})
 			},
 		}
 		for e := 1; e <= 4; e++ {
 			steps = append(steps, func() (domain.Result, error) {
-				return h.AddEvidence(ctx, editor, id(), domain.AddEvidence{Proposal: p, Claim: fmt.Sprintf("Claim %d", e),
+				return h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id(), Proposal: p, Claim: fmt.Sprintf("Claim %d", e),
 					SourceURL: fmt.Sprintf("https://example.com/%s/%s/%d", entry, p, e), Excerpt: deskExcerpt,
 					ObservedOn: "2026-02-01", ValidForDays: 180})
 			})
 		}
 		for c := 1; c <= 2; c++ {
 			steps = append(steps, func() (domain.Result, error) {
-				return h.ProposeScore(ctx, editor, id(), domain.ProposeScore{Proposal: p, Criterion: fmt.Sprintf("c%d", c),
+				return h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id(), Proposal: p, Criterion: fmt.Sprintf("c%d", c),
 					To: (k + c) % 11, Rationale: "Follows from the new price list.", Evidence: []string{fmt.Sprintf("e%d", c)}})
 			})
 		}
 		steps = append(steps,
-			func() (domain.Result, error) { return h.Submit(ctx, editor, id(), p) },
 			func() (domain.Result, error) {
-				return h.CastVote(ctx, reviewer, id(), domain.CastVote{Proposal: p, Revision: 1, Verdict: events.Approve,
+				return h.Submit(ctx, editor, domain.Submit{CommandID: id(), Proposal: p})
+			},
+			func() (domain.Result, error) {
+				return h.CastVote(ctx, reviewer, domain.CastVote{CommandID: id(), Proposal: p, Revision: 1, Verdict: events.Approve,
 					VerifiedEvidence: []string{"e1", "e2", "e3", "e4"}})
 			},
-			func() (domain.Result, error) { return h.Withdraw(ctx, editor, id(), p, "Superseded.") })
+			func() (domain.Result, error) {
+				return h.Withdraw(ctx, editor, domain.Withdraw{CommandID: id(), Proposal: p, Reason: "Superseded."})
+			})
 		for i, step := range steps {
 			if _, err := step(); err != nil {
 				return fmt.Errorf("cycle %d step %d on %s: %w", k, i, p, err)

@@ -76,8 +76,8 @@ func measureSSE(ctx context.Context, o *options, run int) ([]time.Duration, erro
 		}
 		time.Sleep(200 * time.Millisecond) // let the previous round settle
 		start := time.Now()
-		if _, err := w.commands.Publish(ctx, pub, events.NewID(start), domain.PublishEdition{Ranking: spec.slug,
-			Proposals: []string{id}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq}, cands); err != nil {
+		if _, err := w.commands.Publish(ctx, pub, domain.PublishEdition{CommandID: events.NewID(start), Ranking: spec.slug,
+			Proposals: []string{id}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Candidates: cands}); err != nil {
 			return nil, fmt.Errorf("publish %s: %w", id, err)
 		}
 		acked := time.Since(start)

@@ -139,8 +139,8 @@ func (w *world) publish(proposal string) {
 		w.t.Fatal(err)
 	}
 	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
-	if _, err := w.cmd.Publish(w.ctx, publisher, events.NewID(time.Now()), domain.PublishEdition{Ranking: demo.RankingSlug,
-		Proposals: []string{proposal}, PreviewHash: pv.Hash}, nil); err != nil {
+	if _, err := w.cmd.Publish(w.ctx, publisher, domain.PublishEdition{CommandID: events.NewID(time.Now()), Ranking: demo.RankingSlug,
+		Proposals: []string{proposal}, PreviewHash: pv.Hash}); err != nil {
 		w.t.Fatal(err)
 	}
 }
