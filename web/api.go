@@ -48,20 +48,20 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 		if act.path != nil {
 			act.path(r, &in)
 		}
-		key := r.Header.Get("Idempotency-Key")
-		if body := in.idempotencyKey(); body != "" {
-			if key != "" && key != body {
+		requested := r.Header.Get("Idempotency-Key")
+		if body := in.requestedCommandID(); body != "" {
+			if requested != "" && requested != body {
 				s.fail(w, r, &badField{Field: "id", Code: "field.id_mismatch"})
 				return
 			}
-			key = body
+			requested = body
 		}
-		res, cmd, err := execute(s, r.Context(), act, key, &in, r.URL.Query().Get("nowait") != "1")
+		res, commandID, err := execute(s, r.Context(), act, requested, &in, r.URL.Query().Get("nowait") != "1")
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		id, loc := act.resource(s, r.Context(), &in, cmd)
+		id, loc := act.resource(s, r.Context(), &in, commandID)
 		if loc != "" {
 			w.Header().Set("Location", loc)
 		}
@@ -69,7 +69,7 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 		if act.created {
 			status = http.StatusCreated
 		}
-		writeJSON(w, status, commandResponse{ID: id, Command: cmd, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
+		writeJSON(w, status, commandResponse{ID: id, Command: commandID, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
 	}))
 }
 
@@ -96,7 +96,7 @@ func formCommand[In input](s *Server, act action[In],
 		err = f.err
 		var res domain.Result
 		if err == nil {
-			res, _, err = execute(s, r.Context(), act, f.cmdID(), &in, true)
+			res, _, err = execute(s, r.Context(), act, f.commandID(), &in, true)
 		}
 		if err != nil {
 			if failed == nil || statusOf(err) >= 500 {

@@ -322,7 +322,7 @@ func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	c.login("alice")
 	id := e.openProposal(c, "eta")
 	form := url.Values{"claim": {"fast"}, "source_name": {"Overview"}, "excerpt": {"fast"}, "observed_on": {"2026-02-01"},
-		cmdField: {events.NewID(time.Now())}}
+		commandIDField: {events.NewID(time.Now())}}
 	before := e.lastSeq()
 	for range 2 {
 		res, body := c.postForm("/test/proposals/"+id+"/evidence", form)
@@ -335,11 +335,11 @@ func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	}
 
 	// A failing submit re-renders with the field marked, and nothing is stored.
-	form.Set(cmdField, events.NewID(time.Now()))
+	form.Set(commandIDField, events.NewID(time.Now()))
 	form.Set("valid_for_days", "soon")
 	res, _ := c.postForm("/test/proposals/"+id+"/evidence", form)
 	if res.StatusCode != http.StatusUnprocessableEntity || len(failures) != 1 || failures[0].Error("valid_for_days") == "" ||
-		failures[0].CmdID != form.Get(cmdField) || failures[0].Value("claim") != "fast" {
+		failures[0].CommandID != form.Get(commandIDField) || failures[0].Value("claim") != "fast" {
 		t.Errorf("status %d, failures %+v", res.StatusCode, failures)
 	}
 	if got := e.lastSeq() - before; got != 1 {

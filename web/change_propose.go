@@ -12,7 +12,7 @@ import (
 // proposeChangeInput proposes a criterion's score ("criterion", "to": 8) or
 // an attribute's tags ("attribute", "to": ["hourly", "monthly"]).
 type proposeChangeInput struct {
-	commandKey
+	withCommandID
 	Proposal  string   `json:"-"`
 	Criterion string   `json:"criterion,omitempty"`
 	Attribute string   `json:"attribute,omitempty"`
@@ -80,7 +80,7 @@ var proposeChangeAction = action[proposeChangeInput]{
 
 // proposeChange proposes a score or an attribute change, whichever the
 // input names.
-func (s *Server) proposeChange(ctx context.Context, a domain.Actor, cmd string, in *proposeChangeInput) (domain.Result, error) {
+func (s *Server) proposeChange(ctx context.Context, a domain.Actor, commandID string, in *proposeChangeInput) (domain.Result, error) {
 	switch {
 	case in.Criterion != "" && in.Attribute != "":
 		return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "change.criterion_or_attribute"}
@@ -88,13 +88,13 @@ func (s *Server) proposeChange(ctx context.Context, a domain.Actor, cmd string, 
 		if in.To.Score == nil {
 			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
 		}
-		return s.cmd.ProposeScore(ctx, a, domain.ProposeScore{CommandID: cmd, Proposal: in.Proposal, Criterion: in.Criterion,
+		return s.cmd.ProposeScore(ctx, a, domain.ProposeScore{CommandID: commandID, Proposal: in.Proposal, Criterion: in.Criterion,
 			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
 	case in.Attribute != "":
 		if in.To.Score != nil {
 			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
 		}
-		return s.cmd.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: cmd, Proposal: in.Proposal, Attribute: in.Attribute,
+		return s.cmd.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: commandID, Proposal: in.Proposal, Attribute: in.Attribute,
 			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
 	}
 	return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}

@@ -10,7 +10,7 @@ import (
 // removeChangeInput drops a proposed change ("score:<criterion>" or
 // "attr:<key>") from a draft.
 type removeChangeInput struct {
-	commandKey
+	withCommandID
 	Proposal string `json:"-"`
 	Target   string `json:"-"`
 }
@@ -30,6 +30,6 @@ var removeChangeAction = action[removeChangeInput]{
 	},
 }
 
-func (s *Server) removeChange(ctx context.Context, a domain.Actor, cmd string, in *removeChangeInput) (domain.Result, error) {
-	return s.cmd.RemoveChange(ctx, a, domain.RemoveChange{CommandID: cmd, Proposal: in.Proposal, Target: in.Target})
+func (s *Server) removeChange(ctx context.Context, a domain.Actor, commandID string, in *removeChangeInput) (domain.Result, error) {
+	return s.cmd.RemoveChange(ctx, a, domain.RemoveChange{CommandID: commandID, Proposal: in.Proposal, Target: in.Target})
 }

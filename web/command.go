@@ -17,15 +17,16 @@ const waitBudget = 2 * time.Second
 
 // input is the constraint on a command's input: it may carry its own
 // command id (the JSON body's "id").
-type input interface{ idempotencyKey() string }
+type input interface{ requestedCommandID() string }
 
-// commandKey is the optional "id" of a JSON command body, the same as the
-// Idempotency-Key header: the command id. Every input embeds it.
-type commandKey struct {
-	Key string `json:"id,omitempty"`
+// withCommandID is the optional "id" of a JSON command body, the same as the
+// Idempotency-Key header: the command id as the client chose it (see
+// commandIDFor). Every input embeds it.
+type withCommandID struct {
+	CommandID string `json:"id,omitempty"`
 }
 
-func (k commandKey) idempotencyKey() string { return k.Key }
+func (w withCommandID) requestedCommandID() string { return w.CommandID }
 
 // action is one write use case, shared by the JSON API and the HTML forms.
 // Its input decodes from JSON (struct tags) or from a form (form); path
@@ -36,31 +37,31 @@ type action[In input] struct {
 	created bool // the API answers 201 Created rather than 200 OK
 	path    func(r *http.Request, in *In)
 	form    func(f *form, in *In)
-	run     func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *In) (domain.Result, error)
+	run     func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *In) (domain.Result, error)
 	// resource names what the command wrote, for the API's answer: an id
 	// and the address to read it at.
-	resource func(s *Server, ctx context.Context, in *In, cmd string) (id, location string)
+	resource func(s *Server, ctx context.Context, in *In, commandID string) (id, location string)
 }
 
-// execute runs act for the signed-in user: command id, command, then the
-// wait for the read models (unless wait is false). It returns the command
-// id it used.
-func execute[In input](s *Server, ctx context.Context, act action[In], key string, in *In, wait bool) (domain.Result, string, error) {
+// execute runs act for the signed-in user: command id (from the one the
+// client requested, if any), command, then the wait for the read models
+// (unless wait is false). It returns the command id it used.
+func execute[In input](s *Server, ctx context.Context, act action[In], requested string, in *In, wait bool) (domain.Result, string, error) {
 	a := actorOf(ctx)
-	cmd, err := commandID(a.Name, key, s.now())
+	commandID, err := commandIDFor(a.Name, requested, s.now())
 	if err != nil {
 		return domain.Result{}, "", err
 	}
-	res, err := timeCommand(act.name, func() (domain.Result, error) { return act.run(s, ctx, a, cmd, in) })
+	res, err := timeCommand(act.name, func() (domain.Result, error) { return act.run(s, ctx, a, commandID, in) })
 	if err != nil {
-		return res, cmd, err
+		return res, commandID, err
 	}
 	s.log.Info("command", "request_id", requestIDOf(ctx), "action", act.name, "user", a.Name,
-		"command_id", cmd, "sequence", res.Sequence, "replayed", res.Replayed)
+		"command_id", commandID, "sequence", res.Sequence, "replayed", res.Replayed)
 	if wait {
 		s.waitFor(ctx, res.Sequence)
 	}
-	return res, cmd, nil
+	return res, commandID, nil
 }
 
 // waitFor waits, bounded by waitBudget, until the read models have applied
@@ -76,21 +77,23 @@ func (s *Server) waitFor(ctx context.Context, seq uint64) {
 	}
 }
 
-// commandID turns a client's key into the command id, the id of the first
-// event the command stores: running a command again with the same id
-// stores nothing new. A UUID (a form's cmd_id) is used as it is; any other
-// key (an Idempotency-Key) is hashed with the user's name into a UUID, so
-// two users' keys never collide. No key: a fresh UUIDv7.
-func commandID(user, key string, now time.Time) (string, error) {
+// commandIDFor turns the command id a client requested into the command
+// id, the id of the first event the command stores: running a command again
+// with the same id stores nothing new. A UUID (a form's cmd_id) is used as
+// it is; any other id (an Idempotency-Key) is hashed with the user's name
+// into a UUID, so two users' ids never collide. None: a fresh UUIDv7.
+func commandIDFor(user, requested string, now time.Time) (string, error) {
 	switch {
-	case key == "":
+	case requested == "":
 		return events.NewID(now), nil
-	case isUUID(key):
-		return key, nil
-	case len(key) > 255 || !printableASCII(key):
+	case isUUID(requested):
+		return requested, nil
+	case len(requested) > 255 || !printableASCII(requested):
 		return "", &badField{Field: "id", Code: "field.command_id"}
 	}
-	sum := sha256.Sum256([]byte("crossrank idempotency key\x00" + user + "\x00" + key))
+	// The hash's prefix string stays as it is: changing it would change
+	// the command id of every Idempotency-Key already stored.
+	sum := sha256.Sum256([]byte("crossrank idempotency key\x00" + user + "\x00" + requested))
 	h := hex.EncodeToString(sum[:16])
 	// A version-8 (custom) UUID with the RFC 9562 variant bits.
 	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + variant(h[16]) + h[17:20] + "-" + h[20:32], nil

@@ -13,7 +13,7 @@ import (
 // edition. preview_hash is the hash of the preview the publisher saw: if
 // anything changed since, the edition is refused (409).
 type publishInput struct {
-	commandKey
+	withCommandID
 	Ranking     string   `json:"-"`
 	Proposals   []string `json:"proposals"`
 	PreviewHash string   `json:"preview_hash"`
@@ -46,8 +46,8 @@ var publishAction = action[publishInput]{
 // publishEdition publishes with the audit head and the other
 // cross-validated proposals from the read models (whose baselines the
 // edition may change), when the server has them.
-func (s *Server) publishEdition(ctx context.Context, a domain.Actor, cmd string, in *publishInput) (domain.Result, error) {
-	c := domain.PublishEdition{CommandID: cmd, Ranking: in.Ranking, Proposals: in.Proposals,
+func (s *Server) publishEdition(ctx context.Context, a domain.Actor, commandID string, in *publishInput) (domain.Result, error) {
+	c := domain.PublishEdition{CommandID: commandID, Ranking: in.Ranking, Proposals: in.Proposals,
 		PreviewHash: in.PreviewHash, Note: in.Note}
 	if s.publish != nil && a.Has(domain.RolePublisher) {
 		var err error

@@ -9,7 +9,7 @@ import (
 
 // addEvidenceInput attaches a source to a draft proposal.
 type addEvidenceInput struct {
-	commandKey
+	withCommandID
 	Proposal     string `json:"-"`
 	Claim        string `json:"claim"`
 	SourceURL    string `json:"source_url,omitempty"`
@@ -35,8 +35,8 @@ var addEvidenceAction = action[addEvidenceInput]{
 	},
 }
 
-func (s *Server) addEvidence(ctx context.Context, a domain.Actor, cmd string, in *addEvidenceInput) (domain.Result, error) {
-	return s.cmd.AddEvidence(ctx, a, domain.AddEvidence{CommandID: cmd,
+func (s *Server) addEvidence(ctx context.Context, a domain.Actor, commandID string, in *addEvidenceInput) (domain.Result, error) {
+	return s.cmd.AddEvidence(ctx, a, domain.AddEvidence{CommandID: commandID,
 		Proposal: in.Proposal, Claim: in.Claim, SourceURL: in.SourceURL, SourceName: in.SourceName,
 		Section: in.Section, Excerpt: in.Excerpt, ObservedOn: in.ObservedOn, ValidForDays: in.ValidForDays,
 	})

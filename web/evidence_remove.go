@@ -9,7 +9,7 @@ import (
 
 // removeEvidenceInput drops an uncited evidence item from a draft.
 type removeEvidenceInput struct {
-	commandKey
+	withCommandID
 	Proposal string `json:"-"`
 	Evidence string `json:"-"`
 }
@@ -29,6 +29,6 @@ var removeEvidenceAction = action[removeEvidenceInput]{
 	},
 }
 
-func (s *Server) removeEvidence(ctx context.Context, a domain.Actor, cmd string, in *removeEvidenceInput) (domain.Result, error) {
-	return s.cmd.RemoveEvidence(ctx, a, domain.RemoveEvidence{CommandID: cmd, Proposal: in.Proposal, Evidence: in.Evidence})
+func (s *Server) removeEvidence(ctx context.Context, a domain.Actor, commandID string, in *removeEvidenceInput) (domain.Result, error) {
+	return s.cmd.RemoveEvidence(ctx, a, domain.RemoveEvidence{CommandID: commandID, Proposal: in.Proposal, Evidence: in.Evidence})
 }

@@ -16,9 +16,9 @@ import (
 // vote listing every evidence item) stays far below.
 const maxFormFields = 1000
 
-// cmdField is the hidden field every command form carries: the command id
-// that makes a double submit one event.
-const cmdField = "cmd_id"
+// commandIDField is the hidden field every command form carries: the
+// command id that makes a double submit one event.
+const commandIDField = "cmd_id"
 
 // form is a posted form whose every name and value is valid UTF-8. Its
 // getters collect type errors (a number field holding letters) so a
@@ -128,17 +128,17 @@ func (f *form) fieldErr(name, code string) {
 	}
 }
 
-// cmdID returns the form's command id.
-func (f *form) cmdID() string { return f.str(cmdField) }
+// commandID returns the form's command id.
+func (f *form) commandID() string { return f.str(commandIDField) }
 
 // formState is what a form shows after a failed submit: the message, the
 // field at fault, the values typed, and the command id to resubmit with
 // (nothing was written, so the same id stays valid).
 type formState struct {
-	Summary string
-	Fields  map[string]string
-	Values  url.Values
-	CmdID   string
+	Summary   string
+	Fields    map[string]string
+	Values    url.Values
+	CommandID string
 }
 
 // formStateOf describes a failed submit of f for the form to re-render.
@@ -148,7 +148,7 @@ func formStateOf(lang string, f *form, err error) formState {
 		st.Fields[fp.Field] = fp.Message
 	}
 	if f != nil {
-		st.Values, st.CmdID = f.values, f.cmdID()
+		st.Values, st.CommandID = f.values, f.commandID()
 	}
 	return st
 }

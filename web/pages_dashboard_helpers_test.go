@@ -136,8 +136,8 @@ func (e *deskEnv) page(c *client, target string, want int) *goquery.Document {
 // the status, the Location and the parsed body.
 func (e *deskEnv) post(c *client, target string, values url.Values) (int, string, *goquery.Document) {
 	e.t.Helper()
-	if values.Get(cmdField) == "" {
-		values.Set(cmdField, events.NewID(time.Now()))
+	if values.Get(commandIDField) == "" {
+		values.Set(commandIDField, events.NewID(time.Now()))
 	}
 	res, body := c.postForm(target, values)
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))

@@ -30,14 +30,14 @@ func TestProposalBadInput(t *testing.T) {
 	raw("claim=%ff%fe&source_name=s&excerpt=x&observed_on=2026-01-01&cmd_id="+events.NewID(time.Now()), http.StatusBadRequest)
 	raw("claim="+strings.Repeat("a", MaxBody+10), http.StatusRequestEntityTooLarge)
 
-	cmd := events.NewID(time.Now())
+	commandID := events.NewID(time.Now())
 	doc := e.refused(c, target, url.Values{"claim": {"Bad link"}, "source_url": {"javascript:alert(1)"},
-		"excerpt": {"x"}, "observed_on": {"2026-01-01"}, cmdField: {cmd}}, http.StatusUnprocessableEntity)
+		"excerpt": {"x"}, "observed_on": {"2026-01-01"}, commandIDField: {commandID}}, http.StatusUnprocessableEntity)
 	if got := testText(doc, "field-error-source_url"); got != "Source URL must be an http or https URL." {
 		t.Errorf("source_url error %q", got)
 	}
 	form := doc.Find(`[data-testid="evidence-form"]`)
-	if form.Find(`input[name="claim"]`).AttrOr("value", "") != "Bad link" || form.Find(`input[name="cmd_id"]`).AttrOr("value", "") != cmd {
+	if form.Find(`input[name="claim"]`).AttrOr("value", "") != "Bad link" || form.Find(`input[name="cmd_id"]`).AttrOr("value", "") != commandID {
 		t.Error("the re-rendered form lost the typed values or the cmd_id")
 	}
 	if form.Find(`input[name="source_url"]`).AttrOr("aria-invalid", "") != "true" {
@@ -84,15 +84,15 @@ func TestStaleRevisionVote(t *testing.T) {
 	doc := e.page(r2, "/desk/proposals/"+deskInReview, http.StatusOK)
 	form := doc.Find(`[data-testid="approve-form"]`)
 	rev := form.Find(`input[name="revision"]`).AttrOr("value", "")
-	cmd := form.Find(`input[name="cmd_id"]`).AttrOr("value", "")
-	if rev != "1" || cmd == "" {
-		t.Fatalf("approve form: revision %q cmd_id %q", rev, cmd)
+	commandID := form.Find(`input[name="cmd_id"]`).AttrOr("value", "")
+	if rev != "1" || commandID == "" {
+		t.Fatalf("approve form: revision %q cmd_id %q", rev, commandID)
 	}
 	ed := e.client("editor")
 	e.mustPost(ed, deskInReview, "revise", url.Values{"note": {"New figures"}})
 	e.mustPost(ed, deskInReview, "submit", url.Values{})
 	doc = e.refused(r2, "/desk/proposals/"+deskInReview+"/votes",
-		url.Values{"verdict": {"approve"}, "revision": {rev}, "verified_evidence": {"e1"}, cmdField: {cmd}}, http.StatusConflict)
+		url.Values{"verdict": {"approve"}, "revision": {rev}, "verified_evidence": {"e1"}, commandIDField: {commandID}}, http.StatusConflict)
 	if got := testText(doc, "form-error"); got != "The proposal has a newer revision; reload the page." {
 		t.Errorf("message %q", got)
 	}

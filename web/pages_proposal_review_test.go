@@ -42,7 +42,7 @@ func TestReviewPage(t *testing.T) {
 	// A veto, in words, in both languages. Sent twice (a double click),
 	// it is one vote.
 	veto := url.Values{"verdict": {"reject"}, "revision": {"1"}, "comment": {"The excerpt does not say this."},
-		cmdField: {events.NewID(time.Now())}}
+		commandIDField: {events.NewID(time.Now())}}
 	before := e.lastSeq()
 	e.mustPost(r2, id, "votes", veto)
 	e.mustPost(r2, id, "votes", veto)

@@ -891,7 +891,7 @@ func proposalDiff(v proposalPageView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = commandField(v.Form("change-remove").CmdID).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = commandField(v.Form("change-remove").CommandID).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1314,7 +1314,7 @@ func proposalEvidence(v proposalPageView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = commandField(v.Form("evidence-remove").CmdID).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = commandField(v.Form("evidence-remove").CommandID).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

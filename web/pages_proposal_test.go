@@ -30,19 +30,19 @@ func TestProposalEditor(t *testing.T) {
 	}
 
 	// Opening twice with the same cmd_id opens one proposal.
-	cmd := events.NewID(time.Now())
-	open := url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, cmdField: {cmd}}
+	commandID := events.NewID(time.Now())
+	open := url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, commandIDField: {commandID}}
 	before := e.lastSeq()
 	for range 2 {
 		status, loc, _ := e.post(c, "/desk/proposals", open)
-		if status != http.StatusSeeOther || loc != "/desk/proposals/"+cmd {
+		if status != http.StatusSeeOther || loc != "/desk/proposals/"+commandID {
 			t.Fatalf("open: status %d Location %q, want 303 to the proposal", status, loc)
 		}
 	}
 	if got := e.lastSeq() - before; got != 1 {
 		t.Errorf("opening twice with one cmd_id appended %d events, want 1", got)
 	}
-	id := cmd
+	id := commandID
 
 	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
 	for _, tid := range []string{"editor", "evidence-form", "score-form", "attr-form-billing", "impact", "impact-overall", "impact-category", "impact-scenario-training"} {

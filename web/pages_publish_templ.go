@@ -1059,7 +1059,7 @@ func publishPreviewBlock(p Page, pr publishRanking, pv publishPreview) templ.Com
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = commandField(pr.Form.CmdID).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = commandField(pr.Form.CommandID).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -46,7 +46,7 @@ func hashNewPassword(field, pw string) (string, error) {
 
 // userAddInput is the add-user form.
 type userAddInput struct {
-	commandKey
+	withCommandID
 	Username    string
 	DisplayName string
 	Password    string
@@ -59,7 +59,7 @@ var userAddAction = action[userAddInput]{
 		in.Username = strings.ToLower(strings.TrimSpace(f.str("username")))
 		in.DisplayName, in.Password, in.Roles = strings.TrimSpace(f.str("display_name")), f.str("password"), f.strs("roles")
 	},
-	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userAddInput) (domain.Result, error) {
+	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userAddInput) (domain.Result, error) {
 		if err := domain.CheckUsername(in.Username); err != nil {
 			return domain.Result{}, err // before the deliberately slow hash
 		}
@@ -67,19 +67,19 @@ var userAddAction = action[userAddInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		return s.cmd.RegisterUser(ctx, a, domain.RegisterUser{CommandID: cmd, Username: in.Username,
+		return s.cmd.RegisterUser(ctx, a, domain.RegisterUser{CommandID: commandID, Username: in.Username,
 			DisplayName: in.DisplayName, PasswordHash: hash, Roles: in.Roles})
 	},
 }
 
 // userRoleInput grants or revokes one role.
 type userRoleInput struct {
-	commandKey
+	withCommandID
 	User string
 	Role string
 }
 
-func roleAction(name string, run func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error)) action[userRoleInput] {
+func roleAction(name string, run func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error)) action[userRoleInput] {
 	return action[userRoleInput]{
 		name: name,
 		path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
@@ -90,12 +90,12 @@ func roleAction(name string, run func(s *Server, ctx context.Context, a domain.A
 
 var (
 	roleGrantAction = roleAction("user.grant_role",
-		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error) {
-			return s.cmd.GrantRole(ctx, a, domain.GrantRole{CommandID: cmd, User: in.User, Role: in.Role})
+		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
+			return s.cmd.GrantRole(ctx, a, domain.GrantRole{CommandID: commandID, User: in.User, Role: in.Role})
 		})
 	roleRevokeAction = roleAction("user.revoke_role",
-		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *userRoleInput) (domain.Result, error) {
-			return s.cmd.RevokeRole(ctx, a, domain.RevokeRole{CommandID: cmd, User: in.User, Role: in.Role})
+		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
+			return s.cmd.RevokeRole(ctx, a, domain.RevokeRole{CommandID: commandID, User: in.User, Role: in.Role})
 		})
 )
 

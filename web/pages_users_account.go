@@ -25,7 +25,7 @@ func (s *Server) accountRoutes() {
 // passwordChangeInput is the change-password form: the current password
 // proves it is the user at the keyboard, not someone at an unlocked screen.
 type passwordChangeInput struct {
-	commandKey
+	withCommandID
 	Current string
 	New     string
 	Confirm string
@@ -36,7 +36,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 	form: func(f *form, in *passwordChangeInput) {
 		in.Current, in.New, in.Confirm = f.str("current_password"), f.str("new_password"), f.str("confirm_password")
 	},
-	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *passwordChangeInput) (domain.Result, error) {
+	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
 		u := userOf(ctx)
 		if !CheckPassword(u.PasswordHash, in.Current) {
 			return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
@@ -48,7 +48,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: cmd, User: u.Username, PasswordHash: hash})
+		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: u.Username, PasswordHash: hash})
 		if err == nil {
 			// Every other session of the user ends with the old password;
 			// this one moves to the new one.

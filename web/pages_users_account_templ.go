@@ -146,7 +146,7 @@ func accountPageTmpl(v accountView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = commandField(v.StateFor("password").CmdID).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = commandField(v.StateFor("password").CommandID).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

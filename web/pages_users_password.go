@@ -13,7 +13,7 @@ var errOwnPasswordReset = &webError{code: "user.own_password_reset", msg: "chang
 
 // passwordResetInput is an admin's reset of another user's password.
 type passwordResetInput struct {
-	commandKey
+	withCommandID
 	User string
 	New  string
 }
@@ -27,7 +27,7 @@ var passwordResetAction = action[passwordResetInput]{
 	name: "user.reset_password",
 	path: func(r *http.Request, in *passwordResetInput) { in.User = r.PathValue("name") },
 	form: func(f *form, in *passwordResetInput) { in.New = f.str("new_password") },
-	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *passwordResetInput) (domain.Result, error) {
+	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordResetInput) (domain.Result, error) {
 		if in.User == a.Name {
 			return domain.Result{}, errOwnPasswordReset
 		}
@@ -35,7 +35,7 @@ var passwordResetAction = action[passwordResetInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: cmd, User: in.User, PasswordHash: hash})
+		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: in.User, PasswordHash: hash})
 		if err == nil {
 			if _, rerr := s.sessions.reg.revokeUser(ctx, in.User); rerr != nil {
 				s.log.Warn("password reset; the user's sessions end at their next request instead", "user", in.User, "err", rerr)

@@ -557,7 +557,7 @@ func passwordResetForm(v usersView, u userRowView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = commandField(v.StateFor("password", u.Username).CmdID).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = commandField(v.StateFor("password", u.Username).CommandID).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -959,7 +959,7 @@ func tokenIssueForm(p Page, action, user string, st formState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = commandField(st.CmdID).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = commandField(st.CommandID).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1168,7 +1168,7 @@ func userAddForm(v usersView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = commandField(v.StateFor("add", "").CmdID).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = commandField(v.StateFor("add", "").CommandID).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -14,7 +14,7 @@ const maxTokenDays = 3650
 // tokenIssueInput is the issue-token form. The token itself is drawn when
 // the command runs and kept in secret for the one page that shows it.
 type tokenIssueInput struct {
-	commandKey
+	withCommandID
 	User   string
 	Name   string
 	Days   int // 0: does not expire
@@ -24,13 +24,13 @@ type tokenIssueInput struct {
 var tokenIssueAction = action[tokenIssueInput]{
 	name: "user.issue_token",
 	form: func(f *form, in *tokenIssueInput) { in.Name, in.Days = f.str("name"), f.int("expires_days") },
-	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *tokenIssueInput) (domain.Result, error) {
+	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *tokenIssueInput) (domain.Result, error) {
 		if in.Days < 0 || in.Days > maxTokenDays {
 			return domain.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
 		}
 		now := s.now()
 		id, _, full, hash := NewToken(now)
-		c := domain.IssueToken{CommandID: cmd, User: in.User, TokenID: id, Name: in.Name, Hash: hash}
+		c := domain.IssueToken{CommandID: commandID, User: in.User, TokenID: id, Name: in.Name, Hash: hash}
 		if in.Days > 0 {
 			c.ExpiresAt = now.Add(time.Duration(in.Days) * 24 * time.Hour)
 		}
@@ -44,7 +44,7 @@ var tokenIssueAction = action[tokenIssueInput]{
 
 // tokenRevokeInput revokes one token of a user.
 type tokenRevokeInput struct {
-	commandKey
+	withCommandID
 	User  string
 	Token string
 }
@@ -58,8 +58,8 @@ var tokenRevokeAction = action[tokenRevokeInput]{
 		}
 	},
 	form: func(*form, *tokenRevokeInput) {},
-	run: func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *tokenRevokeInput) (domain.Result, error) {
-		return s.cmd.RevokeToken(ctx, a, domain.RevokeToken{CommandID: cmd, User: in.User, TokenID: in.Token})
+	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *tokenRevokeInput) (domain.Result, error) {
+		return s.cmd.RevokeToken(ctx, a, domain.RevokeToken{CommandID: commandID, User: in.User, TokenID: in.Token})
 	},
 }
 
@@ -94,7 +94,7 @@ func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back s
 	tokenIssueAction.form(f, &in)
 	err = f.err
 	if err == nil {
-		_, _, err = execute(s, r.Context(), tokenIssueAction, f.cmdID(), &in, true)
+		_, _, err = execute(s, r.Context(), tokenIssueAction, f.commandID(), &in, true)
 	}
 	if err != nil {
 		if statusOf(err) >= 500 {

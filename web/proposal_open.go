@@ -11,7 +11,7 @@ import (
 // openInput opens a proposal for an entry, or for a new entry when
 // new_entry is given. The command id is the proposal's id.
 type openInput struct {
-	commandKey
+	withCommandID
 	Ranking  string         `json:"ranking"`
 	Entry    string         `json:"entry"`
 	Title    string         `json:"title"`
@@ -46,15 +46,15 @@ var openProposalAction = action[openInput]{
 		}
 	},
 	run: (*Server).openProposal,
-	resource: func(_ *Server, _ context.Context, _ *openInput, cmd string) (string, string) {
-		return proposalResource(cmd)
+	resource: func(_ *Server, _ context.Context, _ *openInput, commandID string) (string, string) {
+		return proposalResource(commandID)
 	},
 }
 
 // openProposal opens the proposal; its id is the command id, so opening
 // twice with the same id opens one proposal.
-func (s *Server) openProposal(ctx context.Context, a domain.Actor, cmd string, in *openInput) (domain.Result, error) {
-	c := domain.OpenProposal{CommandID: cmd, ID: cmd, Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary}
+func (s *Server) openProposal(ctx context.Context, a domain.Actor, commandID string, in *openInput) (domain.Result, error) {
+	c := domain.OpenProposal{CommandID: commandID, ID: commandID, Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary}
 	if n := in.NewEntry; n != nil {
 		c.NewEntry = &domain.NewEntry{Name: n.Name, Category: n.Category, Website: n.Website, Description: n.Description}
 	}

@@ -14,23 +14,23 @@ import (
 
 var (
 	reviseAction = proposalTextAction("proposal.revise", "note", (*noteInput).fields,
-		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *noteInput) (domain.Result, error) {
-			return s.cmd.Revise(ctx, a, domain.Revise{CommandID: cmd, Proposal: in.Proposal, Note: in.Note})
+		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *noteInput) (domain.Result, error) {
+			return s.cmd.Revise(ctx, a, domain.Revise{CommandID: commandID, Proposal: in.Proposal, Note: in.Note})
 		})
 	withdrawAction = proposalTextAction("proposal.withdraw", "reason", (*reasonInput).fields,
-		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *reasonInput) (domain.Result, error) {
-			return s.cmd.Withdraw(ctx, a, domain.Withdraw{CommandID: cmd, Proposal: in.Proposal, Reason: in.Reason})
+		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *reasonInput) (domain.Result, error) {
+			return s.cmd.Withdraw(ctx, a, domain.Withdraw{CommandID: commandID, Proposal: in.Proposal, Reason: in.Reason})
 		})
 	rejectAction = proposalTextAction("proposal.reject", "reason", (*reasonInput).fields,
-		func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *reasonInput) (domain.Result, error) {
-			return s.cmd.Reject(ctx, a, domain.Reject{CommandID: cmd, Proposal: in.Proposal, Reason: in.Reason})
+		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *reasonInput) (domain.Result, error) {
+			return s.cmd.Reject(ctx, a, domain.Reject{CommandID: commandID, Proposal: in.Proposal, Reason: in.Reason})
 		})
 )
 
 // noteInput opens a new revision of a proposal in review; the note says
 // what it answers.
 type noteInput struct {
-	commandKey
+	withCommandID
 	Proposal string `json:"-"`
 	Note     string `json:"note,omitempty"`
 }
@@ -40,7 +40,7 @@ func (in *noteInput) fields() (proposal, text *string) { return &in.Proposal, &i
 // reasonInput closes a proposal: withdrawn by its author, or rejected for
 // good by a publisher.
 type reasonInput struct {
-	commandKey
+	withCommandID
 	Proposal string `json:"-"`
 	Reason   string `json:"reason"`
 }
@@ -51,7 +51,7 @@ func (in *reasonInput) fields() (proposal, text *string) { return &in.Proposal, 
 // proposal in the URL with one text: the JSON field of In's struct tag, or
 // the form field named field. fields points at In's proposal id and text.
 func proposalTextAction[In input](name, field string, fields func(*In) (proposal, text *string),
-	run func(s *Server, ctx context.Context, a domain.Actor, cmd string, in *In) (domain.Result, error),
+	run func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *In) (domain.Result, error),
 ) action[In] {
 	return action[In]{
 		name: name,

@@ -9,7 +9,7 @@ import (
 
 // submitInput sends a draft to review.
 type submitInput struct {
-	commandKey
+	withCommandID
 	Proposal string `json:"-"`
 }
 
@@ -23,6 +23,6 @@ var submitAction = action[submitInput]{
 	},
 }
 
-func (s *Server) submitProposal(ctx context.Context, a domain.Actor, cmd string, in *submitInput) (domain.Result, error) {
-	return s.cmd.Submit(ctx, a, domain.Submit{CommandID: cmd, Proposal: in.Proposal})
+func (s *Server) submitProposal(ctx context.Context, a domain.Actor, commandID string, in *submitInput) (domain.Result, error) {
+	return s.cmd.Submit(ctx, a, domain.Submit{CommandID: commandID, Proposal: in.Proposal})
 }

@@ -10,7 +10,7 @@ import (
 // voteInput is a reviewer's verdict on a revision: approve (listing the
 // evidence they verified) or reject (with a reason in comment).
 type voteInput struct {
-	commandKey
+	withCommandID
 	Proposal         string   `json:"-"`
 	Verdict          string   `json:"verdict"`
 	Revision         int      `json:"revision"`
@@ -32,7 +32,7 @@ var voteAction = action[voteInput]{
 	},
 }
 
-func (s *Server) castVote(ctx context.Context, a domain.Actor, cmd string, in *voteInput) (domain.Result, error) {
-	return s.cmd.CastVote(ctx, a, domain.CastVote{CommandID: cmd, Proposal: in.Proposal, Revision: in.Revision,
+func (s *Server) castVote(ctx context.Context, a domain.Actor, commandID string, in *voteInput) (domain.Result, error) {
+	return s.cmd.CastVote(ctx, a, domain.CastVote{CommandID: commandID, Proposal: in.Proposal, Revision: in.Revision,
 		Verdict: in.Verdict, VerifiedEvidence: in.VerifiedEvidence, Comment: in.Comment})
 }

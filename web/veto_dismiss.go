@@ -9,7 +9,7 @@ import (
 
 // dismissVetoInput lifts a reviewer's reject by a publisher, with a reason.
 type dismissVetoInput struct {
-	commandKey
+	withCommandID
 	Proposal string `json:"-"`
 	Voter    string `json:"voter"`
 	Reason   string `json:"reason"`
@@ -25,6 +25,6 @@ var dismissVetoAction = action[dismissVetoInput]{
 	},
 }
 
-func (s *Server) dismissVeto(ctx context.Context, a domain.Actor, cmd string, in *dismissVetoInput) (domain.Result, error) {
-	return s.cmd.DismissVeto(ctx, a, domain.DismissVeto{CommandID: cmd, Proposal: in.Proposal, Voter: in.Voter, Reason: in.Reason})
+func (s *Server) dismissVeto(ctx context.Context, a domain.Actor, commandID string, in *dismissVetoInput) (domain.Result, error) {
+	return s.cmd.DismissVeto(ctx, a, domain.DismissVeto{CommandID: commandID, Proposal: in.Proposal, Voter: in.Voter, Reason: in.Reason})
 }
