@@ -148,7 +148,7 @@ func (h *Handler) CastVote(ctx context.Context, a Actor, c CastVote) (Result, er
 // DismissVeto lifts a reviewer's veto by a publisher.
 func (h *Handler) DismissVeto(ctx context.Context, a Actor, c DismissVeto) (Result, error) {
 	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
-		return DecideDismissVeto(r, ed, p, a, c.Voter, c.Reason)
+		return DecideDismissVeto(r, ed, p, a, c)
 	})
 }
 

@@ -119,7 +119,8 @@ func allowedCommands() []allowedCommand {
 			if v := p.OpenVetoes(); len(v) > 0 {
 				voter = v[0]
 			}
-			return errOf(domain.DecideDismissVeto(w.ranking, w.edition, p, a, voter, "misread"))
+			return errOf(domain.DecideDismissVeto(w.ranking, w.edition, p, a,
+				domain.DismissVeto{Proposal: p.ID, Voter: voter, Reason: "misread"}))
 		}},
 		{"Reject", func(c domain.Actions) bool { return c.Reject }, func(w *world, p *domain.Proposal, a domain.Actor) error {
 			return errOf(domain.DecideReject(p, a, "out of scope"))

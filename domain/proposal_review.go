@@ -135,22 +135,22 @@ type DismissVeto struct {
 
 // DecideDismissVeto lets a publisher lift a reviewer's reject, with a reason
 // that stays in the record.
-func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, voter, reason string) ([]Change, error) {
+func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, c DismissVeto) ([]Change, error) {
 	if err := p.may(actor, actionDismissVeto, ed); err != nil {
 		return nil, err
 	}
-	v := p.Votes[voter]
+	v := p.Votes[c.Voter]
 	if v == nil || !v.OpenVeto() {
 		return nil, ErrNoVeto
 	}
-	if err := checkText("reason", reason, MaxLongText, true); err != nil {
+	if err := checkText("reason", c.Reason, MaxLongText, true); err != nil {
 		return nil, err
 	}
-	out := one(ProposalID(p.ID), &events.VetoDismissed{Voter: voter, Reason: reason})
+	out := one(ProposalID(p.ID), &events.VetoDismissed{Voter: c.Voter, Reason: c.Reason})
 	after := p.withVotes()
 	dismissed := *v
 	dismissed.Dismissed = true
-	after.Votes[voter] = &dismissed
+	after.Votes[c.Voter] = &dismissed
 	return append(out, quorumTransition(r, ed, p, after)...), nil
 }
 

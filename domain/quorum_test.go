@@ -188,7 +188,8 @@ func TestDecideCastVotePolicy(t *testing.T) {
 
 func dismissVeto(who, voter, reason string) func(w *world) ([]domain.Change, error) {
 	return func(w *world) ([]domain.Change, error) {
-		return domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), actor(who), voter, reason)
+		return domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), actor(who),
+			domain.DismissVeto{Proposal: "p1", Voter: voter, Reason: reason})
 	}
 }
 

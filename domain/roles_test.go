@@ -88,7 +88,8 @@ func TestRoleRequired(t *testing.T) {
 		}},
 		{"DismissVeto", domain.RolePublisher, func() []given { return cat(p1InReview(), []given{voted("p1", "rosa", 1, reject)}) },
 			func(w *world, a domain.Actor) error {
-				return errOf(domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), a, "rosa", "reason"))
+				return errOf(domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), a,
+					domain.DismissVeto{Proposal: "p1", Voter: "rosa", Reason: "reason"}))
 			}},
 		{"Reject", domain.RolePublisher, p1InReview, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideReject(w.prop("p1"), a, "reason"))

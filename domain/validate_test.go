@@ -224,10 +224,12 @@ func TestValidateReviewCommands(t *testing.T) {
 				domain.CastVote{Revision: 1, Verdict: "APPROVE"}))
 		}, "verdict"},
 		{"dismissal without a reason", func(w *world) error {
-			return errOnly(domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), actor("pat"), "rosa", ""))
+			return errOnly(domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), actor("pat"),
+				domain.DismissVeto{Proposal: "p1", Voter: "rosa", Reason: ""}))
 		}, "reason"},
 		{"dismissal reason with a control character", func(w *world) error {
-			return errOnly(domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), actor("pat"), "rosa", "a\x00"))
+			return errOnly(domain.DecideDismissVeto(w.ranking, w.edition, w.prop("p1"), actor("pat"),
+				domain.DismissVeto{Proposal: "p1", Voter: "rosa", Reason: "a\x00"}))
 		}, "reason"},
 		{"rejection without a reason", func(w *world) error {
 			return errOnly(domain.DecideReject(w.prop("p1"), actor("pat"), " "))

@@ -150,7 +150,8 @@ func (s *generator) review(d *desk, id string) error {
 			func() error { return s.vote(d, id, r1, events.Approve, all()) },
 			func() error { return s.vote(d, id, r2, events.Reject, nil) },
 			func() error {
-				return s.As(pub)(domain.DecideDismissVeto(s.Ranking(d.slug), s.Edition(d.slug), s.Proposal(id), pub, r2, "The cited page says so."))
+				return s.As(pub)(domain.DecideDismissVeto(s.Ranking(d.slug), s.Edition(d.slug), s.Proposal(id), pub,
+					domain.DismissVeto{Proposal: id, Voter: r2, Reason: "The cited page says so."}))
 			},
 			func() error { return s.vote(d, id, r3, events.Approve, all()) })
 	case x < 28: // the first approval verified only part of the evidence
