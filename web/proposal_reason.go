@@ -47,9 +47,10 @@ type reasonInput struct {
 
 func (in *reasonInput) fields() (proposal, text *string) { return &in.Proposal, &in.Reason }
 
-// proposalTextAction is the action named name that runs run on the
-// proposal in the URL with one text: the JSON field of In's struct tag, or
-// the form field named field. fields points at In's proposal id and text.
+// proposalTextAction is the action named name on the proposal in the URL
+// with one text: the JSON field of In's struct tag, or the form field named
+// field. fields points at In's proposal id and text; run issues the domain
+// command.
 func proposalTextAction[In input](name, field string, fields func(*In) (proposal, text *string),
 	run func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *In) (domain.Result, error),
 ) action[In] {
