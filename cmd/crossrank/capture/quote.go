@@ -1,0 +1,174 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"maps"
+	"mime"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// QuoteFound reports whether excerpt appears in the captured body, and
+// whether the body could be checked at all.
+//
+// Both sides are compared as a reader sees them, not as bytes: HTML is
+// reduced to its visible text (no tags, scripts or styles; entities
+// decoded), JSON to its string values, and both texts are decoded to
+// UTF-8 from the declared charset, NFKC-normalised (full-width letters,
+// digits, punctuation and the ideographic space become their ordinary
+// forms), case-folded, and their whitespace runs collapsed to one space;
+// whitespace next to a CJK character is dropped, since Chinese puts none
+// between words and a page may break a line, or put a tag, anywhere.
+//
+// checked is false for PDF (there is no pure-Go PDF text extractor kept
+// well enough to trust with evidence; the capture still stores the
+// bytes), for other media types, for a body whose charset cannot be
+// decoded, and for an empty excerpt.
+func QuoteFound(body []byte, contentType, excerpt string) (found, checked bool) {
+	want := normalize(excerpt)
+	if want == "" {
+		return false, false
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	text, err := utf8Text(body, contentType)
+	if err != nil {
+		return false, false
+	}
+	switch mt {
+	case "text/html":
+		text = visibleText(text)
+	case "application/json":
+		text = jsonStrings(text)
+	case "text/plain":
+	default:
+		return false, false
+	}
+	return strings.Contains(normalize(text), want), true
+}
+
+// utf8Text decodes body to UTF-8 from the charset its Content-Type header
+// declares, or else its byte-order mark, or else an HTML meta tag; with
+// none of those it is taken as UTF-8 when it is valid UTF-8 and as
+// windows-1252 otherwise, as browsers do.
+func utf8Text(body []byte, contentType string) (string, error) {
+	r, err := charset.NewReader(bytes.NewReader(body), contentType)
+	if err != nil {
+		return "", err
+	}
+	b, err := io.ReadAll(r)
+	return string(b), err
+}
+
+// hidden are the elements whose text a reader never sees.
+var hidden = map[string]bool{"script": true, "style": true, "noscript": true, "template": true}
+
+// inline are the elements that do not break a line: text on either side
+// runs on ("foo<b>bar</b>" reads "foobar"). Every other tag is a break.
+var inline = map[string]bool{
+	"a": true, "abbr": true, "b": true, "bdi": true, "bdo": true, "cite": true,
+	"code": true, "data": true, "dfn": true, "em": true, "font": true, "i": true,
+	"kbd": true, "mark": true, "q": true, "rp": true, "rt": true, "ruby": true,
+	"s": true, "samp": true, "small": true, "span": true, "strong": true,
+	"sub": true, "sup": true, "time": true, "u": true, "var": true, "wbr": true,
+}
+
+// visibleText returns the text of an HTML document a reader would see.
+func visibleText(doc string) string {
+	var b strings.Builder
+	z := html.NewTokenizer(strings.NewReader(doc))
+	skip := "" // the hidden element we are inside, if any
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return b.String()
+		case html.TextToken:
+			if skip == "" {
+				b.Write(z.Text())
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			tag := string(name)
+			if hidden[tag] && skip == "" {
+				skip = tag
+			}
+			if !inline[tag] {
+				b.WriteByte(' ')
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			tag := string(name)
+			if tag == skip {
+				skip = ""
+			}
+			if !inline[tag] {
+				b.WriteByte(' ')
+			}
+		}
+	}
+}
+
+// jsonStrings returns the string values of a JSON document (escapes like
+// \u5e94 decoded), one per line in document order with object members
+// sorted by key; text that is not JSON is returned as it is.
+func jsonStrings(doc string) string {
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		return doc
+	}
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v)
+			b.WriteByte('\n')
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(v[k])
+			}
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+var fold = cases.Fold()
+
+// normalize puts s in the form QuoteFound compares: NFKC, case-folded,
+// whitespace collapsed, no whitespace beside CJK characters.
+func normalize(s string) string {
+	s = fold.String(norm.NFKC.String(s))
+	var out []rune
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && len(out) > 0 && !cjk(out[len(out)-1]) && !cjk(r) {
+			out = append(out, ' ')
+		}
+		space = false
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// cjk reports whether r is written without spaces around it: Han,
+// kana, Hangul, and CJK punctuation.
+func cjk(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		(r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
