@@ -18,19 +18,24 @@ import (
 type dnsServer struct {
 	conn    net.PacketConn
 	answers map[string][]netip.Addr // "name." → addresses
-	// answer, when set, replaces the table: it is called with the name and
-	// how many questions the server has answered before.
-	answer  func(name string, n int64) []netip.Addr
+	// answer, when set, replaces the table.
+	answer  func(q dnsmessage.Question) []netip.Addr
 	queries atomic.Int64
 }
 
 func startDNS(t *testing.T, answers map[string][]netip.Addr) *dnsServer {
+	return startDNSFunc(t, answers, nil)
+}
+
+// startDNSFunc starts a server that answers with answer, when it is not
+// nil, and from the table otherwise.
+func startDNSFunc(t *testing.T, answers map[string][]netip.Addr, answer func(dnsmessage.Question) []netip.Addr) *dnsServer {
 	t.Helper()
 	conn, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &dnsServer{conn: conn, answers: answers}
+	s := &dnsServer{conn: conn, answers: answers, answer: answer}
 	t.Cleanup(func() { conn.Close() })
 	go s.serve()
 	return s
@@ -67,9 +72,9 @@ func (s *dnsServer) serve() {
 		name := strings.ToLower(q.Name.String())
 		var addrs []netip.Addr
 		found := false
-		asked := s.queries.Add(1) - 1
+		s.queries.Add(1)
 		if s.answer != nil {
-			addrs, found = s.answer(name, asked), true
+			addrs, found = s.answer(q), true
 		} else {
 			addrs, found = s.answers[name]
 		}

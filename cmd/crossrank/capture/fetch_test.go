@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
@@ -247,6 +248,36 @@ func TestFetchRedirects(t *testing.T) {
 	}
 	if target.hits.Load() != hits {
 		t.Error("a refused redirect reached the target")
+	}
+}
+
+// TestFetchRebinding serves a name whose DNS answer changes between
+// lookups, as a rebinding attacker's does: allowed when first resolved,
+// forbidden when resolved again for the redirect's connection. A check
+// made once before fetching would have passed; the one at dial time
+// refuses the second connection.
+func TestFetchRebinding(t *testing.T) {
+	var lookups atomic.Int64
+	dns := startDNSFunc(t, nil, func(q dnsmessage.Question) []netip.Addr {
+		if q.Type != dnsmessage.TypeA {
+			return nil
+		}
+		if lookups.Add(1) == 1 {
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}
+		}
+		return []netip.Addr{netip.MustParseAddr("127.0.0.2")}
+	})
+	var s *server
+	s = serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://rebind.test:"+port(s)+"/next", http.StatusFound)
+	})
+	f := &capture.Fetcher{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, Resolver: dns.resolver()}
+	_, err := fetch(t, f, "http://rebind.test:"+port(s)+"/")
+	if !errors.Is(err, capture.ErrForbiddenAddress) {
+		t.Errorf("err = %v, want ErrForbiddenAddress", err)
+	}
+	if s.hits.Load() != 1 || lookups.Load() != 2 {
+		t.Errorf("%d requests, %d lookups; want 1 and 2", s.hits.Load(), lookups.Load())
 	}
 }
 
