@@ -32,11 +32,15 @@ func (e *deskEnv) signIn(base, user string) *deskBrowser {
 	b.do(
 		chromedp.Navigate(base+"/login?next=%2Fdesk&lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`#username`)),
+	)
+	checkAccessibility(e.t, b.ctx, "the sign-in page")
+	b.do(
 		chromedp.SendKeys(chromedp.CSS(`#username`), user),
 		chromedp.SendKeys(chromedp.CSS(`#password`), testPassword),
 		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="dashboard"]`)),
 	)
+	checkAccessibility(e.t, b.ctx, "the dashboard as "+user)
 	return b
 }
 
@@ -55,6 +59,7 @@ func (b *deskBrowser) text(testid string) string {
 func (b *deskBrowser) open(path, ready string) {
 	b.t.Helper()
 	b.do(chromedp.Navigate(b.base+path), chromedp.WaitReady(chromedp.CSS(ready)))
+	checkAccessibility(b.t, b.ctx, path+" as "+b.user)
 }
 
 // TestBrowserDesk runs one proposal through the desk in Chromium, as the
@@ -236,6 +241,15 @@ func TestBrowserDesk(t *testing.T) {
 	if !slices.Contains(all, events.TypeEditionPublished) {
 		t.Errorf("the audit trail does not show the edition: %v", all)
 	}
+
+	// The pages the story did not pass through, each checked by axe-core
+	// as it opens.
+	editor.open("/desk/proposals/new", `[data-testid="open-existing-form"]`)
+	editor.open("/desk/account", `[data-testid="password-form"]`)
+	editor.open("/desk/entries/"+deskRanking+"/ppio", `main`)
+	pub.open("/desk/publish", `main`)
+	admin := e.signIn(ts.URL, "admin")
+	admin.open("/desk/users", `main`)
 }
 
 func countOf(list []string, s string) int {

@@ -85,6 +85,8 @@ func TestBrowserScreenshots(t *testing.T) {
 		{"ranking-training-needs", "/r/gpu-cloud?scenario=training&interruptible=yes", `[data-testid="excluded-row"]`},
 		{"entry", "/r/gpu-cloud/e/zhixingyun", `[data-testid="evidence"]`},
 		{"edition", "/r/gpu-cloud/editions/2", `[data-testid="change-row"]`},
+		{"editions", "/r/gpu-cloud/editions", `main`},
+		{"methodology", "/r/gpu-cloud/methodology", `main`},
 	}
 	for _, lang := range []string{"zh", "en"} {
 		for _, p := range pages {
@@ -103,6 +105,7 @@ func TestBrowserScreenshots(t *testing.T) {
 			if got := browserValue(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); !strings.HasPrefix(got, lang) {
 				t.Errorf("%s: page language %q, want %s", p.name, got, lang)
 			}
+			checkAccessibility(t, ctx, p.path+" ("+lang+")")
 			screenshot(t, ctx, p.name+"-"+lang)
 		}
 	}
@@ -111,7 +114,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for hubStreams(e.srv) > 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d event streams open after visiting 8 pages in one tab", hubStreams(e.srv))
+			t.Fatalf("%d event streams open after visiting 12 pages in one tab", hubStreams(e.srv))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
