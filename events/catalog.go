@@ -17,6 +17,8 @@ const (
 	TypeProposalOpened           = "crossrank.proposal.opened.v1"
 	TypeEvidenceAdded            = "crossrank.proposal.evidence_added.v2"
 	TypeEvidenceRemoved          = "crossrank.proposal.evidence_removed.v1"
+	TypeEvidenceCaptured         = "crossrank.proposal.evidence_captured.v1"
+	TypeEvidenceCaptureFailed    = "crossrank.proposal.evidence_capture_failed.v1"
 	TypeScoreChangeProposed      = "crossrank.proposal.score_change_proposed.v1"
 	TypeAttributeChangeProposed  = "crossrank.proposal.attribute_change_proposed.v1"
 	TypeChangeRemoved            = "crossrank.proposal.change_removed.v1"
@@ -48,6 +50,8 @@ var catalog = map[string]reflect.Type{
 	TypeProposalOpened:           reflect.TypeFor[ProposalOpened](),
 	TypeEvidenceAdded:            reflect.TypeFor[EvidenceAdded](),
 	TypeEvidenceRemoved:          reflect.TypeFor[EvidenceRemoved](),
+	TypeEvidenceCaptured:         reflect.TypeFor[EvidenceCaptured](),
+	TypeEvidenceCaptureFailed:    reflect.TypeFor[EvidenceCaptureFailed](),
 	TypeScoreChangeProposed:      reflect.TypeFor[ScoreChangeProposed](),
 	TypeAttributeChangeProposed:  reflect.TypeFor[AttributeChangeProposed](),
 	TypeChangeRemoved:            reflect.TypeFor[ChangeRemoved](),

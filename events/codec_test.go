@@ -33,6 +33,11 @@ var samples = map[string]any{
 	events.TypeProposalOpened:  &events.ProposalOpened{Ranking: "gpu-cloud", Entry: "autodl", NewEntry: true, Title: "Add AutoDL"},
 	events.TypeEvidenceAdded:   &events.EvidenceAdded{EvidenceID: "e1", Revision: 1, Claim: "4090 from ¥1.98/h", SourceURL: "https://example.com/price", Excerpt: "RTX 4090 ¥1.98/小时", ObservedOn: "2026-03-01", ValidForDays: 90},
 	events.TypeEvidenceRemoved: &events.EvidenceRemoved{EvidenceID: "e1", Revision: 1},
+	events.TypeEvidenceCaptured: &events.EvidenceCaptured{EvidenceID: "e1", URL: "https://example.com/price",
+		FinalURL: "https://www.example.com/price", Status: 200, ContentType: "text/html; charset=utf-8", Size: 5120,
+		SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", FetchedAt: "2026-03-01T08:00:00Z",
+		QuoteFound: true, QuoteChecked: true},
+	events.TypeEvidenceCaptureFailed: &events.EvidenceCaptureFailed{EvidenceID: "e1", URL: "http://169.254.169.254/", Reason: "forbidden_address", At: "2026-03-01T08:00:00Z"},
 	events.TypeScoreChangeProposed: &events.ScoreChangeProposed{
 		Revision: 1, Criterion: "price", From: intp(0), To: 8, Rationale: "cheap", Evidence: []string{"e1"},
 	},

@@ -145,6 +145,37 @@ type EvidenceRemoved struct {
 	Revision   int    `json:"revision"`
 }
 
+// EvidenceCaptured records what an evidence item's source said when it was
+// cited: the capture worker fetched SourceURL and archived the response,
+// whose body hashes to SHA256 (the key of the archived WARC record). The
+// hash enters the audit chain with the event, so the archived copy can be
+// checked against the trail. QuoteChecked says whether the excerpt could
+// be searched in the body (not in a PDF, for one), QuoteFound whether it
+// was found there.
+type EvidenceCaptured struct {
+	EvidenceID   string `json:"evidence_id"`
+	URL          string `json:"url"`          // the source URL as cited
+	FinalURL     string `json:"final_url"`    // where redirects ended
+	Status       int    `json:"status"`       // the HTTP status of the final response
+	ContentType  string `json:"content_type"` // its Content-Type header
+	Size         int64  `json:"size"`         // bytes of body, decompressed
+	SHA256       string `json:"sha256"`       // hex SHA-256 of the body
+	FetchedAt    string `json:"fetched_at"`   // RFC 3339, UTC, whole seconds
+	QuoteFound   bool   `json:"quote_found"`
+	QuoteChecked bool   `json:"quote_checked"`
+}
+
+// EvidenceCaptureFailed records that an evidence item's source could not be
+// captured, and why, as a stable code ("forbidden_address", "timeout"…:
+// domain.CaptureReasons lists them). The error's text stays in the logs: it
+// may name addresses the public trail should not show.
+type EvidenceCaptureFailed struct {
+	EvidenceID string `json:"evidence_id"`
+	URL        string `json:"url"`
+	Reason     string `json:"reason"`
+	At         string `json:"at"` // RFC 3339, UTC, whole seconds
+}
+
 // ScoreChangeProposed proposes a criterion's score; a later one for the same
 // criterion replaces it. From is the published value (nil: none yet).
 type ScoreChangeProposed struct {

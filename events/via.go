@@ -11,6 +11,7 @@ const (
 	ViaSession = "session" // a desk sign-in (session cookie)
 	ViaToken   = "token"   // an API token (Authorization: Bearer)
 	ViaCLI     = "cli"     // the operator's command line
+	ViaWorker  = "worker"  // a worker inside the server (the capture worker), acting on events
 )
 
 // Via is how an event's actor was authenticated: the ce-authvia extension
@@ -18,6 +19,7 @@ const (
 //
 //	session
 //	cli
+//	worker
 //	token;id=<token id>;name=<token name, query-escaped>
 //
 // The name is escaped (url.QueryEscape) so the value stays one line of
@@ -25,7 +27,7 @@ const (
 // read as a separator. The zero Via (no attribute) is what every event
 // stored before the attribute existed has.
 type Via struct {
-	Method    string // ViaSession, ViaToken, ViaCLI; "" unknown
+	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker; "" unknown
 	TokenID   string // with ViaToken
 	TokenName string // with ViaToken: the name the token was issued with
 }
@@ -51,7 +53,7 @@ func ParseVia(s string) (Via, error) {
 		if s == "" {
 			return Via{}, nil
 		}
-	case ViaSession, ViaCLI:
+	case ViaSession, ViaCLI, ViaWorker:
 		if !more {
 			return Via{Method: method}, nil
 		}

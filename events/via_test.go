@@ -15,6 +15,7 @@ func TestViaText(t *testing.T) {
 		{events.Via{}, ""},
 		{events.Via{Method: events.ViaSession}, "session"},
 		{events.Via{Method: events.ViaCLI}, "cli"},
+		{events.Via{Method: events.ViaWorker}, "worker"},
 		{events.Via{Method: events.ViaToken, TokenID: "0195eb2c-1a00-7000-8000-0000000000aa", TokenName: "ci-bot"},
 			"token;id=0195eb2c-1a00-7000-8000-0000000000aa;name=ci-bot"},
 		// A name with the separators and non-ASCII stays one ASCII value.
@@ -33,7 +34,7 @@ func TestViaText(t *testing.T) {
 }
 
 func TestParseViaRejects(t *testing.T) {
-	for _, s := range []string{"password", "session;x=1", "cli;", "token", "token;name=x", "token;id=%zz", ";", "Session"} {
+	for _, s := range []string{"password", "session;x=1", "cli;", "worker;id=1", "token", "token;name=x", "token;id=%zz", ";", "Session"} {
 		if v, err := events.ParseVia(s); !errors.Is(err, events.ErrMalformed) {
 			t.Errorf("ParseVia(%q) = %+v, %v; want ErrMalformed", s, v, err)
 		}
