@@ -44,6 +44,13 @@ func System() Actor {
 	return Actor{Name: SystemActor, Roles: Roles, Via: events.Via{Method: events.ViaCLI}}
 }
 
+// Worker returns the actor of a worker inside the server (the capture
+// worker): the system, holding no role, signed in as a worker. It can do
+// only what the Decide functions reserve for the system.
+func Worker() Actor {
+	return Actor{Name: SystemActor, Via: events.Via{Method: events.ViaWorker}}
+}
+
 // IsSystem reports whether a is the command-line actor. No user can be
 // named SystemActor (CheckUsername refuses it).
 func (a Actor) IsSystem() bool { return a.Name == SystemActor }

@@ -103,6 +103,13 @@ func (h *Handler) RemoveEvidence(ctx context.Context, a Actor, c RemoveEvidence)
 	})
 }
 
+// RecordCapture records the capture of an evidence item's source.
+func (h *Handler) RecordCapture(ctx context.Context, a Actor, c RecordCapture) (Result, error) {
+	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideRecordCapture(p, a, c)
+	})
+}
+
 // ProposeScore proposes a score change.
 func (h *Handler) ProposeScore(ctx context.Context, a Actor, c ProposeScore) (Result, error) {
 	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {

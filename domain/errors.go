@@ -82,6 +82,8 @@ var (
 	ErrTokenMissing      = kindErr(ErrNotFound, "token.missing")
 	ErrHasRole           = kindErr(ErrState, "user.has_role")
 	ErrLacksRole         = kindErr(ErrState, "user.lacks_role")
+	ErrCaptureBySystem   = kindErr(ErrForbidden, "evidence.capture_by_system")
+	ErrCaptureRecorded   = kindErr(ErrState, "evidence.capture_recorded")
 )
 
 // FieldError reports invalid input in one named field. Code names the rule

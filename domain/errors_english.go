@@ -45,6 +45,8 @@ var english = map[string]string{
 	"token.missing":                "no such token",
 	"user.has_role":                "the user already holds this role",
 	"user.lacks_role":              "the user does not hold this role",
+	"evidence.capture_by_system":   "only the capture worker records what a source said",
+	"evidence.capture_recorded":    "the capture of this evidence item is already recorded",
 
 	// Field errors: text.
 	"field.not_utf8":         "is not valid UTF-8",
@@ -87,6 +89,9 @@ var english = map[string]string{
 	"evidence.source_required":  "give a source URL or name the source",
 	"evidence.still_cited":      "{evidence} is cited by the change {change}; remove that first",
 	"evidence.cited_twice":      "cites {evidence} twice",
+	"evidence.no_source_url":    "the evidence item has no source URL to capture",
+	"evidence.capture_reason":   `unknown capture failure "{reason}"`,
+	"evidence.capture_response": "is not an HTTP response status",
 	"change.missing":            `the proposal has no change "{change}"`,
 	"vote.reason_required":      "a reject needs a reason",
 	"vote.verdict":              "must be approve or reject",

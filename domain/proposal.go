@@ -36,6 +36,9 @@ type Evidence struct {
 	events.EvidenceAdded
 	AddedBy string
 	AddedAt time.Time
+	// The capture of SourceURL: at most one of the two is set, once.
+	Captured       *events.EvidenceCaptured      // nil until the source is captured
+	CaptureFailure *events.EvidenceCaptureFailed // nil unless its capture failed
 }
 
 // Stale reports whether the evidence has passed its validity at day now.
@@ -105,6 +108,10 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.EvidenceSeq++
 	case *events.EvidenceRemoved:
 		p.Evidence = slices.DeleteFunc(p.Evidence, func(x Evidence) bool { return x.EvidenceID == d.EvidenceID })
+	case *events.EvidenceCaptured:
+		p.evolveCapture(d.EvidenceID, d, nil)
+	case *events.EvidenceCaptureFailed:
+		p.evolveCapture(d.EvidenceID, nil, d)
 	case *events.ScoreChangeProposed:
 		p.Scores[d.Criterion] = *d
 	case *events.AttributeChangeProposed:

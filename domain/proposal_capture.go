@@ -1,0 +1,147 @@
+package domain
+
+import (
+	"slices"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// Why a capture failed: the reason codes EvidenceCaptureFailed carries.
+// Each names one way a fetch is refused or goes wrong; the capture worker
+// derives it from the fetcher's error.
+const (
+	CaptureScheme           = "scheme"             // not an http(s) URL with a host
+	CaptureForbiddenAddress = "forbidden_address"  // a private, loopback, metadata… address
+	CaptureTooManyRedirects = "too_many_redirects" // more than five
+	CaptureTimeout          = "timeout"            // the whole fetch took too long
+	CaptureTooLarge         = "too_large"          // body over the limit after decompression
+	CaptureContentType      = "content_type"       // not HTML, plain text, JSON or PDF
+	CaptureEncoding         = "encoding"           // a Content-Encoding other than gzip
+	CaptureStatus           = "status"             // the server did not answer 2xx
+	CaptureUnreachable      = "unreachable"        // DNS, connection or protocol failure
+)
+
+// CaptureReasons lists every reason a capture may fail with.
+var CaptureReasons = []string{CaptureScheme, CaptureForbiddenAddress, CaptureTooManyRedirects, CaptureTimeout,
+	CaptureTooLarge, CaptureContentType, CaptureEncoding, CaptureStatus, CaptureUnreachable}
+
+// CaptureState says whether an evidence item's source has been captured.
+type CaptureState string
+
+// The capture states. An item without a source URL stays CaptureNone.
+const (
+	CaptureNone   CaptureState = "none" // no result yet, or nothing to capture
+	CaptureDone   CaptureState = "captured"
+	CaptureFailed CaptureState = "failed"
+)
+
+// Capture returns the state of the evidence item's capture.
+func (e Evidence) Capture() CaptureState {
+	switch {
+	case e.Captured != nil:
+		return CaptureDone
+	case e.CaptureFailure != nil:
+		return CaptureFailed
+	}
+	return CaptureNone
+}
+
+// NeedsCapture reports whether the item cites a URL whose capture has no
+// result yet: what the capture worker works on.
+func (e Evidence) NeedsCapture() bool {
+	return e.SourceURL != "" && e.Capture() == CaptureNone
+}
+
+// QuoteNotFound returns the ids of the evidence items whose excerpt was
+// searched in the capture and not found there, in order. It does not block
+// the quorum by itself; reviewers should know.
+func (p *Proposal) QuoteNotFound() []string {
+	var out []string
+	for _, e := range p.Evidence {
+		if c := e.Captured; c != nil && c.QuoteChecked && !c.QuoteFound {
+			out = append(out, e.EvidenceID)
+		}
+	}
+	return out
+}
+
+// RecordCapture records what the capture worker found at an evidence
+// item's source: the archived response, or why there is none (Failure).
+type RecordCapture struct {
+	CommandID string // derived from the evidence item, so a retry after a crash appends nothing
+	Proposal  string
+	Evidence  string    // the evidence id
+	At        time.Time // when the fetch began
+	// Failure is one of CaptureReasons when the page could not be
+	// captured; "" when it was, and the fields below describe it.
+	Failure      string
+	FinalURL     string
+	Status       int
+	ContentType  string
+	Size         int64
+	SHA256       string // hex, of the body
+	QuoteFound   bool
+	QuoteChecked bool
+}
+
+// DecideRecordCapture yields EvidenceCaptured or EvidenceCaptureFailed for
+// an evidence item with a source URL and no capture result yet: one result
+// per item, ever, recorded by the worker and by no user. It holds in any
+// status, a closed proposal's included: the capture is a fact about the
+// source, not an edit of the proposal.
+func DecideRecordCapture(p *Proposal, actor Actor, c RecordCapture) ([]Change, error) {
+	if !actor.IsSystem() {
+		return nil, ErrCaptureBySystem
+	}
+	if !p.Exists() {
+		return nil, ErrProposalMissing
+	}
+	ev, ok := p.EvidenceByID(c.Evidence)
+	if !ok {
+		return nil, ErrUnknownEvidence
+	}
+	if ev.SourceURL == "" {
+		return nil, invalid("evidence", "evidence.no_source_url", nil)
+	}
+	if ev.Capture() != CaptureNone {
+		return nil, ErrCaptureRecorded
+	}
+	at := c.At.UTC().Truncate(time.Second).Format(time.RFC3339)
+	if c.Failure != "" {
+		if !slices.Contains(CaptureReasons, c.Failure) {
+			return nil, invalid("failure", "evidence.capture_reason", Args{"reason": c.Failure})
+		}
+		return one(ProposalID(p.ID), &events.EvidenceCaptureFailed{
+			EvidenceID: ev.EvidenceID, URL: ev.SourceURL, Reason: c.Failure, At: at}), nil
+	}
+	if !hexHash.MatchString(c.SHA256) {
+		return nil, invalid("sha256", "field.hex_sha256", nil)
+	}
+	if err := CheckURL("final_url", c.FinalURL); err != nil || c.FinalURL == "" {
+		return nil, invalid("final_url", "field.url_scheme", nil)
+	}
+	if err := checkText("content_type", c.ContentType, MaxShortText, true); err != nil {
+		return nil, err
+	}
+	if c.Status < 100 || c.Status > 599 || c.Size < 0 {
+		return nil, invalid("status", "evidence.capture_response", nil)
+	}
+	return one(ProposalID(p.ID), &events.EvidenceCaptured{
+		EvidenceID: ev.EvidenceID, URL: ev.SourceURL, FinalURL: c.FinalURL, Status: c.Status,
+		ContentType: c.ContentType, Size: c.Size, SHA256: c.SHA256, FetchedAt: at,
+		QuoteFound: c.QuoteFound, QuoteChecked: c.QuoteChecked,
+	}), nil
+}
+
+// evolveCapture records a capture result on its evidence item. The first
+// result stands: a later one (which DecideRecordCapture never yields, but
+// another writer to the stream might) changes nothing, and neither does a
+// result for an item the revision no longer holds.
+func (p *Proposal) evolveCapture(id string, ok *events.EvidenceCaptured, failed *events.EvidenceCaptureFailed) {
+	i := slices.IndexFunc(p.Evidence, func(e Evidence) bool { return e.EvidenceID == id })
+	if i < 0 || p.Evidence[i].Capture() != CaptureNone {
+		return
+	}
+	p.Evidence[i].Captured, p.Evidence[i].CaptureFailure = ok, failed
+}
