@@ -39,6 +39,27 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		if err := p.exec(`UPDATE evidence SET removed_revision=? WHERE proposal=? AND evidence_id=?`, d.Revision, pr.ID, d.EvidenceID); err != nil {
 			return err
 		}
+	case *events.EvidenceCaptured:
+		a.en, a.zh = fmt.Sprintf("Captured the source of %s (HTTP %d, %d bytes)", d.EvidenceID, d.Status, d.Size),
+			fmt.Sprintf("存档证据 %s 的来源（HTTP %d，%d 字节）", d.EvidenceID, d.Status, d.Size)
+		a.after = d.SHA256
+		// The first result stands, as in domain.Proposal: a second one
+		// another writer stored changes no row.
+		if err := p.exec(`UPDATE evidence SET capture_state='captured', capture_sha256=?, capture_final_url=?,
+			capture_status=?, capture_content_type=?, capture_size=?, capture_at=?, quote_found=?, quote_checked=?
+			WHERE proposal=? AND evidence_id=? AND capture_state='none'`,
+			d.SHA256, d.FinalURL, d.Status, d.ContentType, d.Size, d.FetchedAt, boolInt(d.QuoteFound), boolInt(d.QuoteChecked),
+			pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
+	case *events.EvidenceCaptureFailed:
+		a.en, a.zh = fmt.Sprintf("Could not capture the source of %s: %s", d.EvidenceID, d.Reason),
+			fmt.Sprintf("未能存档证据 %s 的来源：%s", d.EvidenceID, d.Reason)
+		a.after = d.Reason
+		if err := p.exec(`UPDATE evidence SET capture_state='failed', capture_reason=?, capture_at=?
+			WHERE proposal=? AND evidence_id=? AND capture_state='none'`, d.Reason, d.At, pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
 	case *events.ScoreChangeProposed:
 		a.en, a.zh = fmt.Sprintf("Proposed score %s → %d", d.Criterion, d.To), fmt.Sprintf("提议评分 %s → %d", d.Criterion, d.To)
 		a.before, a.after = scoreText(d.From), fmt.Sprint(d.To)

@@ -125,11 +125,15 @@ func (s *Store) publishedEvidence(ctx context.Context, ranking, entry string) (m
 }
 
 const evidenceCols = `e.proposal, e.evidence_id, e.claim, e.source_url, e.source_name, e.section, e.excerpt,
-	e.observed_on, e.valid_for_days, coalesce(e.stale_after, ''), e.added_by, e.removed_revision IS NOT NULL`
+	e.observed_on, e.valid_for_days, coalesce(e.stale_after, ''), e.added_by, e.removed_revision IS NOT NULL,
+	e.capture_state, e.capture_sha256, e.capture_final_url, e.capture_status, e.capture_content_type, e.capture_size,
+	e.capture_at, e.quote_found, e.quote_checked, e.capture_reason`
 
 func (e *EvidenceView) dest() []any {
+	c := &e.Capture
 	return []any{&e.Proposal, &e.ID, &e.Claim, &e.SourceURL, &e.SourceName, &e.Section, &e.Excerpt,
-		&e.ObservedOn, &e.ValidForDays, &e.StaleAfter, &e.AddedBy, &e.Removed}
+		&e.ObservedOn, &e.ValidForDays, &e.StaleAfter, &e.AddedBy, &e.Removed,
+		&c.State, &c.SHA256, &c.FinalURL, &c.Status, &c.ContentType, &c.Size, &c.At, &c.QuoteFound, &c.QuoteChecked, &c.Reason}
 }
 
 func (e *EvidenceView) fix() { e.Claim = strings.TrimSpace(e.Claim) }

@@ -211,6 +211,23 @@ type EvidenceView struct {
 	StaleAfter   string // "" when it does not expire
 	AddedBy      string
 	Removed      bool
+	Capture      CaptureView
+}
+
+// CaptureView is what the capture worker recorded about an evidence item's
+// source. State is domain.CaptureNone until a result arrives (and for
+// items without a URL); the other fields are zero where they do not apply.
+type CaptureView struct {
+	State        domain.CaptureState
+	SHA256       string // hex SHA-256 of the body: the archived record's key
+	FinalURL     string
+	Status       int // HTTP status of the final response
+	ContentType  string
+	Size         int64
+	At           string // RFC 3339: when the fetch began (or the failed attempt)
+	QuoteFound   bool
+	QuoteChecked bool   // false: the excerpt could not be searched (a PDF, say)
+	Reason       string // with CaptureFailed: one of domain.CaptureReasons
 }
 
 // Stale reports whether the evidence may be out of date on day now.
