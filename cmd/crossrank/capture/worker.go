@@ -1,0 +1,350 @@
+package capture
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	crjs "github.com/crossrank/crossrank/events/jetstream"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// FilterSubject selects the events the worker reads: every evidence item
+// added to any proposal.
+const FilterSubject = events.SubjectPrefix + "proposal.*.evidence_added"
+
+// ConsumerName is the durable consumer every replica's worker shares, so
+// each evidence item is handed to one worker at a time.
+const ConsumerName = "capture"
+
+// Recorder is what the worker needs of the command handler
+// (*domain.Handler): the proposal's state, and the command that records a
+// capture.
+type Recorder interface {
+	Proposal(ctx context.Context, id string) (*domain.Proposal, error)
+	RecordCapture(ctx context.Context, a domain.Actor, c domain.RecordCapture) (domain.Result, error)
+}
+
+// WorkerConfig configures a Worker. Recorder and Archive are required; the
+// zero value of every other field has a working default, noted on it.
+type WorkerConfig struct {
+	Recorder Recorder
+	Archive  *Archive
+	Fetcher  *Fetcher // nil: a zero Fetcher (public addresses only)
+	// Attempts bounds the fetches of one source when it times out or is
+	// unreachable; other failures are recorded at once. Default 3.
+	Attempts int
+	// Backoff is the wait before the second attempt; it doubles for each
+	// further one. Default 5s.
+	Backoff time.Duration
+	// AckWait is how long the server waits for an acknowledgement before
+	// it hands the item to another worker (a crashed one never answers).
+	// The worker reports progress every third of it. Default: the fetch
+	// deadline plus 10s.
+	AckWait time.Duration
+	Logger  *slog.Logger // nil: discard
+
+	// Test hooks, set through export_test.go: called after the fetch and
+	// after the result is recorded, before the message is acknowledged.
+	afterFetch, afterRecord func(ctx context.Context)
+}
+
+// Worker captures the sources of evidence items as they are added: it
+// reads EvidenceAdded events through a durable JetStream consumer and, for
+// each item that cites an http(s) URL and has no capture result yet,
+// fetches the page, archives the response, checks the quote and records
+// EvidenceCaptured (or EvidenceCaptureFailed) on the proposal.
+//
+// Exactly once, across restarts and replicas: the record, not the
+// consumer, says what is done. Before fetching, the worker reads the
+// proposal and skips an item that has a result; the result is recorded
+// with a command id derived from the item (CommandID), so a second
+// worker's append of the same item is a retry the handler recognises, and
+// DecideRecordCapture refuses any other second result. The message is
+// acknowledged only after the record is stored; a worker stopped or
+// crashed before that leaves it to the next one, which fetches again.
+// A page is fetched twice at most in that window, never recorded twice.
+type Worker struct {
+	cfg WorkerConfig
+	js  jetstream.JetStream
+}
+
+// NewWorker returns a worker reading the stream through nc.
+func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
+	if cfg.Recorder == nil || cfg.Archive == nil {
+		return nil, errors.New("capture: a worker needs a recorder and an archive")
+	}
+	if cfg.Fetcher == nil {
+		cfg.Fetcher = &Fetcher{}
+	}
+	if cfg.Attempts <= 0 {
+		cfg.Attempts = 3
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = 5 * time.Second
+	}
+	if cfg.AckWait <= 0 {
+		timeout := cfg.Fetcher.Timeout
+		if timeout <= 0 {
+			timeout = DefaultTimeout
+		}
+		cfg.AckWait = timeout + 10*time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	return &Worker{cfg: cfg, js: js}, nil
+}
+
+// CommandID is the command id of the capture of one evidence item: the
+// same for every attempt by every worker, so the handler stores it once.
+// It is a version-8 (custom) UUID made from a hash of the item.
+func CommandID(proposal, evidence string) string {
+	sum := sha256.Sum256([]byte("crossrank capture\x00" + proposal + "\x00" + evidence))
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + string("89ab"[sum[8]&3]) + h[17:20] + "-" + h[20:32]
+}
+
+// Reason returns the domain's reason code for an error Fetch returned.
+func Reason(err error) string {
+	for _, r := range []struct {
+		err  error
+		code string
+	}{
+		{ErrScheme, domain.CaptureScheme}, {ErrForbiddenAddress, domain.CaptureForbiddenAddress},
+		{ErrTooManyRedirects, domain.CaptureTooManyRedirects}, {ErrTimeout, domain.CaptureTimeout},
+		{ErrTooLarge, domain.CaptureTooLarge}, {ErrContentType, domain.CaptureContentType},
+		{ErrEncoding, domain.CaptureEncoding}, {ErrStatus, domain.CaptureStatus},
+	} {
+		if errors.Is(err, r.err) {
+			return r.code
+		}
+	}
+	return domain.CaptureUnreachable
+}
+
+// Run captures until ctx ends; it returns nil then. It rides out NATS
+// outages, retrying with a pause.
+func (w *Worker) Run(ctx context.Context) error {
+	for {
+		err := w.consume(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		w.cfg.Logger.Warn("capture: consumer interrupted; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (w *Worker) consume(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	cons, err := w.js.CreateOrUpdateConsumer(cctx, crjs.StreamName, jetstream.ConsumerConfig{
+		Durable:     ConsumerName,
+		Description: "Crossrank evidence captures",
+		// Evidence added before the worker first ran is captured too: the
+		// proposal's record, not the consumer's start, says what is done.
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		FilterSubject: FilterSubject,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       w.cfg.AckWait,
+		MaxDeliver:    -1,
+		MaxAckPending: 16, // one item in flight per worker; replicas share the rest
+	})
+	cancel()
+	if err != nil {
+		return err
+	}
+	for {
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			return err
+		}
+		for m := range batch.Messages() {
+			w.handle(ctx, m)
+		}
+		err = batch.Error()
+		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
+			return err
+		}
+	}
+}
+
+// handle captures one evidence item unless it needs none, records the
+// result and acknowledges; stopped before the result is recorded, it gives
+// the message back.
+func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
+	log := w.cfg.Logger
+	md, err := m.Metadata()
+	if err != nil {
+		_ = m.Nak()
+		return
+	}
+	ev, err := events.Decode(m.Subject(), events.Header(m.Headers()), m.Data(), md.Sequence.Stream)
+	d, ok := ev.Data.(*events.EvidenceAdded)
+	if err != nil || !ok {
+		log.Error("capture: not an evidence item; skipped", "seq", md.Sequence.Stream, "err", err)
+		_ = m.Term()
+		return
+	}
+	if d.SourceURL == "" {
+		_ = m.Ack() // a named document: nothing to fetch
+		return
+	}
+	working := w.heartbeat(m)
+	defer working()
+	item, need, err := w.needs(ctx, ev.Subject, d.EvidenceID)
+	switch {
+	case err != nil:
+		log.Warn("capture: reading the proposal failed", "proposal", ev.Subject, "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	case !need:
+		_ = m.DoubleAck(ctx)
+		return
+	}
+	c, err := w.capture(ctx, ev.Subject, item)
+	if err != nil || ctx.Err() != nil {
+		if ctx.Err() == nil {
+			log.Warn("capture: archiving failed; it will be retried", "proposal", ev.Subject, "evidence", item.EvidenceID, "err", err)
+		}
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if w.cfg.afterFetch != nil {
+		w.cfg.afterFetch(ctx)
+		if ctx.Err() != nil {
+			_ = m.Nak() // stopped before recording: the next worker fetches again
+			return
+		}
+	}
+	// Record even if we are stopping: the fetch is done.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_, err = w.cfg.Recorder.RecordCapture(rctx, domain.Worker(), c)
+	switch {
+	case errors.Is(err, domain.ErrCaptureRecorded), errors.Is(err, domain.ErrUnknownEvidence), errors.Is(err, domain.ErrProposalMissing):
+		// Another worker recorded it first, or the editor removed the item
+		// meanwhile: nothing left to do.
+	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrForbidden):
+		// Retrying cannot help (a final URL over the length limit, say).
+		log.Error("capture: the result was refused; the item stays without a capture", "proposal", ev.Subject,
+			"evidence", item.EvidenceID, "err", err)
+		_ = m.Term()
+		return
+	case err != nil:
+		log.Warn("capture: recording failed; it will be retried", "proposal", ev.Subject, "evidence", item.EvidenceID, "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if w.cfg.afterRecord != nil {
+		w.cfg.afterRecord(ctx)
+		if ctx.Err() != nil {
+			return // as if crashed: no acknowledgement, the server redelivers after AckWait
+		}
+	}
+	if err := m.DoubleAck(rctx); err != nil {
+		log.Warn("capture: ack failed; the record makes the redelivery a no-op", "err", err)
+	}
+	log.Info("capture recorded", "proposal", ev.Subject, "evidence", item.EvidenceID, "sha256", c.SHA256,
+		"failure", c.Failure, "quote_found", c.QuoteFound)
+}
+
+// needs reads the proposal and reports whether the item still needs a
+// capture: it exists, cites a URL and has no result.
+func (w *Worker) needs(ctx context.Context, proposal, evidence string) (domain.Evidence, bool, error) {
+	p, err := w.cfg.Recorder.Proposal(ctx, proposal)
+	if errors.Is(err, domain.ErrProposalMissing) {
+		return domain.Evidence{}, false, nil
+	}
+	if err != nil {
+		return domain.Evidence{}, false, err
+	}
+	item, ok := p.EvidenceByID(evidence)
+	return item, ok && item.NeedsCapture(), nil
+}
+
+// capture fetches the item's source, retrying what may pass, archives the
+// response and checks the quote. It returns the command recording the
+// result; an error means nothing can be recorded yet (the archive failed,
+// or ctx ended).
+func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evidence) (domain.RecordCapture, error) {
+	c := domain.RecordCapture{CommandID: CommandID(proposal, item.EvidenceID), Proposal: proposal, Evidence: item.EvidenceID}
+	resp, err := w.fetch(ctx, item.SourceURL)
+	if ctx.Err() != nil {
+		return c, ctx.Err()
+	}
+	if err != nil {
+		c.At, c.Failure = time.Now(), Reason(err)
+		w.cfg.Logger.Info("capture failed", "proposal", proposal, "evidence", item.EvidenceID, "reason", c.Failure, "err", err)
+		return c, nil
+	}
+	rec := NewRecord(resp)
+	if _, _, err := w.cfg.Archive.Put(ctx, &rec); err != nil {
+		return c, err
+	}
+	found, checked := QuoteFound(resp.Body, resp.ContentType(), item.Excerpt)
+	status, _ := strconv.Atoi(strings.Fields(resp.Status + " 0")[0])
+	c.At, c.FinalURL, c.Status, c.ContentType = resp.Date, resp.FinalURL, status, resp.ContentType()
+	c.Size, c.SHA256, c.QuoteFound, c.QuoteChecked = int64(len(resp.Body)), rec.Key(), found, checked
+	return c, nil
+}
+
+// fetch gets url, trying again after a timeout or a connection failure
+// with a doubling pause, up to Attempts times.
+func (w *Worker) fetch(ctx context.Context, url string) (*Response, error) {
+	wait := w.cfg.Backoff
+	for attempt := 1; ; attempt++ {
+		resp, err := w.cfg.Fetcher.Fetch(ctx, url)
+		if err == nil || attempt >= w.cfg.Attempts || !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnreachable) {
+			return resp, err
+		}
+		w.cfg.Logger.Info("capture attempt failed; retrying", "url", url, "attempt", attempt, "wait", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// heartbeat tells the server, every third of AckWait, that the message is
+// still being worked on, until the returned function is called.
+func (w *Worker) heartbeat(m jetstream.Msg) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(max(w.cfg.AckWait/3, 10*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = m.InProgress()
+			}
+		}
+	}()
+	return func() { close(done) }
+}
