@@ -36,6 +36,7 @@ func serve(ctx context.Context, args []string) error {
 		"serve /metrics only on this address, e.g. 127.0.0.1:9090; empty: on the site's address (CROSSRANK_METRICS_ADDR)")
 	pageCache := fs.Int("page-cache-bytes", envInt("CROSSRANK_PAGE_CACHE_BYTES", web.DefaultPageCacheBytes), "bytes of rendered public pages kept, least recently used dropped first; 0: the default, negative: none (CROSSRANK_PAGE_CACHE_BYTES)")
 	pub := registerPublishing(fs)
+	capt := registerCapture(fs)
 	fs.Parse(args)
 	log := newLogger()
 	proxies, err := web.ParseTrustedProxies(*trusted)
@@ -113,6 +114,9 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	if err := pub.start(runCtx, e, log, &wg); err != nil {
+		return err
+	}
+	if err := capt.start(runCtx, e, c.replicas, log, &wg); err != nil {
 		return err
 	}
 	hs := web.NewHTTPServer(*addr, srv.Handler())
