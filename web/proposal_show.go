@@ -57,6 +57,10 @@ type evidenceJSON struct {
 	AddedBy string    `json:"added_by"`
 	AddedAt time.Time `json:"added_at"`
 	Stale   bool      `json:"stale"`
+	// The capture of the source, as recorded: absent until the worker
+	// records a result, and for items without a source URL.
+	Capture       *events.EvidenceCaptured      `json:"capture,omitempty"`
+	CaptureFailed *events.EvidenceCaptureFailed `json:"capture_failed,omitempty"`
 }
 
 type voteJSON struct {
@@ -103,7 +107,8 @@ func proposalView(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, no
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq,
 	}
 	for _, e := range p.Evidence {
-		v.Evidence = append(v.Evidence, evidenceJSON{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt, Stale: e.Stale(now)})
+		v.Evidence = append(v.Evidence, evidenceJSON{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt,
+			Stale: e.Stale(now), Capture: e.Captured, CaptureFailed: e.CaptureFailure})
 	}
 	for _, c := range sortedKeys(p.Scores) {
 		v.Scores = append(v.Scores, p.Scores[c])
