@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // apiRoutes registers the JSON API's writes (and the one read the writes
@@ -41,7 +42,7 @@ type commandResponse struct {
 func apiCommand[In input](s *Server, act action[In]) http.Handler {
 	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in In
-		if err := decodeJSON(r, &in); err != nil {
+		if err := httpx.DecodeJSON(r, &in); err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -51,7 +52,7 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 		requested := r.Header.Get("Idempotency-Key")
 		if body := in.requestedCommandID(); body != "" {
 			if requested != "" && requested != body {
-				s.fail(w, r, &badField{Field: "id", Code: "field.id_mismatch"})
+				s.fail(w, r, &httpx.BadField{Field: "id", Code: "field.id_mismatch"})
 				return
 			}
 			requested = body
@@ -69,7 +70,7 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 		if act.created {
 			status = http.StatusCreated
 		}
-		writeJSON(w, status, commandResponse{ID: id, Command: commandID, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
+		httpx.WriteJSON(w, status, commandResponse{ID: id, Command: commandID, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
 	}))
 }
 
@@ -83,7 +84,7 @@ func formCommand[In input](s *Server, act action[In],
 	failed func(w http.ResponseWriter, r *http.Request, in *In, st formState, status int),
 ) http.Handler {
 	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f, err := parseForm(r)
+		f, err := httpx.ParseForm(r)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -93,17 +94,17 @@ func formCommand[In input](s *Server, act action[In],
 		if act.path != nil {
 			act.path(r, &in)
 		}
-		err = f.err
+		err = f.Err()
 		var res domain.Result
 		if err == nil {
-			res, _, err = execute(s, r.Context(), act, f.commandID(), &in, true)
+			res, _, err = execute(s, r.Context(), act, f.CommandID(), &in, true)
 		}
 		if err != nil {
-			if failed == nil || statusOf(err) >= 500 {
+			if failed == nil || httpx.Status(err) >= 500 {
 				s.fail(w, r, err)
 				return
 			}
-			failed(w, r, &in, formStateOf(langOf(r.Context()), f, err), statusOf(err))
+			failed(w, r, &in, formStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
 			return
 		}
 		http.Redirect(w, r, done(r, &in, res), http.StatusSeeOther)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 func TestAPIWriteNeedsSignIn(t *testing.T) {
@@ -144,7 +145,7 @@ func TestAPIMediaTypeMessage(t *testing.T) {
 	}
 	// A form address refused JSON says it wants a form, not JSON.
 	for _, lang := range []string{langEn, langZh} {
-		if got := messageOf(lang, errNotForm); strings.Contains(got, "json") {
+		if got := httpx.Message(lang, httpx.ErrNotForm); strings.Contains(got, "json") {
 			t.Errorf("%s: form 415 says %q", lang, got)
 		}
 	}
@@ -166,13 +167,13 @@ func TestAPIBodyTooLarge(t *testing.T) {
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
-	big := `{"ranking":"gpu","entry":"x","title":"` + strings.Repeat("a", MaxBody) + `"}`
+	big := `{"ranking":"gpu","entry":"x","title":"` + strings.Repeat("a", httpx.MaxBody) + `"}`
 	res, body := c.postJSON("/api/v1/proposals", big, nil)
 	if res.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("status %d, want 413", res.StatusCode)
 	}
 	decodeProblem(t, res, body)
-	res, _ = c.do(http.MethodPost, "/login", strings.NewReader("username=alice&password="+strings.Repeat("a", MaxBody)),
+	res, _ = c.do(http.MethodPost, "/login", strings.NewReader("username=alice&password="+strings.Repeat("a", httpx.MaxBody)),
 		http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
 	if res.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("form: status %d, want 413", res.StatusCode)
@@ -223,7 +224,7 @@ func TestAPIForbiddenAppendsNothing(t *testing.T) {
 				t.Fatalf("status %d, want 403: %s", res.StatusCode, body)
 			}
 			p := decodeProblem(t, res, body)
-			if want := messageOf(langEn, tc.reason); p.Detail != want {
+			if want := httpx.Message(langEn, tc.reason); p.Detail != want {
 				t.Errorf("detail %q, want %q", p.Detail, want)
 			}
 			if after := e.lastSeq(); after != before {
@@ -322,7 +323,7 @@ func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	c.login("alice")
 	id := e.openProposal(c, "eta")
 	form := url.Values{"claim": {"fast"}, "source_name": {"Overview"}, "excerpt": {"fast"}, "observed_on": {"2026-02-01"},
-		commandIDField: {events.NewID(time.Now())}}
+		httpx.CommandIDField: {events.NewID(time.Now())}}
 	before := e.lastSeq()
 	for range 2 {
 		res, body := c.postForm("/test/proposals/"+id+"/evidence", form)
@@ -335,11 +336,11 @@ func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	}
 
 	// A failing submit re-renders with the field marked, and nothing is stored.
-	form.Set(commandIDField, events.NewID(time.Now()))
+	form.Set(httpx.CommandIDField, events.NewID(time.Now()))
 	form.Set("valid_for_days", "soon")
 	res, _ := c.postForm("/test/proposals/"+id+"/evidence", form)
 	if res.StatusCode != http.StatusUnprocessableEntity || len(failures) != 1 || failures[0].Error("valid_for_days") == "" ||
-		failures[0].CommandID != form.Get(commandIDField) || failures[0].Value("claim") != "fast" {
+		failures[0].CommandID != form.Get(httpx.CommandIDField) || failures[0].Value("claim") != "fast" {
 		t.Errorf("status %d, failures %+v", res.StatusCode, failures)
 	}
 	if got := e.lastSeq() - before; got != 1 {
@@ -460,13 +461,13 @@ func TestAPIIdempotencyKeyMismatch(t *testing.T) {
 }
 
 func TestStoreUnavailableIs503(t *testing.T) {
-	err := statusOf(events.ErrUnavailable)
+	err := httpx.Status(events.ErrUnavailable)
 	if err != http.StatusServiceUnavailable {
-		t.Fatalf("statusOf(ErrUnavailable) = %d", err)
+		t.Fatalf("httpx.Status(ErrUnavailable) = %d", err)
 	}
 	rec := httptest.NewRecorder()
 	s := &Server{log: slog.New(slog.DiscardHandler)}
-	r, _ := http.NewRequestWithContext(withRequest(context.Background(), &request{isAPI: true, lang: langEn}), http.MethodPost, "/api/v1/proposals", nil)
+	r, _ := http.NewRequestWithContext(httpx.NewContext(context.Background(), &httpx.Request{API: true, Lang: langEn}), http.MethodPost, "/api/v1/proposals", nil)
 	s.fail(rec, r, events.ErrUnavailable)
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "5" {
 		t.Errorf("status %d Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // authenticate finds who is asking: a bearer token when the request has an
@@ -18,18 +19,18 @@ import (
 // count.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rq := requestOf(r.Context())
+		rq := httpx.FromContext(r.Context())
 		if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
 			next.ServeHTTP(w, r) // no user needed; spare the store a lookup
 			return
 		}
 		if tok, present := bearerToken(r.Header.Get("Authorization")); present {
-			u, id, err := s.userByToken(r.Context(), tok, rq.now)
+			u, id, err := s.userByToken(r.Context(), tok, rq.Now)
 			if err != nil {
 				s.fail(w, r, err)
 				return
 			}
-			rq.user, rq.token = u, id
+			rq.User, rq.Token = u, id
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -38,7 +39,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		sid := s.sessions.sessionID(r)
-		name, password, live := s.sessions.reg.lookup(sid, rq.now)
+		name, password, live := s.sessions.reg.lookup(sid, rq.Now)
 		if !live {
 			s.sessions.clearCookie(w)
 			next.ServeHTTP(w, r)
@@ -54,9 +55,9 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		case err != nil:
 			// The store is down: keep the session, but pages that need the
 			// user answer 503 rather than sending them to sign in again.
-			rq.authErr = err
+			rq.AuthErr = err
 		default:
-			rq.user, rq.session = u, sid
+			rq.User, rq.Session = u, sid
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -80,7 +81,7 @@ func (s *Server) requireRole(role string, h http.Handler) http.Handler {
 		if !s.signedIn(w, r) {
 			return
 		}
-		if !userOf(r.Context()).Actor().Has(role) {
+		if !httpx.User(r.Context()).Actor().Has(role) {
 			s.fail(w, r, fmt.Errorf("%w: needs %s", domain.ErrRoleRequired, role))
 			return
 		}
@@ -90,14 +91,14 @@ func (s *Server) requireRole(role string, h http.Handler) http.Handler {
 
 // signedIn reports whether the request has a user; if not, it has answered.
 func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) bool {
-	rq := requestOf(r.Context())
+	rq := httpx.FromContext(r.Context())
 	switch {
-	case rq.user != nil:
+	case rq.User != nil:
 		return true
-	case rq.authErr != nil:
-		s.fail(w, r, rq.authErr)
-	case rq.isAPI || r.Method != http.MethodGet:
-		s.fail(w, r, errUnauthenticated)
+	case rq.AuthErr != nil:
+		s.fail(w, r, rq.AuthErr)
+	case rq.API || r.Method != http.MethodGet:
+		s.fail(w, r, httpx.ErrUnauthenticated)
 	default:
 		http.Redirect(w, r, loginURL(r.URL.RequestURI()), http.StatusSeeOther)
 	}

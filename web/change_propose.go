@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // proposeChangeInput proposes a criterion's score ("criterion", "to": 8) or
@@ -39,13 +40,13 @@ func (c *changeTo) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && b[0] == '[':
 		c.List, c.Score = true, nil
 		if err := json.Unmarshal(b, &c.Tags); err != nil {
-			return &badField{Field: "to", Code: "field.list"}
+			return &httpx.BadField{Field: "to", Code: "field.list"}
 		}
 		return nil
 	}
 	var n int
 	if err := json.Unmarshal(b, &n); err != nil {
-		return &badField{Field: "to", Code: "field.whole_number"}
+		return &httpx.BadField{Field: "to", Code: "field.whole_number"}
 	}
 	c.Score, c.Tags, c.List = &n, nil, false
 	return nil
@@ -62,13 +63,13 @@ func (c changeTo) MarshalJSON() ([]byte, error) {
 var proposeChangeAction = action[proposeChangeInput]{
 	name: "change.propose",
 	path: func(r *http.Request, in *proposeChangeInput) { in.Proposal = proposalPath(r) },
-	form: func(f *form, in *proposeChangeInput) {
-		in.Criterion, in.Attribute, in.Rationale = f.str("criterion"), f.str("attribute"), f.str("rationale")
-		in.Evidence = f.strs("evidence")
+	form: func(f *httpx.Form, in *proposeChangeInput) {
+		in.Criterion, in.Attribute, in.Rationale = f.Str("criterion"), f.Str("attribute"), f.Str("rationale")
+		in.Evidence = f.Strs("evidence")
 		if in.Attribute != "" {
-			in.To = changeTo{Tags: f.lines("to"), List: true}
-		} else if f.str("to") != "" {
-			n := f.int("to")
+			in.To = changeTo{Tags: f.Lines("to"), List: true}
+		} else if f.Str("to") != "" {
+			n := f.Int("to")
 			in.To = changeTo{Score: &n}
 		}
 	},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // removeChangeInput drops a proposed change ("score:<criterion>" or
@@ -23,7 +24,7 @@ var removeChangeAction = action[removeChangeInput]{
 			in.Target = t
 		}
 	},
-	form: func(f *form, in *removeChangeInput) { in.Target = f.str("target") },
+	form: func(f *httpx.Form, in *removeChangeInput) { in.Target = f.Str("target") },
 	run:  (*Server).removeChange,
 	resource: func(_ *Server, _ context.Context, in *removeChangeInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)

@@ -8,7 +8,7 @@
 // Every response passes through one middleware chain (see New): a request id
 // and a CSP nonce, request logging, panic recovery, security headers, the
 // cross-origin check for unsafe methods, a body limit and authentication.
-// Errors become a status code in one place, statusOf, for HTML pages and for
+// Errors become a status code in one place, httpx.Status, for HTML pages and for
 // RFC 9457 problem+json alike.
 //
 // Adding a page: a file registers its routes from init with addRoutes, and

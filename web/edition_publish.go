@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // publishInput releases chosen cross-validated proposals as the next
@@ -28,9 +29,9 @@ var publishAction = action[publishInput]{
 			in.Ranking = slug
 		}
 	},
-	form: func(f *form, in *publishInput) {
-		in.Ranking, in.Proposals = f.str("ranking"), f.strs("proposals")
-		in.PreviewHash, in.Note = f.str("preview_hash"), f.str("note")
+	form: func(f *httpx.Form, in *publishInput) {
+		in.Ranking, in.Proposals = f.Str("ranking"), f.Strs("proposals")
+		in.PreviewHash, in.Note = f.Str("preview_hash"), f.Str("note")
 	},
 	run: (*Server).publishEdition,
 	resource: func(s *Server, ctx context.Context, in *publishInput, _ string) (string, string) {

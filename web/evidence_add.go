@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // addEvidenceInput attaches a source to a draft proposal.
@@ -24,10 +25,10 @@ var addEvidenceAction = action[addEvidenceInput]{
 	name:    "evidence.add",
 	created: true,
 	path:    func(r *http.Request, in *addEvidenceInput) { in.Proposal = proposalPath(r) },
-	form: func(f *form, in *addEvidenceInput) {
-		in.Claim, in.SourceURL, in.SourceName = f.str("claim"), f.str("source_url"), f.str("source_name")
-		in.Section, in.Excerpt, in.ObservedOn = f.str("section"), f.str("excerpt"), f.str("observed_on")
-		in.ValidForDays = f.int("valid_for_days")
+	form: func(f *httpx.Form, in *addEvidenceInput) {
+		in.Claim, in.SourceURL, in.SourceName = f.Str("claim"), f.Str("source_url"), f.Str("source_name")
+		in.Section, in.Excerpt, in.ObservedOn = f.Str("section"), f.Str("excerpt"), f.Str("observed_on")
+		in.ValidForDays = f.Int("valid_for_days")
 	},
 	run: (*Server).addEvidence,
 	resource: func(_ *Server, _ context.Context, in *addEvidenceInput, _ string) (string, string) {

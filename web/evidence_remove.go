@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // removeEvidenceInput drops an uncited evidence item from a draft.
@@ -22,7 +23,7 @@ var removeEvidenceAction = action[removeEvidenceInput]{
 			in.Evidence = e
 		}
 	},
-	form: func(f *form, in *removeEvidenceInput) { in.Evidence = f.str("evidence_id") },
+	form: func(f *httpx.Form, in *removeEvidenceInput) { in.Evidence = f.Str("evidence_id") },
 	run:  (*Server).removeEvidence,
 	resource: func(_ *Server, _ context.Context, in *removeEvidenceInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)

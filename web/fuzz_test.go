@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // FuzzDecodeProposalJSON feeds API bodies to the strict JSON decoder: it
@@ -35,9 +37,9 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 
 func checkDecode[In any](t *testing.T, body []byte) {
 	var in In
-	err := decodeJSONBytes(body, &in)
+	err := httpx.DecodeJSONBytes(body, &in)
 	if err != nil {
-		if s := statusOf(err); s != http.StatusBadRequest {
+		if s := httpx.Status(err); s != http.StatusBadRequest {
 			t.Fatalf("%T: %v answers %d, want 400", in, err, s)
 		}
 		return
@@ -50,7 +52,7 @@ func checkDecode[In any](t *testing.T, body []byte) {
 		t.Fatalf("%T: re-encoding %+v: %v", in, in, err)
 	}
 	var back In
-	if err := decodeJSONBytes(again, &back); err != nil {
+	if err := httpx.DecodeJSONBytes(again, &back); err != nil {
 		t.Fatalf("%T: re-decoding %s: %v", in, again, err)
 	}
 	if !reflect.DeepEqual(in, back) {
@@ -76,34 +78,34 @@ func FuzzParseForm(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, MaxBody)
-		fm, err := parseForm(r)
+		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, httpx.MaxBody)
+		fm, err := httpx.ParseForm(r)
 		if err != nil {
-			if s := statusOf(err); s != http.StatusBadRequest && s != http.StatusRequestEntityTooLarge {
+			if s := httpx.Status(err); s != http.StatusBadRequest && s != http.StatusRequestEntityTooLarge {
 				t.Fatalf("%v answers %d", err, s)
 			}
 			return
 		}
-		for k, vs := range fm.values {
+		for k, vs := range fm.Values() {
 			for _, v := range append(vs, k) {
 				if !utf8.ValidString(v) {
 					t.Fatalf("accepted invalid UTF-8 %q", v)
 				}
 			}
 		}
-		decoders := []func(*form){
-			func(f *form) { var in openInput; openProposalAction.form(f, &in) },
-			func(f *form) { var in addEvidenceInput; addEvidenceAction.form(f, &in) },
-			func(f *form) { var in proposeChangeInput; proposeChangeAction.form(f, &in) },
-			func(f *form) { var in voteInput; voteAction.form(f, &in) },
-			func(f *form) { var in publishInput; publishAction.form(f, &in) },
-			func(f *form) { var in dismissVetoInput; dismissVetoAction.form(f, &in) },
+		decoders := []func(*httpx.Form){
+			func(f *httpx.Form) { var in openInput; openProposalAction.form(f, &in) },
+			func(f *httpx.Form) { var in addEvidenceInput; addEvidenceAction.form(f, &in) },
+			func(f *httpx.Form) { var in proposeChangeInput; proposeChangeAction.form(f, &in) },
+			func(f *httpx.Form) { var in voteInput; voteAction.form(f, &in) },
+			func(f *httpx.Form) { var in publishInput; publishAction.form(f, &in) },
+			func(f *httpx.Form) { var in dismissVetoInput; dismissVetoAction.form(f, &in) },
 		}
 		for _, decode := range decoders {
-			f := &form{values: fm.values}
+			f := httpx.NewForm(fm.Values())
 			decode(f)
-			if f.err != nil && statusOf(f.err) != http.StatusUnprocessableEntity {
-				t.Fatalf("decoder error %v answers %d", f.err, statusOf(f.err))
+			if f.Err() != nil && httpx.Status(f.Err()) != http.StatusUnprocessableEntity {
+				t.Fatalf("decoder error %v answers %d", f.Err(), httpx.Status(f.Err()))
 			}
 		}
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 const testTimeout = 60 * time.Second
@@ -279,12 +280,12 @@ func (c *client) signedIn() bool {
 }
 
 // decodeProblem reads a problem+json body.
-func decodeProblem(t *testing.T, res *http.Response, body string) problem {
+func decodeProblem(t *testing.T, res *http.Response, body string) httpx.Problem {
 	t.Helper()
 	if ct := res.Header.Get("Content-Type"); ct != "application/problem+json" {
 		t.Fatalf("Content-Type = %q, want application/problem+json; body %.300s", ct, body)
 	}
-	var p problem
+	var p httpx.Problem
 	if err := json.Unmarshal([]byte(body), &p); err != nil {
 		t.Fatalf("problem body %q: %v", body, err)
 	}

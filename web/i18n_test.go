@@ -16,6 +16,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -57,13 +58,17 @@ func TestLanguageChoice(t *testing.T) {
 }
 
 // TestWebCodesHaveWords checks the codes of the web's own errors against
-// the catalogs: every string a Code field or a webError's code is set to,
-// in the package's source, must be a key of both. (The catalogs' own test
+// the catalogs: every string a Code field or an httpx.Error's code is set
+// to, in the source of web and web/httpx, must be a key of both. (The catalogs' own test
 // checks the domain's codes and that both languages have the same keys.)
 func TestWebCodesHaveWords(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, pattern := range []string{"*.go", "httpx/*.go"} {
+		more, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
 	}
 	fset := token.NewFileSet()
 	n := 0
@@ -84,9 +89,16 @@ func TestWebCodesHaveWords(t *testing.T) {
 						code, _ = strconv.Unquote(bl.Value)
 					}
 				}
-			case *ast.CallExpr: // domain.Invalid(field, code, args) and f.fieldErr(field, code)
-				if sel, ok := node.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Invalid" || sel.Sel.Name == "fieldErr") && len(node.Args) >= 2 {
-					if bl, ok := node.Args[1].(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			case *ast.CallExpr: // domain.Invalid(field, code, args), f.FieldErr(field, code), httpx.NewError(code, …)
+				var name string
+				switch fun := node.Fun.(type) {
+				case *ast.SelectorExpr:
+					name = fun.Sel.Name
+				case *ast.Ident:
+					name = fun.Name
+				}
+				if arg, ok := map[string]int{"Invalid": 1, "FieldErr": 1, "NewError": 0}[name]; ok && len(node.Args) > arg {
+					if bl, ok := node.Args[arg].(*ast.BasicLit); ok && bl.Kind == token.STRING {
 						code, _ = strconv.Unquote(bl.Value)
 					}
 				}
@@ -119,21 +131,21 @@ func TestWebErrorMessages(t *testing.T) {
 		err  error
 		want string
 	}{
-		{langEn, errNotForm, "This address accepts only a form (application/x-www-form-urlencoded)."},
-		{langZh, &retryLater{err: errTooMany, after: time.Minute}, "尝试次数过多，请稍后再试。"},
-		{langEn, fmt.Errorf("%w: unknown token t1", errUnauthenticated), "Sign in to continue."},
+		{langEn, httpx.ErrNotForm, "This address accepts only a form (application/x-www-form-urlencoded)."},
+		{langZh, &httpx.RetryLater{Err: httpx.ErrTooMany, After: time.Minute}, "尝试次数过多，请稍后再试。"},
+		{langEn, fmt.Errorf("%w: unknown token t1", httpx.ErrUnauthenticated), "Sign in to continue."},
 		{langZh, errOwnPasswordReset, "请在“我的账号”页面修改自己的密码。"},
-		{langEn, errPanic, "Something went wrong on our side; it has been logged. Try again later."},
-		{langEn, &badField{Field: "to", Code: "field.whole_number"}, "New value must be a whole number."},
-		{langZh, &badField{Field: "limit", Code: "field.whole_number"}, "每页条数须为整数。"},
-		{langEn, malformed("JSON syntax error at byte %d", 3), "The request could not be read."},
+		{langEn, httpx.ErrPanic, "Something went wrong on our side; it has been logged. Try again later."},
+		{langEn, &httpx.BadField{Field: "to", Code: "field.whole_number"}, "New value must be a whole number."},
+		{langZh, &httpx.BadField{Field: "limit", Code: "field.whole_number"}, "每页条数须为整数。"},
+		{langEn, httpx.Malformed("JSON syntax error at byte %d", 3), "The request could not be read."},
 	}
 	for _, tc := range tests {
-		if got := messageOf(tc.lang, tc.err); got != tc.want {
-			t.Errorf("messageOf(%s, %v) = %q, want %q", tc.lang, tc.err, got, tc.want)
+		if got := httpx.Message(tc.lang, tc.err); got != tc.want {
+			t.Errorf("httpx.Message(%s, %v) = %q, want %q", tc.lang, tc.err, got, tc.want)
 		}
 	}
-	if !errors.Is(errOwnPasswordReset, domain.ErrForbidden) || !errors.Is(errNotJSON, errMediaType) {
+	if !errors.Is(errOwnPasswordReset, domain.ErrForbidden) || !errors.Is(httpx.ErrNotJSON, httpx.ErrMediaType) {
 		t.Error("a web error lost its kind")
 	}
 }
@@ -152,21 +164,21 @@ func TestStatusOf(t *testing.T) {
 		{domain.ErrNotDraft, 409},
 		{fmt.Errorf("append: %w", events.ErrConflict), 409},
 		{fmt.Errorf("append: %w", events.ErrUnavailable), 503},
-		{&http.MaxBytesError{Limit: MaxBody}, 413},
-		{malformed("x"), 400},
-		{&badField{Field: "to", Code: "field.whole_number"}, 400},
-		{errMediaType, 415},
-		{errNotJSON, 415},
-		{errNotForm, 415},
-		{errMethod, 405},
-		{errUnauthenticated, 401},
-		{errCrossOrigin, 403},
-		{&retryLater{err: errTooMany, after: time.Minute}, 429},
+		{&http.MaxBytesError{Limit: httpx.MaxBody}, 413},
+		{httpx.Malformed("x"), 400},
+		{&httpx.BadField{Field: "to", Code: "field.whole_number"}, 400},
+		{httpx.ErrMediaType, 415},
+		{httpx.ErrNotJSON, 415},
+		{httpx.ErrNotForm, 415},
+		{httpx.ErrMethod, 405},
+		{httpx.ErrUnauthenticated, 401},
+		{httpx.ErrCrossOrigin, 403},
+		{&httpx.RetryLater{Err: httpx.ErrTooMany, After: time.Minute}, 429},
 		{errors.New("boom"), 500},
 	}
 	for _, tc := range tests {
-		if got := statusOf(tc.err); got != tc.want {
-			t.Errorf("statusOf(%v) = %d, want %d", tc.err, got, tc.want)
+		if got := httpx.Status(tc.err); got != tc.want {
+			t.Errorf("httpx.Status(%v) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // loginPage shows the sign-in form.
@@ -26,22 +27,22 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 // places answers a little later; a client that did not fail is never
 // refused.
 func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
-	f, err := parseForm(r)
+	f, err := httpx.ParseForm(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	rq := requestOf(r.Context())
-	now := rq.now
-	username := strings.ToLower(strings.TrimSpace(f.str("username")))
-	v := loginView{Page: s.page(r, "login.title", ""), Username: username, Next: safeNext(f.str("next"))}
+	rq := httpx.FromContext(r.Context())
+	now := rq.Now
+	username := strings.ToLower(strings.TrimSpace(f.Str("username")))
+	v := loginView{Page: s.page(r, "login.title", ""), Username: username, Next: safeNext(f.Str("next"))}
 	v.User = nil // the form is shown to whoever signs in now
 	if len(v.Username) > 64 {
 		v.Username = v.Username[:64]
 	}
-	if after, limit, refused := s.limiter.refused(v.Username, rq.client, now); refused {
+	if after, limit, refused := s.limiter.refused(v.Username, rq.Client, now); refused {
 		Metrics.loginThrottled(limit)
-		s.log.Warn("sign-in throttled", "request_id", rq.id, "username", v.Username, "client", rq.client,
+		s.log.Warn("sign-in throttled", "request_id", rq.ID, "username", v.Username, "client", rq.Client,
 			"limit", limit, "retry_after", after.Round(time.Second))
 		w.Header().Set("Retry-After", retrySeconds(after))
 		v.Error = T(v.Lang, "login.too_many", waitText(v.Lang, after))
@@ -52,25 +53,25 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 
 	u, err := s.cmd.User(r.Context(), username)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
-		s.log.Error("sign-in: loading user", "request_id", rq.id, "err", err)
-		w.Header().Set("Retry-After", retrySeconds(unavailableRetry))
+		s.log.Error("sign-in: loading user", "request_id", rq.ID, "err", err)
+		w.Header().Set("Retry-After", retrySeconds(httpx.UnavailableRetry))
 		v.Error = T(v.Lang, "login.unavailable")
-		s.render(w, r, statusOf(err), loginPage(v))
+		s.render(w, r, httpx.Status(err), loginPage(v))
 		return
 	}
 	hash := dummyHash()
 	if u != nil {
 		hash = u.PasswordHash
 	}
-	if ok := CheckPassword(hash, f.str("password")); !ok || u == nil {
-		s.limiter.fail(v.Username, rq.client, now)
+	if ok := CheckPassword(hash, f.Str("password")); !ok || u == nil {
+		s.limiter.fail(v.Username, rq.Client, now)
 		Metrics.loginFailures.Add(1)
-		s.log.Info("sign-in failed", "request_id", rq.id, "username", v.Username, "client", rq.client)
+		s.log.Info("sign-in failed", "request_id", rq.ID, "username", v.Username, "client", rq.Client)
 		v.Error = T(v.Lang, "login.failed")
 		s.render(w, r, http.StatusUnauthorized, loginPage(v))
 		return
 	}
-	s.limiter.succeed(v.Username, rq.client)
+	s.limiter.succeed(v.Username, rq.Client)
 
 	// A fresh session: a new id, whatever cookie came in, so an id planted
 	// before sign-in (session fixation) never becomes a signed-in one.
@@ -86,7 +87,7 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.log.Info("signed in", "request_id", rq.id, "user", u.Username)
+	s.log.Info("signed in", "request_id", rq.ID, "user", u.Username)
 	http.Redirect(w, r, v.Next, http.StatusSeeOther)
 }
 
@@ -104,7 +105,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 // replicas could not be told (the store is down), it says so in the log.
 func (s *Server) endSession(r *http.Request, sid string) {
 	if err := s.sessions.reg.revoke(r.Context(), sid); err != nil {
-		s.log.Warn("session ended here, but the other replicas could not be told", "request_id", requestOf(r.Context()).id, "err", err)
+		s.log.Warn("session ended here, but the other replicas could not be told", "request_id", httpx.RequestID(r.Context()), "err", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 func init() { addRoutes(func(s *Server) { s.routeFunc("GET /metrics", s.siteMetrics) }) }
@@ -27,7 +28,7 @@ func init() { addRoutes(func(s *Server) { s.routeFunc("GET /metrics", s.siteMetr
 // either way, so the route list does not change with configuration.
 func (s *Server) siteMetrics(w http.ResponseWriter, r *http.Request) {
 	if s.ownMetrics {
-		s.fail(w, r, errNoRoute)
+		s.fail(w, r, httpx.ErrNoRoute)
 		return
 	}
 	s.metrics(w, r)
@@ -101,7 +102,7 @@ type commandStats struct {
 // and the HTTP status its outcome maps to (200 for success, whatever the
 // API answered).
 func (m *Registry) observeCommand(name string, d time.Duration, res domain.Result, err error) {
-	status := statusOf(err)
+	status := httpx.Status(err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.commands == nil {

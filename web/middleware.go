@@ -9,18 +9,16 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
-)
 
-// MaxBody bounds every request body: forms and JSON alike. Past it the
-// request fails with 413.
-const MaxBody = 1 << 20
+	"github.com/crossrank/crossrank/web/httpx"
+)
 
 // middleware wraps the router in the chain every request passes, outermost
 // first: request state, logging, panic recovery, security headers, the
 // cross-origin check, the body limit and authentication.
 func (s *Server) middleware(h http.Handler) http.Handler {
 	h = s.authenticate(h)
-	h = limitBody(h)
+	h = httpx.LimitBody(h)
 	h = s.crossOrigin(h)
 	h = s.secureHeaders(h)
 	h = s.recoverPanics(h)
@@ -32,11 +30,11 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 // address.
 func (s *Server) begin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rq := &request{id: randomHex(8), nonce: randomNonce(), now: s.now(), clock: s.now, isAPI: isAPIPath(r),
-			client: s.proxies.clientAddr(r)}
-		rq.lang = s.chooseLang(w, r)
-		w.Header().Set("X-Request-Id", rq.id)
-		next.ServeHTTP(w, r.WithContext(withRequest(r.Context(), rq)))
+		rq := &httpx.Request{ID: randomHex(8), Nonce: randomNonce(), Now: s.now(), Clock: s.now, API: httpx.IsAPI(r),
+			Client: s.proxies.clientAddr(r), Log: s.log}
+		rq.Lang = s.chooseLang(w, r)
+		w.Header().Set("X-Request-Id", rq.ID)
+		next.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))
 	})
 }
 
@@ -81,14 +79,14 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		start := time.Now()
 		next.ServeHTTP(sw, r)
-		rq := requestOf(r.Context())
+		rq := httpx.FromContext(r.Context())
 		attrs := []slog.Attr{
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)),
-			slog.Int64("bytes", sw.bytes), slog.String("request_id", rq.id), slog.String("client", rq.client),
+			slog.Int64("bytes", sw.bytes), slog.String("request_id", rq.ID), slog.String("client", rq.Client),
 		}
-		if rq.user != nil {
-			attrs = append(attrs, slog.String("user", rq.user.Username))
+		if rq.User != nil {
+			attrs = append(attrs, slog.String("user", rq.User.Username))
 		}
 		level := slog.LevelInfo
 		if sw.status >= 500 {
@@ -110,12 +108,12 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if v == http.ErrAbortHandler {
 				panic(v) // the handler asked to abort the connection
 			}
-			s.log.Error("panic", "request_id", requestIDOf(r.Context()), "panic", fmt.Sprint(v),
+			s.log.Error("panic", "request_id", httpx.RequestID(r.Context()), "panic", fmt.Sprint(v),
 				"method", r.Method, "path", r.URL.Path, "stack", string(debug.Stack()))
 			if sw != nil && sw.status != 0 {
 				return // the response has begun; the client sees it cut short
 			}
-			s.fail(w, r, errPanic)
+			s.fail(w, r, httpx.ErrPanic)
 		}()
 		next.ServeHTTP(w, r)
 	})
@@ -126,7 +124,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 // sniffed or leaking the URL to other sites.
 func (s *Server) secureHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := nonceOf(r.Context())
+		n := httpx.Nonce(r.Context())
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+n+
 			"'; style-src 'self' 'nonce-"+n+"'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -148,20 +146,11 @@ func (s *Server) secureHeaders(next http.Handler) http.Handler {
 func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.origins.Check(r); err != nil {
-			s.log.Warn("cross-origin request refused", "request_id", requestIDOf(r.Context()),
+			s.log.Warn("cross-origin request refused", "request_id", httpx.RequestID(r.Context()),
 				"path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"))
-			s.fail(w, r, errCrossOrigin)
+			s.fail(w, r, httpx.ErrCrossOrigin)
 			return
 		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// limitBody caps the body of every request at MaxBody; reading past it
-// fails with *http.MaxBytesError, which statusOf maps to 413.
-func limitBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		next.ServeHTTP(w, r)
 	})
 }

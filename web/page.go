@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -28,10 +29,10 @@ type Page struct {
 // page returns the shared view model of the request. title is a catalog
 // key; "" leaves the title to the caller.
 func (s *Server) page(r *http.Request, titleKey, section string) Page {
-	rq := requestOf(r.Context())
-	p := Page{Section: section, Lang: rq.lang, User: rq.user, RequestID: rq.id, url: r.URL}
+	rq := httpx.FromContext(r.Context())
+	p := Page{Section: section, Lang: rq.Lang, User: rq.User, RequestID: rq.ID, url: r.URL}
 	if titleKey != "" {
-		p.Title = T(rq.lang, titleKey)
+		p.Title = T(rq.Lang, titleKey)
 	}
 	return p
 }
@@ -139,26 +140,13 @@ func (p Page) Nav() []navItem {
 	return items
 }
 
-// render writes a templ component as the response with status. The page is
-// rendered into a buffer first, so a failing template yields a clean 500
-// page instead of half a page.
+// render writes a templ component as the response with status (see
+// httpx.Render); a component that fails yields a clean 500 page instead of
+// half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	if err := httpx.Render(w, r, status, c); err != nil {
 		s.fail(w, r, err)
-		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Add("Vary", "Cookie")
-	h.Add("Vary", "Accept-Language")
-	if userOf(r.Context()) != nil {
-		h.Set("Cache-Control", "no-store")
-	} else if h.Get("Cache-Control") == "" {
-		h.Set("Cache-Control", "no-cache")
-	}
-	w.WriteHeader(status)
-	_, _ = buf.WriteTo(w)
 }
 
 // errorView is the model of the error page.
@@ -173,8 +161,8 @@ type errorView struct {
 // if the template errs, a plain-text answer goes out.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int, err error) {
 	p := s.page(r, "", "")
-	p.Title = statusTitle(p.Lang, status)
-	v := errorView{Page: p, Status: status, Message: messageOf(p.Lang, err), SignIn: status == http.StatusUnauthorized}
+	p.Title = httpx.StatusTitle(p.Lang, status)
+	v := errorView{Page: p, Status: status, Message: httpx.Message(p.Lang, err), SignIn: status == http.StatusUnauthorized}
 	var buf bytes.Buffer
 	if rerr := errorPage(v).Render(r.Context(), &buf); rerr != nil {
 		s.log.Error("error page failed", "request_id", p.RequestID, "err", rerr)

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -40,7 +41,7 @@ func auditFilterOf(q url.Values) (projections.AuditFilter, error) {
 		if v := q.Get(n.name); v != "" {
 			u, err := strconv.ParseUint(v, 10, 64)
 			if err != nil {
-				return f, &badField{Field: n.name, Code: "field.whole_number"}
+				return f, &httpx.BadField{Field: n.name, Code: "field.whole_number"}
 			}
 			*n.dst = u
 		}
@@ -48,7 +49,7 @@ func auditFilterOf(q url.Values) (projections.AuditFilter, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return f, &badField{Field: "limit", Code: "field.whole_number"}
+			return f, &httpx.BadField{Field: "limit", Code: "field.whole_number"}
 		}
 		f.Limit = n
 	}
@@ -117,11 +118,11 @@ func (s *Server) renderAudit(w http.ResponseWriter, r *http.Request, ver *auditV
 		}
 	}
 	if err != nil {
-		if statusOf(err) >= 500 {
+		if httpx.Status(err) >= 500 {
 			s.fail(w, r, err)
 			return
 		}
-		status, v.Error = statusOf(err), messageOf(v.Lang, err)
+		status, v.Error = httpx.Status(err), httpx.Message(v.Lang, err)
 	}
 	if v.Types, err = s.read.AuditTypes(r.Context()); err != nil {
 		s.fail(w, r, err)

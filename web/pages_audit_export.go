@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // auditCSVHeader names the export's columns: the audit row as stored.
@@ -23,11 +24,11 @@ var auditCSVHeader = []string{"seq", "at", "actor", "kind", "aggregate", "type",
 func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	format := q.Get("format")
-	if format == "" && isAPIPath(r) {
+	if format == "" && httpx.IsAPI(r) {
 		format = "json"
 	}
 	if format != "csv" && format != "json" {
-		s.fail(w, r, &badField{Field: "format", Code: "field.export_format"})
+		s.fail(w, r, &httpx.BadField{Field: "format", Code: "field.export_format"})
 		return
 	}
 	f, err := auditFilterOf(q)
@@ -51,7 +52,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		err = writeAuditCSV(bw, func(fn func(projections.AuditRow) error) error { return s.read.AuditEach(r.Context(), f, fn) })
 	} else {
 		h.Set("Content-Type", "application/json; charset=utf-8")
-		if !isAPIPath(r) {
+		if !httpx.IsAPI(r) {
 			h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		}
 		err = writeAuditJSON(bw, seq, head, func(fn func(projections.AuditRow) error) error {
@@ -64,7 +65,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// The status has gone out; the export ends short, which a client
 		// sees (a JSON document that does not parse, a CSV row cut off).
-		s.log.Error("audit export failed", "request_id", requestIDOf(r.Context()), "format", format, "err", err)
+		s.log.Error("audit export failed", "request_id", httpx.RequestID(r.Context()), "format", format, "err", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -126,19 +127,19 @@ func (s *Server) lastVerify(lang string) *auditVerifyView {
 // redirecting; it is a POST because it replays the whole stream, which no
 // link or prefetch should start.
 func (s *Server) auditVerify(w http.ResponseWriter, r *http.Request) {
-	lang := langOf(r.Context())
+	lang := httpx.Lang(r.Context())
 	if s.verify == nil {
 		s.renderAudit(w, r, &auditVerifyView{Outcome: "error", Message: T(lang, "audit.verify.unavailable")})
 		return
 	}
 	res, err := s.verify.Verify(r.Context())
 	if err != nil {
-		s.log.Error("verify failed to run", "request_id", requestIDOf(r.Context()), "err", err)
-		s.renderAudit(w, r, &auditVerifyView{Outcome: "error", Message: messageOf(lang, err)})
+		s.log.Error("verify failed to run", "request_id", httpx.RequestID(r.Context()), "err", err)
+		s.renderAudit(w, r, &auditVerifyView{Outcome: "error", Message: httpx.Message(lang, err)})
 		return
 	}
 	if !res.Passed {
-		s.log.Warn("verify found a mismatch", "request_id", requestIDOf(r.Context()), "sequence", res.Seq,
+		s.log.Warn("verify found a mismatch", "request_id", httpx.RequestID(r.Context()), "sequence", res.Seq,
 			"edition", res.Edition, "detail", res.Detail)
 	}
 	s.renderAudit(w, r, verifyViewOf(lang, res))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // deskRoutes registers the desk pages editors and reviewers work in: the
@@ -60,7 +61,7 @@ type deskQueueItem struct {
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	p := s.page(r, "desk.dashboard.title", "dashboard")
-	q, err := s.read.Queues(ctx, p.User.Username, requestOf(ctx).now)
+	q, err := s.read.Queues(ctx, p.User.Username, httpx.Now(ctx))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -19,6 +19,7 @@ import (
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // The demo seed's proposals, one in each desk queue.
@@ -136,8 +137,8 @@ func (e *deskEnv) page(c *client, target string, want int) *goquery.Document {
 // the status, the Location and the parsed body.
 func (e *deskEnv) post(c *client, target string, values url.Values) (int, string, *goquery.Document) {
 	e.t.Helper()
-	if values.Get(commandIDField) == "" {
-		values.Set(commandIDField, events.NewID(time.Now()))
+	if values.Get(httpx.CommandIDField) == "" {
+		values.Set(httpx.CommandIDField, events.NewID(time.Now()))
 	}
 	res, body := c.postForm(target, values)
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // deskEntryView is the model of the desk's entry page: what is published,
@@ -124,7 +125,7 @@ func (s *Server) deskEntryPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.page(r, "", "dashboard")
-	v := deskEntryViewOf(p, ev, changes, requestOf(ctx).now)
+	v := deskEntryViewOf(p, ev, changes, httpx.Now(ctx))
 	v.Title = v.Name
 	s.render(w, r, http.StatusOK, deskEntryTmpl(v))
 }

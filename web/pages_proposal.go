@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // proposalPageView is the model of a proposal's page: the editor while it
@@ -110,8 +111,8 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 		ClosedReason: d.ClosedReason, Edition: d.Edition, Draft: d.Status == domain.StatusDraft,
 		Quorum: ppQuorumParts(p, l, d.Quorum), QuorumMet: d.Quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(d.Status)),
-		Can:       dp.Allowed(actorOf(ctx), ed), Vetoes: dp.OpenVetoes(),
-		Today:  requestOf(ctx).now.UTC().Format(time.DateOnly),
+		Can:       dp.Allowed(httpx.Actor(ctx), ed), Vetoes: dp.OpenVetoes(),
+		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),
 		failed: failed, state: st,
 	}
 	v.EntryName = d.Entry
@@ -128,7 +129,7 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 		v.ShowImpact, v.Impact = true, ppBuildImpact(p, id, im)
 	}
 	v.Diff = ppDiffRows(p, l, d, ed)
-	v.Evidence = ppEvidenceRows(p, l, d, v.Can.Edit, requestOf(ctx).now)
+	v.Evidence = ppEvidenceRows(p, l, d, v.Can.Edit, httpx.Now(ctx))
 	v.Votes, v.History = ppVoteRows(p, d)
 	v.Revisions = ppRevisionRows(p, d)
 	v.Citable = ppCitable(d)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // TestInvisibleCharacters: a name with a bidirectional override is refused
@@ -25,7 +26,7 @@ func TestInvisibleCharacters(t *testing.T) {
 	if got := testText(doc, "form-error") + testText(doc, "field-error-title"); !strings.Contains(got, want) {
 		t.Errorf("title error %q, want %q", got, want)
 	}
-	if got, want := messageOf(langZh, domain.Invalid("name.en", "field.invisible_char", nil)),
+	if got, want := httpx.Message(langZh, domain.Invalid("name.en", "field.invisible_char", nil)),
 		"名称（英文）含有不可见的格式字符（双向控制符或零宽字符）。"; got != want {
 		t.Errorf("Chinese: %q, want %q", got, want)
 	}

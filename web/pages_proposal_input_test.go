@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // TestProposalBadInput: every malformed or invalid post is refused with its
@@ -28,11 +29,11 @@ func TestProposalBadInput(t *testing.T) {
 		}
 	}
 	raw("claim=%ff%fe&source_name=s&excerpt=x&observed_on=2026-01-01&cmd_id="+events.NewID(time.Now()), http.StatusBadRequest)
-	raw("claim="+strings.Repeat("a", MaxBody+10), http.StatusRequestEntityTooLarge)
+	raw("claim="+strings.Repeat("a", httpx.MaxBody+10), http.StatusRequestEntityTooLarge)
 
 	commandID := events.NewID(time.Now())
 	doc := e.refused(c, target, url.Values{"claim": {"Bad link"}, "source_url": {"javascript:alert(1)"},
-		"excerpt": {"x"}, "observed_on": {"2026-01-01"}, commandIDField: {commandID}}, http.StatusUnprocessableEntity)
+		"excerpt": {"x"}, "observed_on": {"2026-01-01"}, httpx.CommandIDField: {commandID}}, http.StatusUnprocessableEntity)
 	if got := testText(doc, "field-error-source_url"); got != "Source URL must be an http or https URL." {
 		t.Errorf("source_url error %q", got)
 	}
@@ -92,7 +93,7 @@ func TestStaleRevisionVote(t *testing.T) {
 	e.mustPost(ed, deskInReview, "revise", url.Values{"note": {"New figures"}})
 	e.mustPost(ed, deskInReview, "submit", url.Values{})
 	doc = e.refused(r2, "/desk/proposals/"+deskInReview+"/votes",
-		url.Values{"verdict": {"approve"}, "revision": {rev}, "verified_evidence": {"e1"}, commandIDField: {commandID}}, http.StatusConflict)
+		url.Values{"verdict": {"approve"}, "revision": {rev}, "verified_evidence": {"e1"}, httpx.CommandIDField: {commandID}}, http.StatusConflict)
 	if got := testText(doc, "form-error"); got != "The proposal has a newer revision; reload the page." {
 		t.Errorf("message %q", got)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // newProposalView is the model of the page that opens a proposal: for an
@@ -60,7 +61,7 @@ func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *o
 	// editor at the field to correct.
 	if _, ok := st.Fields["proposal"]; ok {
 		if err := domain.CheckSlug("entry", in.Entry); err != nil {
-			st.Summary = messageOf(langOf(r.Context()), err)
+			st.Summary = httpx.Message(httpx.Lang(r.Context()), err)
 			st.Fields = map[string]string{"entry": st.Summary}
 		}
 	}

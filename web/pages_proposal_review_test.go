@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // TestReviewPage follows the demo's proposal in review through a veto, its
@@ -42,7 +43,7 @@ func TestReviewPage(t *testing.T) {
 	// A veto, in words, in both languages. Sent twice (a double click),
 	// it is one vote.
 	veto := url.Values{"verdict": {"reject"}, "revision": {"1"}, "comment": {"The excerpt does not say this."},
-		commandIDField: {events.NewID(time.Now())}}
+		httpx.CommandIDField: {events.NewID(time.Now())}}
 	before := e.lastSeq()
 	e.mustPost(r2, id, "votes", veto)
 	e.mustPost(r2, id, "votes", veto)

@@ -12,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // TestProposalEditor walks an editor through the forms without script:
@@ -31,7 +32,7 @@ func TestProposalEditor(t *testing.T) {
 
 	// Opening twice with the same cmd_id opens one proposal.
 	commandID := events.NewID(time.Now())
-	open := url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, commandIDField: {commandID}}
+	open := url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, httpx.CommandIDField: {commandID}}
 	before := e.lastSeq()
 	for range 2 {
 		status, loc, _ := e.post(c, "/desk/proposals", open)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // publishChoice is the subset of one ranking's proposals a publisher chose.
@@ -130,15 +131,15 @@ func (s *Server) publishView(r *http.Request, choice publishChoice, st formState
 		case len(pr.Chosen) > 0:
 			pv, def, err := s.cmd.PreviewEdition(ctx, rk.Slug, pr.Chosen)
 			if err != nil {
-				if statusOf(err) >= 500 {
+				if httpx.Status(err) >= 500 {
 					return v, err
 				}
-				pr.PreviewError = messageOf(v.Lang, err)
+				pr.PreviewError = httpx.Message(v.Lang, err)
 				break
 			}
 			pr.Preview = previewOf(pv, adminWordsOf(def, v.Lang), v.Lang)
 		case len(pr.Candidates) > 0 && chosenHere:
-			pr.PreviewError = messageOf(v.Lang, domain.ErrNothingToPublish)
+			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
 		}
 		v.Rankings = append(v.Rankings, pr)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -55,9 +56,9 @@ type userAddInput struct {
 
 var userAddAction = action[userAddInput]{
 	name: "user.register",
-	form: func(f *form, in *userAddInput) {
-		in.Username = strings.ToLower(strings.TrimSpace(f.str("username")))
-		in.DisplayName, in.Password, in.Roles = strings.TrimSpace(f.str("display_name")), f.str("password"), f.strs("roles")
+	form: func(f *httpx.Form, in *userAddInput) {
+		in.Username = strings.ToLower(strings.TrimSpace(f.Str("username")))
+		in.DisplayName, in.Password, in.Roles = strings.TrimSpace(f.Str("display_name")), f.Str("password"), f.Strs("roles")
 	},
 	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userAddInput) (domain.Result, error) {
 		if err := domain.CheckUsername(in.Username); err != nil {
@@ -83,7 +84,7 @@ func roleAction(name string, run func(s *Server, ctx context.Context, a domain.A
 	return action[userRoleInput]{
 		name: name,
 		path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
-		form: func(f *form, in *userRoleInput) { in.Role = f.str("role") },
+		form: func(f *httpx.Form, in *userRoleInput) { in.Role = f.Str("role") },
 		run:  run,
 	}
 }
@@ -187,7 +188,7 @@ func (s *Server) renderUsers(w http.ResponseWriter, r *http.Request, status int,
 			Roles: roleCells(v.Page, u.Roles)}
 		for _, t := range tokens {
 			if t.Username == u.Username {
-				row.Tokens = append(row.Tokens, tokenViewOf(v.Page, t, requestOf(ctx).now))
+				row.Tokens = append(row.Tokens, tokenViewOf(v.Page, t, httpx.Now(ctx)))
 			}
 		}
 		v.Users = append(v.Users, row)

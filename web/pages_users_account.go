@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // pathAccount is the signed-in user's own page.
@@ -33,11 +34,11 @@ type passwordChangeInput struct {
 
 var passwordChangeAction = action[passwordChangeInput]{
 	name: "user.change_password",
-	form: func(f *form, in *passwordChangeInput) {
-		in.Current, in.New, in.Confirm = f.str("current_password"), f.str("new_password"), f.str("confirm_password")
+	form: func(f *httpx.Form, in *passwordChangeInput) {
+		in.Current, in.New, in.Confirm = f.Str("current_password"), f.Str("new_password"), f.Str("confirm_password")
 	},
 	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
-		u := userOf(ctx)
+		u := httpx.User(ctx)
 		if !CheckPassword(u.PasswordHash, in.Current) {
 			return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
 		}
@@ -52,7 +53,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 		if err == nil {
 			// Every other session of the user ends with the old password;
 			// this one moves to the new one.
-			if rerr := s.sessions.reg.reopen(ctx, requestOf(ctx).session, hash); rerr != nil {
+			if rerr := s.sessions.reg.reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
 				s.log.Warn("password changed; this session could not be moved to it", "err", rerr)
 			}
 		}
@@ -72,7 +73,7 @@ func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *
 
 // accountTokenIssue issues a token for the signed-in user.
 func (s *Server) accountTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, userOf(r.Context()).Username, pathAccount, func(st formState, status int) {
+	s.tokenIssue(w, r, httpx.User(r.Context()).Username, pathAccount, func(st formState, status int) {
 		s.renderAccount(w, r, status, "token", st)
 	})
 }
@@ -108,7 +109,7 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	for _, t := range tokens {
-		v.Tokens = append(v.Tokens, tokenViewOf(v.Page, t, requestOf(r.Context()).now))
+		v.Tokens = append(v.Tokens, tokenViewOf(v.Page, t, httpx.Now(r.Context())))
 	}
 	s.render(w, r, status, accountPageTmpl(v))
 }

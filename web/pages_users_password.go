@@ -5,11 +5,12 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // errOwnPasswordReset: an admin's own password is changed on the account
 // page, which asks for the current one; the reset asks for none.
-var errOwnPasswordReset = &webError{code: "user.own_password_reset", msg: "change your own password on your account page", kind: domain.ErrForbidden}
+var errOwnPasswordReset = httpx.NewError("user.own_password_reset", "change your own password on your account page", domain.ErrForbidden)
 
 // passwordResetInput is an admin's reset of another user's password.
 type passwordResetInput struct {
@@ -26,7 +27,7 @@ type passwordResetInput struct {
 var passwordResetAction = action[passwordResetInput]{
 	name: "user.reset_password",
 	path: func(r *http.Request, in *passwordResetInput) { in.User = r.PathValue("name") },
-	form: func(f *form, in *passwordResetInput) { in.New = f.str("new_password") },
+	form: func(f *httpx.Form, in *passwordResetInput) { in.New = f.Str("new_password") },
 	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordResetInput) (domain.Result, error) {
 		if in.User == a.Name {
 			return domain.Result{}, errOwnPasswordReset

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // maxTokenDays bounds a token's validity.
@@ -23,7 +24,7 @@ type tokenIssueInput struct {
 
 var tokenIssueAction = action[tokenIssueInput]{
 	name: "user.issue_token",
-	form: func(f *form, in *tokenIssueInput) { in.Name, in.Days = f.str("name"), f.int("expires_days") },
+	form: func(f *httpx.Form, in *tokenIssueInput) { in.Name, in.Days = f.Str("name"), f.Int("expires_days") },
 	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *tokenIssueInput) (domain.Result, error) {
 		if in.Days < 0 || in.Days > maxTokenDays {
 			return domain.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
@@ -54,10 +55,10 @@ var tokenRevokeAction = action[tokenRevokeInput]{
 	path: func(r *http.Request, in *tokenRevokeInput) {
 		in.User, in.Token = r.PathValue("name"), r.PathValue("token")
 		if in.User == "" { // the account page: one's own token
-			in.User = userOf(r.Context()).Username
+			in.User = httpx.User(r.Context()).Username
 		}
 	},
-	form: func(*form, *tokenRevokeInput) {},
+	form: func(*httpx.Form, *tokenRevokeInput) {},
 	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *tokenRevokeInput) (domain.Result, error) {
 		return s.cmd.RevokeToken(ctx, a, domain.RevokeToken{CommandID: commandID, User: in.User, TokenID: in.Token})
 	},
@@ -85,23 +86,23 @@ func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
 // it again. The answer is not a redirect for that reason; sending the form
 // again (reload, double click) stores nothing and shows no token.
 func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back string, failed func(formState, int)) {
-	f, err := parseForm(r)
+	f, err := httpx.ParseForm(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	in := tokenIssueInput{User: user}
 	tokenIssueAction.form(f, &in)
-	err = f.err
+	err = f.Err()
 	if err == nil {
-		_, _, err = execute(s, r.Context(), tokenIssueAction, f.commandID(), &in, true)
+		_, _, err = execute(s, r.Context(), tokenIssueAction, f.CommandID(), &in, true)
 	}
 	if err != nil {
-		if statusOf(err) >= 500 {
+		if httpx.Status(err) >= 500 {
 			s.fail(w, r, err)
 			return
 		}
-		failed(formStateOf(langOf(r.Context()), f, err), statusOf(err))
+		failed(formStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
 		return
 	}
 	v := tokenIssuedView{Page: s.page(r, "apitoken.issued_title", ""), Owner: user, Name: in.Name, Token: in.secret, Back: back}

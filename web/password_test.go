@@ -96,29 +96,6 @@ func TestSafeNext(t *testing.T) {
 	}
 }
 
-func TestCommandID(t *testing.T) {
-	now := time.Now()
-	fresh, _ := commandIDFor("alice", "", now)
-	if !isUUID(fresh) {
-		t.Errorf("fresh id %q", fresh)
-	}
-	uuid := "01890a5d-ac96-774b-bcce-b302099a8057"
-	if got, _ := commandIDFor("alice", uuid, now); got != uuid {
-		t.Errorf("a UUID key became %q", got)
-	}
-	a1, _ := commandIDFor("alice", "order-42", now)
-	a2, _ := commandIDFor("alice", "order-42", now.Add(time.Hour))
-	b1, _ := commandIDFor("bob", "order-42", now)
-	if a1 != a2 || a1 == b1 || !isUUID(a1) {
-		t.Errorf("derived ids: %q %q %q", a1, a2, b1)
-	}
-	for _, bad := range []string{strings.Repeat("k", 256), "has space", "naïve"} {
-		if _, err := commandIDFor("alice", bad, now); statusOf(err) != http.StatusBadRequest {
-			t.Errorf("key %.20q: %v", bad, err)
-		}
-	}
-}
-
 func TestStaticAssets(t *testing.T) {
 	h := newEnv(t).srv.staticHandler()
 	url := assetURL("app.css")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // openInput opens a proposal for an entry, or for a new entry when
@@ -35,13 +36,13 @@ var openProposalAction = action[openInput]{
 			in.Ranking = slug
 		}
 	},
-	form: func(f *form, in *openInput) {
-		in.Ranking, in.Entry, in.Title, in.Summary = f.str("ranking"), f.str("entry"), f.str("title"), f.str("summary")
-		if f.bool("new_entry") {
+	form: func(f *httpx.Form, in *openInput) {
+		in.Ranking, in.Entry, in.Title, in.Summary = f.Str("ranking"), f.Str("entry"), f.Str("title"), f.Str("summary")
+		if f.Bool("new_entry") {
 			in.NewEntry = &newEntryInput{
-				Name:     events.Text{Zh: f.str("name_zh"), En: f.str("name_en")},
-				Category: f.str("category"), Website: f.str("website"),
-				Description: events.Text{Zh: f.str("description_zh"), En: f.str("description_en")},
+				Name:     events.Text{Zh: f.Str("name_zh"), En: f.Str("name_en")},
+				Category: f.Str("category"), Website: f.Str("website"),
+				Description: events.Text{Zh: f.Str("description_zh"), En: f.Str("description_en")},
 			}
 		}
 	},

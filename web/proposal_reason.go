@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // Revise, withdraw and reject share this file rather than have one each:
@@ -60,9 +61,9 @@ func proposalTextAction[In input](name, field string, fields func(*In) (proposal
 			id, _ := fields(in)
 			*id = proposalPath(r)
 		},
-		form: func(f *form, in *In) {
+		form: func(f *httpx.Form, in *In) {
 			_, text := fields(in)
-			*text = f.str(field)
+			*text = f.Str(field)
 		},
 		run: run,
 		resource: func(_ *Server, _ context.Context, in *In, _ string) (string, string) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // proposalJSON is the API's view of a proposal: its current revision with
@@ -94,7 +95,7 @@ func (s *Server) apiProposal(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, proposalView(p, rk, ed, requestOf(ctx).now))
+	httpx.WriteJSON(w, http.StatusOK, proposalView(p, rk, ed, httpx.Now(ctx)))
 }
 
 func proposalView(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now time.Time) proposalJSON {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // submitInput sends a draft to review.
@@ -16,7 +17,7 @@ type submitInput struct {
 var submitAction = action[submitInput]{
 	name: "proposal.submit",
 	path: func(r *http.Request, in *submitInput) { in.Proposal = proposalPath(r) },
-	form: func(*form, *submitInput) {},
+	form: func(*httpx.Form, *submitInput) {},
 	run:  (*Server).submitProposal,
 	resource: func(_ *Server, _ context.Context, in *submitInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)

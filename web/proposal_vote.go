@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // voteInput is a reviewer's verdict on a revision: approve (listing the
@@ -22,9 +23,9 @@ var voteAction = action[voteInput]{
 	name:    "proposal.vote",
 	created: true,
 	path:    func(r *http.Request, in *voteInput) { in.Proposal = proposalPath(r) },
-	form: func(f *form, in *voteInput) {
-		in.Verdict, in.Revision, in.Comment = f.str("verdict"), f.int("revision"), f.str("comment")
-		in.VerifiedEvidence = f.strs("verified_evidence")
+	form: func(f *httpx.Form, in *voteInput) {
+		in.Verdict, in.Revision, in.Comment = f.Str("verdict"), f.Int("revision"), f.Str("comment")
+		in.VerifiedEvidence = f.Strs("verified_evidence")
 	},
 	run: (*Server).castVote,
 	resource: func(_ *Server, _ context.Context, in *voteInput, _ string) (string, string) {

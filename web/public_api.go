@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // The read side of the JSON API. Field names are snake_case and stable;
@@ -406,6 +407,6 @@ func (s *Server) pubAPIEdition(w http.ResponseWriter, r *http.Request) {
 func (s *Server) pubAPIEntry(w http.ResponseWriter, r *http.Request) {
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
 	s.servePublicAPI(w, r, slug, nil, true, func(ctx context.Context) (any, error) {
-		return pubAPIEntryOf(ctx, s.read, slug, entry, requestOf(ctx).now)
+		return pubAPIEntryOf(ctx, s.read, slug, entry, httpx.Now(ctx))
 	})
 }

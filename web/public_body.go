@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/a-h/templ"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // Public bodies are built once per edition. A public page or API answer
@@ -263,7 +264,7 @@ func (s *Server) servePublicBody(w http.ResponseWriter, r *http.Request, key str
 	if h.Get("Cache-Control") == "" {
 		h.Set("Cache-Control", "no-cache")
 	}
-	body.serve(w, r, nonceOf(r.Context()))
+	body.serve(w, r, httpx.Nonce(r.Context()))
 }
 
 // servePublicJSONBody answers a public API read from the cache.
@@ -297,8 +298,8 @@ func (s *Server) servePublicJSONBody(w http.ResponseWriter, r *http.Request, key
 // chooses between copies held by the same entry. Paths and valid queries
 // are many, so the byte bound, not the keys, caps the memory.
 func (s *Server) pubBodyKey(r *http.Request, c pubCache, live pubLive) (key string, ok bool) {
-	if userOf(r.Context()) != nil {
+	if httpx.User(r.Context()) != nil {
 		return "", false
 	}
-	return c.etag(requestOf(r.Context()).now, r.URL.Path) + "|" + live.URL + "|" + live.Ranking, true
+	return c.etag(httpx.Now(r.Context()), r.URL.Path) + "|" + live.URL + "|" + live.Ranking, true
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // pubCache says how a public response is validated.
@@ -76,10 +77,10 @@ func (s *Server) publicFresh(w http.ResponseWriter, r *http.Request, c pubCache)
 	if c.kind != "page" {
 		vary() // pages get theirs from render
 	}
-	if userOf(r.Context()) != nil {
+	if httpx.User(r.Context()) != nil {
 		return false
 	}
-	tag := c.etag(requestOf(r.Context()).now, r.URL.Path)
+	tag := c.etag(httpx.Now(r.Context()), r.URL.Path)
 	h.Set("ETag", tag)
 	lm := c.lastModified()
 	if !lm.IsZero() && !c.daily {

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // pubEvidence is one evidence item as readers see it.
@@ -197,7 +198,7 @@ func (s *Server) publicEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
 	s.servePublicPage(w, r, slug, nil, true, func(p Page, live pubLive) (pubPage, error) {
-		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, requestOf(ctx).now)
+		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, httpx.Now(ctx))
 		v.Live = live
 		return pubEntryPage(v), err
 	})

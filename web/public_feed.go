@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // The Atom feed (RFC 4287): one entry per published edition, newest
@@ -134,7 +135,7 @@ func (s *Server) publicFeed(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	lang := langOf(ctx)
+	lang := httpx.Lang(ctx)
 	if s.publicFresh(w, r, pubCache{mark: mark, lang: lang, kind: "feed", query: query}) {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 func init() { addRoutes((*Server).publicRoutes) }
@@ -49,7 +50,7 @@ func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking
 		s.fail(w, r, err)
 		return
 	}
-	pc := pubCache{mark: mark, lang: langOf(r.Context()), daily: daily, kind: "page", query: query}
+	pc := pubCache{mark: mark, lang: httpx.Lang(r.Context()), daily: daily, kind: "page", query: query}
 	if s.publicFresh(w, r, pc) {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // Waiter reports when the read models have applied an event: a handler that
@@ -213,10 +214,10 @@ func (s *Server) routes() {
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	if allow := s.allowedMethods(r); len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		s.fail(w, r, errMethod)
+		s.fail(w, r, httpx.ErrMethod)
 		return
 	}
-	s.fail(w, r, errNoRoute)
+	s.fail(w, r, httpx.ErrNoRoute)
 }
 
 // allowedMethods lists the methods a route other than the catch-all serves

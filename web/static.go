@@ -11,6 +11,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 //go:embed static
@@ -68,7 +70,7 @@ func (s *Server) staticHandler() http.Handler {
 		name := strings.TrimPrefix(r.URL.Path, "/static/")
 		a, ok := assets[name]
 		if !ok {
-			s.fail(w, r, errNoRoute)
+			s.fail(w, r, httpx.ErrNoRoute)
 			return
 		}
 		h := w.Header()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // tokenPrefix starts every API token, so a leaked one is easy to recognise
@@ -70,21 +71,21 @@ func bearerToken(header string) (token string, present bool) {
 func (s *Server) userByToken(ctx context.Context, full string, now time.Time) (*domain.User, string, error) {
 	id, ok := parseToken(full)
 	if !ok {
-		return nil, "", fmt.Errorf("%w: malformed bearer token", errUnauthenticated)
+		return nil, "", fmt.Errorf("%w: malformed bearer token", httpx.ErrUnauthenticated)
 	}
 	if s.tokens == nil {
-		return nil, "", fmt.Errorf("%w: bearer tokens are not configured", errUnauthenticated)
+		return nil, "", fmt.Errorf("%w: bearer tokens are not configured", httpx.ErrUnauthenticated)
 	}
 	name, err := s.tokens.TokenOwner(ctx, id)
 	if errors.Is(err, domain.ErrNotFound) {
-		return nil, "", fmt.Errorf("%w: unknown token %s", errUnauthenticated, id)
+		return nil, "", fmt.Errorf("%w: unknown token %s", httpx.ErrUnauthenticated, id)
 	}
 	if err != nil {
 		return nil, "", err
 	}
 	u, err := s.cmd.User(ctx, name)
 	if errors.Is(err, domain.ErrNotFound) {
-		return nil, "", fmt.Errorf("%w: token %s of missing user", errUnauthenticated, id)
+		return nil, "", fmt.Errorf("%w: token %s of missing user", httpx.ErrUnauthenticated, id)
 	}
 	if err != nil {
 		return nil, "", err
@@ -92,13 +93,13 @@ func (s *Server) userByToken(ctx context.Context, full string, now time.Time) (*
 	t := u.Tokens[id]
 	switch {
 	case t == nil:
-		return nil, "", fmt.Errorf("%w: unknown token %s", errUnauthenticated, id)
+		return nil, "", fmt.Errorf("%w: unknown token %s", httpx.ErrUnauthenticated, id)
 	case t.Revoked:
-		return nil, "", fmt.Errorf("%w: revoked token %s", errUnauthenticated, id)
+		return nil, "", fmt.Errorf("%w: revoked token %s", httpx.ErrUnauthenticated, id)
 	case !t.ExpiresAt.IsZero() && !now.Before(t.ExpiresAt):
-		return nil, "", fmt.Errorf("%w: expired token %s", errUnauthenticated, id)
+		return nil, "", fmt.Errorf("%w: expired token %s", httpx.ErrUnauthenticated, id)
 	case subtle.ConstantTimeCompare([]byte(TokenHash(full)), []byte(t.Hash)) != 1:
-		return nil, "", fmt.Errorf("%w: wrong secret for token %s", errUnauthenticated, id)
+		return nil, "", fmt.Errorf("%w: wrong secret for token %s", httpx.ErrUnauthenticated, id)
 	}
 	return u, id, nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // dismissVetoInput lifts a reviewer's reject by a publisher, with a reason.
@@ -18,7 +19,7 @@ type dismissVetoInput struct {
 var dismissVetoAction = action[dismissVetoInput]{
 	name: "veto.dismiss",
 	path: func(r *http.Request, in *dismissVetoInput) { in.Proposal = proposalPath(r) },
-	form: func(f *form, in *dismissVetoInput) { in.Voter, in.Reason = f.str("voter"), f.str("reason") },
+	form: func(f *httpx.Form, in *dismissVetoInput) { in.Voter, in.Reason = f.Str("voter"), f.Str("reason") },
 	run:  (*Server).dismissVeto,
 	resource: func(_ *Server, _ context.Context, in *dismissVetoInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)

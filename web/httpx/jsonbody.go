@@ -1,4 +1,4 @@
-package web
+package httpx
 
 import (
 	"bytes"
@@ -12,15 +12,28 @@ import (
 	"unicode/utf8"
 )
 
-// decodeJSON reads a JSON request body into dst, strictly: application/json
+// MaxBody bounds every request body: forms and JSON alike. Past it the
+// request fails with 413.
+const MaxBody = 1 << 20
+
+// LimitBody caps the body of every request at MaxBody; reading past it
+// fails with *http.MaxBytesError, which Status maps to 413.
+func LimitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// DecodeJSON reads a JSON request body into dst, strictly: application/json
 // only (415), at most MaxBody bytes (413), valid UTF-8, one object, no
 // unknown fields, every field of the right type (400). An empty body is {}:
 // commands without input may send none.
-func decodeJSON(r *http.Request, dst any) error {
+func DecodeJSON(r *http.Request, dst any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-			return errNotJSON
+			return ErrNotJSON
 		}
 	}
 	body, err := io.ReadAll(r.Body)
@@ -29,19 +42,19 @@ func decodeJSON(r *http.Request, dst any) error {
 		if errors.As(err, &tooBig) {
 			return tooBig
 		}
-		return malformed("reading the body: %v", err)
+		return Malformed("reading the body: %v", err)
 	}
-	return decodeJSONBytes(body, dst)
+	return DecodeJSONBytes(body, dst)
 }
 
-// decodeJSONBytes decodes body into dst with decodeJSON's rules.
-func decodeJSONBytes(body []byte, dst any) error {
+// DecodeJSONBytes decodes body into dst with DecodeJSON's rules.
+func DecodeJSONBytes(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
 	}
 	// encoding/json would replace invalid UTF-8 with U+FFFD silently.
 	if !utf8.Valid(body) {
-		return &badField{Field: "body", Code: "field.not_utf8"}
+		return &BadField{Field: "body", Code: "field.not_utf8"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -49,7 +62,7 @@ func decodeJSONBytes(body []byte, dst any) error {
 		return jsonError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return malformed("the body holds more than one JSON value")
+		return Malformed("the body holds more than one JSON value")
 	}
 	return nil
 }
@@ -59,25 +72,25 @@ func decodeJSONBytes(body []byte, dst any) error {
 func jsonError(err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	var bf *badField
+	var bf *BadField
 	switch {
 	case errors.As(err, &bf):
 		return bf
 	case errors.As(err, &syn):
-		return malformed("JSON syntax error at byte %d", syn.Offset)
+		return Malformed("JSON syntax error at byte %d", syn.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return malformed("the JSON body ends too early")
+		return Malformed("the JSON body ends too early")
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
 			field = "body"
 		}
-		return &badField{Field: field, Code: expected(typ.Type)}
+		return &BadField{Field: field, Code: expected(typ.Type)}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return &badField{Field: strings.Trim(name, `"`), Code: "field.unknown"}
+		return &BadField{Field: strings.Trim(name, `"`), Code: "field.unknown"}
 	}
-	return malformed("JSON: %v", err)
+	return Malformed("JSON: %v", err)
 }
 
 // expected returns the code of the field error saying what a field of

@@ -1,4 +1,4 @@
-package web
+package httpx
 
 import (
 	"encoding/json"
@@ -8,15 +8,15 @@ import (
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
-// problem is an RFC 9457 problem detail.
-type problem struct {
+// Problem is an RFC 9457 problem detail.
+type Problem struct {
 	Type      string         `json:"type"`
 	Title     string         `json:"title"`
 	Status    int            `json:"status"`
 	Detail    string         `json:"detail,omitempty"`
 	Instance  string         `json:"instance,omitempty"`
 	RequestID string         `json:"request_id,omitempty"`
-	Errors    []fieldProblem `json:"errors,omitempty"`
+	Errors    []FieldProblem `json:"errors,omitempty"`
 }
 
 // problemTypes names the kind of each status; clients may branch on type.
@@ -43,19 +43,19 @@ func problemType(status int) string {
 	return "about:blank"
 }
 
-// writeProblem answers err as application/problem+json in the request's
+// WriteProblem answers err as application/problem+json in the request's
 // language: a title for the status, the user message as detail, and the
 // fields at fault.
-func writeProblem(w http.ResponseWriter, r *http.Request, status int, err error) {
-	lang := langOf(r.Context())
-	p := problem{
+func WriteProblem(w http.ResponseWriter, r *http.Request, status int, err error) {
+	lang := Lang(r.Context())
+	p := Problem{
 		Type:      problemType(status),
-		Title:     statusTitle(lang, status),
+		Title:     StatusTitle(lang, status),
 		Status:    status,
-		Detail:    messageOf(lang, err),
+		Detail:    Message(lang, err),
 		Instance:  r.URL.Path,
-		RequestID: requestIDOf(r.Context()),
-		Errors:    fieldProblemsOf(lang, err),
+		RequestID: RequestID(r.Context()),
+		Errors:    FieldProblems(lang, err),
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Set("Cache-Control", "no-store")
@@ -63,17 +63,17 @@ func writeProblem(w http.ResponseWriter, r *http.Request, status int, err error)
 	_ = json.NewEncoder(w).Encode(p)
 }
 
-// statusTitle is the short title of a status in lang.
-func statusTitle(lang string, status int) string {
+// StatusTitle is the short title of a status in lang.
+func StatusTitle(lang string, status int) string {
 	key := "error." + strconv.Itoa(status)
 	if i18n.Has(key) {
-		return T(lang, key)
+		return i18n.T(lang, key)
 	}
 	return http.StatusText(status)
 }
 
-// writeJSON answers v as JSON with status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// WriteJSON answers v as JSON with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
