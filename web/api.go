@@ -7,25 +7,6 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// apiRoutes registers the JSON API's writes (and the one read the writes
-// need). Reads of rankings, editions and the audit trail come from the read
-// models and are registered with the pages.
-func (s *Server) apiRoutes() {
-	s.route("POST /api/v1/proposals", apiCommand(s, openProposalAction))
-	s.route("GET /api/v1/proposals/{id}", s.requireUser(http.HandlerFunc(s.apiProposal)))
-	s.route("POST /api/v1/proposals/{id}/evidence", apiCommand(s, addEvidenceAction))
-	s.route("DELETE /api/v1/proposals/{id}/evidence/{evidence}", apiCommand(s, removeEvidenceAction))
-	s.route("POST /api/v1/proposals/{id}/changes", apiCommand(s, proposeChangeAction))
-	s.route("DELETE /api/v1/proposals/{id}/changes/{target}", apiCommand(s, removeChangeAction))
-	s.route("POST /api/v1/proposals/{id}/submit", apiCommand(s, submitAction))
-	s.route("POST /api/v1/proposals/{id}/withdraw", apiCommand(s, withdrawAction))
-	s.route("POST /api/v1/proposals/{id}/revise", apiCommand(s, reviseAction))
-	s.route("POST /api/v1/proposals/{id}/votes", apiCommand(s, voteAction))
-	s.route("POST /api/v1/proposals/{id}/dismiss-veto", apiCommand(s, dismissVetoAction))
-	s.route("POST /api/v1/proposals/{id}/reject", apiCommand(s, rejectAction))
-	s.route("POST /api/v1/rankings/{slug}/editions", apiCommand(s, publishAction))
-}
-
 // commandResponse is the API's answer to a write.
 type commandResponse struct {
 	ID       string   `json:"id"`       // what the command wrote: a proposal id, an edition number

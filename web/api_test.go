@@ -311,7 +311,7 @@ func merge(a, b map[string]any) map[string]any {
 func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	e := newEnv(t)
 	var failures []formState
-	e.srv.route("POST /test/proposals/{id}/evidence", formCommand(e.srv, addEvidenceAction,
+	e.srv.mux.Handle("POST /test/proposals/{id}/evidence", formCommand(e.srv, addEvidenceAction,
 		func(r *http.Request, in *addEvidenceInput, _ domain.Result) string {
 			return "/desk/proposals/" + in.Proposal
 		},

@@ -11,11 +11,13 @@
 // Errors become a status code in one place, httpx.Status, for HTML pages and for
 // RFC 9457 problem+json alike.
 //
-// Adding a page: a file registers its routes from init with addRoutes, and
-// guards them with requireUser or requireRole. A handler builds its view
-// model on s.page(r, titleKey, section) (language, user, words, dates) and
-// answers with s.render(w, r, status, component), or s.fail(w, r, err).
-// A command form posts to a route served by formCommand with one of the
-// actions (proposal_submit.go, …) and carries @commandField(""), so a
-// double submit stores one event.
+// Adding a page: list its route in routes.go (the one list of every
+// route), guarded by requireUser or requireRole, and by needsRead when it
+// queries the read models. A handler builds its view model on
+// s.page(r, titleKey, section) (language, user, words, dates) and answers
+// with s.render(w, r, status, component), or s.fail(w, r, err). The request's
+// state (language, user, actor, request id) comes from web/httpx. A command
+// form posts to a route served by formCommand with one of the actions
+// (proposal_submit.go, …) and carries @commandField(""), so a double submit
+// stores one event.
 package web

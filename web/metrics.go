@@ -20,8 +20,6 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-func init() { addRoutes(func(s *Server) { s.routeFunc("GET /metrics", s.siteMetrics) }) }
-
 // siteMetrics serves /metrics on the site's address unless the metrics have
 // an address of their own (Config.SeparateMetrics); then the site answers
 // 404, as for any address it does not serve. The route stays registered

@@ -111,7 +111,7 @@ func TestHSTSWhenSecure(t *testing.T) {
 
 func TestPanicBecomes500Page(t *testing.T) {
 	e := newEnv(t)
-	e.srv.routeFunc("GET /test/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
+	e.srv.mux.HandleFunc("GET /test/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
 	res, body := e.client().do(http.MethodGet, "/test/panic", nil, http.Header{"Accept-Language": {"zh-CN"}})
 	if res.StatusCode != http.StatusInternalServerError {
 		t.Fatalf("status %d, want 500", res.StatusCode)

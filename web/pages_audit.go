@@ -13,14 +13,6 @@ import (
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
-// auditRoutes: the audit trail for every signed-in user, its exports, the
-// same exports on the JSON API, and verification on demand.
-func (s *Server) auditRoutes() {
-	s.route("GET "+pathAudit, s.requireUser(http.HandlerFunc(s.auditPage)))
-	s.route("POST "+pathAudit+"/verify", s.requireUser(http.HandlerFunc(s.auditVerify)))
-	s.route("GET /api/v1/audit", s.requireUser(http.HandlerFunc(s.auditExport)))
-}
-
 // auditFilterNames are the query parameters a filter reads, in the order
 // links write them.
 var auditFilterNames = []string{"ranking", "entry", "proposal", "actor", "type", "from", "to"}

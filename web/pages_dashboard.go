@@ -10,23 +10,6 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// deskRoutes registers the desk pages editors and reviewers work in: the
-// dashboard, the new-proposal form and the proposal page with its forms,
-// and the live rank-impact fragment. Without read models (a server built
-// for API tests) there is nothing to show, and the routes stay unregistered.
-func (s *Server) deskRoutes() {
-	if s.read == nil {
-		return
-	}
-	s.route("GET "+pathDesk, s.requireUser(http.HandlerFunc(s.dashboard)))
-	s.route("GET /desk/{$}", http.RedirectHandler(pathDesk, http.StatusMovedPermanently))
-	s.route("GET /desk/proposals/new", s.requireRole(domain.RoleEditor, http.HandlerFunc(s.newProposalPage)))
-	s.route("POST /desk/proposals", formCommand(s, openProposalAction, ppOpened, s.newProposalFailed))
-	s.route("GET /desk/proposals/{id}", s.requireUser(http.HandlerFunc(s.proposalPage)))
-	s.route("GET /desk/proposals/{id}/impact", s.requireUser(http.HandlerFunc(s.proposalImpact)))
-	s.proposalFormRoutes()
-}
-
 // deskDashboardView is the model of the desk's start page: one section per queue.
 type deskDashboardView struct {
 	Page

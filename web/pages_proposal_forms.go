@@ -10,24 +10,6 @@ import (
 	"github.com/crossrank/crossrank/projections"
 )
 
-// proposalFormRoutes registers the proposal page's forms. Each posts to
-// the action the JSON API runs too; on success it answers 303 to the
-// proposal page (after the read models caught up), on failure it shows the
-// page again with the message in the form that failed.
-func (s *Server) proposalFormRoutes() {
-	const base = "POST /desk/proposals/{id}/"
-	s.route(base+"evidence", ppForm(s, addEvidenceAction, ppNamed[addEvidenceInput]("evidence")))
-	s.route(base+"evidence/remove", ppForm(s, removeEvidenceAction, ppNamed[removeEvidenceInput]("evidence-remove")))
-	s.route(base+"changes", ppForm(s, proposeChangeAction, ppChangeFormName))
-	s.route(base+"changes/remove", ppForm(s, removeChangeAction, ppNamed[removeChangeInput]("change-remove")))
-	s.route(base+"submit", ppForm(s, submitAction, ppNamed[submitInput]("submit")))
-	s.route(base+"revise", ppForm(s, reviseAction, ppNamed[noteInput]("revise")))
-	s.route(base+"withdraw", ppForm(s, withdrawAction, ppNamed[reasonInput]("withdraw")))
-	s.route(base+"votes", ppForm(s, voteAction, ppVoteFormName))
-	s.route(base+"dismiss-veto", ppForm(s, dismissVetoAction, ppNamed[dismissVetoInput]("dismiss")))
-	s.route(base+"reject", ppForm(s, rejectAction, ppNamed[reasonInput]("reject")))
-}
-
 // ppForm serves act as a form of the proposal page; form names the
 // form a failed submit is shown in.
 func ppForm[In input](s *Server, act action[In], form func(*In) string) http.Handler {

@@ -6,28 +6,6 @@ import (
 	"github.com/crossrank/crossrank/domain"
 )
 
-// deskAdminRoutes registers the desk's publishing, audit trail, users,
-// account and desk entry pages. Without read models (a server built for API
-// tests) there is nothing to show, and the routes stay unregistered.
-func (s *Server) deskAdminRoutes() {
-	if s.read == nil {
-		return
-	}
-	s.publishRoutes()
-	s.auditRoutes()
-	s.userRoutes()
-	s.accountRoutes()
-	s.route("GET /desk/entries/{ranking}/{entry}", s.requireUser(http.HandlerFunc(s.deskEntryPage)))
-}
-
-// publishRoutes: the publish page shows the next edition of each ranking;
-// its form publishes through the same action as the JSON API.
-func (s *Server) publishRoutes() {
-	s.route("GET "+pathPublish, s.requireRole(domain.RolePublisher, http.HandlerFunc(s.publishPage)))
-	s.route("POST "+pathPublish, s.requireRole(domain.RolePublisher,
-		formCommand(s, publishAction, s.published, s.publishFailed)))
-}
-
 // publishPage shows, per ranking, the cross-validated proposals and the
 // preview of the edition they make. ?ranking=<slug>&p=<id>&p=<id> previews
 // a chosen subset of one ranking; every other ranking previews all.

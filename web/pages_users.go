@@ -15,26 +15,6 @@ import (
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
-// userRoutes: admins list users, add them, grant and revoke roles, reset
-// passwords and revoke API tokens. Issuing a token here is refused for
-// anyone but the admin themself (the domain's rule, answered 403): tokens
-// are issued by their own user on the account page.
-func (s *Server) userRoutes() {
-	adm := func(h http.Handler) http.Handler { return s.requireRole(domain.RoleAdmin, h) }
-	s.route("GET "+pathUsers, adm(http.HandlerFunc(s.usersPage)))
-	s.route("POST "+pathUsers, adm(formCommand(s, userAddAction,
-		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add"))))
-	s.route("POST "+pathUsers+"/{name}/roles/grant", adm(formCommand(s, roleGrantAction,
-		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](s, "roles"))))
-	s.route("POST "+pathUsers+"/{name}/roles/revoke", adm(formCommand(s, roleRevokeAction,
-		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](s, "roles"))))
-	s.route("POST "+pathUsers+"/{name}/password", adm(formCommand(s, passwordResetAction,
-		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](s, "password"))))
-	s.route("POST "+pathUsers+"/{name}/tokens", adm(http.HandlerFunc(s.userTokenIssue)))
-	s.route("POST "+pathUsers+"/{name}/tokens/{token}/revoke", adm(formCommand(s, tokenRevokeAction,
-		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens"))))
-}
-
 // hashNewPassword hashes a password typed into field, or reports its
 // length next to the field.
 func hashNewPassword(field, pw string) (string, error) {

@@ -12,17 +12,6 @@ import (
 // pathAccount is the signed-in user's own page.
 const pathAccount = "/desk/account"
 
-// accountRoutes: every signed-in user changes their own password and
-// manages their own API tokens.
-func (s *Server) accountRoutes() {
-	s.route("GET "+pathAccount, s.requireUser(http.HandlerFunc(s.accountPage)))
-	s.route("POST "+pathAccount+"/password", formCommand(s, passwordChangeAction,
-		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](s, "password")))
-	s.route("POST "+pathAccount+"/tokens", s.requireUser(http.HandlerFunc(s.accountTokenIssue)))
-	s.route("POST "+pathAccount+"/tokens/{token}/revoke", formCommand(s, tokenRevokeAction,
-		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](s, "tokens")))
-}
-
 // passwordChangeInput is the change-password form: the current password
 // proves it is the user at the keyboard, not someone at an unlocked screen.
 type passwordChangeInput struct {

@@ -45,8 +45,12 @@ type pubHub struct {
 // to the foundation, so the public site keeps its state beside it.
 var pubHubs sync.Map // *Server → *pubHub
 
-// publicHub creates the server's hub and returns the /events handler.
+// publicHub creates the server's hub and returns the /events handler; nil
+// without read models, where needsRead answers instead.
 func (s *Server) publicHub() http.Handler {
+	if s.read == nil {
+		return nil
+	}
 	h := &pubHub{read: s.read, log: s.log, subs: map[chan struct{}]struct{}{},
 		kick: make(chan struct{}, 1), closed: make(chan struct{})}
 	if m, err := s.read.EditionMark(context.Background(), ""); err == nil {

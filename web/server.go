@@ -119,14 +119,6 @@ type Server struct {
 	pageCache *pubBodyCache
 }
 
-// routeGroups register the routes of files added later (the desk and public
-// pages): such a file calls addRoutes from an init function, so a new page
-// needs no edit anywhere else. New runs them after the foundation routes.
-var routeGroups []func(*Server)
-
-// addRoutes registers a group of routes; call it from an init function.
-func addRoutes(group func(*Server)) { routeGroups = append(routeGroups, group) }
-
 // New returns a Server with every route registered.
 func New(cfg Config) (*Server, error) {
 	if cfg.Commands == nil {
@@ -174,38 +166,12 @@ func New(cfg Config) (*Server, error) {
 	s.pubRows = pubPageRows
 	s.pageCache = newPubBodyCache(cfg.PageCacheBytes)
 	s.routes()
-	for _, group := range routeGroups {
-		group(s)
-	}
 	s.handler = s.middleware(s.mux)
 	return s, nil
 }
 
 // Handler returns the server's HTTP handler, middleware included.
 func (s *Server) Handler() http.Handler { return s.handler }
-
-// route registers h for a Go 1.22 pattern ("GET /desk/{id}", "POST /x").
-// Patterns overlap by the ServeMux rules; "/" is taken by the 404 page, so a
-// home page registers "GET /{$}".
-func (s *Server) route(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
-
-// routeFunc registers a handler function for pattern.
-func (s *Server) routeFunc(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, h) }
-
-// routes registers the foundation: sign-in, health, static assets, the JSON
-// API writes and the 404 page.
-func (s *Server) routes() {
-	s.routeFunc("GET /healthz", s.healthz)
-	s.routeFunc("GET /readyz", s.readyz)
-	s.route("GET /static/", s.staticHandler())
-	s.routeFunc("GET "+pathLogin, s.loginPage)
-	s.routeFunc("POST "+pathLogin, s.loginSubmit)
-	s.routeFunc("POST "+pathLogout, s.logout)
-	s.apiRoutes()
-	s.deskRoutes()
-	s.deskAdminRoutes()
-	s.routeFunc("/", s.noRoute)
-}
 
 // noRoute answers a request no other pattern took. The catch-all "/"
 // matches every method, so it shadows ServeMux's own 405: it asks the mux

@@ -10,32 +10,6 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-func init() { addRoutes((*Server).publicRoutes) }
-
-// publicRoutes registers the public site: pages, the Atom feed, the live
-// push and the read side of the JSON API. Nothing here needs a sign-in.
-// Without read models (a server built for desk tests) there is nothing to
-// show, and the routes stay unregistered.
-func (s *Server) publicRoutes() {
-	if s.read == nil {
-		return
-	}
-	s.routeFunc("GET /{$}", s.publicHome)
-	s.routeFunc("GET /r/{slug}", s.publicRanking)
-	s.routeFunc("GET /r/{slug}/e/{entry}", s.publicEntry)
-	s.routeFunc("GET /r/{slug}/editions", s.publicEditions)
-	s.routeFunc("GET /r/{slug}/editions/{n}", s.publicEdition)
-	s.routeFunc("GET /r/{slug}/methodology", s.publicMethodology)
-	s.routeFunc("GET /r/{slug}/feed.atom", s.publicFeed)
-	s.routeFunc("GET /feed.atom", s.publicFeed)
-	s.route("GET /events", s.publicHub())
-	s.routeFunc("GET /api/v1/rankings", s.pubAPIRankings)
-	s.routeFunc("GET /api/v1/rankings/{slug}", s.pubAPIRanking)
-	s.routeFunc("GET /api/v1/rankings/{slug}/editions", s.pubAPIEditions)
-	s.routeFunc("GET /api/v1/rankings/{slug}/editions/{n}", s.pubAPIEdition)
-	s.routeFunc("GET /api/v1/rankings/{slug}/entries/{entry}", s.pubAPIEntry)
-}
-
 // pubPage is a rendered public page.
 type pubPage = templ.Component
 

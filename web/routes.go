@@ -1,0 +1,137 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// routes lists every route of the site, top to bottom. Patterns follow the
+// Go 1.22 ServeMux rules; "/" is the catch-all 404/405, so the home page is
+// "GET /{$}". Every route exists whatever the configuration: a page that
+// needs the read models answers 503 on a server built without them (see
+// needsRead), and /metrics answers 404 when it has its own address.
+func (s *Server) routes() {
+	handle := s.mux.Handle
+	user := s.requireUser
+	role := func(role string, h http.HandlerFunc) http.Handler { return s.requireRole(role, h) }
+	admin := func(h http.Handler) http.Handler { return s.requireRole(domain.RoleAdmin, h) }
+	read := s.needsRead
+
+	// Operations and assets.
+	handle("GET /healthz", http.HandlerFunc(s.healthz))
+	handle("GET /readyz", http.HandlerFunc(s.readyz))
+	handle("GET /metrics", http.HandlerFunc(s.siteMetrics))
+	handle("GET /static/", s.staticHandler())
+
+	// Sign-in.
+	handle("GET "+pathLogin, http.HandlerFunc(s.loginPage))
+	handle("POST "+pathLogin, http.HandlerFunc(s.loginSubmit))
+	handle("POST "+pathLogout, http.HandlerFunc(s.logout))
+
+	// The public site: pages, feeds and the live push.
+	handle("GET /{$}", read(http.HandlerFunc(s.publicHome)))
+	handle("GET /r/{slug}", read(http.HandlerFunc(s.publicRanking)))
+	handle("GET /r/{slug}/e/{entry}", read(http.HandlerFunc(s.publicEntry)))
+	handle("GET /r/{slug}/editions", read(http.HandlerFunc(s.publicEditions)))
+	handle("GET /r/{slug}/editions/{n}", read(http.HandlerFunc(s.publicEdition)))
+	handle("GET /r/{slug}/methodology", read(http.HandlerFunc(s.publicMethodology)))
+	handle("GET /r/{slug}/feed.atom", read(http.HandlerFunc(s.publicFeed)))
+	handle("GET /feed.atom", read(http.HandlerFunc(s.publicFeed)))
+	handle("GET /events", read(s.publicHub()))
+
+	// The JSON API: public reads, then the writes (the session or a bearer
+	// token signs in). Each write runs the same action as its desk form.
+	handle("GET /api/v1/rankings", read(http.HandlerFunc(s.pubAPIRankings)))
+	handle("GET /api/v1/rankings/{slug}", read(http.HandlerFunc(s.pubAPIRanking)))
+	handle("GET /api/v1/rankings/{slug}/editions", read(http.HandlerFunc(s.pubAPIEditions)))
+	handle("GET /api/v1/rankings/{slug}/editions/{n}", read(http.HandlerFunc(s.pubAPIEdition)))
+	handle("GET /api/v1/rankings/{slug}/entries/{entry}", read(http.HandlerFunc(s.pubAPIEntry)))
+	handle("GET /api/v1/audit", read(user(http.HandlerFunc(s.auditExport))))
+	handle("POST /api/v1/proposals", apiCommand(s, openProposalAction))
+	handle("GET /api/v1/proposals/{id}", user(http.HandlerFunc(s.apiProposal)))
+	handle("POST /api/v1/proposals/{id}/evidence", apiCommand(s, addEvidenceAction))
+	handle("DELETE /api/v1/proposals/{id}/evidence/{evidence}", apiCommand(s, removeEvidenceAction))
+	handle("POST /api/v1/proposals/{id}/changes", apiCommand(s, proposeChangeAction))
+	handle("DELETE /api/v1/proposals/{id}/changes/{target}", apiCommand(s, removeChangeAction))
+	handle("POST /api/v1/proposals/{id}/submit", apiCommand(s, submitAction))
+	handle("POST /api/v1/proposals/{id}/withdraw", apiCommand(s, withdrawAction))
+	handle("POST /api/v1/proposals/{id}/revise", apiCommand(s, reviseAction))
+	handle("POST /api/v1/proposals/{id}/votes", apiCommand(s, voteAction))
+	handle("POST /api/v1/proposals/{id}/dismiss-veto", apiCommand(s, dismissVetoAction))
+	handle("POST /api/v1/proposals/{id}/reject", apiCommand(s, rejectAction))
+	handle("POST /api/v1/rankings/{slug}/editions", apiCommand(s, publishAction))
+
+	// The desk: dashboard, proposals and their forms. Each form posts to
+	// the action the JSON API runs too; on failure the proposal page shows
+	// again with the message in the form that failed.
+	handle("GET "+pathDesk, read(user(http.HandlerFunc(s.dashboard))))
+	handle("GET /desk/{$}", http.RedirectHandler(pathDesk, http.StatusMovedPermanently))
+	handle("GET /desk/proposals/new", read(role(domain.RoleEditor, s.newProposalPage)))
+	handle("POST /desk/proposals", read(formCommand(s, openProposalAction, ppOpened, s.newProposalFailed)))
+	handle("GET /desk/proposals/{id}", read(user(http.HandlerFunc(s.proposalPage))))
+	handle("GET /desk/proposals/{id}/impact", read(user(http.HandlerFunc(s.proposalImpact))))
+	const proposal = "POST /desk/proposals/{id}/"
+	handle(proposal+"evidence", read(ppForm(s, addEvidenceAction, ppNamed[addEvidenceInput]("evidence"))))
+	handle(proposal+"evidence/remove", read(ppForm(s, removeEvidenceAction, ppNamed[removeEvidenceInput]("evidence-remove"))))
+	handle(proposal+"changes", read(ppForm(s, proposeChangeAction, ppChangeFormName)))
+	handle(proposal+"changes/remove", read(ppForm(s, removeChangeAction, ppNamed[removeChangeInput]("change-remove"))))
+	handle(proposal+"submit", read(ppForm(s, submitAction, ppNamed[submitInput]("submit"))))
+	handle(proposal+"revise", read(ppForm(s, reviseAction, ppNamed[noteInput]("revise"))))
+	handle(proposal+"withdraw", read(ppForm(s, withdrawAction, ppNamed[reasonInput]("withdraw"))))
+	handle(proposal+"votes", read(ppForm(s, voteAction, ppVoteFormName)))
+	handle(proposal+"dismiss-veto", read(ppForm(s, dismissVetoAction, ppNamed[dismissVetoInput]("dismiss"))))
+	handle(proposal+"reject", read(ppForm(s, rejectAction, ppNamed[reasonInput]("reject"))))
+	handle("GET /desk/entries/{ranking}/{entry}", read(user(http.HandlerFunc(s.deskEntryPage))))
+
+	// Publishing: the next edition of each ranking, published through the
+	// same action as the JSON API.
+	handle("GET "+pathPublish, read(role(domain.RolePublisher, s.publishPage)))
+	handle("POST "+pathPublish, read(s.requireRole(domain.RolePublisher,
+		formCommand(s, publishAction, s.published, s.publishFailed))))
+
+	// The audit trail for every signed-in user, and verification on demand.
+	handle("GET "+pathAudit, read(user(http.HandlerFunc(s.auditPage))))
+	handle("POST "+pathAudit+"/verify", read(user(http.HandlerFunc(s.auditVerify))))
+
+	// Users, for admins. Issuing a token here is refused for anyone but the
+	// admin themself (the domain's rule, answered 403): tokens are issued by
+	// their own user on the account page.
+	handle("GET "+pathUsers, read(admin(http.HandlerFunc(s.usersPage))))
+	handle("POST "+pathUsers, read(admin(formCommand(s, userAddAction,
+		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add")))))
+	handle("POST "+pathUsers+"/{name}/roles/grant", read(admin(formCommand(s, roleGrantAction,
+		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](s, "roles")))))
+	handle("POST "+pathUsers+"/{name}/roles/revoke", read(admin(formCommand(s, roleRevokeAction,
+		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](s, "roles")))))
+	handle("POST "+pathUsers+"/{name}/password", read(admin(formCommand(s, passwordResetAction,
+		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](s, "password")))))
+	handle("POST "+pathUsers+"/{name}/tokens", read(admin(http.HandlerFunc(s.userTokenIssue))))
+	handle("POST "+pathUsers+"/{name}/tokens/{token}/revoke", read(admin(formCommand(s, tokenRevokeAction,
+		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens")))))
+
+	// The signed-in user's own account: password and API tokens.
+	handle("GET "+pathAccount, read(user(http.HandlerFunc(s.accountPage))))
+	handle("POST "+pathAccount+"/password", read(formCommand(s, passwordChangeAction,
+		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](s, "password"))))
+	handle("POST "+pathAccount+"/tokens", read(user(http.HandlerFunc(s.accountTokenIssue))))
+	handle("POST "+pathAccount+"/tokens/{token}/revoke", read(formCommand(s, tokenRevokeAction,
+		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](s, "tokens"))))
+
+	handle("/", http.HandlerFunc(s.noRoute))
+}
+
+// errNoReadModels answers a page of a server built without read models
+// (Config.Read nil, as in tests of the API alone): 503, as when the read
+// models are down.
+var errNoReadModels = fmt.Errorf("%w: the server has no read models", events.ErrUnavailable)
+
+// needsRead guards a handler that queries the read models.
+func (s *Server) needsRead(h http.Handler) http.Handler {
+	if s.read != nil {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoReadModels) })
+}
