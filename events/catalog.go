@@ -19,6 +19,8 @@ const (
 	TypeEvidenceRemoved          = "crossrank.proposal.evidence_removed.v1"
 	TypeEvidenceCaptured         = "crossrank.proposal.evidence_captured.v1"
 	TypeEvidenceCaptureFailed    = "crossrank.proposal.evidence_capture_failed.v1"
+	TypeEvidenceSourceChanged    = "crossrank.proposal.evidence_source_changed.v1"
+	TypeEvidenceSourceDead       = "crossrank.proposal.evidence_source_dead.v1"
 	TypeScoreChangeProposed      = "crossrank.proposal.score_change_proposed.v1"
 	TypeAttributeChangeProposed  = "crossrank.proposal.attribute_change_proposed.v1"
 	TypeChangeRemoved            = "crossrank.proposal.change_removed.v1"
@@ -52,6 +54,8 @@ var catalog = map[string]reflect.Type{
 	TypeEvidenceRemoved:          reflect.TypeFor[EvidenceRemoved](),
 	TypeEvidenceCaptured:         reflect.TypeFor[EvidenceCaptured](),
 	TypeEvidenceCaptureFailed:    reflect.TypeFor[EvidenceCaptureFailed](),
+	TypeEvidenceSourceChanged:    reflect.TypeFor[EvidenceSourceChanged](),
+	TypeEvidenceSourceDead:       reflect.TypeFor[EvidenceSourceDead](),
 	TypeScoreChangeProposed:      reflect.TypeFor[ScoreChangeProposed](),
 	TypeAttributeChangeProposed:  reflect.TypeFor[AttributeChangeProposed](),
 	TypeChangeRemoved:            reflect.TypeFor[ChangeRemoved](),

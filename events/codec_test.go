@@ -38,6 +38,12 @@ var samples = map[string]any{
 		SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", FetchedAt: "2026-03-01T08:00:00Z",
 		QuoteFound: true, QuoteChecked: true},
 	events.TypeEvidenceCaptureFailed: &events.EvidenceCaptureFailed{EvidenceID: "e1", URL: "http://169.254.169.254/", Reason: "forbidden_address", At: "2026-03-01T08:00:00Z"},
+	events.TypeEvidenceSourceChanged: &events.EvidenceSourceChanged{EvidenceID: "e1", URL: "https://example.com/price",
+		FinalURL: "https://www.example.com/price", Status: 200, ContentType: "text/html; charset=utf-8", Size: 5200,
+		SHA256: "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752", CheckedAt: "2026-06-01T08:00:00Z",
+		QuoteChecked: true, Tick: "42@2026-06-01T08:00:00.000000001Z"},
+	events.TypeEvidenceSourceDead: &events.EvidenceSourceDead{EvidenceID: "e1", URL: "https://example.com/price", Reason: "not_found",
+		Status: 404, CheckedAt: "2026-06-02T08:00:00Z", Tick: "43@2026-06-02T08:00:00.000000001Z"},
 	events.TypeScoreChangeProposed: &events.ScoreChangeProposed{
 		Revision: 1, Criterion: "price", From: intp(0), To: 8, Rationale: "cheap", Evidence: []string{"e1"},
 	},

@@ -176,6 +176,41 @@ type EvidenceCaptureFailed struct {
 	At         string `json:"at"` // RFC 3339, UTC, whole seconds
 }
 
+// EvidenceSourceChanged records that a scheduled re-check found an
+// evidence item's captured source saying something else: its text (as
+// QuoteFound reads it, not its bytes) differs from the version last
+// recorded — the capture, or the previous EvidenceSourceChanged — or it
+// answers again after EvidenceSourceDead. The new response is archived
+// under SHA256 like a capture; QuoteFound says whether the excerpt is
+// still there. Tick names the schedule's tick that found it: one result
+// per item and tick.
+type EvidenceSourceChanged struct {
+	EvidenceID   string `json:"evidence_id"`
+	URL          string `json:"url"`
+	FinalURL     string `json:"final_url"`
+	Status       int    `json:"status"`
+	ContentType  string `json:"content_type"`
+	Size         int64  `json:"size"`
+	SHA256       string `json:"sha256"`     // hex SHA-256 of the new body
+	CheckedAt    string `json:"checked_at"` // RFC 3339, UTC, whole seconds
+	QuoteFound   bool   `json:"quote_found"`
+	QuoteChecked bool   `json:"quote_checked"`
+	Tick         string `json:"tick"`
+}
+
+// EvidenceSourceDead records that a scheduled re-check found an evidence
+// item's captured source gone, as a stable code ("not_found", "gone",
+// "unreachable", "timeout", "forbidden_address": domain.DeadReasons).
+// Status is the HTTP status that said so (404, 410), 0 when none did.
+type EvidenceSourceDead struct {
+	EvidenceID string `json:"evidence_id"`
+	URL        string `json:"url"`
+	Reason     string `json:"reason"`
+	Status     int    `json:"status"`
+	CheckedAt  string `json:"checked_at"` // RFC 3339, UTC, whole seconds
+	Tick       string `json:"tick"`
+}
+
 // ScoreChangeProposed proposes a criterion's score; a later one for the same
 // criterion replaces it. From is the published value (nil: none yet).
 type ScoreChangeProposed struct {

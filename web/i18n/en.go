@@ -349,6 +349,8 @@ var en = map[string]string{
 	"audit.type.proposal.evidence_removed":          "Evidence removed",
 	"audit.type.proposal.evidence_captured":         "Source captured",
 	"audit.type.proposal.evidence_capture_failed":   "Source capture failed",
+	"audit.type.proposal.evidence_source_changed":   "Source changed since capture",
+	"audit.type.proposal.evidence_source_dead":      "Source gone",
 	"audit.type.proposal.score_change_proposed":     "Score change proposed",
 	"audit.type.proposal.attribute_change_proposed": "Attribute change proposed",
 	"audit.type.proposal.change_removed":            "Change removed",

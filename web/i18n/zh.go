@@ -349,6 +349,8 @@ var zh = map[string]string{
 	"audit.type.proposal.evidence_removed":          "移除证据",
 	"audit.type.proposal.evidence_captured":         "来源已存档",
 	"audit.type.proposal.evidence_capture_failed":   "来源存档失败",
+	"audit.type.proposal.evidence_source_changed":   "来源自存档后已变更",
+	"audit.type.proposal.evidence_source_dead":      "来源已失效",
 	"audit.type.proposal.score_change_proposed":     "提议评分变更",
 	"audit.type.proposal.attribute_change_proposed": "提议属性变更",
 	"audit.type.proposal.change_removed":            "移除变更",
