@@ -110,6 +110,14 @@ func (h *Handler) RecordCapture(ctx context.Context, a Actor, c RecordCapture) (
 	})
 }
 
+// RecordRecheck records what a scheduled re-check found at an evidence
+// item's captured source.
+func (h *Handler) RecordRecheck(ctx context.Context, a Actor, c RecordRecheck) (Result, error) {
+	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideRecordRecheck(p, a, c)
+	})
+}
+
 // ProposeScore proposes a score change.
 func (h *Handler) ProposeScore(ctx context.Context, a Actor, c ProposeScore) (Result, error) {
 	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {

@@ -84,6 +84,7 @@ var (
 	ErrLacksRole         = kindErr(ErrState, "user.lacks_role")
 	ErrCaptureBySystem   = kindErr(ErrForbidden, "evidence.capture_by_system")
 	ErrCaptureRecorded   = kindErr(ErrState, "evidence.capture_recorded")
+	ErrRecheckRecorded   = kindErr(ErrState, "evidence.recheck_recorded")
 )
 
 // FieldError reports invalid input in one named field. Code names the rule

@@ -47,6 +47,7 @@ var english = map[string]string{
 	"user.lacks_role":              "the user does not hold this role",
 	"evidence.capture_by_system":   "only the capture worker records what a source said",
 	"evidence.capture_recorded":    "the capture of this evidence item is already recorded",
+	"evidence.recheck_recorded":    "this re-check of the evidence item's source is already recorded",
 
 	// Field errors: text.
 	"field.not_utf8":         "is not valid UTF-8",
@@ -92,6 +93,8 @@ var english = map[string]string{
 	"evidence.no_source_url":    "the evidence item has no source URL to capture",
 	"evidence.capture_reason":   `unknown capture failure "{reason}"`,
 	"evidence.capture_response": "is not an HTTP response status",
+	"evidence.not_captured":     "the evidence item's source was never captured",
+	"evidence.dead_reason":      `unknown reason "{reason}" for a source gone`,
 	"change.missing":            `the proposal has no change "{change}"`,
 	"vote.reason_required":      "a reject needs a reason",
 	"vote.verdict":              "must be approve or reject",

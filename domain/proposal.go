@@ -39,6 +39,10 @@ type Evidence struct {
 	// The capture of SourceURL: at most one of the two is set, once.
 	Captured       *events.EvidenceCaptured      // nil until the source is captured
 	CaptureFailure *events.EvidenceCaptureFailed // nil unless its capture failed
+	// What the scheduled re-checks of the captured source found last.
+	SourceChanged *events.EvidenceSourceChanged // the latest new version seen; nil if none
+	SourceDead    *events.EvidenceSourceDead    // nil unless the source was gone at the latest record
+	RecheckTick   string                        // the tick of the latest record
 }
 
 // Stale reports whether the evidence has passed its validity at day now.
@@ -112,6 +116,10 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.evolveCapture(d.EvidenceID, d, nil)
 	case *events.EvidenceCaptureFailed:
 		p.evolveCapture(d.EvidenceID, nil, d)
+	case *events.EvidenceSourceChanged:
+		p.evolveRecheck(d.EvidenceID, d.Tick, d, nil)
+	case *events.EvidenceSourceDead:
+		p.evolveRecheck(d.EvidenceID, d.Tick, nil, d)
 	case *events.ScoreChangeProposed:
 		p.Scores[d.Criterion] = *d
 	case *events.AttributeChangeProposed:

@@ -664,6 +664,7 @@ var en = map[string]string{
 	"user.lacks_role":              "The user does not hold this role.",
 	"evidence.capture_by_system":   "Only the capture worker records what a source said.",
 	"evidence.capture_recorded":    "The capture of this evidence item is already recorded.",
+	"evidence.recheck_recorded":    "This re-check of the evidence item's source is already recorded.",
 
 	// The event store's errors.
 	"store.conflict":    "Someone changed this at the same time. Reload the page and try again.",
@@ -725,6 +726,8 @@ var en = map[string]string{
 	"evidence.no_source_url":    "{Field}: the evidence item has no source URL to capture.",
 	"evidence.capture_reason":   "{Field}: unknown capture failure \"{reason}\".",
 	"evidence.capture_response": "{Field} is not an HTTP response status.",
+	"evidence.not_captured":     "{Field}: the evidence item's source was never captured.",
+	"evidence.dead_reason":      "{Field}: unknown reason \"{reason}\" for a source gone.",
 	"change.missing":            "{Field}: the proposal has no change \"{change}\".",
 	"vote.reason_required":      "{Field}: a reject needs a reason.",
 	"vote.verdict":              "{Field} must be approve or reject.",

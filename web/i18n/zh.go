@@ -664,6 +664,7 @@ var zh = map[string]string{
 	"user.lacks_role":              "该用户没有此角色。",
 	"evidence.capture_by_system":   "只有抓取程序可以记录来源页面的内容。",
 	"evidence.capture_recorded":    "这条证据的抓取结果已经记录。",
+	"evidence.recheck_recorded":    "这条证据来源的本次复查结果已经记录。",
 
 	// The event store's errors.
 	"store.conflict":    "有人同时修改了此内容，请刷新页面后重试。",
@@ -725,6 +726,8 @@ var zh = map[string]string{
 	"evidence.no_source_url":    "{field}：这条证据没有可抓取的来源网址。",
 	"evidence.capture_reason":   "{field}：未知的抓取失败原因“{reason}”。",
 	"evidence.capture_response": "{field}不是 HTTP 响应状态码。",
+	"evidence.not_captured":     "{field}：这条证据的来源从未存档。",
+	"evidence.dead_reason":      "{field}：未知的来源失效原因“{reason}”。",
 	"change.missing":            "{field}：提案中没有修改项“{change}”。",
 	"vote.reason_required":      "{field}：否决需要写明理由。",
 	"vote.verdict":              "{field}须为赞成或否决。",
