@@ -60,6 +60,29 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			WHERE proposal=? AND evidence_id=? AND capture_state='none'`, d.Reason, d.At, pr.ID, d.EvidenceID); err != nil {
 			return err
 		}
+	case *events.EvidenceSourceChanged:
+		quote, quoteZh := "the quote is still there", "引文仍在"
+		if !d.QuoteFound {
+			quote, quoteZh = "the quote is not found", "引文已找不到"
+		}
+		a.en, a.zh = fmt.Sprintf("The source of %s changed since its capture; %s", d.EvidenceID, quote),
+			fmt.Sprintf("证据 %s 的来源自存档后已变更；%s", d.EvidenceID, quoteZh)
+		a.after = d.SHA256
+		if err := p.exec(`UPDATE evidence SET drift_state='changed', drift_sha256=?, drift_status=?, drift_quote_found=?,
+			drift_quote_checked=?, drift_reason='', drift_at=?, drift_tick=? WHERE proposal=? AND evidence_id=?`,
+			d.SHA256, d.Status, boolInt(d.QuoteFound), boolInt(d.QuoteChecked), d.CheckedAt, d.Tick, pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
+	case *events.EvidenceSourceDead:
+		a.en, a.zh = fmt.Sprintf("The source of %s is gone: %s", d.EvidenceID, d.Reason),
+			fmt.Sprintf("证据 %s 的来源已失效：%s", d.EvidenceID, d.Reason)
+		a.after = d.Reason
+		// The version last seen stays in drift_sha256, as in domain.Evidence.
+		if err := p.exec(`UPDATE evidence SET drift_state='dead', drift_sha256=CASE WHEN drift_sha256='' THEN capture_sha256 ELSE drift_sha256 END,
+			drift_status=?, drift_quote_found=0, drift_quote_checked=0, drift_reason=?, drift_at=?, drift_tick=?
+			WHERE proposal=? AND evidence_id=?`, d.Status, d.Reason, d.CheckedAt, d.Tick, pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
 	case *events.ScoreChangeProposed:
 		a.en, a.zh = fmt.Sprintf("Proposed score %s → %d", d.Criterion, d.To), fmt.Sprintf("提议评分 %s → %d", d.Criterion, d.To)
 		a.before, a.after = scoreText(d.From), fmt.Sprint(d.To)

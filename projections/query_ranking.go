@@ -212,6 +212,20 @@ type EvidenceView struct {
 	AddedBy      string
 	Removed      bool
 	Capture      CaptureView
+	Drift        DriftView
+}
+
+// DriftView is what the latest scheduled re-check that found an evidence
+// item's captured source different recorded. State is domain.DriftNone
+// until one does; the other fields are zero where they do not apply.
+type DriftView struct {
+	State        domain.DriftState
+	SHA256       string // the version last seen (with DriftDead: before it went)
+	Status       int    // HTTP status of the re-check's response, or of the one that said gone (0: none did)
+	QuoteFound   bool   // with DriftChanged
+	QuoteChecked bool   // with DriftChanged
+	Reason       string // with DriftDead: one of domain.DeadReasons
+	At           string // RFC 3339: when that re-check's fetch began
 }
 
 // CaptureView is what the capture worker recorded about an evidence item's
