@@ -33,6 +33,17 @@ var (
 	ErrUnreachable      = errors.New("capture: fetch failed")
 )
 
+// StatusError is the error Fetch returns when the server answers other
+// than 2xx; it wraps ErrStatus. The re-check tells a page gone (404, 410)
+// from a server in trouble by its Code.
+type StatusError struct {
+	Code   int
+	Status string // the status line's text: "404 Not Found"
+}
+
+func (e *StatusError) Error() string { return ErrStatus.Error() + ": " + e.Status }
+func (e *StatusError) Unwrap() error { return ErrStatus }
+
 // Limits a Fetcher applies unless its fields say otherwise.
 const (
 	DefaultTimeout        = 20 * time.Second
@@ -195,7 +206,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 	out.Proto, out.Status, out.Header = resp.Proto, statusText(resp), resp.Header
 	out.TransferEncoding = resp.TransferEncoding
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("%w: %s", ErrStatus, resp.Status)
+		return nil, &StatusError{Code: resp.StatusCode, Status: resp.Status}
 	}
 	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if err != nil || !contentTypes[mt] {

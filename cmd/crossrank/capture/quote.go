@@ -37,10 +37,34 @@ func QuoteFound(body []byte, contentType, excerpt string) (found, checked bool) 
 	if want == "" {
 		return false, false
 	}
+	text, ok := readText(body, contentType)
+	if !ok {
+		return false, false
+	}
+	return strings.Contains(text, want), true
+}
+
+// SameText reports whether two bodies read the same to a reader, compared
+// as QuoteFound compares (visible text, normalised): a page whose markup,
+// scripts or styles alone changed reads the same. Bodies whose text
+// cannot be read (PDF…) are the same only when their bytes are.
+func SameText(a []byte, aType string, b []byte, bType string) bool {
+	ta, oka := readText(a, aType)
+	tb, okb := readText(b, bType)
+	if !oka || !okb {
+		return bytes.Equal(a, b)
+	}
+	return ta == tb
+}
+
+// readText returns the body's text as QuoteFound searches it; ok is false
+// when its media type has no text to read or its charset cannot be
+// decoded.
+func readText(body []byte, contentType string) (text string, ok bool) {
 	mt, _, _ := mime.ParseMediaType(contentType)
 	text, err := utf8Text(body, contentType)
 	if err != nil {
-		return false, false
+		return "", false
 	}
 	switch mt {
 	case "text/html":
@@ -49,9 +73,9 @@ func QuoteFound(body []byte, contentType, excerpt string) (found, checked bool) 
 		text = jsonStrings(text)
 	case "text/plain":
 	default:
-		return false, false
+		return "", false
 	}
-	return strings.Contains(normalize(text), want), true
+	return normalize(text), true
 }
 
 // utf8Text decodes body to UTF-8 from the charset its Content-Type header

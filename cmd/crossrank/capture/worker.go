@@ -112,7 +112,12 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 // same for every attempt by every worker, so the handler stores it once.
 // It is a version-8 (custom) UUID made from a hash of the item.
 func CommandID(proposal, evidence string) string {
-	sum := sha256.Sum256([]byte("crossrank capture\x00" + proposal + "\x00" + evidence))
+	return hashID("crossrank capture\x00" + proposal + "\x00" + evidence)
+}
+
+// hashID returns a version-8 (custom) UUID made from a hash of s.
+func hashID(s string) string {
+	sum := sha256.Sum256([]byte(s))
 	h := hex.EncodeToString(sum[:16])
 	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + string("89ab"[sum[8]&3]) + h[17:20] + "-" + h[20:32]
 }
@@ -311,16 +316,22 @@ func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evide
 	return c, nil
 }
 
-// fetch gets url, trying again after a timeout or a connection failure
-// with a doubling pause, up to Attempts times.
+// fetch gets url, trying again after a timeout or a connection failure.
 func (w *Worker) fetch(ctx context.Context, url string) (*Response, error) {
-	wait := w.cfg.Backoff
+	return fetchRetrying(ctx, w.cfg.Fetcher, url, w.cfg.Attempts, w.cfg.Backoff, w.cfg.Logger)
+}
+
+// fetchRetrying gets url, trying again after a timeout or a connection
+// failure with a pause that starts at backoff and doubles, up to attempts
+// times.
+func fetchRetrying(ctx context.Context, f *Fetcher, url string, attempts int, backoff time.Duration, log *slog.Logger) (*Response, error) {
+	wait := backoff
 	for attempt := 1; ; attempt++ {
-		resp, err := w.cfg.Fetcher.Fetch(ctx, url)
-		if err == nil || attempt >= w.cfg.Attempts || !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnreachable) {
+		resp, err := f.Fetch(ctx, url)
+		if err == nil || attempt >= attempts || !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnreachable) {
 			return resp, err
 		}
-		w.cfg.Logger.Info("capture attempt failed; retrying", "url", url, "attempt", attempt, "wait", wait, "err", err)
+		log.Info("fetch attempt failed; retrying", "url", url, "attempt", attempt, "wait", wait, "err", err)
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -332,10 +343,14 @@ func (w *Worker) fetch(ctx context.Context, url string) (*Response, error) {
 
 // heartbeat tells the server, every third of AckWait, that the message is
 // still being worked on, until the returned function is called.
-func (w *Worker) heartbeat(m jetstream.Msg) (stop func()) {
+func (w *Worker) heartbeat(m jetstream.Msg) (stop func()) { return heartbeat(m, w.cfg.AckWait) }
+
+// heartbeat tells the server, every third of ackWait, that m is still
+// being worked on, until the returned function is called.
+func heartbeat(m jetstream.Msg, ackWait time.Duration) (stop func()) {
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(max(w.cfg.AckWait/3, 10*time.Millisecond))
+		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
 		defer t.Stop()
 		for {
 			select {
