@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -9,16 +10,19 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// capturing holds the flags of the capture worker, which serve always
-// runs unless told not to.
+// capturing holds the flags of the capture worker and of the scheduled
+// re-check of captured sources, which serve runs unless told not to.
 type capturing struct {
-	allow string
-	off   bool
+	allow        string
+	off          bool
+	recheckEvery time.Duration
+	envErr       error // a bad CROSSRANK_RECHECK_EVERY, unless the flag overrides it
 }
 
 func registerCapture(fs *flag.FlagSet) *capturing {
@@ -26,12 +30,34 @@ func registerCapture(fs *flag.FlagSet) *capturing {
 	fs.StringVar(&c.allow, "capture-allow", envOr("CROSSRANK_CAPTURE_ALLOW", ""),
 		"let the capture of cited pages reach these non-public prefixes (CIDR,…), e.g. 127.0.0.1/32 for a local test page; cloud metadata addresses stay refused (CROSSRANK_CAPTURE_ALLOW)")
 	fs.BoolVar(&c.off, "no-capture", os.Getenv("CROSSRANK_NO_CAPTURE") != "",
-		"do not fetch and archive the pages evidence cites (CROSSRANK_NO_CAPTURE)")
+		"do not fetch and archive the pages evidence cites, nor re-check them (CROSSRANK_NO_CAPTURE)")
+	fs.Func("recheck-every", "re-check the captured sources behind published scores this often, on a schedule stored in the "+
+		"CROSSRANK_SCHEDULES stream (at least 1s; 0: this server runs no re-checks) (CROSSRANK_RECHECK_EVERY, default 24h)",
+		func(s string) error { return c.setRecheckEvery(s) })
+	c.recheckEvery = capture.DefaultRecheckEvery
+	if v := os.Getenv("CROSSRANK_RECHECK_EVERY"); v != "" {
+		c.envErr = c.setRecheckEvery(v)
+	}
 	return c
+}
+
+func (c *capturing) setRecheckEvery(s string) error {
+	d, err := time.ParseDuration(s)
+	if err == nil && d != 0 && d < time.Second {
+		err = errors.New("at least 1s, or 0")
+	}
+	if err != nil {
+		return fmt.Errorf("--recheck-every (CROSSRANK_RECHECK_EVERY) %q: %w", s, err)
+	}
+	c.recheckEvery, c.envErr = d, nil
+	return nil
 }
 
 // start runs the capture worker until ctx ends.
 func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.Logger, wg *sync.WaitGroup) error {
+	if c.envErr != nil {
+		return c.envErr
+	}
 	if c.off {
 		log.Info("capture of cited pages is off")
 		return nil
@@ -62,5 +88,16 @@ func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.L
 	}
 	log.Info("capture of cited pages enabled", "bucket", capture.Bucket, "allow", c.allow)
 	wg.Go(func() { _ = w.Run(ctx) })
+	if c.recheckEvery == 0 {
+		log.Info("re-check of captured sources is off on this server")
+		return nil
+	}
+	r, err := capture.NewRechecker(e.nc, capture.RecheckConfig{Recorder: e.commands, Sources: e.read, Archive: archive,
+		Fetcher: &capture.Fetcher{Allow: allow}, Every: c.recheckEvery, Replicas: replicas, Logger: log})
+	if err != nil {
+		return err
+	}
+	log.Info("re-check of captured sources enabled", "every", c.recheckEvery)
+	wg.Go(func() { _ = r.Run(ctx) })
 	return nil
 }
