@@ -71,7 +71,7 @@ func Command(ctx context.Context, args []string) error {
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the generated data")
 	fs.StringVar(&o.work, "work", "", "directory for generated data, reused when seed and size match (default: a temporary directory, removed at the end)")
 	fs.BoolVar(&o.genSync, "gen-sync", false, "generate with SyncAlways too (default: generation only runs without it; every measurement runs with it)")
-	only := fs.String("only", "", "comma-separated phases to run: commands,rebuild,startup,sse,http (default all)")
+	only := fs.String("only", "", "comma-separated phases to run: commands,rebuild,startup,sse,http,capture (default all)")
 	fs.IntVar(&o.readers, "readers", 1000, "connected SSE readers")
 	fs.IntVar(&o.clients, "clients", 200, "concurrent HTTP clients")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured load per HTTP target and run")
@@ -191,6 +191,14 @@ func runAll(ctx context.Context, o *options, r *report) error {
 			if err := measurePublic(ctx, o, r, webDir, run); err != nil {
 				return fmt.Errorf("http: %w", err)
 			}
+		}
+		if o.want("capture") {
+			o.logf(" %d captures of %d KiB pages from a local server, and plain GET + Put", capturePages, capturePageSize>>10)
+			var c captureResult
+			if err := o.profiled(fmt.Sprintf("capture-%d", run), func() (err error) { c, err = measureCapture(ctx, o, run); return err }); err != nil {
+				return fmt.Errorf("capture: %w", err)
+			}
+			r.capture = append(r.capture, c)
 		}
 	}
 	return nil

@@ -19,6 +19,7 @@ type report struct {
 	sseP50    series
 	sseP99    series
 	http      map[string]*httpSeries
+	capture   []captureResult
 }
 
 type httpSeries struct {
@@ -90,6 +91,16 @@ func (r *report) print(w io.Writer) {
 				s.rps.show(fmtRate)+" req/s, p99 "+s.p99.show(fmtMs)+late,
 				"/healthz on the same server: "+ref.rps.show(fmtRate)+" req/s, p99 "+ref.p99.show(fmtMs), "", "p99 < 20 ms", verdict(s.rps.median() > 0 && s.p99.median() < 20))
 		}
+	}
+	if len(r.capture) > 0 {
+		rate, raw := collect(r.capture, func(x captureResult) float64 { return x.rate }), collect(r.capture, func(x captureResult) float64 { return x.raw })
+		ratio := collect(r.capture, func(x captureResult) float64 { return x.rate / x.raw })
+		hwm := collect(r.capture, func(x captureResult) float64 { return x.hwm })
+		t.add(fmt.Sprintf("captures/s of %d different %d KiB HTML pages from a local server, one at a time (Fetcher, WARC record, Archive.Put, QuoteFound)",
+			capturePages, capturePageSize>>10), rate.show(fmtRate), "http.Get + Object Store Put of the same bytes: "+raw.show(fmtRate),
+			ratio.show(fmtRatio), "", "")
+		t.add("peak memory after those captures: this process's VmHWM (/proc/self/status), embedded nats-server and page server included",
+			hwm.show(fmtMiB), "—", "", "", "")
 	}
 	fmt.Fprint(w, t.String())
 	var sets []string
