@@ -39,7 +39,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		sid := s.sessions.sessionID(r)
-		name, password, live := s.sessions.reg.lookup(sid, rq.Now)
+		name, password, live := s.sessions.reg.find(r.Context(), sid, rq.Now)
 		if !live {
 			s.sessions.clearCookie(w)
 			next.ServeHTTP(w, r)

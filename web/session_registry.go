@@ -35,11 +35,12 @@ type sessionRegistry struct {
 }
 
 // SessionSync shares the session records between replicas and across
-// restarts; jetstream.KV implements it. Values are opaque JSON; Watch
-// delivers every current entry, calls ready, then delivers changes until
-// ctx ends.
+// restarts; jetstream.KV implements it. Values are opaque JSON; Get reads
+// one entry (found false: none); Watch delivers every current entry, calls
+// ready, then delivers changes until ctx ends.
 type SessionSync interface {
 	Put(ctx context.Context, key string, value []byte) error
+	Get(ctx context.Context, key string) (value []byte, found bool, err error)
 	Watch(ctx context.Context, fn func(key string, value []byte, deleted bool), ready func()) error
 }
 
@@ -114,6 +115,31 @@ func (g *sessionRegistry) lookup(sid string, now time.Time) (user, password stri
 		return "", "", false
 	}
 	return rec.User, rec.Password, true
+}
+
+// find is lookup, reading through to the sync when the session is not
+// here: a sign-in made on another replica a moment ago may not have come
+// through the watcher yet, and the browser's next request can land here
+// first. Treating that session as ended would clear the cookie and sign
+// the user out; the bucket, not the watcher's progress, says whether the
+// session exists. A session unknown to the bucket too is ended, as before.
+func (g *sessionRegistry) find(ctx context.Context, sid string, now time.Time) (user, password string, ok bool) {
+	if user, password, ok = g.lookup(sid, now); ok || sid == "" {
+		return user, password, ok
+	}
+	g.mu.Lock()
+	s, known := g.sync, g.byKey[sessionKey(sid)] != nil
+	g.mu.Unlock()
+	if s == nil || known { // memory only, or here and ended
+		return "", "", false
+	}
+	key := sessionKey(sid)
+	value, found, err := s.Get(ctx, key)
+	if err != nil || !found {
+		return "", "", false
+	}
+	g.apply(key, value, false)
+	return g.lookup(sid, now)
 }
 
 // revoke ends a session. The record is revoked here at once; an error

@@ -199,3 +199,43 @@ func TestSignOutDuringOutageReachesReplicasLater(t *testing.T) {
 	t.Cleanup(srv2.Shutdown)
 	eventually(t, "the sign-out reaching replica b once NATS is back", func() bool { _, _, ok := b.lookup(sid, time.Now()); return !ok })
 }
+
+// stalledWatch is a bucket whose watcher delivers the current entries and
+// then nothing more, as a replica's watcher lags behind under load.
+type stalledWatch struct{ *jetstream.KV }
+
+func (s stalledWatch) Watch(ctx context.Context, _ func(string, []byte, bool), ready func()) error {
+	ready() // the test's bucket starts empty
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestSessionFoundBeforeWatcherDeliversIt: a sign-in on one replica counts
+// on another whose watcher has not delivered it yet — the registry reads
+// the bucket on a miss instead of ending the session (and, in the browser,
+// clearing the cookie the sign-in just set).
+func TestSessionFoundBeforeWatcherDeliversIt(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(testContext(t))
+	defer cancel()
+	a, b := newSessionRegistry(sessionTTL, 100), newSessionRegistry(sessionTTL, 100)
+	if err := a.follow(ctx, e.sessionsKV(t), func(error) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.follow(ctx, stalledWatch{e.sessionsKV(t)}, func(error) {}); err != nil {
+		t.Fatal(err)
+	}
+	sid, err := a.issue(ctx, "alice", "hash", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if user, _, ok := b.find(ctx, sid, time.Now()); !ok || user != "alice" {
+		t.Fatalf("find on the lagging replica = %q, %v; want alice, true", user, ok)
+	}
+	if err := a.revoke(ctx, sid); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := b.find(ctx, "not-a-session", time.Now()); ok {
+		t.Error("an unknown session counts")
+	}
+}

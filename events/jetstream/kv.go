@@ -86,6 +86,24 @@ func (k *KV) Put(ctx context.Context, key string, value []byte) error {
 	return nil
 }
 
+// Get returns the value stored under key; found is false when there is
+// none (never written, deleted or expired).
+func (k *KV) Get(ctx context.Context, key string) (value []byte, found bool, err error) {
+	if st := k.nc.Status(); st != nats.CONNECTED {
+		return nil, false, fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	}
+	ctx, cancel := context.WithTimeout(ctx, k.timeout)
+	defer cancel()
+	e, err := k.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, kvErr("get", err)
+	}
+	return e.Value(), true, nil
+}
+
 // Watch calls fn with every entry of the bucket, then calls ready, then
 // calls fn with every change (deleted: the key was deleted or purged)
 // until ctx ends. After a reconnect it returns an error: the client's
