@@ -21,7 +21,7 @@ type commandResponse struct {
 // Idempotency-Key header or the body's "id" is the command id; after the
 // command it waits for the read models unless ?nowait=1.
 func apiCommand[In input](s *Server, act action[In]) http.Handler {
-	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in In
 		if err := httpx.DecodeJSON(r, &in); err != nil {
 			s.fail(w, r, err)
@@ -64,7 +64,7 @@ func formCommand[In input](s *Server, act action[In],
 	done func(r *http.Request, in *In, res domain.Result) string,
 	failed func(w http.ResponseWriter, r *http.Request, in *In, st formState, status int),
 ) http.Handler {
-	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, err := httpx.ParseForm(r)
 		if err != nil {
 			s.fail(w, r, err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -408,7 +409,7 @@ func TestBearerToken(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.Now = func() time.Time { return now } })
 	ctx := testContext(t)
 	issue := func(expires time.Time) string {
-		id, _, full, hash := NewToken(now)
+		id, _, full, hash := auth.NewToken(now)
 		if _, err := e.cmd.IssueToken(ctx, domain.System(), domain.IssueToken{User: "alice", TokenID: id, Name: "ci", Hash: hash, ExpiresAt: expires}); err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +439,7 @@ func TestBearerToken(t *testing.T) {
 		}
 	}
 
-	id, _ := parseToken(tok)
+	id, _ := auth.ParseToken(tok)
 	if _, err := e.cmd.RevokeToken(ctx, domain.System(), domain.RevokeToken{User: "alice", TokenID: id}); err != nil {
 		t.Fatal(err)
 	}

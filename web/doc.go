@@ -12,7 +12,7 @@
 // RFC 9457 problem+json alike.
 //
 // Adding a page: list its route in routes.go (the one list of every
-// route), guarded by requireUser or requireRole, and by needsRead when it
+// route), guarded by s.auth.RequireUser or RequireRole (web/auth), and by needsRead when it
 // queries the read models. A handler builds its view model on
 // s.page(r, titleKey, section) (language, user, words, dates) and answers
 // with s.render(w, r, status, component), or s.fail(w, r, err). The request's

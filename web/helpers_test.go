@@ -20,6 +20,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -39,7 +40,7 @@ const testPassword = "correct horse battery staple"
 
 // testHash is hashed once: argon2 is slow on purpose.
 var testHash = sync.OnceValue(func() string {
-	h, err := HashPassword(testPassword)
+	h, err := auth.HashPassword(testPassword)
 	if err != nil {
 		panic(err)
 	}
@@ -259,7 +260,7 @@ func (c *client) postJSON(target string, v any, header http.Header) (*http.Respo
 func (c *client) login(user string) {
 	c.t.Helper()
 	res, body := c.postForm("/login", url.Values{"username": {user}, "password": {testPassword}})
-	if res.StatusCode != http.StatusSeeOther || c.cookies[sessionCookie] == nil {
+	if res.StatusCode != http.StatusSeeOther || c.cookies[auth.CookieName] == nil {
 		c.t.Fatalf("login %s: status %d, body %.300s", user, res.StatusCode, body)
 	}
 }

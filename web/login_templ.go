@@ -9,13 +9,13 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-// loginView is the model of the sign-in page.
+import "github.com/crossrank/crossrank/web/auth"
+
+// loginView is the model of the sign-in page: the form auth hands over,
+// in the page shell.
 type loginView struct {
 	Page
-	Username  string
-	Next      string
-	Error     string // the one message a failed sign-in shows
-	SignedOut bool
+	auth.LoginForm
 }
 
 // loginPage is the sign-in form.

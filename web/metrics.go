@@ -17,6 +17,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -123,9 +124,12 @@ func (m *Registry) observeCommand(name string, d time.Duration, res domain.Resul
 	}
 }
 
-// loginThrottled counts a sign-in refused by the named limit.
-func (m *Registry) loginThrottled(limit string) {
-	if limit == limitAddress {
+// LoginFailed counts a wrong username or password.
+func (m *Registry) LoginFailed() { m.loginFailures.Add(1) }
+
+// LoginThrottled counts a sign-in refused by the named limit.
+func (m *Registry) LoginThrottled(limit string) {
+	if limit == auth.LimitAddress {
 		m.loginAddressRefused.Add(1)
 		return
 	}
@@ -193,8 +197,8 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	p.family("crossrank_login_failures_total", "counter", "Sign-ins refused for a wrong username or password.")
 	p.sample("crossrank_login_failures_total", nil, float64(Metrics.loginFailures.Load()))
 	p.family("crossrank_login_throttled_total", "counter", "Sign-ins answered 429 because the client failed too often, by limit: one account from one address, or one address.")
-	p.sample("crossrank_login_throttled_total", []string{"limit", limitClient}, float64(Metrics.loginClientRefused.Load()))
-	p.sample("crossrank_login_throttled_total", []string{"limit", limitAddress}, float64(Metrics.loginAddressRefused.Load()))
+	p.sample("crossrank_login_throttled_total", []string{"limit", auth.LimitClient}, float64(Metrics.loginClientRefused.Load()))
+	p.sample("crossrank_login_throttled_total", []string{"limit", auth.LimitAddress}, float64(Metrics.loginAddressRefused.Load()))
 	p.family("crossrank_sse_clients", "gauge", "Open live-update streams (GET /events).")
 	p.sample("crossrank_sse_clients", nil, float64(Metrics.SSEClients.Load()))
 	s.writeProjection(ctx, p)

@@ -17,7 +17,7 @@ import (
 // first: request state, logging, panic recovery, security headers, the
 // cross-origin check, the body limit and authentication.
 func (s *Server) middleware(h http.Handler) http.Handler {
-	h = s.authenticate(h)
+	h = s.auth.Authenticate(h)
 	h = httpx.LimitBody(h)
 	h = s.crossOrigin(h)
 	h = s.secureHeaders(h)
@@ -31,7 +31,7 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 func (s *Server) begin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rq := &httpx.Request{ID: randomHex(8), Nonce: randomNonce(), Now: s.now(), Clock: s.now, API: httpx.IsAPI(r),
-			Client: s.proxies.clientAddr(r), Log: s.log}
+			Client: s.auth.ClientAddr(r), Log: s.log}
 		rq.Lang = s.chooseLang(w, r)
 		w.Header().Set("X-Request-Id", rq.ID)
 		next.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/web/auth"
 )
 
 func TestCrossOriginPostRefused(t *testing.T) {
@@ -38,7 +39,7 @@ func TestCrossOriginPostRefused(t *testing.T) {
 			if res.StatusCode != tc.want {
 				t.Fatalf("status %d, want %d", res.StatusCode, tc.want)
 			}
-			if tc.want == http.StatusForbidden && c.cookies[sessionCookie] != nil {
+			if tc.want == http.StatusForbidden && c.cookies[auth.CookieName] != nil {
 				t.Error("refused request still signed in")
 			}
 		})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
@@ -18,9 +19,9 @@ import (
 // hashNewPassword hashes a password typed into field, or reports its
 // length next to the field.
 func hashNewPassword(field, pw string) (string, error) {
-	h, err := HashPassword(pw)
-	if errors.Is(err, ErrPasswordLength) {
-		return "", &domain.FieldError{Field: field, Code: "field.password_length", Args: domain.Args{"min": MinPassword, "max": MaxPassword}}
+	h, err := auth.HashPassword(pw)
+	if errors.Is(err, auth.ErrPasswordLength) {
+		return "", &domain.FieldError{Field: field, Code: "field.password_length", Args: domain.Args{"min": auth.MinPassword, "max": auth.MaxPassword}}
 	}
 	return h, err
 }

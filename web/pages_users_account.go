@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -28,7 +29,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 	},
 	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
 		u := httpx.User(ctx)
-		if !CheckPassword(u.PasswordHash, in.Current) {
+		if !auth.CheckPassword(u.PasswordHash, in.Current) {
 			return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
 		}
 		if in.New != in.Confirm {
@@ -42,7 +43,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 		if err == nil {
 			// Every other session of the user ends with the old password;
 			// this one moves to the new one.
-			if rerr := s.sessions.reg.reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
+			if rerr := s.auth.Reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
 				s.log.Warn("password changed; this session could not be moved to it", "err", rerr)
 			}
 		}

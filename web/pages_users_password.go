@@ -38,7 +38,7 @@ var passwordResetAction = action[passwordResetInput]{
 		}
 		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: in.User, PasswordHash: hash})
 		if err == nil {
-			if _, rerr := s.sessions.reg.revokeUser(ctx, in.User); rerr != nil {
+			if _, rerr := s.auth.EndSessions(ctx, in.User); rerr != nil {
 				s.log.Warn("password reset; the user's sessions end at their next request instead", "user", in.User, "err", rerr)
 			}
 		}

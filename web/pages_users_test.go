@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -173,7 +174,7 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 // tokenIDOf returns the id inside a full token crk_<id>_<secret>.
 func tokenIDOf(t *testing.T, full string) string {
 	t.Helper()
-	id, ok := parseToken(full)
+	id, ok := auth.ParseToken(full)
 	if !ok {
 		t.Fatalf("not a token: %q", full)
 	}
@@ -191,7 +192,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	res, body := ed.postForm(pathAccount+"/tokens", form)
 	doc := adminDoc(t, body)
 	full := strings.TrimSpace(byTestID(doc, "token-secret").Text())
-	if res.StatusCode != http.StatusOK || !strings.HasPrefix(full, tokenPrefix) {
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(full, "crk_") {
 		t.Fatalf("issue: status %d, token %q", res.StatusCode, full)
 	}
 	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {

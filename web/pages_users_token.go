@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -30,7 +31,7 @@ var tokenIssueAction = action[tokenIssueInput]{
 			return domain.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
 		}
 		now := s.now()
-		id, _, full, hash := NewToken(now)
+		id, _, full, hash := auth.NewToken(now)
 		c := domain.IssueToken{CommandID: commandID, User: in.User, TokenID: id, Name: in.Name, Hash: hash}
 		if in.Days > 0 {
 			c.ExpiresAt = now.Add(time.Duration(in.Days) * 24 * time.Hour)

@@ -15,9 +15,9 @@ import (
 // needsRead), and /metrics answers 404 when it has its own address.
 func (s *Server) routes() {
 	handle := s.mux.Handle
-	user := s.requireUser
-	role := func(role string, h http.HandlerFunc) http.Handler { return s.requireRole(role, h) }
-	admin := func(h http.Handler) http.Handler { return s.requireRole(domain.RoleAdmin, h) }
+	user := s.auth.RequireUser
+	role := func(role string, h http.HandlerFunc) http.Handler { return s.auth.RequireRole(role, h) }
+	admin := func(h http.Handler) http.Handler { return s.auth.RequireRole(domain.RoleAdmin, h) }
 	read := s.needsRead
 
 	// Operations and assets.
@@ -26,10 +26,8 @@ func (s *Server) routes() {
 	handle("GET /metrics", http.HandlerFunc(s.siteMetrics))
 	handle("GET /static/", s.staticHandler())
 
-	// Sign-in.
-	handle("GET "+pathLogin, http.HandlerFunc(s.loginPage))
-	handle("POST "+pathLogin, http.HandlerFunc(s.loginSubmit))
-	handle("POST "+pathLogout, http.HandlerFunc(s.logout))
+	// Sign-in: GET and POST /login, POST /logout.
+	s.auth.Routes(s.mux)
 
 	// The public site: pages, feeds and the live push.
 	handle("GET /{$}", read(http.HandlerFunc(s.publicHome)))
@@ -89,7 +87,7 @@ func (s *Server) routes() {
 	// Publishing: the next edition of each ranking, published through the
 	// same action as the JSON API.
 	handle("GET "+pathPublish, read(role(domain.RolePublisher, s.publishPage)))
-	handle("POST "+pathPublish, read(s.requireRole(domain.RolePublisher,
+	handle("POST "+pathPublish, read(s.auth.RequireRole(domain.RolePublisher,
 		formCommand(s, publishAction, s.published, s.publishFailed))))
 
 	// The audit trail for every signed-in user, and verification on demand.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -30,14 +31,6 @@ type PublishContext interface {
 	CrossValidated(ctx context.Context, ranking string) ([]string, error)
 }
 
-// TokenOwners finds the user an API token belongs to; the token id alone
-// does not say, and only a read model indexes tokens across users.
-type TokenOwners interface {
-	// TokenOwner returns the username holding token id, or an error
-	// wrapping domain.ErrNotFound.
-	TokenOwner(ctx context.Context, tokenID string) (username string, err error)
-}
-
 // Config configures a Server. Commands is required; every other field has a
 // working zero value, noted on the field.
 type Config struct {
@@ -52,7 +45,7 @@ type Config struct {
 	// cross-validated proposal is checked for a changed baseline.
 	Publish PublishContext
 	// Tokens resolves API tokens; nil: bearer tokens are refused.
-	Tokens TokenOwners
+	Tokens auth.TokenOwners
 	// Verify checks the audit chain and the editions against the event
 	// store for the audit page; nil: the page says it cannot verify.
 	Verify Verifier
@@ -61,7 +54,7 @@ type Config struct {
 	// Logger receives request logs; nil: slog.Default().
 	Logger *slog.Logger
 	// SessionKeys sign the session cookie: the first signs, all verify, so a
-	// key can be rotated out (see ParseSessionKeys). Empty: one random key,
+	// key can be rotated out (see auth.ParseSessionKeys). Empty: one random key,
 	// and every session ends when the process restarts.
 	SessionKeys [][]byte
 	// Secure marks cookies Secure and sends HSTS; set it when the site is
@@ -70,7 +63,7 @@ type Config struct {
 	// TrustedOrigins are extra origins ("https://desk.example.org") allowed to
 	// post cross-origin, such as a proxy that rewrites Host.
 	TrustedOrigins []string
-	// TrustedProxies are the reverse proxies (see ParseTrustedProxies) whose
+	// TrustedProxies are the reverse proxies (see auth.ParseTrustedProxies) whose
 	// X-Forwarded-For or Forwarded header names the client; a request from
 	// anywhere else is the client itself. Empty: trust no proxy, and behind
 	// one every client shares the proxy's address.
@@ -86,13 +79,16 @@ type Config struct {
 	// answers kept for readers who are not signed in; 0: 64 MiB
 	// (DefaultPageCacheBytes); negative: keep none.
 	PageCacheBytes int
+
+	// sleep replaces the sign-in throttle's account-wide wait (tests).
+	sleep func(ctx context.Context, d time.Duration)
 }
 
 // The read models satisfy every interface the server declares.
 var (
-	_ Waiter         = (*projections.Store)(nil)
-	_ PublishContext = (*projections.Store)(nil)
-	_ TokenOwners    = (*projections.Store)(nil)
+	_ Waiter           = (*projections.Store)(nil)
+	_ PublishContext   = (*projections.Store)(nil)
+	_ auth.TokenOwners = (*projections.Store)(nil)
 )
 
 // Server holds the routes and everything the handlers share.
@@ -101,7 +97,6 @@ type Server struct {
 	read       *projections.Store // nil until the pages need it
 	waiter     Waiter
 	publish    PublishContext
-	tokens     TokenOwners
 	verify     Verifier
 	ready      func(context.Context) error
 	log        *slog.Logger
@@ -110,9 +105,7 @@ type Server struct {
 	ownMetrics bool // /metrics is served by MetricsHandler only
 	mux        *http.ServeMux
 	handler    http.Handler
-	sessions   *sessionStore
-	limiter    *loginLimiter
-	proxies    proxies
+	auth       *auth.Service
 	pubRows    int // ranking rows a live page shows before "show all"
 	origins    *http.CrossOriginProtection
 	// pageCache keeps rendered public bodies (public_body.go).
@@ -136,7 +129,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{
-		cmd: cfg.Commands, read: cfg.Read, waiter: cfg.Waiter, publish: cfg.Publish, tokens: cfg.Tokens,
+		cmd: cfg.Commands, read: cfg.Read, waiter: cfg.Waiter, publish: cfg.Publish,
 		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure, ownMetrics: cfg.SeparateMetrics,
 		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
 	}
@@ -147,13 +140,11 @@ func New(cfg Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	keys := cfg.SessionKeys
-	if len(keys) == 0 {
-		s.log.Warn("no session keys configured (CROSSRANK_SESSION_KEYS): using a random key; sessions end on restart")
-		keys = [][]byte{RandomSessionKey()}
-	}
 	var err error
-	if s.sessions, err = newSessionStore(keys, cfg.Secure); err != nil {
+	s.auth, err = auth.New(auth.Config{Users: cfg.Commands, Tokens: cfg.Tokens, Keys: cfg.SessionKeys,
+		Secure: cfg.Secure, Proxies: cfg.TrustedProxies, Log: s.log, Meter: Metrics,
+		Fail: s.fail, LoginPage: s.loginPage, Sleep: cfg.sleep})
+	if err != nil {
 		return nil, err
 	}
 	for _, o := range cfg.TrustedOrigins {
@@ -161,8 +152,6 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.limiter = newLoginLimiter(loginLimiterMaxKeys)
-	s.proxies = proxies(cfg.TrustedProxies)
 	s.pubRows = pubPageRows
 	s.pageCache = newPubBodyCache(cfg.PageCacheBytes)
 	s.routes()

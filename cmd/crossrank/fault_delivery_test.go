@@ -15,7 +15,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
-	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/auth"
 )
 
 // TestFaultUnrulyDelivery feeds the projection runner (Store.Run, as serve
@@ -35,7 +35,7 @@ func TestFaultUnrulyDelivery(t *testing.T) {
 	defer cancel()
 	env := jstest.Start(t)
 	h := domain.NewHandler(env.Store, nil)
-	if _, err := demo.Seed(ctx, h, demo.Options{Password: demoPassword, HashPassword: web.HashPassword, Now: time.Now()}); err != nil {
+	if _, err := demo.Seed(ctx, h, demo.Options{Password: demoPassword, HashPassword: auth.HashPassword, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	var evs []events.Event

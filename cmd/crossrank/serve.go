@@ -21,6 +21,7 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/auth"
 )
 
 func serve(ctx context.Context, args []string) error {
@@ -39,7 +40,7 @@ func serve(ctx context.Context, args []string) error {
 	capt := registerCapture(fs)
 	fs.Parse(args)
 	log := newLogger()
-	proxies, err := web.ParseTrustedProxies(*trusted)
+	proxies, err := auth.ParseTrustedProxies(*trusted)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies (CROSSRANK_TRUSTED_PROXIES): %w", err)
 	}
@@ -106,7 +107,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	// Sign-ins live in a key-value bucket next to the stream: every
 	// replica sees them, and a restart keeps them.
-	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, web.SessionLifetime, c.replicas)
+	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, auth.SessionLifetime, c.replicas)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
@@ -216,7 +217,7 @@ func seedDemo(ctx context.Context, e *env, w io.Writer) error {
 		pw = base64.RawURLEncoding.EncodeToString(b)
 	}
 	start := time.Now()
-	sum, err := demo.Seed(ctx, e.commands, demo.Options{Password: pw, HashPassword: web.HashPassword,
+	sum, err := demo.Seed(ctx, e.commands, demo.Options{Password: pw, HashPassword: auth.HashPassword,
 		AuditHead: e.read.AuditHead, CrossValidated: e.read.CrossValidated, Now: time.Now()})
 	if err != nil {
 		return err
@@ -244,7 +245,7 @@ func seedDemo(ctx context.Context, e *env, w io.Writer) error {
 // of their own must share CROSSRANK_SESSION_KEYS instead.
 func sessionKeys(data string, log *slog.Logger) ([][]byte, error) {
 	if v := os.Getenv("CROSSRANK_SESSION_KEYS"); v != "" {
-		keys, err := web.ParseSessionKeys(v)
+		keys, err := auth.ParseSessionKeys(v)
 		if err != nil {
 			return nil, fmt.Errorf("CROSSRANK_SESSION_KEYS: %w", err)
 		}
@@ -252,7 +253,7 @@ func sessionKeys(data string, log *slog.Logger) ([][]byte, error) {
 	}
 	path := filepath.Join(data, "session.key")
 	if b, err := os.ReadFile(path); err == nil {
-		keys, err := web.ParseSessionKeys(strings.TrimSpace(string(b)))
+		keys, err := auth.ParseSessionKeys(strings.TrimSpace(string(b)))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -260,7 +261,7 @@ func sessionKeys(data string, log *slog.Logger) ([][]byte, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	key := base64.StdEncoding.EncodeToString(web.RandomSessionKey())
+	key := base64.StdEncoding.EncodeToString(auth.RandomSessionKey())
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(key+"\n"), 0o600); err != nil {
 		return nil, err
@@ -269,5 +270,5 @@ func sessionKeys(data string, log *slog.Logger) ([][]byte, error) {
 		return nil, err
 	}
 	log.Info("no CROSSRANK_SESSION_KEYS: made a session key and kept it in the data directory", "path", path)
-	return web.ParseSessionKeys(key)
+	return auth.ParseSessionKeys(key)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
-	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/auth"
 )
 
 const tokenUsage = "usage: crossrank token create USER [--name LABEL] [--days N]"
@@ -35,7 +35,7 @@ func parseToken(args []string, w io.Writer) (*storeCommand, error) {
 	user := fs.Arg(0)
 	sc.run = func(ctx context.Context, e *env, out io.Writer) error {
 		now := e.commands.Now()
-		id, _, full, hash := web.NewToken(now)
+		id, _, full, hash := auth.NewToken(now)
 		var exp time.Time
 		if *days > 0 {
 			exp = now.AddDate(0, 0, *days)

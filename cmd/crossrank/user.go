@@ -11,7 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
-	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/auth"
 )
 
 const userUsage = "usage: crossrank user add NAME --role R[,R…] [--password P] [--display-name D] | list | grant NAME ROLE | revoke NAME ROLE | passwd NAME [--password P]"
@@ -42,7 +42,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 			if pw == "" {
 				pw, generated = randomPassword(), true
 			}
-			hash, err := web.HashPassword(pw)
+			hash, err := auth.HashPassword(pw)
 			if err != nil {
 				return err
 			}
@@ -62,7 +62,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 			if pw == "" {
 				pw, generated = randomPassword(), true
 			}
-			hash, err := web.HashPassword(pw)
+			hash, err := auth.HashPassword(pw)
 			if err != nil {
 				return err
 			}

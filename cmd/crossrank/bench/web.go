@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/auth"
 )
 
 // webServer is the web server as `crossrank serve` wires it, in this
@@ -49,7 +50,7 @@ func startWeb(ctx context.Context, b *dataStore) (*webServer, error) {
 	w := &webServer{read: read, commands: domain.NewHandler(b.events, nil)}
 	srv, err := web.New(web.Config{Commands: w.commands, Read: read,
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		SessionKeys: [][]byte{web.RandomSessionKey()}})
+		SessionKeys: [][]byte{auth.RandomSessionKey()}})
 	if err != nil {
 		cleanup()
 		return nil, err

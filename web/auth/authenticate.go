@@ -1,4 +1,4 @@
-package web
+package auth
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// authenticate finds who is asking: a bearer token when the request has an
+// Authenticate finds who is asking: a bearer token when the request has an
 // Authorization header, else the session cookie. A cookie that does not
 // decode, or whose session ended, is being signed out — the request goes
 // on without a user and the stale cookie is dropped. A bearer token that
 // does not verify is refused at once: a client that sends one expects it to
 // count.
-func (s *Server) authenticate(next http.Handler) http.Handler {
+func (s *Service) Authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rq := httpx.FromContext(r.Context())
 		if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
@@ -34,7 +34,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if _, err := r.Cookie(sessionCookie); err != nil {
+		if _, err := r.Cookie(CookieName); err != nil {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -45,7 +45,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		u, err := s.cmd.User(r.Context(), name)
+		u, err := s.users.User(r.Context(), name)
 		switch {
 		case errors.Is(err, domain.ErrNotFound), err == nil && passwordDigest(u.PasswordHash) != password:
 			// The account is gone, or its password changed since this
@@ -63,9 +63,9 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// requireUser lets only signed-in users through. Others are sent to sign in
+// RequireUser lets only signed-in users through. Others are sent to sign in
 // (pages) or answered 401 (the API).
-func (s *Server) requireUser(h http.Handler) http.Handler {
+func (s *Service) RequireUser(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.signedIn(w, r) {
 			h.ServeHTTP(w, r)
@@ -73,10 +73,10 @@ func (s *Server) requireUser(h http.Handler) http.Handler {
 	})
 }
 
-// requireRole lets only signed-in users holding role through; others get
+// RequireRole lets only signed-in users holding role through; others get
 // 403. The domain checks roles again on every command: this guard only
 // keeps pages from showing forms a user cannot use.
-func (s *Server) requireRole(role string, h http.Handler) http.Handler {
+func (s *Service) RequireRole(role string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.signedIn(w, r) {
 			return
@@ -90,7 +90,7 @@ func (s *Server) requireRole(role string, h http.Handler) http.Handler {
 }
 
 // signedIn reports whether the request has a user; if not, it has answered.
-func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) bool {
+func (s *Service) signedIn(w http.ResponseWriter, r *http.Request) bool {
 	rq := httpx.FromContext(r.Context())
 	switch {
 	case rq.User != nil:

@@ -1,4 +1,4 @@
-package web
+package auth
 
 import (
 	"context"
@@ -37,8 +37,8 @@ func TokenHash(full string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// parseToken returns the id of a token shaped crk_<id>_<secret>.
-func parseToken(full string) (id string, ok bool) {
+// ParseToken returns the id of a token shaped crk_<id>_<secret>.
+func ParseToken(full string) (id string, ok bool) {
 	rest, ok := strings.CutPrefix(full, tokenPrefix)
 	if !ok || len(full) > 200 {
 		return "", false
@@ -68,8 +68,8 @@ func bearerToken(header string) (token string, present bool) {
 
 // userByToken verifies a bearer token: its owner exists, and it is known,
 // not revoked, not expired, and its hash matches.
-func (s *Server) userByToken(ctx context.Context, full string, now time.Time) (*domain.User, string, error) {
-	id, ok := parseToken(full)
+func (s *Service) userByToken(ctx context.Context, full string, now time.Time) (*domain.User, string, error) {
+	id, ok := ParseToken(full)
 	if !ok {
 		return nil, "", fmt.Errorf("%w: malformed bearer token", httpx.ErrUnauthenticated)
 	}
@@ -83,7 +83,7 @@ func (s *Server) userByToken(ctx context.Context, full string, now time.Time) (*
 	if err != nil {
 		return nil, "", err
 	}
-	u, err := s.cmd.User(ctx, name)
+	u, err := s.users.User(ctx, name)
 	if errors.Is(err, domain.ErrNotFound) {
 		return nil, "", fmt.Errorf("%w: token %s of missing user", httpx.ErrUnauthenticated, id)
 	}

@@ -1,9 +1,10 @@
-package web
+package auth
 
 import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -76,7 +77,9 @@ func CheckPassword(hash, pw string) bool {
 // dummyHash is checked against when the user does not exist, so a failed
 // sign-in takes as long whether or not the account is real.
 var dummyHash = sync.OnceValue(func() string {
-	h, err := HashPassword("no account has this password " + randomHex(16))
+	salt := make([]byte, 16)
+	_, _ = rand.Read(salt)
+	h, err := HashPassword("no account has this password " + hex.EncodeToString(salt))
 	if err != nil {
 		panic(err)
 	}

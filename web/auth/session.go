@@ -1,4 +1,4 @@
-package web
+package auth
 
 import (
 	"crypto/hmac"
@@ -18,9 +18,10 @@ import (
 // of the shared sessions bucket).
 const SessionLifetime = 8 * time.Hour
 
+// CookieName names the session cookie.
+const CookieName = "crossrank_session"
+
 const (
-	// sessionCookie names the session cookie.
-	sessionCookie = "crossrank_session"
 	// sessionTTL is how long a sign-in lasts, at most: the cookie's MaxAge,
 	// the signature's age limit and the registry's expiry alike.
 	sessionTTL = SessionLifetime
@@ -86,7 +87,7 @@ func newSessionStore(keys [][]byte, secure bool) (*sessionStore, error) {
 	pairs := make([][]byte, 0, 2*len(keys))
 	for i, k := range keys {
 		if len(k) < sessionKeyMin {
-			return nil, fmt.Errorf("web: session key %d is shorter than %d bytes", i+1, sessionKeyMin)
+			return nil, fmt.Errorf("auth: session key %d is shorter than %d bytes", i+1, sessionKeyMin)
 		}
 		// Signed, not encrypted: the cookie holds nothing but a random id.
 		pairs = append(pairs, cookieKey(k), nil)
@@ -112,7 +113,7 @@ func cookieKey(k []byte) []byte {
 // is no cookie or it does not decode (tampered, signed with a dropped key,
 // too old) — which is being signed out, never an error.
 func (st *sessionStore) sessionID(r *http.Request) string {
-	sess, err := st.cookies.New(r, sessionCookie)
+	sess, err := st.cookies.New(r, CookieName)
 	if err != nil || sess.IsNew {
 		return ""
 	}
@@ -123,7 +124,7 @@ func (st *sessionStore) sessionID(r *http.Request) string {
 // setCookie writes a fresh session cookie holding sid: a new session, so
 // nothing from an earlier cookie carries over.
 func (st *sessionStore) setCookie(w http.ResponseWriter, r *http.Request, sid string) error {
-	sess := sessions.NewSession(st.cookies, sessionCookie)
+	sess := sessions.NewSession(st.cookies, CookieName)
 	opts := *st.cookies.Options
 	sess.Options = &opts
 	sess.Values[sidKey] = sid
@@ -134,5 +135,5 @@ func (st *sessionStore) setCookie(w http.ResponseWriter, r *http.Request, sid st
 func (st *sessionStore) clearCookie(w http.ResponseWriter) {
 	opts := *st.cookies.Options
 	opts.MaxAge = -1
-	http.SetCookie(w, sessions.NewCookie(sessionCookie, "", &opts))
+	http.SetCookie(w, sessions.NewCookie(CookieName, "", &opts))
 }

@@ -1,9 +1,6 @@
-package web
+package auth
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -63,8 +60,8 @@ func TestNewToken(t *testing.T) {
 	if full != "crk_"+id+"_"+secret || len(secret) != 64 || hash != TokenHash(full) || len(hash) != 64 {
 		t.Fatalf("NewToken = %q %q %q %q", id, secret, full, hash)
 	}
-	if got, ok := parseToken(full); !ok || got != id {
-		t.Errorf("parseToken = %q, %v", got, ok)
+	if got, ok := ParseToken(full); !ok || got != id {
+		t.Errorf("ParseToken = %q, %v", got, ok)
 	}
 	_, _, other, _ := NewToken(time.Now())
 	if other == full {
@@ -72,8 +69,8 @@ func TestNewToken(t *testing.T) {
 	}
 	for _, bad := range []string{"", "crk_", "crk_id", "crk_" + id + "_short", "xyz_" + id + "_" + secret,
 		"crk_" + id + "_" + strings.Repeat("g", 64), "crk_ID!_" + secret} {
-		if _, ok := parseToken(bad); ok {
-			t.Errorf("parseToken(%q) accepted", bad)
+		if _, ok := ParseToken(bad); ok {
+			t.Errorf("ParseToken(%q) accepted", bad)
 		}
 	}
 }
@@ -93,66 +90,5 @@ func TestSafeNext(t *testing.T) {
 		if got := safeNext(next); got != want {
 			t.Errorf("safeNext(%q) = %q, want %q", next, got, want)
 		}
-	}
-}
-
-func TestStaticAssets(t *testing.T) {
-	h := newEnv(t).srv.staticHandler()
-	url := assetURL("app.css")
-	if !strings.HasPrefix(url, "/static/app.css?v=") {
-		t.Fatalf("assetURL = %q", url)
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, url, nil))
-	if rec.Code != http.StatusOK || !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") ||
-		!strings.HasPrefix(rec.Header().Get("Content-Type"), "text/css") {
-		t.Fatalf("status %d headers %v", rec.Code, rec.Header())
-	}
-	etag := rec.Header().Get("ETag")
-	req := httptest.NewRequest(http.MethodGet, "/static/app.css", nil)
-	req.Header.Set("If-None-Match", etag)
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusNotModified || strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
-		t.Errorf("revalidation: status %d Cache-Control %q", rec.Code, rec.Header().Get("Cache-Control"))
-	}
-	for _, name := range []string{"app.js", "favicon.svg"} {
-		rec = httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, assetURL(name), nil))
-		if rec.Code != http.StatusOK {
-			t.Errorf("%s: status %d", name, rec.Code)
-		}
-	}
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/static/../static.go", nil))
-	if rec.Code != http.StatusNotFound {
-		t.Errorf("outside the assets: status %d", rec.Code)
-	}
-}
-
-func TestSessionRegistryBounded(t *testing.T) {
-	g := newSessionRegistry(time.Hour, 3)
-	ctx := context.Background()
-	now := time.Now()
-	issue := func(user string, at time.Time) string {
-		sid, err := g.issue(ctx, user, "hash-"+user, at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sid
-	}
-	ids := []string{issue("a", now), issue("b", now.Add(time.Second)), issue("c", now.Add(2*time.Second))}
-	issue("d", now.Add(3*time.Second))
-	if _, _, ok := g.lookup(ids[0], now.Add(4*time.Second)); ok {
-		t.Error("the oldest session survived a full registry")
-	}
-	if _, pw, ok := g.lookup(ids[2], now.Add(4*time.Second)); !ok || pw != passwordDigest("hash-c") {
-		t.Errorf("a recent session was dropped, or lost its password digest (%q)", pw)
-	}
-	if n, err := g.revokeUser(ctx, "c"); n != 1 || err != nil {
-		t.Errorf("revokeUser = %d, %v", n, err)
-	}
-	if _, _, ok := g.lookup(ids[2], now.Add(4*time.Second)); ok {
-		t.Error("revoked session still counts")
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package auth
 
 import (
 	"context"
@@ -57,8 +57,8 @@ const loginLimiterMaxKeys = 50_000
 
 // Which limit refused a sign-in, as /metrics and the log name it.
 const (
-	limitClient  = "account_address"
-	limitAddress = "address"
+	LimitClient  = "account_address"
+	LimitAddress = "address"
 )
 
 // loginLimiter throttles sign-in failures in memory (each replica its own).
@@ -87,10 +87,10 @@ func (l *loginLimiter) refused(account, addr string, now time.Time) (time.Durati
 	defer l.mu.Unlock()
 	addr = addressKey(addr)
 	if d := l.addresses.until(addr, now).Sub(now); d > 0 {
-		return d, limitAddress, true
+		return d, LimitAddress, true
 	}
 	if d := l.clients.until(clientKey(account, addr), now).Sub(now); d > 0 {
-		return d, limitClient, true
+		return d, LimitClient, true
 	}
 	return 0, "", false
 }

@@ -1,4 +1,4 @@
-package web
+package auth
 
 import (
 	"context"
@@ -10,13 +10,13 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
-// loginPage shows the sign-in form.
-func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	p := s.page(r, "login.title", "")
-	v := loginView{Page: p, Next: safeNext(r.URL.Query().Get("next")), SignedOut: r.URL.Query().Get("out") == "1"}
-	s.render(w, r, http.StatusOK, loginPage(v))
+// loginPageGet shows the sign-in form.
+func (s *Service) loginPageGet(w http.ResponseWriter, r *http.Request) {
+	v := LoginForm{Next: safeNext(r.URL.Query().Get("next")), SignedOut: r.URL.Query().Get("out") == "1"}
+	s.loginPage(w, r, http.StatusOK, v)
 }
 
 // loginSubmit signs a user in. A failure says only that the username or
@@ -26,7 +26,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 // Retry-After, see loginLimiter), and an account guessed at from many
 // places answers a little later; a client that did not fail is never
 // refused.
-func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
+func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	f, err := httpx.ParseForm(r)
 	if err != nil {
 		s.fail(w, r, err)
@@ -35,28 +35,28 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	rq := httpx.FromContext(r.Context())
 	now := rq.Now
 	username := strings.ToLower(strings.TrimSpace(f.Str("username")))
-	v := loginView{Page: s.page(r, "login.title", ""), Username: username, Next: safeNext(f.Str("next"))}
-	v.User = nil // the form is shown to whoever signs in now
+	v := LoginForm{Username: username, Next: safeNext(f.Str("next")), Submitted: true}
+	lang := rq.Lang
 	if len(v.Username) > 64 {
 		v.Username = v.Username[:64]
 	}
 	if after, limit, refused := s.limiter.refused(v.Username, rq.Client, now); refused {
-		Metrics.loginThrottled(limit)
+		s.meter.LoginThrottled(limit)
 		s.log.Warn("sign-in throttled", "request_id", rq.ID, "username", v.Username, "client", rq.Client,
 			"limit", limit, "retry_after", after.Round(time.Second))
 		w.Header().Set("Retry-After", retrySeconds(after))
-		v.Error = T(v.Lang, "login.too_many", waitText(v.Lang, after))
-		s.render(w, r, http.StatusTooManyRequests, loginPage(v))
+		v.Error = i18n.T(lang, "login.too_many", waitText(lang, after))
+		s.loginPage(w, r, http.StatusTooManyRequests, v)
 		return
 	}
 	s.limiter.sleep(r.Context(), s.limiter.delay(v.Username, now))
 
-	u, err := s.cmd.User(r.Context(), username)
+	u, err := s.users.User(r.Context(), username)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		s.log.Error("sign-in: loading user", "request_id", rq.ID, "err", err)
 		w.Header().Set("Retry-After", retrySeconds(httpx.UnavailableRetry))
-		v.Error = T(v.Lang, "login.unavailable")
-		s.render(w, r, httpx.Status(err), loginPage(v))
+		v.Error = i18n.T(lang, "login.unavailable")
+		s.loginPage(w, r, httpx.Status(err), v)
 		return
 	}
 	hash := dummyHash()
@@ -65,10 +65,10 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	if ok := CheckPassword(hash, f.Str("password")); !ok || u == nil {
 		s.limiter.fail(v.Username, rq.Client, now)
-		Metrics.loginFailures.Add(1)
+		s.meter.LoginFailed()
 		s.log.Info("sign-in failed", "request_id", rq.ID, "username", v.Username, "client", rq.Client)
-		v.Error = T(v.Lang, "login.failed")
-		s.render(w, r, http.StatusUnauthorized, loginPage(v))
+		v.Error = i18n.T(lang, "login.failed")
+		s.loginPage(w, r, http.StatusUnauthorized, v)
 		return
 	}
 	s.limiter.succeed(v.Username, rq.Client)
@@ -93,7 +93,7 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) {
 
 // logout ends the session on the server (every copy of the cookie stops
 // working) and drops the cookie.
-func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+func (s *Service) logout(w http.ResponseWriter, r *http.Request) {
 	if sid := s.sessions.sessionID(r); sid != "" {
 		s.endSession(r, sid)
 	}
@@ -103,18 +103,17 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 
 // endSession revokes a session. It ends here at once; when the other
 // replicas could not be told (the store is down), it says so in the log.
-func (s *Server) endSession(r *http.Request, sid string) {
+func (s *Service) endSession(r *http.Request, sid string) {
 	if err := s.sessions.reg.revoke(r.Context(), sid); err != nil {
 		s.log.Warn("session ended here, but the other replicas could not be told", "request_id", httpx.RequestID(r.Context()), "err", err)
 	}
 }
 
-// ShareSessions makes the server keep its sign-in sessions in sync (a
-// JetStream key-value bucket): replicas share them and a restart keeps
-// them. It returns once the existing sessions are loaded and follows
-// changes until ctx ends.
-func (s *Server) ShareSessions(ctx context.Context, sync SessionSync) error {
-	return s.sessions.reg.follow(ctx, sync, func(err error) {
+// Share keeps the sign-in sessions in b (a JetStream key-value bucket):
+// replicas share them and a restart keeps them. It returns once the
+// existing sessions are loaded and follows changes until ctx ends.
+func (s *Service) Share(ctx context.Context, b Bucket) error {
+	return s.sessions.reg.follow(ctx, b, func(err error) {
 		s.log.Warn("following the shared sessions was interrupted; watching again", "err", err)
 	})
 }
@@ -123,9 +122,9 @@ func (s *Server) ShareSessions(ctx context.Context, sync SessionSync) error {
 // minutes rounded up.
 func waitText(lang string, d time.Duration) string {
 	if d < time.Minute {
-		return Plural(lang, "duration.seconds", int((d+time.Second-1)/time.Second))
+		return i18n.Plural(lang, "duration.seconds", int((d+time.Second-1)/time.Second))
 	}
-	return Plural(lang, "duration.minutes", int((d+time.Minute-1)/time.Minute))
+	return i18n.Plural(lang, "duration.minutes", int((d+time.Minute-1)/time.Minute))
 }
 
 func retrySeconds(d time.Duration) string {

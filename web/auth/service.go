@@ -1,0 +1,157 @@
+// Package auth signs people in and says who is asking: sign-in sessions
+// (a signed cookie holding a random id, recorded server-side and shared
+// between replicas through a key-value bucket), bearer tokens for the API,
+// password hashing, the sign-in throttles, the client address behind
+// trusted proxies, and the RequireUser and RequireRole guards.
+package auth
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+)
+
+// Users loads accounts; *domain.Handler implements it.
+type Users interface {
+	// User returns the account, or an error wrapping domain.ErrNotFound.
+	User(ctx context.Context, username string) (*domain.User, error)
+}
+
+// TokenOwners finds the user an API token belongs to; the token id alone
+// does not say, and only a read model indexes tokens across users.
+type TokenOwners interface {
+	// TokenOwner returns the username holding token id, or an error
+	// wrapping domain.ErrNotFound.
+	TokenOwner(ctx context.Context, tokenID string) (username string, err error)
+}
+
+// Meter counts sign-in outcomes for /metrics.
+type Meter interface {
+	LoginFailed()
+	// LoginThrottled counts a sign-in refused by limit (LimitClient or
+	// LimitAddress).
+	LoginThrottled(limit string)
+}
+
+// LoginForm is what the sign-in page shows.
+type LoginForm struct {
+	Username  string
+	Next      string
+	Error     string // the one message a failed sign-in shows
+	SignedOut bool
+	// Submitted reports whether the form was posted: the page is then shown
+	// to whoever signs in now, not to the user of the request's cookie.
+	Submitted bool
+}
+
+// Config configures a Service. Users, Fail and LoginPage are required.
+type Config struct {
+	Users Users
+	// Tokens resolves API tokens; nil: bearer tokens are refused.
+	Tokens TokenOwners
+	// Keys sign the session cookie: the first signs, all verify (see
+	// ParseSessionKeys). Empty: one random key, and every session ends
+	// when the process restarts.
+	Keys [][]byte
+	// Secure marks the session cookie Secure.
+	Secure bool
+	// Proxies are the trusted reverse proxies (see ParseTrustedProxies).
+	Proxies []netip.Prefix
+	// Log receives sign-in events; nil: slog.Default().
+	Log *slog.Logger
+	// Meter counts sign-in outcomes; nil: not counted.
+	Meter Meter
+	// Fail answers a request that failed with err (an error page or
+	// problem+json); the site's error rendering lives outside auth.
+	Fail func(w http.ResponseWriter, r *http.Request, err error)
+	// LoginPage renders the sign-in page with status. It is passed in
+	// until the page shell is a package auth can import.
+	LoginPage func(w http.ResponseWriter, r *http.Request, status int, form LoginForm)
+	// Sleep holds a sign-in to a much-guessed account for d; nil: a timer
+	// that ends early with ctx. Tests record the delay instead.
+	Sleep func(ctx context.Context, d time.Duration)
+}
+
+// Service authenticates requests and serves sign-in and sign-out.
+type Service struct {
+	users     Users
+	tokens    TokenOwners
+	sessions  *sessionStore
+	limiter   *loginLimiter
+	proxies   proxies
+	log       *slog.Logger
+	meter     Meter
+	fail      func(http.ResponseWriter, *http.Request, error)
+	loginPage func(http.ResponseWriter, *http.Request, int, LoginForm)
+}
+
+// New returns a Service for cfg.
+func New(cfg Config) (*Service, error) {
+	if cfg.Users == nil || cfg.Fail == nil || cfg.LoginPage == nil {
+		return nil, errors.New("auth: Config.Users, Fail and LoginPage are required")
+	}
+	s := &Service{users: cfg.Users, tokens: cfg.Tokens, log: cfg.Log, meter: cfg.Meter, fail: cfg.Fail,
+		loginPage: cfg.LoginPage, proxies: proxies(cfg.Proxies), limiter: newLoginLimiter(loginLimiterMaxKeys)}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.meter == nil {
+		s.meter = noMeter{}
+	}
+	if cfg.Sleep != nil {
+		s.limiter.sleep = cfg.Sleep
+	}
+	keys := cfg.Keys
+	if len(keys) == 0 {
+		s.log.Warn("no session keys configured (CROSSRANK_SESSION_KEYS): using a random key; sessions end on restart")
+		keys = [][]byte{RandomSessionKey()}
+	}
+	var err error
+	if s.sessions, err = newSessionStore(keys, cfg.Secure); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Routes mounts sign-in and sign-out on mux.
+func (s *Service) Routes(mux *http.ServeMux) {
+	mux.Handle("GET "+pathLogin, http.HandlerFunc(s.loginPageGet))
+	mux.Handle("POST "+pathLogin, http.HandlerFunc(s.loginSubmit))
+	mux.Handle("POST "+pathLogout, http.HandlerFunc(s.logout))
+}
+
+// ClientAddr is the address of the client r came from (see
+// proxies.clientAddr): the TCP peer, or the address a trusted proxy
+// forwarded for.
+func (s *Service) ClientAddr(r *http.Request) string { return s.proxies.clientAddr(r) }
+
+// Reopen moves the session sid to the password whose hash is pwHash,
+// after its user changed the password: this session stays signed in and
+// every other one of the user ends.
+func (s *Service) Reopen(ctx context.Context, sid, pwHash string) error {
+	return s.sessions.reg.reopen(ctx, sid, pwHash)
+}
+
+// EndSessions ends every session of user and returns how many it ended.
+func (s *Service) EndSessions(ctx context.Context, user string) (int, error) {
+	return s.sessions.reg.revokeUser(ctx, user)
+}
+
+// Paths auth serves and sends people to. They repeat package web's until
+// the page shell owns the paths and auth imports it.
+const (
+	pathHome   = "/"
+	pathLogin  = "/login"
+	pathLogout = "/logout"
+	pathDesk   = "/desk"
+)
+
+type noMeter struct{}
+
+func (noMeter) LoginFailed()          {}
+func (noMeter) LoginThrottled(string) {}
