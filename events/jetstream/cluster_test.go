@@ -62,26 +62,6 @@ func TestCluster(t *testing.T) {
 		return err == nil
 	})
 
-	t.Run("KVReplicasNeverShrink", func(t *testing.T) {
-		ctx := testContext(t)
-		if _, err := jetstream.OpenKV(ctx, nc, "TEST_KV_SCALE", time.Hour, 1); err != nil {
-			t.Fatal(err)
-		}
-		for _, asked := range []int{3, 1} {
-			if _, err := jetstream.OpenKV(ctx, nc, "TEST_KV_SCALE", time.Hour, asked); err != nil {
-				t.Fatal(err)
-			}
-			js, _ := natsjs.New(nc)
-			st, err := js.Stream(ctx, "KV_TEST_KV_SCALE")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := st.CachedInfo().Config.Replicas; got != 3 {
-				t.Errorf("after OpenKV with %d replicas the bucket has %d, want 3 (scaled up, never down)", asked, got)
-			}
-		}
-	})
-
 	t.Run("Conformance", func(t *testing.T) {
 		storetest.Run(t, func(*testing.T) events.Store { return s })
 	})
@@ -174,4 +154,37 @@ func streamLeader(t *testing.T, nc *nats.Conn) string {
 		t.Fatal("stream has no leader")
 	}
 	return info.Cluster.Leader
+}
+
+// TestClusterKVReplicas: a key-value bucket (the sessions) follows the
+// stream's rule on a cluster — scaled up to the replicas a process asks
+// for, never down. On a cluster of its own, so the new RAFT groups do not
+// slow the stream tests of TestCluster.
+func TestClusterKVReplicas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a 3-node cluster")
+	}
+	_, url := startCluster(t, 3)
+	nc := connectURL(t, url)
+	waitFor(t, "the cluster to take a bucket", 30*time.Second, func() bool {
+		_, err := jetstream.OpenKV(testContext(t), nc, "TEST_KV_SCALE", time.Hour, 1)
+		return err == nil
+	})
+	ctx := testContext(t)
+	if _, err := jetstream.OpenKV(ctx, nc, "TEST_KV_SCALE", time.Hour, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, asked := range []int{3, 1} {
+		if _, err := jetstream.OpenKV(ctx, nc, "TEST_KV_SCALE", time.Hour, asked); err != nil {
+			t.Fatal(err)
+		}
+		js, _ := natsjs.New(nc)
+		st, err := js.Stream(ctx, "KV_TEST_KV_SCALE")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.CachedInfo().Config.Replicas; got != 3 {
+			t.Errorf("after OpenKV with %d replicas the bucket has %d, want 3 (scaled up, never down)", asked, got)
+		}
+	}
 }
