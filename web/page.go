@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // Page is the view model every page shares: the layout reads it, and a
@@ -106,10 +107,10 @@ func (p Page) LangURL(lang string) templ.SafeURL {
 
 // LoginURL returns the sign-in page that comes back here.
 func (p Page) LoginURL() templ.SafeURL {
-	if p.url == nil || p.url.Path == pathLogin {
-		return templ.SafeURL(pathLogin)
+	if p.url == nil || p.url.Path == paths.Login {
+		return templ.SafeURL(paths.Login)
 	}
-	return templ.SafeURL(loginURL(p.url.RequestURI()))
+	return templ.SafeURL(paths.LoginURL(p.url.RequestURI()))
 }
 
 // navItem is one link of the main navigation.
@@ -122,16 +123,16 @@ type navItem struct {
 // Nav lists the navigation for this user: the public rankings for all; the
 // desk for the signed-in; publishing for publishers; users for admins.
 func (p Page) Nav() []navItem {
-	items := []navItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: pathHome}}
+	items := []navItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: paths.Home}}
 	if p.User != nil {
 		items = append(items,
-			navItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: pathDesk},
-			navItem{ID: "audit", Label: p.T("nav.audit"), Href: pathAudit})
+			navItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
+			navItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit})
 		if p.Has(domain.RolePublisher) {
-			items = append(items, navItem{ID: "publish", Label: p.T("nav.publish"), Href: pathPublish})
+			items = append(items, navItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish})
 		}
 		if p.Has(domain.RoleAdmin) {
-			items = append(items, navItem{ID: "users", Label: p.T("nav.users"), Href: pathUsers})
+			items = append(items, navItem{ID: "users", Label: p.T("nav.users"), Href: paths.Users})
 		}
 	}
 	for i := range items {

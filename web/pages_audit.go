@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // auditFilterNames are the query parameters a filter reads, in the order
@@ -66,9 +67,9 @@ func auditURL(f projections.AuditFilter, extra ...string) string {
 		q.Set(extra[i], extra[i+1])
 	}
 	if len(q) == 0 {
-		return pathAudit
+		return paths.Audit
 	}
-	return pathAudit + "?" + q.Encode()
+	return paths.Audit + "?" + q.Encode()
 }
 
 // auditPage shows a page of the trail, or exports the selection
@@ -254,7 +255,7 @@ func auditSubject(r projections.AuditRow, p Page) (string, string) {
 		return p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
 	case r.Kind == string(events.KindUser):
 		if p.Has(domain.RoleAdmin) {
-			return p.T("audit.subject.user", r.Aggregate), pathUsers + "#user-" + r.Aggregate
+			return p.T("audit.subject.user", r.Aggregate), paths.Users + "#user-" + r.Aggregate
 		}
 		return p.T("audit.subject.user", r.Aggregate), ""
 	case r.Kind == string(events.KindEdition) && r.Ranking != "":

@@ -15,6 +15,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // auditSeqs returns the sequences of the rows on an audit page.
@@ -76,7 +77,7 @@ func TestAuditFiltersReturnTheRightRows(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.query.Set("limit", "500")
-			doc := e.get(c, pathAudit+"?"+tc.query.Encode(), http.StatusOK)
+			doc := e.get(c, paths.Audit+"?"+tc.query.Encode(), http.StatusOK)
 			seqs := auditSeqs(t, doc)
 			if want := countAudit(t, e, tc.match); len(seqs) != want {
 				t.Fatalf("%d rows, want %d", len(seqs), want)
@@ -113,15 +114,15 @@ func TestAuditFiltersReturnTheRightRows(t *testing.T) {
 	}
 
 	// A malformed day is explained, in the reader's language.
-	res, body := c.do(http.MethodGet, pathAudit+"?from=31/01/2026&lang=zh", nil, nil)
+	res, body := c.do(http.MethodGet, paths.Audit+"?from=31/01/2026&lang=zh", nil, nil)
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(byTestID(adminDoc(t, body), "audit-error").Text(), "起始日期") {
 		t.Errorf("bad day: status %d, error %q", res.StatusCode, byTestID(adminDoc(t, body), "audit-error").Text())
 	}
-	if res, _ := c.do(http.MethodGet, pathAudit+"?before=abc", nil, nil); res.StatusCode != http.StatusBadRequest {
+	if res, _ := c.do(http.MethodGet, paths.Audit+"?before=abc", nil, nil); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("bad cursor: status %d", res.StatusCode)
 	}
 	// Signed out readers are sent to sign in.
-	if res, _ := e.client("").do(http.MethodGet, pathAudit, nil, nil); res.StatusCode != http.StatusSeeOther {
+	if res, _ := e.client("").do(http.MethodGet, paths.Audit, nil, nil); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("signed out: status %d", res.StatusCode)
 	}
 }
@@ -130,7 +131,7 @@ func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("rev")
 	last := e.lastSeq()
-	doc := e.get(c, pathAudit, http.StatusOK)
+	doc := e.get(c, paths.Audit, http.StatusOK)
 	first := auditSeqs(t, doc)
 	if len(first) != projections.DefaultAuditLimit || first[0] != last {
 		t.Fatalf("first page: %d rows from %d; want %d from %d", len(first), first[0], projections.DefaultAuditLimit, last)
@@ -156,7 +157,7 @@ func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
 	}
 
 	// The reader's language: summaries, event names and times in Chinese.
-	doc = e.get(c, pathAudit+"?lang=zh&type=crossrank.edition.published.v1", http.StatusOK)
+	doc = e.get(c, paths.Audit+"?lang=zh&type=crossrank.edition.published.v1", http.StatusOK)
 	row := byTestID(doc, "audit-row").First()
 	if s := row.Find(`[data-testid="audit-row-summary"]`).Text(); !strings.Contains(s, "发布第 1 期") {
 		t.Errorf("Chinese summary %q", s)
@@ -164,7 +165,7 @@ func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
 	if !strings.Contains(row.Find("time").Text(), "年") || !strings.Contains(row.Text(), "发布新一期") {
 		t.Errorf("Chinese row %q", row.Text())
 	}
-	doc = e.get(c, pathAudit+"?lang=en&type=crossrank.edition.published.v1", http.StatusOK)
+	doc = e.get(c, paths.Audit+"?lang=en&type=crossrank.edition.published.v1", http.StatusOK)
 	if s := byTestID(doc, "audit-row-summary").First().Text(); !strings.Contains(s, "Published edition 1") {
 		t.Errorf("English summary %q", s)
 	}
@@ -181,7 +182,7 @@ func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
 	}
 	e.caughtUp()
 	c := e.client("ed")
-	res, body := c.do(http.MethodGet, pathAudit+"?format=csv&actor=ed", nil, nil)
+	res, body := c.do(http.MethodGet, paths.Audit+"?format=csv&actor=ed", nil, nil)
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("csv: status %d, type %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
@@ -246,7 +247,7 @@ func TestCSVCell(t *testing.T) {
 func TestAuditJSONExportParses(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("ed")
-	res, body := c.do(http.MethodGet, pathAudit+"?format=json&actor=reviewer1", nil, nil)
+	res, body := c.do(http.MethodGet, paths.Audit+"?format=json&actor=reviewer1", nil, nil)
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		t.Fatalf("json: status %d, type %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
@@ -281,7 +282,7 @@ func TestAuditJSONExportParses(t *testing.T) {
 	if res, _ := e.client("").do(http.MethodGet, "/api/v1/audit", nil, nil); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("API signed out: status %d", res.StatusCode)
 	}
-	if res, _ := c.do(http.MethodGet, pathAudit+"?format=xml", nil, nil); res.StatusCode != http.StatusBadRequest {
+	if res, _ := c.do(http.MethodGet, paths.Audit+"?format=xml", nil, nil); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("unknown format: status %d", res.StatusCode)
 	}
 }
@@ -289,11 +290,11 @@ func TestAuditJSONExportParses(t *testing.T) {
 func TestAuditVerifyPassesThenFailsAfterTampering(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("rev")
-	doc := e.get(c, pathAudit, http.StatusOK)
+	doc := e.get(c, paths.Audit, http.StatusOK)
 	if byTestID(doc, "verify-result").Length() != 0 {
 		t.Error("a verification result before any ran")
 	}
-	res, body := c.postForm(pathAudit+"/verify", url.Values{})
+	res, body := c.postForm(paths.Audit+"/verify", url.Values{})
 	doc = adminDoc(t, body)
 	result := byTestID(doc, "verify-result")
 	if outcome, _ := result.Attr("data-outcome"); res.StatusCode != http.StatusOK || outcome != "passes" ||
@@ -311,18 +312,18 @@ func TestAuditVerifyPassesThenFailsAfterTampering(t *testing.T) {
 	if _, err := db.Exec(`UPDATE audit SET hash=? WHERE seq=?`, strings.Repeat("f", 64), tampered); err != nil {
 		t.Fatal(err)
 	}
-	_, body = c.postForm(pathAudit+"/verify", url.Values{})
+	_, body = c.postForm(paths.Audit+"/verify", url.Values{})
 	result = byTestID(adminDoc(t, body), "verify-result")
 	if outcome, _ := result.Attr("data-outcome"); outcome != "fails" || !strings.Contains(result.Text(), "sequence 7") {
 		t.Fatalf("after tampering: outcome %q, %q", outcome, result.Text())
 	}
 	// The page remembers the latest outcome, in the reader's language.
-	doc = e.get(c, pathAudit+"?lang=zh", http.StatusOK)
+	doc = e.get(c, paths.Audit+"?lang=zh", http.StatusOK)
 	if got := byTestID(doc, "verify-result").Text(); !strings.Contains(got, "核验失败") || !strings.Contains(got, "7") {
 		t.Errorf("remembered outcome %q", got)
 	}
 	// Verifying needs a user and a same-origin post.
-	if res, _ := e.client("").postForm(pathAudit+"/verify", url.Values{}); res.StatusCode != http.StatusUnauthorized {
+	if res, _ := e.client("").postForm(paths.Audit+"/verify", url.Values{}); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("signed out verify: status %d", res.StatusCode)
 	}
 }

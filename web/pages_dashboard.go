@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // deskDashboardView is the model of the desk's start page: one section per queue.
@@ -70,7 +71,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	if p.Has(domain.RolePublisher) {
 		sec := proposals("ready-to-publish", "desk.queue.ready", "desk.queue.ready.empty", q.ReadyToPublish, false)
-		sec.Link, sec.Label = pathPublish, p.T("desk.queue.ready.publish")
+		sec.Link, sec.Label = paths.Publish, p.T("desk.queue.ready.publish")
 		v.Sections = append(v.Sections, sec)
 	}
 	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(ctx, p, labels, q.Recent))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // TestDeskSignedOut: pages send a signed-out visitor to sign in and back;
@@ -127,8 +128,8 @@ func TestDashboardQueues(t *testing.T) {
 	}
 	// A publisher's ready queue leads to the publish page.
 	doc = e.page(e.client("publisher"), "/desk", http.StatusOK)
-	if href := doc.Find(`[data-testid="queue-ready-to-publish-link"]`).AttrOr("href", ""); href != pathPublish {
-		t.Errorf("ready-to-publish link %q, want %q", href, pathPublish)
+	if href := doc.Find(`[data-testid="queue-ready-to-publish-link"]`).AttrOr("href", ""); href != paths.Publish {
+		t.Errorf("ready-to-publish link %q, want %q", href, paths.Publish)
 	}
 }
 

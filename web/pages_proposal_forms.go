@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // ppForm serves act as a form of the proposal page; form names the
@@ -48,7 +49,7 @@ func ppVoteFormName(in *voteInput) string {
 // is its command id, which is the id of the first event stored.
 func ppOpened(_ *http.Request, _ *openInput, res domain.Result) string {
 	if len(res.EventIDs) == 0 {
-		return pathDesk
+		return paths.Desk
 	}
 	return deskProposalPath(res.EventIDs[0])
 }

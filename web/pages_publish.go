@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // publishPage shows, per ranking, the cross-validated proposals and the
@@ -23,7 +24,7 @@ func (s *Server) publishPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) published(r *http.Request, in *publishInput, _ domain.Result) string {
 	ed, err := s.cmd.Edition(r.Context(), in.Ranking)
 	if err != nil || ed.Number == 0 {
-		return pathPublish
+		return paths.Publish
 	}
 	return adminEditionURL(in.Ranking, ed.Number)
 }

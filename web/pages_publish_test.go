@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // The demo's one cross-validated, unpublished proposal: an onboarding
@@ -25,9 +26,9 @@ func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
 	}
 	for _, user := range []string{"ed", "rev"} {
 		c := e.client(user)
-		e.get(c, pathPublish, http.StatusForbidden)
+		e.get(c, paths.Publish, http.StatusForbidden)
 		before := e.lastSeq()
-		status, _, _ := e.post(c, pathPublish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
+		status, _, _ := e.post(c, paths.Publish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
 			"ranking": {demo.RankingSlug}, "proposals": {demoReady}, "preview_hash": {pv.Hash}})
 		if status != http.StatusForbidden {
 			t.Errorf("%s publishing: status %d, want 403", user, status)
@@ -37,14 +38,14 @@ func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
 		}
 	}
 	// A publisher naming no real ranking is told so.
-	status, _, page := e.post(e.client("pat"), pathPublish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
+	status, _, page := e.post(e.client("pat"), paths.Publish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
 		"ranking": {"nope"}, "proposals": {demoReady}, "preview_hash": {pv.Hash}})
 	if status != http.StatusNotFound || !strings.Contains(byTestID(page, "form-error").Text(), "no such ranking") {
 		t.Errorf("unknown ranking: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
 	// Signed out: sent to sign in, and a post is refused.
 	anon := e.client("")
-	if res, _ := anon.do(http.MethodGet, pathPublish, nil, nil); res.StatusCode != http.StatusSeeOther {
+	if res, _ := anon.do(http.MethodGet, paths.Publish, nil, nil); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("signed out: status %d, want 303 to sign in", res.StatusCode)
 	}
 }
@@ -52,7 +53,7 @@ func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
 func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("pat")
-	doc := e.get(c, pathPublish, http.StatusOK)
+	doc := e.get(c, paths.Publish, http.StatusOK)
 	sec := byTestID(doc, "publish-ranking-"+demo.RankingSlug)
 	box := sec.Find(`[data-testid="candidate-` + demoReady + `"] input[type=checkbox]`)
 	if _, checked := box.Attr("checked"); !checked {
@@ -75,7 +76,7 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 	form := formValues(sec.Find(`[data-testid="publish-form-` + demo.RankingSlug + `"]`))
 	form.Set("note", "Onboarding for Qingjiao")
 	before := e.lastSeq()
-	status, loc, _ := e.post(c, pathPublish, form)
+	status, loc, _ := e.post(c, paths.Publish, form)
 	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2" {
 		t.Fatalf("publish: status %d, Location %q; want 303 to edition 2", status, loc)
 	}
@@ -94,7 +95,7 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 	}
 
 	// The same form again (a double click, a reload) publishes nothing more.
-	status, loc, _ = e.post(c, pathPublish, form)
+	status, loc, _ = e.post(c, paths.Publish, form)
 	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2" {
 		t.Errorf("second submit: status %d, Location %q; want the same 303", status, loc)
 	}
@@ -106,7 +107,7 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 	}
 
 	// Nothing is left to publish.
-	doc = e.get(c, pathPublish, http.StatusOK)
+	doc = e.get(c, paths.Publish, http.StatusOK)
 	if byTestID(doc, "publish-nothing").Length() != 1 {
 		t.Error("the publish page still offers proposals")
 	}
@@ -115,7 +116,7 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("pat")
-	doc := e.get(c, pathPublish, http.StatusOK)
+	doc := e.get(c, paths.Publish, http.StatusOK)
 	form := formValues(byTestID(doc, "publish-form-"+demo.RankingSlug))
 	oldHash := form.Get("preview_hash")
 
@@ -132,7 +133,7 @@ func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
 	e.caughtUp()
 
 	before := e.lastSeq()
-	status, _, page := e.post(c, pathPublish, form)
+	status, _, page := e.post(c, paths.Publish, form)
 	if status != http.StatusConflict {
 		t.Fatalf("stale preview: status %d, want 409", status)
 	}
@@ -155,12 +156,12 @@ func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
 		bad[k] = v
 	}
 	bad.Set("preview_hash", strings.Repeat("0", 64))
-	if status, _, _ := e.post(c, pathPublish, bad); status != http.StatusConflict {
+	if status, _, _ := e.post(c, paths.Publish, bad); status != http.StatusConflict {
 		t.Errorf("made-up hash: status %d, want 409", status)
 	}
 
 	// The new preview publishes.
-	if status, loc, _ := e.post(c, pathPublish, newForm); status != http.StatusSeeOther || !strings.HasSuffix(loc, "/editions/2") {
+	if status, loc, _ := e.post(c, paths.Publish, newForm); status != http.StatusSeeOther || !strings.HasSuffix(loc, "/editions/2") {
 		t.Errorf("publishing the new preview: status %d, Location %q", status, loc)
 	}
 }
@@ -171,7 +172,7 @@ func TestPublishOwnProposalIsMarkedAndRefused(t *testing.T) {
 
 	// pia authored it: she sees why she cannot choose it.
 	c := e.client("pia")
-	doc := e.get(c, pathPublish, http.StatusOK)
+	doc := e.get(c, paths.Publish, http.StatusOK)
 	cand := byTestID(doc, "candidate-"+own)
 	if _, disabled := cand.Find("input").Attr("disabled"); !disabled {
 		t.Error("the author's own proposal can be chosen")
@@ -189,7 +190,7 @@ func TestPublishOwnProposalIsMarkedAndRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := e.lastSeq()
-	status, _, page := e.post(c, pathPublish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
+	status, _, page := e.post(c, paths.Publish, url.Values{"cmd_id": {events.NewID(e.cmd.Now())},
 		"ranking": {demo.RankingSlug}, "proposals": {own}, "preview_hash": {pv.Hash}})
 	if status != http.StatusForbidden || !strings.Contains(byTestID(page, "form-error").Text(), "cannot publish") {
 		t.Errorf("publishing one's own proposal: status %d, message %q", status, byTestID(page, "form-error").Text())
@@ -200,7 +201,7 @@ func TestPublishOwnProposalIsMarkedAndRefused(t *testing.T) {
 
 	// pat may, and can choose a subset: the preview covers only it.
 	pat := e.client("pat")
-	doc = e.get(pat, pathPublish+"?"+url.Values{"ranking": {demo.RankingSlug}, "p": {own}}.Encode(), http.StatusOK)
+	doc = e.get(pat, paths.Publish+"?"+url.Values{"ranking": {demo.RankingSlug}, "p": {own}}.Encode(), http.StatusOK)
 	if _, checked := byTestID(doc, "candidate-"+demoReady).Find("input").Attr("checked"); checked {
 		t.Error("an unchosen proposal is checked")
 	}
@@ -215,11 +216,11 @@ func TestPublishOwnProposalIsMarkedAndRefused(t *testing.T) {
 		t.Errorf("the publish form carries %v", got)
 	}
 	// Choosing nothing previews nothing and says why.
-	doc = e.get(pat, pathPublish+"?ranking="+demo.RankingSlug, http.StatusOK)
+	doc = e.get(pat, paths.Publish+"?ranking="+demo.RankingSlug, http.StatusOK)
 	if byTestID(doc, "preview-error").Length() != 1 || byTestID(doc, "preview").Length() != 0 {
 		t.Error("an empty choice shows a preview")
 	}
-	if status, _, _ := e.post(pat, pathPublish, form); status != http.StatusSeeOther {
+	if status, _, _ := e.post(pat, paths.Publish, form); status != http.StatusSeeOther {
 		t.Errorf("pat publishing pia's proposal: status %d", status)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // publishChoice is the subset of one ranking's proposals a publisher chose.
@@ -94,7 +95,7 @@ type publishNewEntry struct {
 // SelectURL is the page previewing this ranking's chosen proposals.
 func (pr publishRanking) SelectURL() string {
 	q := url.Values{"ranking": {pr.Slug}, "p": pr.Chosen}
-	return pathPublish + "?" + q.Encode() + "#ranking-" + pr.Slug
+	return paths.Publish + "?" + q.Encode() + "#ranking-" + pr.Slug
 }
 
 // publishView builds the page for choice; st is the state of the failed

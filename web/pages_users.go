@@ -14,6 +14,7 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // hashNewPassword hashes a password typed into field, or reports its
@@ -85,7 +86,7 @@ var (
 // key suffix, never user input), at the user the form acted on.
 func usersDone[In any](done string) func(r *http.Request, _ *In, _ domain.Result) string {
 	return func(r *http.Request, _ *In, _ domain.Result) string {
-		u := pathUsers + "?done=" + done
+		u := paths.Users + "?done=" + done
 		if name := r.PathValue("name"); domain.CheckUsername(name) == nil {
 			u += "#user-" + name
 		}
@@ -223,11 +224,11 @@ func doneNotice(lang, page string, r *http.Request) string {
 // userActionURL is the address of a form acting on user (rest names the
 // action: "roles/grant", "tokens").
 func userActionURL(user, rest string) string {
-	return pathUsers + "/" + url.PathEscape(user) + "/" + rest
+	return paths.Users + "/" + url.PathEscape(user) + "/" + rest
 }
 
 // auditURLForActor is the audit trail of one user's actions.
-func auditURLForActor(user string) string { return pathAudit + "?actor=" + url.QueryEscape(user) }
+func auditURLForActor(user string) string { return paths.Audit + "?actor=" + url.QueryEscape(user) }
 
 func adminBool(b bool) string {
 	if b {

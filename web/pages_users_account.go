@@ -8,10 +8,8 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
 )
-
-// pathAccount is the signed-in user's own page.
-const pathAccount = "/desk/account"
 
 // passwordChangeInput is the change-password form: the current password
 // proves it is the user at the keyboard, not someone at an unlocked screen.
@@ -52,7 +50,7 @@ var passwordChangeAction = action[passwordChangeInput]{
 }
 
 func accountDone[In any](done string) func(*http.Request, *In, domain.Result) string {
-	return func(*http.Request, *In, domain.Result) string { return pathAccount + "?done=" + done }
+	return func(*http.Request, *In, domain.Result) string { return paths.Account + "?done=" + done }
 }
 
 func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *http.Request, *In, formState, int) {
@@ -63,7 +61,7 @@ func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *
 
 // accountTokenIssue issues a token for the signed-in user.
 func (s *Server) accountTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, httpx.User(r.Context()).Username, pathAccount, func(st formState, status int) {
+	s.tokenIssue(w, r, httpx.User(r.Context()).Username, paths.Account, func(st formState, status int) {
 		s.renderAccount(w, r, status, "token", st)
 	})
 }
@@ -106,5 +104,5 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status in
 
 // accountRevokeURL is the form revoking one of the user's own tokens.
 func accountRevokeURL(id string) string {
-	return pathAccount + "/tokens/" + url.PathEscape(id) + "/revoke"
+	return paths.Account + "/tokens/" + url.PathEscape(id) + "/revoke"
 }

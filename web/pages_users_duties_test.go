@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // Separation of duties on the demo desk: user administration belongs to
@@ -24,7 +25,7 @@ func TestNobodyIssuesAnothersToken(t *testing.T) {
 	e := newDeskEnv(t)
 	form := url.Values{"name": {"mine now"}, "expires_days": {"30"}}
 	for _, who := range []string{"publisher", "admin"} {
-		doc := e.refused(e.client(who), pathUsers+"/reviewer1/tokens", form, http.StatusForbidden)
+		doc := e.refused(e.client(who), paths.Users+"/reviewer1/tokens", form, http.StatusForbidden)
 		if testCount(doc, "token-secret") != 0 {
 			t.Errorf("%s was shown a token for reviewer1", who)
 		}
@@ -33,14 +34,14 @@ func TestNobodyIssuesAnothersToken(t *testing.T) {
 		}
 	}
 	// The users page offers the form on the admin's own row only.
-	doc := e.page(e.client("admin"), pathUsers, http.StatusOK)
+	doc := e.page(e.client("admin"), paths.Users, http.StatusOK)
 	if testCount(doc, "token-form-reviewer1") != 0 || testCount(doc, "tokens-own-reviewer1") != 1 || testCount(doc, "token-form-admin") != 1 {
 		t.Error("the users page offers to issue a token for another user")
 	}
 	// In Chinese, too.
 	zh := e.client("admin")
 	zh.header.Set("Accept-Language", "zh-CN")
-	_, _, doc = e.post(zh, pathUsers+"/reviewer1/tokens", form)
+	_, _, doc = e.post(zh, paths.Users+"/reviewer1/tokens", form)
 	if !strings.Contains(doc.Text(), "API 令牌只能由其本人") {
 		t.Errorf("no Chinese reason: %.300q", doc.Find("main").Text())
 	}
@@ -51,7 +52,7 @@ func TestNobodyIssuesAnothersToken(t *testing.T) {
 func TestAdminHasNoEditorialRights(t *testing.T) {
 	e := newDeskEnv(t)
 	adm := e.client("admin")
-	e.page(adm, pathPublish, http.StatusForbidden)
+	e.page(adm, paths.Publish, http.StatusForbidden)
 	before := e.lastSeq()
 	for path, body := range map[string]any{
 		"/api/v1/proposals": map[string]any{"ranking": deskRanking, "entry": "aliyun", "title": "An admin's change"},
@@ -78,9 +79,9 @@ func TestAdminHasNoEditorialRights(t *testing.T) {
 		t.Errorf("publisher's nav: users %v, publish %v; want publish only", users, publish)
 	}
 	pub := e.client("publisher")
-	e.page(pub, pathUsers, http.StatusForbidden)
-	e.refused(pub, pathUsers+"/reviewer1/roles/grant", url.Values{"role": {domain.RolePublisher}}, http.StatusForbidden)
-	e.refused(pub, pathUsers+"/reviewer1/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
+	e.page(pub, paths.Users, http.StatusForbidden)
+	e.refused(pub, paths.Users+"/reviewer1/roles/grant", url.Values{"role": {domain.RolePublisher}}, http.StatusForbidden)
+	e.refused(pub, paths.Users+"/reviewer1/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
 }
 
 // TestAdminPasswordResetEndsSessionsAndTokens: after an admin resets
@@ -89,9 +90,9 @@ func TestAdminHasNoEditorialRights(t *testing.T) {
 func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	e := newDeskEnv(t)
 	rev := e.client("reviewer1")
-	tf := formValues(byTestID(e.page(rev, pathAccount, http.StatusOK), "token-form-reviewer1"))
+	tf := formValues(byTestID(e.page(rev, paths.Account, http.StatusOK), "token-form-reviewer1"))
 	tf.Set("name", "voting script")
-	_, body := rev.postForm(pathAccount+"/tokens", tf)
+	_, body := rev.postForm(paths.Account+"/tokens", tf)
 	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
 	bearer := http.Header{"Authorization": {"Bearer " + full}}
 	api := e.client("")
@@ -100,19 +101,19 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	}
 
 	adm := e.client("admin")
-	doc := e.page(adm, pathUsers, http.StatusOK)
+	doc := e.page(adm, paths.Users, http.StatusOK)
 	if testCount(doc, "password-reset-admin") != 0 {
 		t.Error("the admin is offered a reset of their own password")
 	}
 	// Resetting one's own password here is refused: the account page asks for the current one.
-	e.refused(adm, pathUsers+"/admin/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
+	e.refused(adm, paths.Users+"/admin/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
 	form := formValues(byTestID(doc, "password-reset-reviewer1"))
 	form.Set("new_password", "short")
-	e.refused(adm, pathUsers+"/reviewer1/password", form, http.StatusUnprocessableEntity)
+	e.refused(adm, paths.Users+"/reviewer1/password", form, http.StatusUnprocessableEntity)
 	const newPassword = "a brand new password"
 	form.Set("new_password", newPassword)
-	status, loc, _ := e.post(adm, pathUsers+"/reviewer1/password", form)
-	if status != http.StatusSeeOther || loc != pathUsers+"?done=password_reset#user-reviewer1" {
+	status, loc, _ := e.post(adm, paths.Users+"/reviewer1/password", form)
+	if status != http.StatusSeeOther || loc != paths.Users+"?done=password_reset#user-reviewer1" {
 		t.Fatalf("reset: status %d, Location %q", status, loc)
 	}
 
@@ -123,13 +124,13 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 		t.Error("reviewer1's session outlived the reset")
 	}
 	fresh := e.client("")
-	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"reviewer1"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
+	if res, _ := fresh.postForm(paths.Login, url.Values{"username": {"reviewer1"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the old password still signs in: status %d", res.StatusCode)
 	}
-	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"reviewer1"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
+	if res, _ := fresh.postForm(paths.Login, url.Values{"username": {"reviewer1"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the new password does not sign in: status %d", res.StatusCode)
 	}
-	if st, _ := byTestID(e.page(adm, pathUsers, http.StatusOK), "token-"+tokenIDOf(t, full)).Attr("data-status"); st != "revoked" {
+	if st, _ := byTestID(e.page(adm, paths.Users, http.StatusOK), "token-"+tokenIDOf(t, full)).Attr("data-status"); st != "revoked" {
 		t.Errorf("the users page lists the token as %q", st)
 	}
 	// The trail shows the reset and the revocation, by the admin.
@@ -150,9 +151,9 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 func TestAuditShowsHowActorsSignedIn(t *testing.T) {
 	e := newDeskEnv(t)
 	ed := e.client("editor")
-	tf := formValues(byTestID(e.page(ed, pathAccount, http.StatusOK), "token-form-editor"))
+	tf := formValues(byTestID(e.page(ed, paths.Account, http.StatusOK), "token-form-editor"))
 	tf.Set("name", "ci-bot")
-	_, body := ed.postForm(pathAccount+"/tokens", tf)
+	_, body := ed.postForm(paths.Account+"/tokens", tf)
 	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
 	id := tokenIDOf(t, full)
 	res, body := e.client("").postJSON("/api/v1/proposals", map[string]any{"ranking": deskRanking, "entry": "aliyun",

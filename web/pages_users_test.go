@@ -13,20 +13,21 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 func TestUsersPageIsForAdmins(t *testing.T) {
 	e := newAdminEnv(t)
 	for _, user := range []string{"ed", "rev", "pat"} {
 		c := e.client(user)
-		e.get(c, pathUsers, http.StatusForbidden)
+		e.get(c, paths.Users, http.StatusForbidden)
 		before := e.lastSeq()
 		for target, form := range map[string]url.Values{
-			pathUsers:                               {"username": {"mallory"}, "password": {testPassword}, "roles": {domain.RolePublisher}},
-			pathUsers + "/" + user + "/roles/grant": {"role": {domain.RolePublisher}},
-			pathUsers + "/ed/tokens":                {"name": {"stolen"}},
-			pathUsers + "/ed/password":              {"new_password": {"taken over!"}},
-			pathUsers + "/ed/tokens/t1/revoke":      {},
+			paths.Users: {"username": {"mallory"}, "password": {testPassword}, "roles": {domain.RolePublisher}},
+			paths.Users + "/" + user + "/roles/grant": {"role": {domain.RolePublisher}},
+			paths.Users + "/ed/tokens":                {"name": {"stolen"}},
+			paths.Users + "/ed/password":              {"new_password": {"taken over!"}},
+			paths.Users + "/ed/tokens/t1/revoke":      {},
 		} {
 			form.Set("cmd_id", events.NewID(e.cmd.Now()))
 			if status, _, _ := e.post(c, target, form); status != http.StatusForbidden {
@@ -39,7 +40,7 @@ func TestUsersPageIsForAdmins(t *testing.T) {
 	}
 	// The nav shows the page to admins only.
 	for user, want := range map[string]int{"ed": 0, "pat": 0, "ada": 1} {
-		if doc := e.get(e.client(user), pathAudit, http.StatusOK); byTestID(doc, "nav-users").Length() != want {
+		if doc := e.get(e.client(user), paths.Audit, http.StatusOK); byTestID(doc, "nav-users").Length() != want {
 			t.Errorf("%s's nav: %d links to the users page, want %d", user, byTestID(doc, "nav-users").Length(), want)
 		}
 	}
@@ -48,7 +49,7 @@ func TestUsersPageIsForAdmins(t *testing.T) {
 func TestAddUserCanSignIn(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("ada")
-	doc := e.get(c, pathUsers, http.StatusOK)
+	doc := e.get(c, paths.Users, http.StatusOK)
 	if byTestID(doc, "user-ed").Length() != 1 || byTestID(doc, "user-reviewer1").Length() != 1 {
 		t.Fatal("the users page does not list every user")
 	}
@@ -57,14 +58,14 @@ func TestAddUserCanSignIn(t *testing.T) {
 	// Too short a password is explained in the reader's language; nothing is stored.
 	bad := url.Values{"cmd_id": form["cmd_id"], "username": {"newbie"}, "password": {"short"}}
 	before := e.lastSeq()
-	status, _, page := e.post(c, pathUsers, bad)
+	status, _, page := e.post(c, paths.Users, bad)
 	if status != http.StatusUnprocessableEntity || !strings.Contains(byTestID(page, "field-error-password").Text(), "8 to 1024") {
 		t.Errorf("short password: status %d, %q", status, byTestID(page, "field-error-password").Text())
 	}
 	if got, _ := page.Find("#new-username").Attr("value"); got != "newbie" {
 		t.Errorf("the form lost the username: %q", got)
 	}
-	res, body := c.postForm(pathUsers+"?lang=zh", bad)
+	res, body := c.postForm(paths.Users+"?lang=zh", bad)
 	if msg := byTestID(adminDoc(t, body), "field-error-password").Text(); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(msg, "字节") {
 		t.Errorf("short password in Chinese: %q", msg)
 	}
@@ -77,13 +78,13 @@ func TestAddUserCanSignIn(t *testing.T) {
 	form.Set("display_name", "New Bie")
 	form.Set("password", testPassword)
 	form["roles"] = []string{domain.RoleEditor, domain.RoleReviewer}
-	status, loc, _ := e.post(c, pathUsers, form)
-	if status != http.StatusSeeOther || !strings.HasPrefix(loc, pathUsers+"?done=added") {
+	status, loc, _ := e.post(c, paths.Users, form)
+	if status != http.StatusSeeOther || !strings.HasPrefix(loc, paths.Users+"?done=added") {
 		t.Fatalf("add user: status %d, Location %q", status, loc)
 	}
 	added := e.lastSeq()
 	// A double submit stores one event.
-	if status, _, _ := e.post(c, pathUsers, form); status != http.StatusSeeOther || e.lastSeq() != added {
+	if status, _, _ := e.post(c, paths.Users, form); status != http.StatusSeeOther || e.lastSeq() != added {
 		t.Errorf("double submit: status %d, sequence %d → %d", status, added, e.lastSeq())
 	}
 	doc = e.get(c, loc, http.StatusOK)
@@ -98,13 +99,13 @@ func TestAddUserCanSignIn(t *testing.T) {
 	}
 	// A taken name is refused with the domain's message.
 	form.Set("cmd_id", events.NewID(e.cmd.Now()))
-	status, _, page = e.post(c, pathUsers, form)
+	status, _, page = e.post(c, paths.Users, form)
 	if status != http.StatusConflict || !strings.Contains(byTestID(page, "form-error").Text(), "already exists") {
 		t.Errorf("taken name: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
 
 	nb := e.client("newbie") // signs in with the password set here
-	doc = e.get(nb, pathAccount, http.StatusOK)
+	doc = e.get(nb, paths.Account, http.StatusOK)
 	if byTestID(doc, "account-role-editor").Length() != 1 || byTestID(doc, "account-role-publisher").Length() != 0 {
 		t.Errorf("newbie's roles: %q", byTestID(doc, "account-roles").Text())
 	}
@@ -115,13 +116,13 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 	c := e.client("ada")
 	held := func(user, role string) string {
 		t.Helper()
-		v, _ := byTestID(e.get(c, pathUsers, http.StatusOK), "role-"+user+"-"+role).Attr("data-held")
+		v, _ := byTestID(e.get(c, paths.Users, http.StatusOK), "role-"+user+"-"+role).Attr("data-held")
 		return v
 	}
-	doc := e.get(c, pathUsers, http.StatusOK)
+	doc := e.get(c, paths.Users, http.StatusOK)
 	grant := formValues(byTestID(doc, "grant-ed-reviewer").Closest("form"))
-	status, loc, _ := e.post(c, pathUsers+"/ed/roles/grant", grant)
-	if status != http.StatusSeeOther || loc != pathUsers+"?done=granted#user-ed" {
+	status, loc, _ := e.post(c, paths.Users+"/ed/roles/grant", grant)
+	if status != http.StatusSeeOther || loc != paths.Users+"?done=granted#user-ed" {
 		t.Fatalf("grant: status %d, Location %q", status, loc)
 	}
 	if held("ed", domain.RoleReviewer) != "true" {
@@ -131,12 +132,12 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 		t.Errorf("ed's roles %v", u.Roles)
 	}
 	// Granting again with the same form is a retry, not a second grant.
-	if status, _, _ := e.post(c, pathUsers+"/ed/roles/grant", grant); status != http.StatusSeeOther {
+	if status, _, _ := e.post(c, paths.Users+"/ed/roles/grant", grant); status != http.StatusSeeOther {
 		t.Errorf("retried grant: status %d", status)
 	}
 
-	revoke := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "revoke-ed-reviewer").Closest("form"))
-	if status, _, _ := e.post(c, pathUsers+"/ed/roles/revoke", revoke); status != http.StatusSeeOther {
+	revoke := formValues(byTestID(e.get(c, paths.Users, http.StatusOK), "revoke-ed-reviewer").Closest("form"))
+	if status, _, _ := e.post(c, paths.Users+"/ed/roles/revoke", revoke); status != http.StatusSeeOther {
 		t.Fatalf("revoke: status %d", status)
 	}
 	if held("ed", domain.RoleReviewer) != "false" {
@@ -147,15 +148,15 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 	}
 
 	// An admin cannot drop their own admin role; the page says why.
-	own := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "revoke-ada-admin").Closest("form"))
-	status, _, page := e.post(c, pathUsers+"/ada/roles/revoke", own)
+	own := formValues(byTestID(e.get(c, paths.Users, http.StatusOK), "revoke-ada-admin").Closest("form"))
+	status, _, page := e.post(c, paths.Users+"/ada/roles/revoke", own)
 	if status != http.StatusConflict || !strings.Contains(page.Find(`#user-ada [data-testid="form-error"]`).Text(), "own admin role") {
 		t.Errorf("revoking one's own admin role: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
 	// Nor grant themself a role: that would make them a reviewer unseen.
 	before := e.lastSeq()
-	self := formValues(byTestID(e.get(c, pathUsers, http.StatusOK), "grant-ada-reviewer").Closest("form"))
-	status, _, page = e.post(c, pathUsers+"/ada/roles/grant", self)
+	self := formValues(byTestID(e.get(c, paths.Users, http.StatusOK), "grant-ada-reviewer").Closest("form"))
+	status, _, page = e.post(c, paths.Users+"/ada/roles/grant", self)
 	if status != http.StatusForbidden || !strings.Contains(page.Find(`#user-ada [data-testid="form-error"]`).Text(), "cannot grant yourself") {
 		t.Errorf("granting oneself a role: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
@@ -163,10 +164,10 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 		t.Error("a refused self-grant appended events")
 	}
 	// Revoking a role the user does not hold, or granting an unknown one.
-	if status, _, _ := e.post(c, pathUsers+"/ed/roles/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {domain.RolePublisher}}); status != http.StatusConflict {
+	if status, _, _ := e.post(c, paths.Users+"/ed/roles/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {domain.RolePublisher}}); status != http.StatusConflict {
 		t.Errorf("revoking a role not held: status %d", status)
 	}
-	if status, _, _ := e.post(c, pathUsers+"/ed/roles/grant", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {"owner"}}); status != http.StatusUnprocessableEntity {
+	if status, _, _ := e.post(c, paths.Users+"/ed/roles/grant", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}, "role": {"owner"}}); status != http.StatusUnprocessableEntity {
 		t.Errorf("granting an unknown role: status %d", status)
 	}
 }
@@ -186,10 +187,10 @@ func tokenIDOf(t *testing.T, full string) string {
 func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	e := newAdminEnv(t)
 	ed, ada := e.client("ed"), e.client("ada")
-	form := formValues(byTestID(e.get(ed, pathAccount, http.StatusOK), "token-form-ed"))
+	form := formValues(byTestID(e.get(ed, paths.Account, http.StatusOK), "token-form-ed"))
 	form.Set("name", "ci")
 	form.Set("expires_days", "30")
-	res, body := ed.postForm(pathAccount+"/tokens", form)
+	res, body := ed.postForm(paths.Account+"/tokens", form)
 	doc := adminDoc(t, body)
 	full := strings.TrimSpace(byTestID(doc, "token-secret").Text())
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(full, "crk_") {
@@ -200,7 +201,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	}
 	issued := e.lastSeq()
 	// Sending the form again stores nothing and shows no token.
-	res, body = ed.postForm(pathAccount+"/tokens", form)
+	res, body = ed.postForm(paths.Account+"/tokens", form)
 	doc = adminDoc(t, body)
 	if res.StatusCode != http.StatusOK || byTestID(doc, "token-already").Length() != 1 || byTestID(doc, "token-secret").Length() != 0 {
 		t.Errorf("resubmit: status %d, %q", res.StatusCode, doc.Find("main").Text())
@@ -210,7 +211,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	}
 	// The admin's users page lists it, never its secret.
 	id := tokenIDOf(t, full)
-	users := e.get(ada, pathUsers, http.StatusOK)
+	users := e.get(ada, paths.Users, http.StatusOK)
 	if st, _ := byTestID(users, "token-"+id).Attr("data-status"); st != "active" {
 		t.Errorf("token listed as %q", st)
 	}
@@ -237,21 +238,21 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 
 	// Revoked, it is refused.
 	revoke := formValues(byTestID(users, "revoke-token-"+id).Closest("form"))
-	status, loc, _ := e.post(ada, pathUsers+"/ed/tokens/"+id+"/revoke", revoke)
+	status, loc, _ := e.post(ada, paths.Users+"/ed/tokens/"+id+"/revoke", revoke)
 	if status != http.StatusSeeOther || !strings.Contains(loc, "done=token_revoked") {
 		t.Fatalf("revoke: status %d, Location %q", status, loc)
 	}
-	if st, _ := byTestID(e.get(ada, pathUsers, http.StatusOK), "token-"+id).Attr("data-status"); st != "revoked" {
+	if st, _ := byTestID(e.get(ada, paths.Users, http.StatusOK), "token-"+id).Attr("data-status"); st != "revoked" {
 		t.Errorf("revoked token listed as %q", st)
 	}
 	if res, _ := api.do(http.MethodGet, "/api/v1/audit", nil, bearer); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("revoked token: status %d, want 401", res.StatusCode)
 	}
 	// A bad validity is explained next to the field.
-	bad := formValues(byTestID(e.get(ed, pathAccount, http.StatusOK), "token-form-ed"))
+	bad := formValues(byTestID(e.get(ed, paths.Account, http.StatusOK), "token-form-ed"))
 	bad.Set("name", "forever")
 	bad.Set("expires_days", "99999")
-	status, _, page := e.post(ed, pathAccount+"/tokens", bad)
+	status, _, page := e.post(ed, paths.Account+"/tokens", bad)
 	if status != http.StatusUnprocessableEntity || byTestID(page, "field-error-expires_days").Length() != 1 {
 		t.Errorf("bad validity: status %d", status)
 	}
@@ -260,7 +261,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 func TestAccountPasswordAndOwnTokens(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("ed")
-	doc := e.get(c, pathAccount, http.StatusOK)
+	doc := e.get(c, paths.Account, http.StatusOK)
 	form := formValues(byTestID(doc, "password-form"))
 	const newPassword = "a new and longer passphrase"
 	tests := []struct {
@@ -278,7 +279,7 @@ func TestAccountPasswordAndOwnTokens(t *testing.T) {
 		form.Set("current_password", tc.current)
 		form.Set("new_password", tc.fresh)
 		form.Set("confirm_password", tc.confirm)
-		status, _, page := e.post(c, pathAccount+"/password", form)
+		status, _, page := e.post(c, paths.Account+"/password", form)
 		if status != http.StatusUnprocessableEntity || byTestID(page, "field-error-"+tc.field).Length() != 1 {
 			t.Errorf("%s: status %d, errors %q", tc.name, status, page.Find(".field-error").Text())
 		}
@@ -292,44 +293,44 @@ func TestAccountPasswordAndOwnTokens(t *testing.T) {
 	form.Set("current_password", testPassword)
 	form.Set("new_password", newPassword)
 	form.Set("confirm_password", newPassword)
-	if status, loc, _ := e.post(c, pathAccount+"/password", form); status != http.StatusSeeOther || loc != pathAccount+"?done=password" {
+	if status, loc, _ := e.post(c, paths.Account+"/password", form); status != http.StatusSeeOther || loc != paths.Account+"?done=password" {
 		t.Fatalf("change: status %d, Location %q", status, loc)
 	}
 	fresh := e.client("")
-	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"ed"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
+	if res, _ := fresh.postForm(paths.Login, url.Values{"username": {"ed"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the old password still signs in: status %d", res.StatusCode)
 	}
-	if res, _ := fresh.postForm(pathLogin, url.Values{"username": {"ed"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
+	if res, _ := fresh.postForm(paths.Login, url.Values{"username": {"ed"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the new password does not sign in: status %d", res.StatusCode)
 	}
 
 	// Own tokens: issue, see it listed, revoke it.
-	tf := formValues(byTestID(e.get(c, pathAccount, http.StatusOK), "token-form-ed"))
+	tf := formValues(byTestID(e.get(c, paths.Account, http.StatusOK), "token-form-ed"))
 	tf.Set("name", "laptop")
 	tf.Set("expires_days", "0")
-	_, body := c.postForm(pathAccount+"/tokens", tf)
+	_, body := c.postForm(paths.Account+"/tokens", tf)
 	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
 	id := tokenIDOf(t, full)
-	doc = e.get(c, pathAccount, http.StatusOK)
+	doc = e.get(c, paths.Account, http.StatusOK)
 	tok := byTestID(doc, "token-"+id)
 	if st, _ := tok.Attr("data-status"); st != "active" || !strings.Contains(tok.Text(), "does not expire") {
 		t.Errorf("own token: %q %q", st, tok.Text())
 	}
 	revoke := formValues(byTestID(doc, "revoke-token-"+id).Closest("form"))
-	if status, _, _ := e.post(c, pathAccount+"/tokens/"+id+"/revoke", revoke); status != http.StatusSeeOther {
+	if status, _, _ := e.post(c, paths.Account+"/tokens/"+id+"/revoke", revoke); status != http.StatusSeeOther {
 		t.Errorf("revoke own token: status %d", status)
 	}
 	if res, _ := e.client("").do(http.MethodGet, "/api/v1/audit", nil, http.Header{"Authorization": {"Bearer " + full}}); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("revoked own token: status %d", res.StatusCode)
 	}
 	// Someone else's token cannot be revoked from one's account.
-	patTok := formValues(byTestID(e.get(e.client("pat"), pathAccount, http.StatusOK), "token-form-pat"))
+	patTok := formValues(byTestID(e.get(e.client("pat"), paths.Account, http.StatusOK), "token-form-pat"))
 	patTok.Set("name", "pat's")
 	pc := e.client("pat")
-	_, body = pc.postForm(pathAccount+"/tokens", patTok)
+	_, body = pc.postForm(paths.Account+"/tokens", patTok)
 	patID := tokenIDOf(t, strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text()))
 	before = e.lastSeq()
-	if status, _, _ := e.post(c, pathAccount+"/tokens/"+patID+"/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}}); status != http.StatusNotFound {
+	if status, _, _ := e.post(c, paths.Account+"/tokens/"+patID+"/revoke", url.Values{"cmd_id": {events.NewID(e.cmd.Now())}}); status != http.StatusNotFound {
 		t.Errorf("revoking another's token: status %d, want 404", status)
 	}
 	if e.lastSeq() != before {

@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // maxTokenDays bounds a token's validity.
@@ -77,7 +78,7 @@ type tokenIssuedView struct {
 
 // userTokenIssue issues a token for the user in the path (publishers).
 func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, r.PathValue("name"), pathUsers+"#user-"+r.PathValue("name"), func(st formState, status int) {
+	s.tokenIssue(w, r, r.PathValue("name"), paths.Users+"#user-"+r.PathValue("name"), func(st formState, status int) {
 		s.renderUsers(w, r, status, "token", st)
 	})
 }

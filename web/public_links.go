@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // pubLinks builds the public site's addresses. Served live they are the
@@ -160,7 +162,7 @@ func (l pubLinks) Audit(proposal string) string {
 	if l.static {
 		return ""
 	}
-	return pathAudit + "?proposal=" + url.QueryEscape(proposal)
+	return paths.Audit + "?proposal=" + url.QueryEscape(proposal)
 }
 
 // Asset is a static file (stylesheet, icon).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // routes lists every route of the site, top to bottom. Patterns follow the
@@ -65,8 +66,8 @@ func (s *Server) routes() {
 	// The desk: dashboard, proposals and their forms. Each form posts to
 	// the action the JSON API runs too; on failure the proposal page shows
 	// again with the message in the form that failed.
-	handle("GET "+pathDesk, read(user(http.HandlerFunc(s.dashboard))))
-	handle("GET /desk/{$}", http.RedirectHandler(pathDesk, http.StatusMovedPermanently))
+	handle("GET "+paths.Desk, read(user(http.HandlerFunc(s.dashboard))))
+	handle("GET /desk/{$}", http.RedirectHandler(paths.Desk, http.StatusMovedPermanently))
 	handle("GET /desk/proposals/new", read(role(domain.RoleEditor, s.newProposalPage)))
 	handle("POST /desk/proposals", read(formCommand(s, openProposalAction, ppOpened, s.newProposalFailed)))
 	handle("GET /desk/proposals/{id}", read(user(http.HandlerFunc(s.proposalPage))))
@@ -86,36 +87,36 @@ func (s *Server) routes() {
 
 	// Publishing: the next edition of each ranking, published through the
 	// same action as the JSON API.
-	handle("GET "+pathPublish, read(role(domain.RolePublisher, s.publishPage)))
-	handle("POST "+pathPublish, read(s.auth.RequireRole(domain.RolePublisher,
+	handle("GET "+paths.Publish, read(role(domain.RolePublisher, s.publishPage)))
+	handle("POST "+paths.Publish, read(s.auth.RequireRole(domain.RolePublisher,
 		formCommand(s, publishAction, s.published, s.publishFailed))))
 
 	// The audit trail for every signed-in user, and verification on demand.
-	handle("GET "+pathAudit, read(user(http.HandlerFunc(s.auditPage))))
-	handle("POST "+pathAudit+"/verify", read(user(http.HandlerFunc(s.auditVerify))))
+	handle("GET "+paths.Audit, read(user(http.HandlerFunc(s.auditPage))))
+	handle("POST "+paths.Audit+"/verify", read(user(http.HandlerFunc(s.auditVerify))))
 
 	// Users, for admins. Issuing a token here is refused for anyone but the
 	// admin themself (the domain's rule, answered 403): tokens are issued by
 	// their own user on the account page.
-	handle("GET "+pathUsers, read(admin(http.HandlerFunc(s.usersPage))))
-	handle("POST "+pathUsers, read(admin(formCommand(s, userAddAction,
+	handle("GET "+paths.Users, read(admin(http.HandlerFunc(s.usersPage))))
+	handle("POST "+paths.Users, read(admin(formCommand(s, userAddAction,
 		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add")))))
-	handle("POST "+pathUsers+"/{name}/roles/grant", read(admin(formCommand(s, roleGrantAction,
+	handle("POST "+paths.Users+"/{name}/roles/grant", read(admin(formCommand(s, roleGrantAction,
 		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](s, "roles")))))
-	handle("POST "+pathUsers+"/{name}/roles/revoke", read(admin(formCommand(s, roleRevokeAction,
+	handle("POST "+paths.Users+"/{name}/roles/revoke", read(admin(formCommand(s, roleRevokeAction,
 		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](s, "roles")))))
-	handle("POST "+pathUsers+"/{name}/password", read(admin(formCommand(s, passwordResetAction,
+	handle("POST "+paths.Users+"/{name}/password", read(admin(formCommand(s, passwordResetAction,
 		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](s, "password")))))
-	handle("POST "+pathUsers+"/{name}/tokens", read(admin(http.HandlerFunc(s.userTokenIssue))))
-	handle("POST "+pathUsers+"/{name}/tokens/{token}/revoke", read(admin(formCommand(s, tokenRevokeAction,
+	handle("POST "+paths.Users+"/{name}/tokens", read(admin(http.HandlerFunc(s.userTokenIssue))))
+	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", read(admin(formCommand(s, tokenRevokeAction,
 		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens")))))
 
 	// The signed-in user's own account: password and API tokens.
-	handle("GET "+pathAccount, read(user(http.HandlerFunc(s.accountPage))))
-	handle("POST "+pathAccount+"/password", read(formCommand(s, passwordChangeAction,
+	handle("GET "+paths.Account, read(user(http.HandlerFunc(s.accountPage))))
+	handle("POST "+paths.Account+"/password", read(formCommand(s, passwordChangeAction,
 		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](s, "password"))))
-	handle("POST "+pathAccount+"/tokens", read(user(http.HandlerFunc(s.accountTokenIssue))))
-	handle("POST "+pathAccount+"/tokens/{token}/revoke", read(formCommand(s, tokenRevokeAction,
+	handle("POST "+paths.Account+"/tokens", read(user(http.HandlerFunc(s.accountTokenIssue))))
+	handle("POST "+paths.Account+"/tokens/{token}/revoke", read(formCommand(s, tokenRevokeAction,
 		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](s, "tokens"))))
 
 	handle("/", http.HandlerFunc(s.noRoute))

@@ -1,0 +1,29 @@
+// Package paths names the addresses of the site that more than one area
+// links to: the page shell's navigation, sign-in, the desk's pages. Each
+// area still lists its own routes; these constants keep the links and the
+// routes in step.
+package paths
+
+import "net/url"
+
+// Paths of the site.
+const (
+	Home    = "/"
+	Login   = "/login"
+	Logout  = "/logout"
+	Desk    = "/desk"
+	Audit   = "/desk/audit"
+	Publish = "/desk/publish"
+	Users   = "/desk/users"
+	Account = "/desk/account"
+	API     = "/api/"
+)
+
+// LoginURL returns the sign-in page that comes back to next afterwards (a
+// path on this site; "" or the home page need no note).
+func LoginURL(next string) string {
+	if next == "" || next == Home {
+		return Login
+	}
+	return Login + "?next=" + url.QueryEscape(next)
+}
