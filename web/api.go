@@ -5,6 +5,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // commandResponse is the API's answer to a write.
@@ -24,7 +25,7 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 	return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in In
 		if err := httpx.DecodeJSON(r, &in); err != nil {
-			s.fail(w, r, err)
+			ui.Fail(w, r, err)
 			return
 		}
 		if act.path != nil {
@@ -33,14 +34,14 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 		requested := r.Header.Get("Idempotency-Key")
 		if body := in.requestedCommandID(); body != "" {
 			if requested != "" && requested != body {
-				s.fail(w, r, &httpx.BadField{Field: "id", Code: "field.id_mismatch"})
+				ui.Fail(w, r, &httpx.BadField{Field: "id", Code: "field.id_mismatch"})
 				return
 			}
 			requested = body
 		}
 		res, commandID, err := execute(s, r.Context(), act, requested, &in, r.URL.Query().Get("nowait") != "1")
 		if err != nil {
-			s.fail(w, r, err)
+			ui.Fail(w, r, err)
 			return
 		}
 		id, loc := act.resource(s, r.Context(), &in, commandID)
@@ -62,12 +63,12 @@ func apiCommand[In input](s *Server, act action[In]) http.Handler {
 // status, to re-render the form with the message; nil shows the error page.
 func formCommand[In input](s *Server, act action[In],
 	done func(r *http.Request, in *In, res domain.Result) string,
-	failed func(w http.ResponseWriter, r *http.Request, in *In, st formState, status int),
+	failed func(w http.ResponseWriter, r *http.Request, in *In, st ui.FormState, status int),
 ) http.Handler {
 	return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, err := httpx.ParseForm(r)
 		if err != nil {
-			s.fail(w, r, err)
+			ui.Fail(w, r, err)
 			return
 		}
 		var in In
@@ -82,10 +83,10 @@ func formCommand[In input](s *Server, act action[In],
 		}
 		if err != nil {
 			if failed == nil || httpx.Status(err) >= 500 {
-				s.fail(w, r, err)
+				ui.Fail(w, r, err)
 				return
 			}
-			failed(w, r, &in, formStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
+			failed(w, r, &in, ui.FormStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
 			return
 		}
 		http.Redirect(w, r, done(r, &in, res), http.StatusSeeOther)

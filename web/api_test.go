@@ -17,6 +17,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 func TestAPIWriteNeedsSignIn(t *testing.T) {
@@ -311,12 +312,12 @@ func merge(a, b map[string]any) map[string]any {
 // through formCommand, as a double click would.
 func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	e := newEnv(t)
-	var failures []formState
+	var failures []ui.FormState
 	e.srv.mux.Handle("POST /test/proposals/{id}/evidence", formCommand(e.srv, addEvidenceAction,
 		func(r *http.Request, in *addEvidenceInput, _ domain.Result) string {
 			return "/desk/proposals/" + in.Proposal
 		},
-		func(w http.ResponseWriter, r *http.Request, _ *addEvidenceInput, st formState, status int) {
+		func(w http.ResponseWriter, r *http.Request, _ *addEvidenceInput, st ui.FormState, status int) {
 			failures = append(failures, st)
 			w.WriteHeader(status)
 		}))
@@ -467,9 +468,8 @@ func TestStoreUnavailableIs503(t *testing.T) {
 		t.Fatalf("httpx.Status(ErrUnavailable) = %d", err)
 	}
 	rec := httptest.NewRecorder()
-	s := &Server{log: slog.New(slog.DiscardHandler)}
-	r, _ := http.NewRequestWithContext(httpx.NewContext(context.Background(), &httpx.Request{API: true, Lang: langEn}), http.MethodPost, "/api/v1/proposals", nil)
-	s.fail(rec, r, events.ErrUnavailable)
+	r, _ := http.NewRequestWithContext(httpx.NewContext(context.Background(), &httpx.Request{API: true, Lang: langEn, Log: slog.New(slog.DiscardHandler)}), http.MethodPost, "/api/v1/proposals", nil)
+	ui.Fail(rec, r, events.ErrUnavailable)
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "5" {
 		t.Errorf("status %d Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}

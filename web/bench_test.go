@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // benchRankingView is the model of a published ranking page of n entries
 // scored on eight criteria, built as buildRanking builds it from the read
 // models, so the benchmark measures the templates alone.
 func benchRankingView(n int, lang string) pubRankingView {
-	p := Page{Lang: lang, Section: "rankings"}
+	p := ui.Page{Lang: lang, Section: "rankings"}
 	v := pubRankingView{Page: p, L: liveLinks, Slug: "gpu1k", Title: "GPU cloud platforms", Description: "A generated ranking.",
 		Edition: 10, PublishedOn: p.Day("2026-03-01"), APIHref: liveLinks.API("gpu1k"),
 		Live: pubLive{URL: "/events?since=117000", Ranking: "gpu1k"}}

@@ -1,5 +1,6 @@
 // Package web serves Crossrank over HTTP: the editorial desk, the public
-// site, the JSON API, sign-in and sessions, and the embedded static assets.
+// site, the JSON API, sign-in and sessions. The page shell, forms, error
+// page and static assets they render with are in web/ui.
 //
 // Handlers are thin. A write decodes its input (a form or JSON), runs one
 // domain command, waits for the read model to catch up and answers; a read
@@ -14,10 +15,10 @@
 // Adding a page: list its route in routes.go (the one list of every
 // route), guarded by s.auth.RequireUser or RequireRole (web/auth), and by needsRead when it
 // queries the read models. A handler builds its view model on
-// s.page(r, titleKey, section) (language, user, words, dates) and answers
-// with s.render(w, r, status, component), or s.fail(w, r, err). The request's
+// ui.PageOf(r, titleKey, section) (language, user, words, dates) and answers
+// with ui.Render(w, r, status, component), or ui.Fail(w, r, err). The request's
 // state (language, user, actor, request id) comes from web/httpx. A command
 // form posts to a route served by formCommand with one of the actions
-// (proposal_submit.go, …) and carries @commandField(""), so a double submit
+// (proposal_submit.go, …) and carries @ui.CommandField(""), so a double submit
 // stores one event.
 package web

@@ -19,6 +19,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // siteMetrics serves /metrics on the site's address unless the metrics have
@@ -27,7 +28,7 @@ import (
 // either way, so the route list does not change with configuration.
 func (s *Server) siteMetrics(w http.ResponseWriter, r *http.Request) {
 	if s.ownMetrics {
-		s.fail(w, r, httpx.ErrNoRoute)
+		ui.Fail(w, r, httpx.ErrNoRoute)
 		return
 	}
 	s.metrics(w, r)

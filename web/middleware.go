@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // middleware wraps the router in the chain every request passes, outermost
@@ -113,7 +114,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if sw != nil && sw.status != 0 {
 				return // the response has begun; the client sees it cut short
 			}
-			s.fail(w, r, httpx.ErrPanic)
+			ui.Fail(w, r, httpx.ErrPanic)
 		}()
 		next.ServeHTTP(w, r)
 	})
@@ -148,7 +149,7 @@ func (s *Server) crossOrigin(next http.Handler) http.Handler {
 		if err := s.origins.Check(r); err != nil {
 			s.log.Warn("cross-origin request refused", "request_id", httpx.RequestID(r.Context()),
 				"path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"))
-			s.fail(w, r, httpx.ErrCrossOrigin)
+			ui.Fail(w, r, httpx.ErrCrossOrigin)
 			return
 		}
 		next.ServeHTTP(w, r)

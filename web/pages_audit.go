@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // auditFilterNames are the query parameters a filter reads, in the order
@@ -85,7 +86,7 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) {
 // renderAudit shows the trail for the request's filters, with the outcome
 // of a verification when one just ran.
 func (s *Server) renderAudit(w http.ResponseWriter, r *http.Request, ver *auditVerifyView) {
-	v := auditView{Page: s.page(r, "audit.title", "audit")}
+	v := auditView{Page: ui.PageOf(r, "audit.title", "audit")}
 	v.Seq, v.Head = s.read.Checkpoint()
 	v.CanVerify = s.verify != nil
 	v.Verify = ver
@@ -112,26 +113,26 @@ func (s *Server) renderAudit(w http.ResponseWriter, r *http.Request, ver *auditV
 	}
 	if err != nil {
 		if httpx.Status(err) >= 500 {
-			s.fail(w, r, err)
+			ui.Fail(w, r, err)
 			return
 		}
 		status, v.Error = httpx.Status(err), httpx.Message(v.Lang, err)
 	}
 	if v.Types, err = s.read.AuditTypes(r.Context()); err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	if v.Actors, err = s.read.AuditActors(r.Context()); err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	v.CSVURL, v.JSONURL = auditURL(f, "format", "csv"), auditURL(f, "format", "json")
-	s.render(w, r, status, auditPageTmpl(v))
+	ui.Render(w, r, status, auditPageTmpl(v))
 }
 
 // auditView is the model of the audit page.
 type auditView struct {
-	Page
+	ui.Page
 	Filter    projections.AuditFilter
 	Types     []string
 	Actors    []string
@@ -196,7 +197,7 @@ func auditValue(lang, v string) string {
 	return v
 }
 
-func auditRowsOf(rows []projections.AuditRow, p Page) []auditRowView {
+func auditRowsOf(rows []projections.AuditRow, p ui.Page) []auditRowView {
 	out := make([]auditRowView, 0, len(rows))
 	for _, r := range rows {
 		v := auditRowView{Seq: r.Seq, At: p.DateTime(r.At), ISO: r.At.UTC().Format("2006-01-02T15:04:05Z"),
@@ -233,7 +234,7 @@ func auditRowsOf(rows []projections.AuditRow, p Page) []auditRowView {
 // "via token ‘ci-bot’ (id …)", "via command line". Events stored before
 // the attribute existed say nothing; a value this version cannot read
 // (another writer's) is shown as it is.
-func auditVia(p Page, raw string) string {
+func auditVia(p ui.Page, raw string) string {
 	via, err := events.ParseVia(raw)
 	switch {
 	case raw == "":
@@ -247,7 +248,7 @@ func auditVia(p Page, raw string) string {
 }
 
 // auditSubject names what an event is about and links to its page.
-func auditSubject(r projections.AuditRow, p Page) (string, string) {
+func auditSubject(r projections.AuditRow, p ui.Page) (string, string) {
 	switch {
 	case r.Proposal != "":
 		return p.T("audit.subject.proposal", r.Proposal), adminProposalURL(r.Proposal)

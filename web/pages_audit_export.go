@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // auditCSVHeader names the export's columns: the audit row as stored.
@@ -28,7 +29,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		format = "json"
 	}
 	if format != "csv" && format != "json" {
-		s.fail(w, r, &httpx.BadField{Field: "format", Code: "field.export_format"})
+		ui.Fail(w, r, &httpx.BadField{Field: "format", Code: "field.export_format"})
 		return
 	}
 	f, err := auditFilterOf(q)
@@ -36,7 +37,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		err = f.Check()
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	seq, head := s.read.Checkpoint()

@@ -9,11 +9,12 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // deskDashboardView is the model of the desk's start page: one section per queue.
 type deskDashboardView struct {
-	Page
+	ui.Page
 	CanPropose bool
 	Sections   []deskQueue
 }
@@ -44,10 +45,10 @@ type deskQueueItem struct {
 // dashboard shows the signed-in user's queues.
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	p := s.page(r, "desk.dashboard.title", "dashboard")
+	p := ui.PageOf(r, "desk.dashboard.title", "dashboard")
 	q, err := s.read.Queues(ctx, p.User.Username, httpx.Now(ctx))
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	labels := newDeskLabelCache(s.read)
@@ -75,11 +76,11 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 		v.Sections = append(v.Sections, sec)
 	}
 	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(ctx, p, labels, q.Recent))
-	s.render(w, r, http.StatusOK, dashboardPage(v))
+	ui.Render(w, r, http.StatusOK, dashboardPage(v))
 }
 
 // deskProposalItem describes a proposal in a queue.
-func deskProposalItem(ctx context.Context, p Page, labels *deskLabelCache, ps projections.ProposalSummary, withQuorum bool) deskQueueItem {
+func deskProposalItem(ctx context.Context, p ui.Page, labels *deskLabelCache, ps projections.ProposalSummary, withQuorum bool) deskQueueItem {
 	it := deskQueueItem{
 		Href:   deskProposalPath(ps.ID),
 		Title:  ps.Title,
@@ -97,7 +98,7 @@ func deskProposalItem(ctx context.Context, p Page, labels *deskLabelCache, ps pr
 }
 
 // deskStaleSection lists published values whose evidence is past its validity.
-func deskStaleSection(ctx context.Context, p Page, labels *deskLabelCache, stale []projections.StaleEvidence) deskQueue {
+func deskStaleSection(ctx context.Context, p ui.Page, labels *deskLabelCache, stale []projections.StaleEvidence) deskQueue {
 	sec := deskQueue{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty"), Count: len(stale)}
 	for _, st := range stale {
 		lb := labels.get(ctx, st.Ranking)
@@ -116,7 +117,7 @@ func deskStaleSection(ctx context.Context, p Page, labels *deskLabelCache, stale
 }
 
 // deskRecentSection lists the latest editions.
-func deskRecentSection(ctx context.Context, p Page, labels *deskLabelCache, eds []projections.EditionSummary) deskQueue {
+func deskRecentSection(ctx context.Context, p ui.Page, labels *deskLabelCache, eds []projections.EditionSummary) deskQueue {
 	sec := deskQueue{ID: "recent", Title: p.T("desk.queue.recent"), Empty: p.T("desk.queue.recent.empty"), Count: len(eds)}
 	for _, ed := range eds {
 		it := deskQueueItem{

@@ -9,12 +9,13 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // deskEntryView is the model of the desk's entry page: what is published,
 // on what evidence, what is proposed, and what each edition changed.
 type deskEntryView struct {
-	Page
+	ui.Page
 	Ranking      string
 	RankingTitle string
 	Slug         string
@@ -116,21 +117,21 @@ func (s *Server) deskEntryPage(w http.ResponseWriter, r *http.Request) {
 	ranking, slug := r.PathValue("ranking"), r.PathValue("entry")
 	ev, err := s.read.Entry(ctx, ranking, slug)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	changes, err := s.read.EntryChanges(ctx, ranking, slug)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	p := s.page(r, "", "dashboard")
+	p := ui.PageOf(r, "", "dashboard")
 	v := deskEntryViewOf(p, ev, changes, httpx.Now(ctx))
 	v.Title = v.Name
-	s.render(w, r, http.StatusOK, deskEntryTmpl(v))
+	ui.Render(w, r, http.StatusOK, deskEntryTmpl(v))
 }
 
-func deskEntryViewOf(p Page, ev projections.EntryView, changes []projections.EntryChange, now time.Time) deskEntryView {
+func deskEntryViewOf(p ui.Page, ev projections.EntryView, changes []projections.EntryChange, now time.Time) deskEntryView {
 	w := adminWordsOf(ev.Ranking, p.Lang)
 	v := deskEntryView{Page: p, Ranking: ev.Ranking.Slug, RankingTitle: w.Title(), Slug: ev.Slug,
 		Name: ev.Name.In(p.Lang), Category: w.Category(ev.Category), Website: ev.Website,
@@ -189,7 +190,7 @@ func deskEntryViewOf(p Page, ev projections.EntryView, changes []projections.Ent
 	return v
 }
 
-func entryEvidenceOf(p Page, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
+func entryEvidenceOf(p ui.Page, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
 	out := make([]entryEvidenceView, 0, len(evs))
 	for _, e := range evs {
 		out = append(out, entryEvidenceView{ID: e.ID, ProposalURL: adminProposalURL(e.Proposal), Claim: e.Claim,

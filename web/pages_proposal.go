@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // proposalPageView is the model of a proposal's page: the editor while it
@@ -15,7 +16,7 @@ import (
 // record once it is closed. Every button it offers is one the domain would
 // accept from this user now; the server checks again on every post.
 type proposalPageView struct {
-	Page
+	ui.Page
 	ID           string
 	Summary      string
 	RankingTitle string
@@ -52,33 +53,33 @@ type proposalPageView struct {
 	Citable    []ppEvidenceChoice // evidence of the current revision, for citing and verifying
 	Vetoes     []string           // reviewers with an open veto
 
-	failed string    // the form whose submit failed, "" for none
-	state  formState // what it showed
+	failed string       // the form whose submit failed, "" for none
+	state  ui.FormState // what it showed
 }
 
 // Form returns the state of the named form: what a failed submit showed,
 // or an empty state (a fresh command id) for every other form.
-func (v proposalPageView) Form(name string) formState {
+func (v proposalPageView) Form(name string) ui.FormState {
 	if v.failed == name {
 		return v.state
 	}
-	return formState{}
+	return ui.FormState{}
 }
 
 // proposalPage shows a proposal.
 func (s *Server) proposalPage(w http.ResponseWriter, r *http.Request) {
-	v, err := s.buildProposalPage(r, "", formState{})
+	v, err := s.buildProposalPage(r, "", ui.FormState{})
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, proposalPageTmpl(v))
+	ui.Render(w, r, http.StatusOK, proposalPageTmpl(v))
 }
 
 // buildProposalPage reads the proposal from the read models (what it
 // shows) and from the command handler (what the user may do, and the rank
 // impact, both always current). failed names a form to show st in.
-func (s *Server) buildProposalPage(r *http.Request, failed string, st formState) (proposalPageView, error) {
+func (s *Server) buildProposalPage(r *http.Request, failed string, st ui.FormState) (proposalPageView, error) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	if !events.ValidID(id) {
@@ -100,7 +101,7 @@ func (s *Server) buildProposalPage(r *http.Request, failed string, st formState)
 	if err != nil {
 		return proposalPageView{}, err
 	}
-	p := s.page(r, "", "dashboard")
+	p := ui.PageOf(r, "", "dashboard")
 	p.Title = d.Title
 	l := deskLabels{rk}
 	v := proposalPageView{

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // ppForm serves act as a form of the proposal page; form names the
@@ -16,13 +17,13 @@ import (
 func ppForm[In input](s *Server, act action[In], form func(*In) string) http.Handler {
 	return formCommand(s, act,
 		func(r *http.Request, _ *In, _ domain.Result) string { return deskProposalPath(r.PathValue("id")) },
-		func(w http.ResponseWriter, r *http.Request, in *In, st formState, status int) {
+		func(w http.ResponseWriter, r *http.Request, in *In, st ui.FormState, status int) {
 			v, err := s.buildProposalPage(r, form(in), st)
 			if err != nil {
-				s.fail(w, r, err)
+				ui.Fail(w, r, err)
 				return
 			}
-			s.render(w, r, status, proposalPageTmpl(v))
+			ui.Render(w, r, status, proposalPageTmpl(v))
 		})
 }
 
@@ -67,7 +68,7 @@ type ppCriterionOption struct {
 }
 
 // ppCriterionOptions lists the criteria with their published and proposed values.
-func ppCriterionOptions(p Page, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail, st formState) []ppCriterionOption {
+func ppCriterionOptions(p ui.Page, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail, st ui.FormState) []ppCriterionOption {
 	proposed := map[string]*int{}
 	for _, c := range d.Changes {
 		if k, ok := strings.CutPrefix(c.Target, "score:"); ok {
@@ -102,7 +103,7 @@ type ppAttrForm struct {
 	FreeText  bool // no known values: tags typed one per line
 	Text      string
 	Values    []ppTagOption
-	State     formState
+	State     ui.FormState
 }
 
 // ppTagOption is one known value of an attribute, as a checkbox.
@@ -114,7 +115,7 @@ type ppTagOption struct {
 
 // ppAttrForms lists a form per attribute, ticked with the proposed tags,
 // else the published ones, else what a failed submit sent.
-func ppAttrForms(p Page, v proposalPageView, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail) []ppAttrForm {
+func ppAttrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail) []ppAttrForm {
 	l := deskLabels{rk}
 	proposed := map[string][]string{}
 	for _, c := range d.Changes {

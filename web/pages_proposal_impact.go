@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // ppImpactView is the rank-impact preview as a page shows it: "if accepted:
@@ -30,7 +31,7 @@ type ppImpactRow struct {
 }
 
 // ppBuildImpact puts an impact into words in the page's language.
-func ppBuildImpact(p Page, proposal string, im domain.Impact) ppImpactView {
+func ppBuildImpact(p ui.Page, proposal string, im domain.Impact) ppImpactView {
 	v := ppImpactView{
 		URL:     deskProposalPath(proposal) + "/impact",
 		Heading: p.T("desk.impact.heading"),
@@ -81,7 +82,7 @@ func ppRankMove(before, after int) string {
 // score is being typed; nothing is stored.
 func (s *Server) proposalImpact(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	p := s.page(r, "", "")
+	p := ui.PageOf(r, "", "")
 	id := r.PathValue("id")
 	q := r.URL.Query()
 	var im domain.Impact
@@ -98,12 +99,12 @@ func (s *Server) proposalImpact(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	v := ppBuildImpact(p, id, im)
 	v.What = what
-	s.render(w, r, http.StatusOK, ppImpactPanel(v))
+	ui.Render(w, r, http.StatusOK, ppImpactPanel(v))
 }
 
 // hypotheticalImpact computes the impact of the proposal as if it proposed

@@ -7,13 +7,14 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // newProposalView is the model of the page that opens a proposal: for an
 // entry of the chosen ranking, or for a new entry. Without script the
 // ranking is chosen first (a GET form), then the entry.
 type newProposalView struct {
-	Page
+	ui.Page
 	Rankings     []deskChoice // every ranking, to choose from
 	Ranking      string       // the chosen ranking, "" before the choice
 	RankingTitle string
@@ -21,7 +22,7 @@ type newProposalView struct {
 	Categories   []deskChoice
 
 	failed string // "existing" or "new": the form whose submit failed
-	state  formState
+	state  ui.FormState
 }
 
 // deskChoice is one option of a select.
@@ -32,27 +33,27 @@ type deskChoice struct {
 }
 
 // Form returns the state of the named form after a failed submit.
-func (v newProposalView) Form(name string) formState {
+func (v newProposalView) Form(name string) ui.FormState {
 	if v.failed == name {
 		return v.state
 	}
-	return formState{}
+	return ui.FormState{}
 }
 
 // newProposalPage shows the form; ?ranking= and ?entry= preselect (the desk
 // entry page links here with both).
 func (s *Server) newProposalPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v, err := s.buildNewProposal(r, q.Get("ranking"), q.Get("entry"), "", formState{})
+	v, err := s.buildNewProposal(r, q.Get("ranking"), q.Get("entry"), "", ui.FormState{})
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, newProposalPageTmpl(v))
+	ui.Render(w, r, http.StatusOK, newProposalPageTmpl(v))
 }
 
 // newProposalFailed shows the form again with the message of a failed open.
-func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *openInput, st formState, status int) {
+func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *openInput, st ui.FormState, status int) {
 	form := "existing"
 	if in.NewEntry != nil {
 		form = "new"
@@ -67,15 +68,15 @@ func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *o
 	}
 	v, err := s.buildNewProposal(r, in.Ranking, in.Entry, form, st)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, status, newProposalPageTmpl(v))
+	ui.Render(w, r, status, newProposalPageTmpl(v))
 }
 
-func (s *Server) buildNewProposal(r *http.Request, ranking, entry, failed string, st formState) (newProposalView, error) {
+func (s *Server) buildNewProposal(r *http.Request, ranking, entry, failed string, st ui.FormState) (newProposalView, error) {
 	ctx := r.Context()
-	v := newProposalView{Page: s.page(r, "desk.new.title", "dashboard"), failed: failed, state: st}
+	v := newProposalView{Page: ui.PageOf(r, "desk.new.title", "dashboard"), failed: failed, state: st}
 	list, err := s.read.Rankings(ctx)
 	if err != nil {
 		return v, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // ppQuorumPart is one clause of a proposal's quorum state in words, such as
@@ -19,7 +20,7 @@ type ppQuorumPart struct {
 
 // ppQuorumParts puts the quorum state into words, clause by clause, in the
 // page's language.
-func ppQuorumParts(p Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
+func ppQuorumParts(p ui.Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
 	var out []ppQuorumPart
 	add := func(id, text string) {
 		pt := ppQuorumPart{ID: id, Text: text}
@@ -60,7 +61,7 @@ func ppQuorumParts(p Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
 }
 
 // deskQuorumSentence joins the clauses into one sentence.
-func deskQuorumSentence(p Page, l deskLabels, q domain.QuorumState) string {
+func deskQuorumSentence(p ui.Page, l deskLabels, q domain.QuorumState) string {
 	var b strings.Builder
 	for _, pt := range ppQuorumParts(p, l, q) {
 		b.WriteString(pt.Lead + pt.Text)

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // ppDiffRow is one proposed change, field by field: before → after, with
@@ -28,7 +29,7 @@ type ppDiffRow struct {
 }
 
 // ppDiffRows lists the proposal's changes with their labels.
-func ppDiffRows(p Page, l deskLabels, d projections.ProposalDetail, ed *domain.Edition) []ppDiffRow {
+func ppDiffRows(p ui.Page, l deskLabels, d projections.ProposalDetail, ed *domain.Edition) []ppDiffRow {
 	pub := ed.Entry(d.Entry)
 	var out []ppDiffRow
 	for _, c := range d.Changes {
@@ -72,7 +73,7 @@ func ppDiffRows(p Page, l deskLabels, d projections.ProposalDetail, ed *domain.E
 	return out
 }
 
-func ppScoreText(p Page, n *int) string {
+func ppScoreText(p ui.Page, n *int) string {
 	if n == nil {
 		return p.T("desk.diff.unscored")
 	}
@@ -100,7 +101,7 @@ type ppEvidenceRow struct {
 }
 
 // ppEvidenceRows lists the proposal's evidence, current first.
-func ppEvidenceRows(p Page, l deskLabels, d projections.ProposalDetail, editable bool, now time.Time) []ppEvidenceRow {
+func ppEvidenceRows(p ui.Page, l deskLabels, d projections.ProposalDetail, editable bool, now time.Time) []ppEvidenceRow {
 	verified := map[string][]string{}
 	for _, v := range d.Votes {
 		if v.Current && v.Verdict == events.Approve && v.Revision == d.Revision {
@@ -171,7 +172,7 @@ type ppVoteRow struct {
 
 // ppVoteRows splits the votes into every reviewer's current vote and the
 // history of replaced ones.
-func ppVoteRows(p Page, d projections.ProposalDetail) (current, history []ppVoteRow) {
+func ppVoteRows(p ui.Page, d projections.ProposalDetail) (current, history []ppVoteRow) {
 	for _, v := range d.Votes {
 		row := ppVoteRow{Voter: v.Voter, Verdict: v.Verdict, VerdictText: p.T("desk.vote." + v.Verdict),
 			Revision: v.Revision, Verified: deskJoin(p.Lang, v.Verified), Comment: v.Comment,
@@ -200,7 +201,7 @@ type ppRevisionRow struct {
 	Note     string
 }
 
-func ppRevisionRows(p Page, d projections.ProposalDetail) []ppRevisionRow {
+func ppRevisionRows(p ui.Page, d projections.ProposalDetail) []ppRevisionRow {
 	out := make([]ppRevisionRow, 0, len(d.Revisions))
 	for _, r := range d.Revisions {
 		out = append(out, ppRevisionRow{Revision: r.Revision, Actor: r.Actor, At: p.DateTime(deskTime(r.At)), Note: r.Note})

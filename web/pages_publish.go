@@ -5,6 +5,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // publishPage shows, per ranking, the cross-validated proposals and the
@@ -12,12 +13,12 @@ import (
 // a chosen subset of one ranking; every other ranking previews all.
 func (s *Server) publishPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v, err := s.publishView(r, publishChoice{Ranking: q.Get("ranking"), Proposals: q["p"]}, formState{})
+	v, err := s.publishView(r, publishChoice{Ranking: q.Get("ranking"), Proposals: q["p"]}, ui.FormState{})
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, publishPageTmpl(v))
+	ui.Render(w, r, http.StatusOK, publishPageTmpl(v))
 }
 
 // published sends the publisher to the public page of the new edition.
@@ -32,11 +33,11 @@ func (s *Server) published(r *http.Request, in *publishInput, _ domain.Result) s
 // publishFailed shows the page again with the message next to the
 // ranking's form and a fresh preview of the same choice: after a 409 the
 // publisher sees what changed and can publish the new preview.
-func (s *Server) publishFailed(w http.ResponseWriter, r *http.Request, in *publishInput, st formState, status int) {
+func (s *Server) publishFailed(w http.ResponseWriter, r *http.Request, in *publishInput, st ui.FormState, status int) {
 	v, err := s.publishView(r, publishChoice{Ranking: in.Ranking, Proposals: in.Proposals, Failed: true}, st)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, status, publishPageTmpl(v))
+	ui.Render(w, r, status, publishPageTmpl(v))
 }

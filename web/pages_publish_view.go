@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // publishChoice is the subset of one ranking's proposals a publisher chose.
@@ -20,7 +21,7 @@ type publishChoice struct {
 
 // publishView is the model of the publish page.
 type publishView struct {
-	Page
+	ui.Page
 	Rankings []publishRanking
 	Error    string // a failed publish of no ranking on the page (an unknown slug)
 }
@@ -34,8 +35,8 @@ type publishRanking struct {
 	Candidates   []publishCandidate
 	Chosen       []string // the proposals the preview covers
 	Preview      *publishPreview
-	PreviewError string    // why no preview could be made
-	Form         formState // the publish form after a failed submit
+	PreviewError string       // why no preview could be made
+	Form         ui.FormState // the publish form after a failed submit
 }
 
 // publishCandidate is a cross-validated proposal with its checkbox.
@@ -100,9 +101,9 @@ func (pr publishRanking) SelectURL() string {
 
 // publishView builds the page for choice; st is the state of the failed
 // publish form of choice.Ranking, if any.
-func (s *Server) publishView(r *http.Request, choice publishChoice, st formState) (publishView, error) {
+func (s *Server) publishView(r *http.Request, choice publishChoice, st ui.FormState) (publishView, error) {
 	ctx := r.Context()
-	v := publishView{Page: s.page(r, "publish.title", "publish")}
+	v := publishView{Page: ui.PageOf(r, "publish.title", "publish")}
 	rankings, err := s.read.Rankings(ctx)
 	if err != nil {
 		return v, err

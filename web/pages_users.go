@@ -15,6 +15,7 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // hashNewPassword hashes a password typed into field, or reports its
@@ -95,33 +96,33 @@ func usersDone[In any](done string) func(r *http.Request, _ *In, _ domain.Result
 }
 
 // usersFailed shows the users page again with the failed form's message.
-func usersFailed[In any](s *Server, formID string) func(w http.ResponseWriter, r *http.Request, _ *In, st formState, status int) {
-	return func(w http.ResponseWriter, r *http.Request, _ *In, st formState, status int) {
+func usersFailed[In any](s *Server, formID string) func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
+	return func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
 		s.renderUsers(w, r, status, formID, st)
 	}
 }
 
 // usersPage lists the users with their roles and tokens.
 func (s *Server) usersPage(w http.ResponseWriter, r *http.Request) {
-	s.renderUsers(w, r, http.StatusOK, "", formState{})
+	s.renderUsers(w, r, http.StatusOK, "", ui.FormState{})
 }
 
 // usersView is the model of the users page.
 type usersView struct {
-	Page
+	ui.Page
 	Users  []userRowView
 	Roles  []roleCell // the add form's role checkboxes
 	Failed string     // the form that failed: "add", "roles", "password", "tokens", "token"
-	State  formState
+	State  ui.FormState
 	Target string // the user whose form failed
 }
 
 // StateFor returns the failed state of form (of user, for a per-user form).
-func (v usersView) StateFor(form, user string) formState {
+func (v usersView) StateFor(form, user string) ui.FormState {
 	if v.Failed == form && v.Target == user {
 		return v.State
 	}
-	return formState{}
+	return ui.FormState{}
 }
 
 // userRowView is one user with the forms acting on them.
@@ -151,18 +152,18 @@ type tokenView struct {
 	Revocable bool
 }
 
-func (s *Server) renderUsers(w http.ResponseWriter, r *http.Request, status int, formID string, st formState) {
+func (s *Server) renderUsers(w http.ResponseWriter, r *http.Request, status int, formID string, st ui.FormState) {
 	ctx := r.Context()
-	v := usersView{Page: s.page(r, "users.title", "users"), Failed: formID, State: st, Target: r.PathValue("name")}
+	v := usersView{Page: ui.PageOf(r, "users.title", "users"), Failed: formID, State: st, Target: r.PathValue("name")}
 	v.Notice = doneNotice(v.Lang, "users", r)
 	users, err := s.read.Users(ctx)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	tokens, err := s.read.Tokens(ctx, "")
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	for _, u := range users {
@@ -180,10 +181,10 @@ func (s *Server) renderUsers(w http.ResponseWriter, r *http.Request, status int,
 		chosen = st.Values["roles"]
 	}
 	v.Roles = roleCells(v.Page, chosen)
-	s.render(w, r, status, usersPageTmpl(v))
+	ui.Render(w, r, status, usersPageTmpl(v))
 }
 
-func roleCells(p Page, held []string) []roleCell {
+func roleCells(p ui.Page, held []string) []roleCell {
 	out := make([]roleCell, 0, len(domain.Roles))
 	for _, role := range domain.Roles {
 		out = append(out, roleCell{Value: role, Label: p.RoleLabel(role), Held: slices.Contains(held, role)})
@@ -191,7 +192,7 @@ func roleCells(p Page, held []string) []roleCell {
 	return out
 }
 
-func tokenViewOf(p Page, t projections.TokenRow, now time.Time) tokenView {
+func tokenViewOf(p ui.Page, t projections.TokenRow, now time.Time) tokenView {
 	v := tokenView{ID: t.ID, Name: t.Name, Issued: p.DateTime(t.IssuedAt), Status: "active"}
 	if !t.ExpiresAt.IsZero() {
 		v.Expires = p.DateTime(t.ExpiresAt)

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // passwordChangeInput is the change-password form: the current password
@@ -53,53 +54,53 @@ func accountDone[In any](done string) func(*http.Request, *In, domain.Result) st
 	return func(*http.Request, *In, domain.Result) string { return paths.Account + "?done=" + done }
 }
 
-func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *http.Request, *In, formState, int) {
-	return func(w http.ResponseWriter, r *http.Request, _ *In, st formState, status int) {
+func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {
+	return func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
 		s.renderAccount(w, r, status, formID, st)
 	}
 }
 
 // accountTokenIssue issues a token for the signed-in user.
 func (s *Server) accountTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, httpx.User(r.Context()).Username, paths.Account, func(st formState, status int) {
+	s.tokenIssue(w, r, httpx.User(r.Context()).Username, paths.Account, func(st ui.FormState, status int) {
 		s.renderAccount(w, r, status, "token", st)
 	})
 }
 
 // accountView is the model of the account page.
 type accountView struct {
-	Page
+	ui.Page
 	Roles  []roleCell
 	Tokens []tokenView
 	Failed string
-	State  formState
+	State  ui.FormState
 }
 
 // StateFor returns the failed state of form.
-func (v accountView) StateFor(form string) formState {
+func (v accountView) StateFor(form string) ui.FormState {
 	if v.Failed == form {
 		return v.State
 	}
-	return formState{}
+	return ui.FormState{}
 }
 
 func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) {
-	s.renderAccount(w, r, http.StatusOK, "", formState{})
+	s.renderAccount(w, r, http.StatusOK, "", ui.FormState{})
 }
 
-func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status int, formID string, st formState) {
-	v := accountView{Page: s.page(r, "account.title", ""), Failed: formID, State: st}
+func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status int, formID string, st ui.FormState) {
+	v := accountView{Page: ui.PageOf(r, "account.title", ""), Failed: formID, State: st}
 	v.Notice = doneNotice(v.Lang, "account", r)
 	v.Roles = roleCells(v.Page, v.User.Roles)
 	tokens, err := s.read.Tokens(r.Context(), v.User.Username)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	for _, t := range tokens {
 		v.Tokens = append(v.Tokens, tokenViewOf(v.Page, t, httpx.Now(r.Context())))
 	}
-	s.render(w, r, status, accountPageTmpl(v))
+	ui.Render(w, r, status, accountPageTmpl(v))
 }
 
 // accountRevokeURL is the form revoking one of the user's own tokens.

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // maxTokenDays bounds a token's validity.
@@ -68,7 +69,7 @@ var tokenRevokeAction = action[tokenRevokeInput]{
 
 // tokenIssuedView is the page that shows a new token, once.
 type tokenIssuedView struct {
-	Page
+	ui.Page
 	Owner  string
 	Name   string
 	Token  string // "" when the form was sent again: the token was shown the first time
@@ -78,7 +79,7 @@ type tokenIssuedView struct {
 
 // userTokenIssue issues a token for the user in the path (publishers).
 func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, r.PathValue("name"), paths.Users+"#user-"+r.PathValue("name"), func(st formState, status int) {
+	s.tokenIssue(w, r, r.PathValue("name"), paths.Users+"#user-"+r.PathValue("name"), func(st ui.FormState, status int) {
 		s.renderUsers(w, r, status, "token", st)
 	})
 }
@@ -87,10 +88,10 @@ func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
 // shows the token, once: it is not stored anywhere the server could show
 // it again. The answer is not a redirect for that reason; sending the form
 // again (reload, double click) stores nothing and shows no token.
-func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back string, failed func(formState, int)) {
+func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back string, failed func(ui.FormState, int)) {
 	f, err := httpx.ParseForm(r)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	in := tokenIssueInput{User: user}
@@ -101,15 +102,15 @@ func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back s
 	}
 	if err != nil {
 		if httpx.Status(err) >= 500 {
-			s.fail(w, r, err)
+			ui.Fail(w, r, err)
 			return
 		}
-		failed(formStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
+		failed(ui.FormStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
 		return
 	}
-	v := tokenIssuedView{Page: s.page(r, "apitoken.issued_title", ""), Owner: user, Name: in.Name, Token: in.secret, Back: back}
+	v := tokenIssuedView{Page: ui.PageOf(r, "apitoken.issued_title", ""), Owner: user, Name: in.Name, Token: in.secret, Back: back}
 	if in.secret != "" {
 		v.Bearer = "Authorization: Bearer " + in.secret
 	}
-	s.render(w, r, http.StatusOK, tokenIssuedTmpl(v))
+	ui.Render(w, r, http.StatusOK, tokenIssuedTmpl(v))
 }

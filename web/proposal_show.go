@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // proposalJSON is the API's view of a proposal: its current revision with
@@ -82,17 +83,17 @@ func (s *Server) apiProposal(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	p, err := s.cmd.Proposal(ctx, r.PathValue("id"))
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	rk, err := s.cmd.Ranking(ctx, p.Ranking)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	ed, err := s.cmd.Edition(ctx, p.Ranking)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, proposalView(p, rk, ed, httpx.Now(ctx)))

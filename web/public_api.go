@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // The read side of the JSON API. Field names are snake_case and stable;
@@ -339,7 +340,7 @@ func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking 
 	ctx := r.Context()
 	mark, err := s.editionMark(ctx, ranking)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	pc := pubCache{mark: mark, daily: daily, kind: "api", query: query}
@@ -352,12 +353,12 @@ func (s *Server) servePublicAPI(w http.ResponseWriter, r *http.Request, ranking 
 	}
 	v, err := build(ctx)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	body, err := pubJSON(v)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -375,12 +376,12 @@ func (s *Server) pubAPIRanking(w http.ResponseWriter, r *http.Request) {
 	// would otherwise answer an unknown need from the body without it.
 	def, _, err := s.definition(r.Context(), slug)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	q, err := pubAPIQueryOf(def, r.URL.Query())
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	q.Category, q.All = "", false // the API lists every category and row
@@ -398,7 +399,7 @@ func (s *Server) pubAPIEdition(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil || n < 1 {
-		s.fail(w, r, domain.ErrNotFound)
+		ui.Fail(w, r, domain.ErrNotFound)
 		return
 	}
 	s.servePublicAPI(w, r, slug, nil, false, func(ctx context.Context) (any, error) { return pubAPIEditionOf(ctx, s.read, slug, n) })

@@ -12,6 +12,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // Public bodies are built once per edition. A public page or API answer
@@ -254,7 +255,7 @@ func (s *Server) servePublicBody(w http.ResponseWriter, r *http.Request, key str
 		return buf.Bytes(), err
 	})
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	h := w.Header()
@@ -277,7 +278,7 @@ func (s *Server) servePublicJSONBody(w http.ResponseWriter, r *http.Request, key
 		return pubJSON(v)
 	})
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubCache says how a public response is validated.
@@ -130,13 +131,6 @@ var buildStamp = sync.OnceValue(func() string {
 			}
 		}
 	}
-	names := make([]string, 0, len(assets))
-	for n := range assets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		parts = append(parts, n+"="+assets[n].hash)
-	}
+	parts = append(parts, ui.AssetVersions()...)
 	return strings.Join(parts, ";")
 })

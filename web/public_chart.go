@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // The charts are inline SVG drawn on the server from numbers: every
@@ -34,7 +35,7 @@ const (
 
 // pubSparkOf draws scores in the order of crit. weights decide which bars
 // are faded (weight 0 in the chosen scenario).
-func pubSparkOf(p Page, crit []pubCriterion, scores map[string]int) pubSpark {
+func pubSparkOf(p ui.Page, crit []pubCriterion, scores map[string]int) pubSpark {
 	s := pubSpark{Width: pubItoa(len(crit)*pubSparkStep - (pubSparkStep - pubSparkBarW)), Height: pubItoa(pubSparkHeight)}
 	var parts []string
 	for i, c := range crit {
@@ -90,7 +91,7 @@ const (
 
 // pubLineOf draws rank history: rank 1 at the top, editions left to right.
 // worst is the lowest rank to leave room for (the number of entries).
-func pubLineOf(p Page, history []pubRankPoint, worst int) pubLine {
+func pubLineOf(p ui.Page, history []pubRankPoint, worst int) pubLine {
 	l := pubLine{Width: pubItoa(pubLineW), Height: pubItoa(pubLineH), Single: len(history) == 1}
 	if len(history) == 0 {
 		return l

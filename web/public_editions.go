@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubEditionRow is one edition in the list.
@@ -23,7 +24,7 @@ type pubEditionRow struct {
 
 // pubEditionsView is the model of a ranking's edition list.
 type pubEditionsView struct {
-	Page
+	ui.Page
 	L            pubLinks
 	Live         pubLive
 	Slug         string
@@ -32,7 +33,7 @@ type pubEditionsView struct {
 	Editions     []pubEditionRow
 }
 
-func buildEditions(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string) (pubEditionsView, error) {
+func buildEditions(ctx context.Context, read *projections.Store, p ui.Page, l pubLinks, slug string) (pubEditionsView, error) {
 	r, _, err := read.Definition(ctx, slug)
 	if err != nil {
 		return pubEditionsView{}, err
@@ -82,7 +83,7 @@ type pubEvidenceLink struct {
 
 // pubEditionView is the model of one edition's changelog.
 type pubEditionView struct {
-	Page
+	ui.Page
 	L            pubLinks
 	Live         pubLive
 	Slug         string
@@ -103,7 +104,7 @@ type pubEditionView struct {
 	NextHref     string
 }
 
-func buildEdition(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string, n int) (pubEditionView, error) {
+func buildEdition(ctx context.Context, read *projections.Store, p ui.Page, l pubLinks, slug string, n int) (pubEditionView, error) {
 	r, latest, err := read.Definition(ctx, slug)
 	if err != nil {
 		return pubEditionView{}, err
@@ -188,7 +189,7 @@ func pubOrDash(s string) string {
 func (s *Server) publicEditions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
-	s.servePublicPage(w, r, slug, nil, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, false, func(p ui.Page, live pubLive) (pubPage, error) {
 		v, err := buildEditions(ctx, s.read, p, liveLinks, slug)
 		v.Live = live
 		return pubEditionsPage(v), err
@@ -201,10 +202,10 @@ func (s *Server) publicEdition(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil || n < 1 {
-		s.fail(w, r, domain.ErrNotFound)
+		ui.Fail(w, r, domain.ErrNotFound)
 		return
 	}
-	s.servePublicPage(w, r, slug, nil, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, false, func(p ui.Page, live pubLive) (pubPage, error) {
 		v, err := buildEdition(ctx, s.read, p, liveLinks, slug, n)
 		v.Live = live
 		return pubEditionPage(v), err

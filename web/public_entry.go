@@ -10,6 +10,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubEvidence is one evidence item as readers see it.
@@ -36,7 +37,7 @@ func pubSourceHref(raw string) string {
 	return raw
 }
 
-func pubEvidenceOf(p Page, l pubLinks, e projections.EvidenceView, now time.Time) pubEvidence {
+func pubEvidenceOf(p ui.Page, l pubLinks, e projections.EvidenceView, now time.Time) pubEvidence {
 	v := pubEvidence{Anchor: pubEvidenceAnchor(e.Proposal, e.ID), Claim: e.Claim, Excerpt: e.Excerpt,
 		Href: pubSourceHref(e.SourceURL), Section: e.Section, Observed: p.Day(e.ObservedOn),
 		Stale: e.Stale(now), AuditHref: l.Audit(e.Proposal)}
@@ -85,7 +86,7 @@ type pubAttr struct {
 
 // pubEntryView is the model of an entry page.
 type pubEntryView struct {
-	Page
+	ui.Page
 	L            pubLinks
 	Live         pubLive
 	Slug         string
@@ -109,7 +110,7 @@ type pubEntryView struct {
 
 // buildEntry assembles an entry page; an entry not yet published is not
 // found.
-func buildEntry(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug, entry string, now time.Time) (pubEntryView, error) {
+func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l pubLinks, slug, entry string, now time.Time) (pubEntryView, error) {
 	e, err := read.Entry(ctx, slug, entry)
 	if err != nil {
 		return pubEntryView{}, err
@@ -179,7 +180,7 @@ func buildEntry(ctx context.Context, read *projections.Store, p Page, l pubLinks
 }
 
 // pubTagLabels names attribute values by the ranking's labels.
-func pubTagLabels(p Page, defs []events.AttributeValue, tags []string) []string {
+func pubTagLabels(p ui.Page, defs []events.AttributeValue, tags []string) []string {
 	out := make([]string, 0, len(tags))
 	for _, t := range tags {
 		label := t
@@ -197,7 +198,7 @@ func pubTagLabels(p Page, defs []events.AttributeValue, tags []string) []string 
 func (s *Server) publicEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
-	s.servePublicPage(w, r, slug, nil, true, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, true, func(p ui.Page, live pubLive) (pubPage, error) {
 		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, httpx.Now(ctx))
 		v.Live = live
 		return pubEntryPage(v), err

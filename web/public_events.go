@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubHeartbeat is how often an idle stream sends a comment, so proxies and
@@ -176,14 +177,14 @@ func (h *pubHub) serve(s *Server, w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		m, err := h.read.EditionMark(ctx, "")
 		if err != nil {
-			s.fail(w, r, err)
+			ui.Fail(w, r, err)
 			return
 		}
 		pos = m.Seq
 	}
 	missed, err := h.read.EditionsSince(ctx, pos)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	hd := w.Header()

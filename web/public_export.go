@@ -16,6 +16,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // ExportStats says what ExportSite wrote.
@@ -173,7 +174,11 @@ func (x *pubExporter) page(name string, c templ.Component, err error) {
 // site writes every file of the export.
 func (x *pubExporter) site() error {
 	for _, name := range []string{"app.css", "public.css", "favicon.svg"} {
-		x.write("static/"+name, assets[name].body)
+		body, ok := ui.Asset(name)
+		if !ok {
+			return fmt.Errorf("export: no static file %s", name)
+		}
+		x.write("static/"+name, body)
 	}
 	x.page("index.html", pubExportIndex(), nil)
 	rankings, err := x.read.Rankings(x.ctx)
@@ -212,7 +217,7 @@ func (x *pubExporter) api(slug string) {
 // lang writes the pages and feeds of one language under lang/.
 func (x *pubExporter) lang(lang string, rankings []projections.RankingSummary) {
 	ctx, read := x.ctx, x.read
-	pg := Page{Lang: lang}
+	pg := ui.Page{Lang: lang}
 	at := func(name string) pubLinks { return staticLinks(lang, name) }
 	file := func(name string) string { return lang + "/" + name }
 	if len(rankings) == 1 {

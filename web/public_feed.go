@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // The Atom feed (RFC 4287): one entry per published edition, newest
@@ -132,7 +133,7 @@ func (s *Server) publicFeed(w http.ResponseWriter, r *http.Request) {
 	}
 	mark, err := s.read.EditionMark(ctx, ranking)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	lang := httpx.Lang(ctx)
@@ -146,7 +147,7 @@ func (s *Server) publicFeed(w http.ResponseWriter, r *http.Request) {
 	abs := func(p string) string { return scheme + "://" + r.Host + p }
 	body, err := pubFeedOf(ctx, s.read, lang, ranking, liveLinks, abs)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")

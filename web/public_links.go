@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubLinks builds the public site's addresses. Served live they are the
@@ -170,7 +171,7 @@ func (l pubLinks) Asset(name string) string {
 	if l.static {
 		return l.root("static/" + name)
 	}
-	return assetURL(name)
+	return ui.AssetURL(name)
 }
 
 // OtherLang is this page in the other language (static exports only).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubMethodCriterion is a criterion row of the methodology.
@@ -38,7 +39,7 @@ type pubMethodFilter struct {
 
 // pubMethodologyView is the model of the methodology page.
 type pubMethodologyView struct {
-	Page
+	ui.Page
 	L               pubLinks
 	Live            pubLive
 	Slug            string
@@ -53,7 +54,7 @@ type pubMethodologyView struct {
 	Illustrative    bool // scores only illustrate the tool (the demo ranking)
 }
 
-func buildMethodology(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string) (pubMethodologyView, error) {
+func buildMethodology(ctx context.Context, read *projections.Store, p ui.Page, l pubLinks, slug string) (pubMethodologyView, error) {
 	r, _, err := read.Definition(ctx, slug)
 	if err != nil {
 		return pubMethodologyView{}, err
@@ -98,7 +99,7 @@ func buildMethodology(ctx context.Context, read *projections.Store, p Page, l pu
 func (s *Server) publicMethodology(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
-	s.servePublicPage(w, r, slug, nil, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, slug, nil, false, func(p ui.Page, live pubLive) (pubPage, error) {
 		v, err := buildMethodology(ctx, s.read, p, liveLinks, slug)
 		v.Live = live
 		return pubMethodologyPage(v), err
@@ -116,13 +117,13 @@ type pubHomeRow struct {
 
 // pubHomeView is the model of the start page with several rankings.
 type pubHomeView struct {
-	Page
+	ui.Page
 	L        pubLinks
 	Live     pubLive
 	Rankings []pubHomeRow
 }
 
-func buildHome(ctx context.Context, read *projections.Store, p Page, l pubLinks) (pubHomeView, error) {
+func buildHome(ctx context.Context, read *projections.Store, p ui.Page, l pubLinks) (pubHomeView, error) {
 	list, err := read.Rankings(ctx)
 	if err != nil {
 		return pubHomeView{}, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubPage is a rendered public page.
@@ -18,10 +19,10 @@ type pubPage = templ.Component
 // the site. ranking is the ranking whose editions the page shows ("" for
 // all); query is the canonical query the page reads (see pubCache.query;
 // nil for none); daily marks pages that show staleness by today's date.
-func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(Page, pubLive) (pubPage, error)) {
+func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(ui.Page, pubLive) (pubPage, error)) {
 	mark, err := s.editionMark(r.Context(), ranking)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	pc := pubCache{mark: mark, lang: httpx.Lang(r.Context()), daily: daily, kind: "page", query: query}
@@ -34,18 +35,18 @@ func (s *Server) servePublicPage(w http.ResponseWriter, r *http.Request, ranking
 	// The page's own links (the language switch, sign-in) come back to its
 	// canonical address: the body is shared by every URL with that key, so
 	// it must not carry what the first of them added.
-	p := s.page(r, "", "rankings")
-	p.url = &url.URL{Path: r.URL.Path, RawQuery: query.Encode()}
+	p := ui.PageOf(r, "", "rankings")
+	p.SetURL(&url.URL{Path: r.URL.Path, RawQuery: query.Encode()})
 	if key, ok := s.pubBodyKey(r, pc, live); ok {
 		s.servePublicBody(w, r, key, func() (templ.Component, error) { return build(p, live) })
 		return
 	}
 	c, err := build(p, live)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, c)
+	ui.Render(w, r, http.StatusOK, c)
 }
 
 // pubLive is what the page's script needs to follow new editions.

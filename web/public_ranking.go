@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // pubQuery is what a reader chose on a ranking page: a scenario, a
@@ -127,7 +128,7 @@ type pubRowScore struct {
 
 // pubRankingView is the model of a ranking page.
 type pubRankingView struct {
-	Page
+	ui.Page
 	L           pubLinks
 	Live        pubLive
 	Slug        string
@@ -152,7 +153,7 @@ type pubRankingView struct {
 
 // buildRanking assembles a ranking page from the read models, with at most
 // limit rows unless q.All (limit 0: every row).
-func buildRanking(ctx context.Context, read *projections.Store, p Page, l pubLinks, slug string, q pubQuery, limit int) (pubRankingView, error) {
+func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l pubLinks, slug string, q pubQuery, limit int) (pubRankingView, error) {
 	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
 	if err != nil {
 		return pubRankingView{}, err
@@ -216,7 +217,7 @@ func buildRanking(ctx context.Context, read *projections.Store, p Page, l pubLin
 
 // pubPickers builds the scenario and category tabs (each keeping the other
 // choices) and the needs questions.
-func pubPickers(p Page, l pubLinks, r *domain.Ranking, q pubQuery) (scen, cats []pubChoice, filters []pubFilter) {
+func pubPickers(p ui.Page, l pubLinks, r *domain.Ranking, q pubQuery) (scen, cats []pubChoice, filters []pubFilter) {
 	link := func(scenario, category string) string {
 		next := q
 		next.Scenario, next.Category = scenario, category
@@ -271,7 +272,7 @@ func pubMovesOf(ctx context.Context, read *projections.Store, slug string, editi
 
 // pubMoveOf describes an entry's move; an entry without a move record is
 // shown as unchanged.
-func pubMoveOf(p Page, moves map[string]*int, entry string) pubMove {
+func pubMoveOf(p ui.Page, moves map[string]*int, entry string) pubMove {
 	d, ok := moves[entry]
 	switch {
 	case ok && d == nil:
@@ -285,7 +286,7 @@ func pubMoveOf(p Page, moves map[string]*int, entry string) pubMove {
 }
 
 // pubDay formats an RFC 3339 time as a date in the page's language.
-func pubDay(p Page, ts string) string {
+func pubDay(p ui.Page, ts string) string {
 	if len(ts) < 10 {
 		return ""
 	}
@@ -305,11 +306,11 @@ func (s *Server) servePublicRanking(w http.ResponseWriter, r *http.Request, slug
 	ctx := r.Context()
 	def, _, err := s.definition(ctx, slug)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	q := pubQueryOf(def, r.URL.Query())
-	s.servePublicPage(w, r, markOf, q.values(), false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, markOf, q.values(), false, func(p ui.Page, live pubLive) (pubPage, error) {
 		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, q, s.pubRows)
 		v.Live = live
 		return pubRankingPage(v), err
@@ -321,14 +322,14 @@ func (s *Server) publicHome(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	list, err := s.read.Rankings(ctx)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	if len(list) == 1 {
 		s.servePublicRanking(w, r, list[0].Slug, "")
 		return
 	}
-	s.servePublicPage(w, r, "", nil, false, func(p Page, live pubLive) (pubPage, error) {
+	s.servePublicPage(w, r, "", nil, false, func(p ui.Page, live pubLive) (pubPage, error) {
 		v, err := buildHome(ctx, s.read, p, liveLinks)
 		v.Live = live
 		return pubHomePage(v), err

@@ -7,6 +7,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // routes lists every route of the site, top to bottom. Patterns follow the
@@ -25,7 +26,7 @@ func (s *Server) routes() {
 	handle("GET /healthz", http.HandlerFunc(s.healthz))
 	handle("GET /readyz", http.HandlerFunc(s.readyz))
 	handle("GET /metrics", http.HandlerFunc(s.siteMetrics))
-	handle("GET /static/", s.staticHandler())
+	handle("GET /static/", ui.Static())
 
 	// Sign-in: GET and POST /login, POST /logout.
 	s.auth.Routes(s.mux)
@@ -132,5 +133,5 @@ func (s *Server) needsRead(h http.Handler) http.Handler {
 	if s.read != nil {
 		return h
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, errNoReadModels) })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ui.Fail(w, r, errNoReadModels) })
 }

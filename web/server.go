@@ -13,6 +13,7 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // Waiter reports when the read models have applied an event: a handler that
@@ -169,10 +170,10 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	if allow := s.allowedMethods(r); len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		s.fail(w, r, httpx.ErrMethod)
+		ui.Fail(w, r, httpx.ErrMethod)
 		return
 	}
-	s.fail(w, r, httpx.ErrNoRoute)
+	ui.Fail(w, r, httpx.ErrNoRoute)
 }
 
 // allowedMethods lists the methods a route other than the catch-all serves

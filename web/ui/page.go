@@ -1,7 +1,10 @@
-package web
+// Package ui is what every area of the site renders with: the page's
+// shared view model and navigation, the layout, the form partials and their
+// state after a failed submit, the error page (and Fail, which answers any
+// failed request), and the embedded static assets.
+package ui
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
@@ -27,22 +30,26 @@ type Page struct {
 	url       *url.URL
 }
 
-// page returns the shared view model of the request. title is a catalog
-// key; "" leaves the title to the caller.
-func (s *Server) page(r *http.Request, titleKey, section string) Page {
+// PageOf returns the shared view model of the request. titleKey is a
+// catalog key; "" leaves the title to the caller.
+func PageOf(r *http.Request, titleKey, section string) Page {
 	rq := httpx.FromContext(r.Context())
 	p := Page{Section: section, Lang: rq.Lang, User: rq.User, RequestID: rq.ID, url: r.URL}
 	if titleKey != "" {
-		p.Title = T(rq.Lang, titleKey)
+		p.Title = i18n.T(rq.Lang, titleKey)
 	}
 	return p
 }
 
+// SetURL sets the address the page's own links (the language switch,
+// sign-in) come back to; PageOf starts from the request's.
+func (p *Page) SetURL(u *url.URL) { p.url = u }
+
 // T returns a catalog message in the page's language.
-func (p Page) T(key string, args ...any) string { return T(p.Lang, key, args...) }
+func (p Page) T(key string, args ...any) string { return i18n.T(p.Lang, key, args...) }
 
 // Plural returns a counted catalog message in the page's language.
-func (p Page) Plural(key string, n int) string { return Plural(p.Lang, key, n) }
+func (p Page) Plural(key string, n int) string { return i18n.Plural(p.Lang, key, n) }
 
 // Date formats t as a date in the page's language.
 func (p Page) Date(t time.Time) string { return i18n.Date(p.Lang, t) }
@@ -58,7 +65,7 @@ func (p Page) Has(role string) bool { return p.User != nil && p.User.Actor().Has
 
 // HTMLLang is the page's lang attribute.
 func (p Page) HTMLLang() string {
-	if p.Lang == langZh {
+	if p.Lang == i18n.Zh {
 		return "zh-Hans"
 	}
 	return "en"
@@ -111,67 +118,4 @@ func (p Page) LoginURL() templ.SafeURL {
 		return templ.SafeURL(paths.Login)
 	}
 	return templ.SafeURL(paths.LoginURL(p.url.RequestURI()))
-}
-
-// navItem is one link of the main navigation.
-type navItem struct {
-	ID, Label string
-	Href      templ.SafeURL
-	Current   bool
-}
-
-// Nav lists the navigation for this user: the public rankings for all; the
-// desk for the signed-in; publishing for publishers; users for admins.
-func (p Page) Nav() []navItem {
-	items := []navItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: paths.Home}}
-	if p.User != nil {
-		items = append(items,
-			navItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
-			navItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit})
-		if p.Has(domain.RolePublisher) {
-			items = append(items, navItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish})
-		}
-		if p.Has(domain.RoleAdmin) {
-			items = append(items, navItem{ID: "users", Label: p.T("nav.users"), Href: paths.Users})
-		}
-	}
-	for i := range items {
-		items[i].Current = items[i].ID == p.Section
-	}
-	return items
-}
-
-// render writes a templ component as the response with status (see
-// httpx.Render); a component that fails yields a clean 500 page instead of
-// half a page.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	if err := httpx.Render(w, r, status, c); err != nil {
-		s.fail(w, r, err)
-	}
-}
-
-// errorView is the model of the error page.
-type errorView struct {
-	Page
-	Status  int
-	Message string
-	SignIn  bool // offer the sign-in link (401)
-}
-
-// renderError renders the error page for status. It must not fail itself:
-// if the template errs, a plain-text answer goes out.
-func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int, err error) {
-	p := s.page(r, "", "")
-	p.Title = httpx.StatusTitle(p.Lang, status)
-	v := errorView{Page: p, Status: status, Message: httpx.Message(p.Lang, err), SignIn: status == http.StatusUnauthorized}
-	var buf bytes.Buffer
-	if rerr := errorPage(v).Render(r.Context(), &buf); rerr != nil {
-		s.log.Error("error page failed", "request_id", p.RequestID, "err", rerr)
-		http.Error(w, p.Title, status)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = buf.WriteTo(w)
 }

@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"net/http"
@@ -8,10 +8,10 @@ import (
 )
 
 func TestStaticAssets(t *testing.T) {
-	h := newEnv(t).srv.staticHandler()
-	url := assetURL("app.css")
+	h := Static()
+	url := AssetURL("app.css")
 	if !strings.HasPrefix(url, "/static/app.css?v=") {
-		t.Fatalf("assetURL = %q", url)
+		t.Fatalf("AssetURL = %q", url)
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, url, nil))
@@ -29,7 +29,7 @@ func TestStaticAssets(t *testing.T) {
 	}
 	for _, name := range []string{"app.js", "favicon.svg"} {
 		rec = httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, assetURL(name), nil))
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, AssetURL(name), nil))
 		if rec.Code != http.StatusOK {
 			t.Errorf("%s: status %d", name, rec.Code)
 		}

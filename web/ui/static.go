@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,9 +52,9 @@ var assets = func() map[string]asset {
 	return out
 }()
 
-// assetURL returns the address of a static file with its content hash, so
+// AssetURL returns the address of a static file with its content hash, so
 // it can be cached for a year and a new build is fetched at once.
-func assetURL(name string) string {
+func AssetURL(name string) string {
 	a, ok := assets[name]
 	if !ok {
 		return "/static/" + name
@@ -61,16 +62,38 @@ func assetURL(name string) string {
 	return "/static/" + name + "?v=" + a.hash
 }
 
-// staticHandler serves the embedded files under /static/. A request with
-// the current hash is cached for a year (immutable); any other revalidates
+// Asset returns the content of the embedded static file name (for a static
+// export, which writes the files beside its pages).
+func Asset(name string) ([]byte, bool) {
+	a, ok := assets[name]
+	return a.body, ok
+}
+
+// AssetVersions lists "name=hash" for every embedded static file, sorted by
+// name: it changes whenever any asset does.
+func AssetVersions() []string {
+	names := make([]string, 0, len(assets))
+	for n := range assets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n + "=" + assets[n].hash
+	}
+	return out
+}
+
+// Static serves the embedded files under /static/. A request with the
+// current hash is cached for a year (immutable); any other revalidates
 // with the ETag. Any other path under /static/, the directory itself
 // included, is the site's 404 page: no listing is ever served.
-func (s *Server) staticHandler() http.Handler {
+func Static() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/static/")
 		a, ok := assets[name]
 		if !ok {
-			s.fail(w, r, httpx.ErrNoRoute)
+			Fail(w, r, httpx.ErrNoRoute)
 			return
 		}
 		h := w.Header()

@@ -1,4 +1,4 @@
-package web
+package ui
 
 import (
 	"net/url"
@@ -6,19 +6,19 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// formState is what a form shows after a failed submit: the message, the
+// FormState is what a form shows after a failed submit: the message, the
 // field at fault, the values typed, and the command id to resubmit with
 // (nothing was written, so the same id stays valid).
-type formState struct {
+type FormState struct {
 	Summary   string
 	Fields    map[string]string
 	Values    url.Values
 	CommandID string
 }
 
-// formStateOf describes a failed submit of f for the form to re-render.
-func formStateOf(lang string, f *httpx.Form, err error) formState {
-	st := formState{Summary: httpx.Message(lang, err), Fields: map[string]string{}}
+// FormStateOf describes a failed submit of f for the form to re-render.
+func FormStateOf(lang string, f *httpx.Form, err error) FormState {
+	st := FormState{Summary: httpx.Message(lang, err), Fields: map[string]string{}}
 	for _, fp := range httpx.FieldProblems(lang, err) {
 		st.Fields[fp.Field] = fp.Message
 	}
@@ -29,7 +29,7 @@ func formStateOf(lang string, f *httpx.Form, err error) formState {
 }
 
 // Error returns the message for field, or "".
-func (st formState) Error(field string) string { return st.Fields[field] }
+func (st FormState) Error(field string) string { return st.Fields[field] }
 
 // Value returns the value typed into field.
-func (st formState) Value(field string) string { return st.Values.Get(field) }
+func (st FormState) Value(field string) string { return st.Values.Get(field) }

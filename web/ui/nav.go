@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"github.com/a-h/templ"
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/paths"
+)
+
+// NavItem is one link of the main navigation.
+type NavItem struct {
+	ID, Label string
+	Href      templ.SafeURL
+	Current   bool
+}
+
+// Nav lists the navigation for this user: the public rankings for all; the
+// desk for the signed-in; publishing for publishers; users for admins.
+func (p Page) Nav() []NavItem {
+	items := []NavItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: paths.Home}}
+	if p.User != nil {
+		items = append(items,
+			NavItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
+			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit})
+		if p.Has(domain.RolePublisher) {
+			items = append(items, NavItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish})
+		}
+		if p.Has(domain.RoleAdmin) {
+			items = append(items, NavItem{ID: "users", Label: p.T("nav.users"), Href: paths.Users})
+		}
+	}
+	for i := range items {
+		items[i].Current = items[i].ID == p.Section
+	}
+	return items
+}
