@@ -9,6 +9,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 func TestLoginSucceeds(t *testing.T) {
@@ -59,8 +60,8 @@ func TestLoginNextStaysOnSite(t *testing.T) {
 	for _, next := range []string{"https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"} {
 		c := e.client()
 		res, _ := c.postForm("/login", url.Values{"username": {"bob"}, "password": {testPassword}, "next": {next}})
-		if got := res.Header.Get("Location"); got != pathDesk {
-			t.Errorf("next %q: Location = %q, want %q", next, got, pathDesk)
+		if got := res.Header.Get("Location"); got != paths.Desk {
+			t.Errorf("next %q: Location = %q, want %q", next, got, paths.Desk)
 		}
 	}
 }

@@ -144,7 +144,7 @@ func New(cfg Config) (*Server, error) {
 	var err error
 	s.auth, err = auth.New(auth.Config{Users: cfg.Commands, Tokens: cfg.Tokens, Keys: cfg.SessionKeys,
 		Secure: cfg.Secure, Proxies: cfg.TrustedProxies, Log: s.log, Meter: Metrics,
-		Fail: s.fail, LoginPage: s.loginPage, Sleep: cfg.sleep})
+		Sleep: cfg.sleep})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // replica is a second server on the env's store, as another replica
@@ -111,12 +112,12 @@ func TestSessionsSharedBetweenReplicas(t *testing.T) {
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	e := newAdminEnv(t)
 	laptop, phone := e.client("ed"), e.client("ed")
-	form := formValues(byTestID(e.get(laptop, pathAccount, http.StatusOK), "password-form"))
+	form := formValues(byTestID(e.get(laptop, paths.Account, http.StatusOK), "password-form"))
 	const fresh = "a much longer new password"
 	form.Set("current_password", testPassword)
 	form.Set("new_password", fresh)
 	form.Set("confirm_password", fresh)
-	if status, loc, _ := e.post(laptop, pathAccount+"/password", form); status != http.StatusSeeOther || loc != pathAccount+"?done=password" {
+	if status, loc, _ := e.post(laptop, paths.Account+"/password", form); status != http.StatusSeeOther || loc != paths.Account+"?done=password" {
 		t.Fatalf("change password: status %d, Location %q", status, loc)
 	}
 	if !laptop.signedIn() {

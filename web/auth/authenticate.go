@@ -9,6 +9,8 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // Authenticate finds who is asking: a bearer token when the request has an
@@ -27,7 +29,7 @@ func (s *Service) Authenticate(next http.Handler) http.Handler {
 		if tok, present := bearerToken(r.Header.Get("Authorization")); present {
 			u, id, err := s.userByToken(r.Context(), tok, rq.Now)
 			if err != nil {
-				s.fail(w, r, err)
+				ui.Fail(w, r, err)
 				return
 			}
 			rq.User, rq.Token = u, id
@@ -82,7 +84,7 @@ func (s *Service) RequireRole(role string, h http.Handler) http.Handler {
 			return
 		}
 		if !httpx.User(r.Context()).Actor().Has(role) {
-			s.fail(w, r, fmt.Errorf("%w: needs %s", domain.ErrRoleRequired, role))
+			ui.Fail(w, r, fmt.Errorf("%w: needs %s", domain.ErrRoleRequired, role))
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -96,36 +98,28 @@ func (s *Service) signedIn(w http.ResponseWriter, r *http.Request) bool {
 	case rq.User != nil:
 		return true
 	case rq.AuthErr != nil:
-		s.fail(w, r, rq.AuthErr)
+		ui.Fail(w, r, rq.AuthErr)
 	case rq.API || r.Method != http.MethodGet:
-		s.fail(w, r, httpx.ErrUnauthenticated)
+		ui.Fail(w, r, httpx.ErrUnauthenticated)
 	default:
-		http.Redirect(w, r, loginURL(r.URL.RequestURI()), http.StatusSeeOther)
+		http.Redirect(w, r, paths.LoginURL(r.URL.RequestURI()), http.StatusSeeOther)
 	}
 	return false
-}
-
-// loginURL returns the sign-in page that sends the user on to next.
-func loginURL(next string) string {
-	if next == "" || next == pathHome {
-		return pathLogin
-	}
-	return pathLogin + "?next=" + url.QueryEscape(next)
 }
 
 // safeNext returns next when it is a path on this site, else the desk: a
 // sign-in link must never redirect to another site.
 func safeNext(next string) string {
 	if next == "" || len(next) > 2000 || next[0] != '/' || len(next) > 1 && (next[1] == '/' || next[1] == '\\') {
-		return pathDesk
+		return paths.Desk
 	}
 	u, err := url.Parse(next)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
-		return pathDesk
+		return paths.Desk
 	}
 	for _, r := range next {
 		if r < 0x20 || r == 0x7f || r == '\\' {
-			return pathDesk
+			return paths.Desk
 		}
 	}
 	return next

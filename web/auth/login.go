@@ -11,12 +11,14 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // loginPageGet shows the sign-in form.
 func (s *Service) loginPageGet(w http.ResponseWriter, r *http.Request) {
 	v := LoginForm{Next: safeNext(r.URL.Query().Get("next")), SignedOut: r.URL.Query().Get("out") == "1"}
-	s.loginPage(w, r, http.StatusOK, v)
+	s.renderLogin(w, r, http.StatusOK, v)
 }
 
 // loginSubmit signs a user in. A failure says only that the username or
@@ -29,7 +31,7 @@ func (s *Service) loginPageGet(w http.ResponseWriter, r *http.Request) {
 func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	f, err := httpx.ParseForm(r)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	rq := httpx.FromContext(r.Context())
@@ -46,7 +48,7 @@ func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 			"limit", limit, "retry_after", after.Round(time.Second))
 		w.Header().Set("Retry-After", retrySeconds(after))
 		v.Error = i18n.T(lang, "login.too_many", waitText(lang, after))
-		s.loginPage(w, r, http.StatusTooManyRequests, v)
+		s.renderLogin(w, r, http.StatusTooManyRequests, v)
 		return
 	}
 	s.limiter.sleep(r.Context(), s.limiter.delay(v.Username, now))
@@ -56,7 +58,7 @@ func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		s.log.Error("sign-in: loading user", "request_id", rq.ID, "err", err)
 		w.Header().Set("Retry-After", retrySeconds(httpx.UnavailableRetry))
 		v.Error = i18n.T(lang, "login.unavailable")
-		s.loginPage(w, r, httpx.Status(err), v)
+		s.renderLogin(w, r, httpx.Status(err), v)
 		return
 	}
 	hash := dummyHash()
@@ -68,7 +70,7 @@ func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 		s.meter.LoginFailed()
 		s.log.Info("sign-in failed", "request_id", rq.ID, "username", v.Username, "client", rq.Client)
 		v.Error = i18n.T(lang, "login.failed")
-		s.loginPage(w, r, http.StatusUnauthorized, v)
+		s.renderLogin(w, r, http.StatusUnauthorized, v)
 		return
 	}
 	s.limiter.succeed(v.Username, rq.Client)
@@ -80,11 +82,11 @@ func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	sid, err := s.sessions.reg.issue(r.Context(), u.Username, u.PasswordHash, now)
 	if err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	if err := s.sessions.setCookie(w, r, sid); err != nil {
-		s.fail(w, r, err)
+		ui.Fail(w, r, err)
 		return
 	}
 	s.log.Info("signed in", "request_id", rq.ID, "user", u.Username)
@@ -98,7 +100,7 @@ func (s *Service) logout(w http.ResponseWriter, r *http.Request) {
 		s.endSession(r, sid)
 	}
 	s.sessions.clearCookie(w)
-	http.Redirect(w, r, pathLogin+"?out=1", http.StatusSeeOther)
+	http.Redirect(w, r, paths.Login+"?out=1", http.StatusSeeOther)
 }
 
 // endSession revokes a session. It ends here at once; when the other

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 func TestPasswordHash(t *testing.T) {
@@ -77,15 +79,15 @@ func TestNewToken(t *testing.T) {
 
 func TestSafeNext(t *testing.T) {
 	for next, want := range map[string]string{
-		"":                         pathDesk,
+		"":                         paths.Desk,
 		"/desk/proposals?mine=1":   "/desk/proposals?mine=1",
 		"/":                        "/",
-		"//evil.example":           pathDesk,
-		"/\\evil.example":          pathDesk,
-		"https://evil.example/x":   pathDesk,
-		"javascript:alert(1)":      pathDesk,
-		"/desk\r\nSet-Cookie: x=1": pathDesk,
-		"desk":                     pathDesk,
+		"//evil.example":           paths.Desk,
+		"/\\evil.example":          paths.Desk,
+		"https://evil.example/x":   paths.Desk,
+		"javascript:alert(1)":      paths.Desk,
+		"/desk\r\nSet-Cookie: x=1": paths.Desk,
+		"desk":                     paths.Desk,
 	} {
 		if got := safeNext(next); got != want {
 			t.Errorf("safeNext(%q) = %q, want %q", next, got, want)

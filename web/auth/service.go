@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // Users loads accounts; *domain.Handler implements it.
@@ -49,7 +50,7 @@ type LoginForm struct {
 	Submitted bool
 }
 
-// Config configures a Service. Users, Fail and LoginPage are required.
+// Config configures a Service. Users is required.
 type Config struct {
 	Users Users
 	// Tokens resolves API tokens; nil: bearer tokens are refused.
@@ -66,12 +67,6 @@ type Config struct {
 	Log *slog.Logger
 	// Meter counts sign-in outcomes; nil: not counted.
 	Meter Meter
-	// Fail answers a request that failed with err (an error page or
-	// problem+json); the site's error rendering lives outside auth.
-	Fail func(w http.ResponseWriter, r *http.Request, err error)
-	// LoginPage renders the sign-in page with status. It is passed in
-	// until the page shell is a package auth can import.
-	LoginPage func(w http.ResponseWriter, r *http.Request, status int, form LoginForm)
 	// Sleep holds a sign-in to a much-guessed account for d; nil: a timer
 	// that ends early with ctx. Tests record the delay instead.
 	Sleep func(ctx context.Context, d time.Duration)
@@ -79,24 +74,22 @@ type Config struct {
 
 // Service authenticates requests and serves sign-in and sign-out.
 type Service struct {
-	users     Users
-	tokens    TokenOwners
-	sessions  *sessionStore
-	limiter   *loginLimiter
-	proxies   proxies
-	log       *slog.Logger
-	meter     Meter
-	fail      func(http.ResponseWriter, *http.Request, error)
-	loginPage func(http.ResponseWriter, *http.Request, int, LoginForm)
+	users    Users
+	tokens   TokenOwners
+	sessions *sessionStore
+	limiter  *loginLimiter
+	proxies  proxies
+	log      *slog.Logger
+	meter    Meter
 }
 
 // New returns a Service for cfg.
 func New(cfg Config) (*Service, error) {
-	if cfg.Users == nil || cfg.Fail == nil || cfg.LoginPage == nil {
-		return nil, errors.New("auth: Config.Users, Fail and LoginPage are required")
+	if cfg.Users == nil {
+		return nil, errors.New("auth: Config.Users is required")
 	}
-	s := &Service{users: cfg.Users, tokens: cfg.Tokens, log: cfg.Log, meter: cfg.Meter, fail: cfg.Fail,
-		loginPage: cfg.LoginPage, proxies: proxies(cfg.Proxies), limiter: newLoginLimiter(loginLimiterMaxKeys)}
+	s := &Service{users: cfg.Users, tokens: cfg.Tokens, log: cfg.Log, meter: cfg.Meter,
+		proxies: proxies(cfg.Proxies), limiter: newLoginLimiter(loginLimiterMaxKeys)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -120,9 +113,9 @@ func New(cfg Config) (*Service, error) {
 
 // Routes mounts sign-in and sign-out on mux.
 func (s *Service) Routes(mux *http.ServeMux) {
-	mux.Handle("GET "+pathLogin, http.HandlerFunc(s.loginPageGet))
-	mux.Handle("POST "+pathLogin, http.HandlerFunc(s.loginSubmit))
-	mux.Handle("POST "+pathLogout, http.HandlerFunc(s.logout))
+	mux.Handle("GET "+paths.Login, http.HandlerFunc(s.loginPageGet))
+	mux.Handle("POST "+paths.Login, http.HandlerFunc(s.loginSubmit))
+	mux.Handle("POST "+paths.Logout, http.HandlerFunc(s.logout))
 }
 
 // ClientAddr is the address of the client r came from (see
@@ -141,15 +134,6 @@ func (s *Service) Reopen(ctx context.Context, sid, pwHash string) error {
 func (s *Service) EndSessions(ctx context.Context, user string) (int, error) {
 	return s.sessions.reg.revokeUser(ctx, user)
 }
-
-// Paths auth serves and sends people to. They repeat package web's until
-// the page shell owns the paths and auth imports it.
-const (
-	pathHome   = "/"
-	pathLogin  = "/login"
-	pathLogout = "/logout"
-	pathDesk   = "/desk"
-)
 
 type noMeter struct{}
 
