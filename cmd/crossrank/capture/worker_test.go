@@ -229,9 +229,9 @@ func TestWorkerRestartAfterFetch(t *testing.T) {
 		t.Fatalf("the stopped worker recorded %v", got[id])
 	}
 	d.worker(capture.WorkerConfig{})
-	got := d.await(id)
+	d.await(id)
 	time.Sleep(500 * time.Millisecond) // room for a second record, if there were one
-	if got = d.results(); len(got[id]) != 1 {
+	if got := d.results(); len(got[id]) != 1 {
 		t.Fatalf("results %v, want exactly one", got[id])
 	}
 	if n := s.hits.Load(); n != 2 {
