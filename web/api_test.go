@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -79,7 +80,7 @@ func TestAPIProposalLifecycle(t *testing.T) {
 	if got, want := res.Header.Get("Location"), "/api/v1/rankings/"+testRanking+"/editions/1"; got != want {
 		t.Errorf("Location = %q, want %q", got, want)
 	}
-	var cr commandResponse
+	var cr command.Response
 	_ = json.Unmarshal([]byte(body), &cr)
 	if cr.ID != "1" || cr.Sequence != e.lastSeq() {
 		t.Errorf("publish answer %+v, last sequence %d", cr, e.lastSeq())
@@ -274,7 +275,7 @@ func TestAPIDoubleSubmitIsOneEvent(t *testing.T) {
 			if res1.StatusCode != http.StatusCreated || res2.StatusCode != http.StatusCreated {
 				t.Fatalf("statuses %d, %d: %s / %s", res1.StatusCode, res2.StatusCode, body1, body2)
 			}
-			var a, b commandResponse
+			var a, b command.Response
 			_ = json.Unmarshal([]byte(body1), &a)
 			_ = json.Unmarshal([]byte(body2), &b)
 			// The retry points at the first run's events (which of them is
@@ -309,15 +310,15 @@ func merge(a, b map[string]any) map[string]any {
 }
 
 // TestFormDoubleSubmitIsOneEvent posts the same form (and cmd_id) twice
-// through formCommand, as a double click would.
+// through command.Form, as a double click would.
 func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	e := newEnv(t)
 	var failures []ui.FormState
-	e.srv.mux.Handle("POST /test/proposals/{id}/evidence", formCommand(e.srv, addEvidenceAction,
-		func(r *http.Request, in *addEvidenceInput, _ domain.Result) string {
+	e.srv.mux.Handle("POST /test/proposals/{id}/evidence", command.Form(e.srv.commands, command.AddEvidence,
+		func(r *http.Request, in *command.AddEvidenceInput, _ domain.Result) string {
 			return "/desk/proposals/" + in.Proposal
 		},
-		func(w http.ResponseWriter, r *http.Request, _ *addEvidenceInput, st ui.FormState, status int) {
+		func(w http.ResponseWriter, r *http.Request, _ *command.AddEvidenceInput, st ui.FormState, status int) {
 			failures = append(failures, st)
 			w.WriteHeader(status)
 		}))
@@ -424,7 +425,7 @@ func TestBearerToken(t *testing.T) {
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("with token: status %d: %s", res.StatusCode, body)
 	}
-	var cr commandResponse
+	var cr command.Response
 	_ = json.Unmarshal([]byte(body), &cr)
 	p, err := e.cmd.Proposal(ctx, cr.ID)
 	if err != nil || p.Author != "alice" {

@@ -18,7 +18,7 @@
 // ui.PageOf(r, titleKey, section) (language, user, words, dates) and answers
 // with ui.Render(w, r, status, component), or ui.Fail(w, r, err). The request's
 // state (language, user, actor, request id) comes from web/httpx. A command
-// form posts to a route served by formCommand with one of the actions
-// (proposal_submit.go, …) and carries @ui.CommandField(""), so a double submit
+// form posts to a route served by command.Form with one of the actions
+// (web/command: proposal_submit.go, …) and carries @ui.CommandField(""), so a double submit
 // stores one event.
 package web

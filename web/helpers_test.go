@@ -21,6 +21,7 @@ import (
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -307,7 +308,7 @@ func (e *env) openProposal(c *client, entry string) string {
 	if res.StatusCode != http.StatusCreated {
 		e.t.Fatalf("open proposal: status %d, body %s", res.StatusCode, body)
 	}
-	var cr commandResponse
+	var cr command.Response
 	if err := json.Unmarshal([]byte(body), &cr); err != nil {
 		e.t.Fatal(err)
 	}

@@ -137,14 +137,6 @@ func (m *Registry) LoginThrottled(limit string) {
 	m.loginClientRefused.Add(1)
 }
 
-// timeCommand runs a command and records it in Metrics.
-func timeCommand(name string, run func() (domain.Result, error)) (domain.Result, error) {
-	start := time.Now()
-	res, err := run()
-	Metrics.observeCommand(name, time.Since(start), res, err)
-	return res, err
-}
-
 // CountConflicts returns store with every append that a failed expectation
 // refused (events.ErrConflict) counted in Metrics, retries included: the
 // command handler retries a conflict itself, so the commands' outcomes

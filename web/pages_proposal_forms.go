@@ -8,14 +8,15 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
 // ppForm serves act as a form of the proposal page; form names the
 // form a failed submit is shown in.
-func ppForm[In input](s *Server, act action[In], form func(*In) string) http.Handler {
-	return formCommand(s, act,
+func ppForm[In command.Input](s *Server, act command.Action[In], form func(*In) string) http.Handler {
+	return command.Form(s.commands, act,
 		func(r *http.Request, _ *In, _ domain.Result) string { return deskProposalPath(r.PathValue("id")) },
 		func(w http.ResponseWriter, r *http.Request, in *In, st ui.FormState, status int) {
 			v, err := s.buildProposalPage(r, form(in), st)
@@ -28,10 +29,10 @@ func ppForm[In input](s *Server, act action[In], form func(*In) string) http.Han
 }
 
 // ppNamed returns a form namer for an action posted from one form only.
-func ppNamed[In input](name string) func(*In) string { return func(*In) string { return name } }
+func ppNamed[In command.Input](name string) func(*In) string { return func(*In) string { return name } }
 
 // ppChangeFormName tells the score form from the attribute forms.
-func ppChangeFormName(in *proposeChangeInput) string {
+func ppChangeFormName(in *command.ProposeChangeInput) string {
 	if in.Attribute != "" && in.Criterion == "" {
 		return "attr-" + in.Attribute
 	}
@@ -39,7 +40,7 @@ func ppChangeFormName(in *proposeChangeInput) string {
 }
 
 // ppVoteFormName tells the approve form from the reject form.
-func ppVoteFormName(in *voteInput) string {
+func ppVoteFormName(in *command.VoteInput) string {
 	if in.Verdict == events.Reject {
 		return "reject-vote"
 	}
@@ -48,7 +49,7 @@ func ppVoteFormName(in *voteInput) string {
 
 // ppOpened is where a new proposal goes: its page. The proposal's id
 // is its command id, which is the id of the first event stored.
-func ppOpened(_ *http.Request, _ *openInput, res domain.Result) string {
+func ppOpened(_ *http.Request, _ *command.OpenInput, res domain.Result) string {
 	if len(res.EventIDs) == 0 {
 		return paths.Desk
 	}

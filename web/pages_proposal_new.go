@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -53,7 +54,7 @@ func (s *Server) newProposalPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // newProposalFailed shows the form again with the message of a failed open.
-func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *openInput, st ui.FormState, status int) {
+func (s *Server) newProposalFailed(w http.ResponseWriter, r *http.Request, in *command.OpenInput, st ui.FormState, status int) {
 	form := "existing"
 	if in.NewEntry != nil {
 		form = "new"

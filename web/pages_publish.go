@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -22,7 +23,7 @@ func (s *Server) publishPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // published sends the publisher to the public page of the new edition.
-func (s *Server) published(r *http.Request, in *publishInput, _ domain.Result) string {
+func (s *Server) published(r *http.Request, in *command.PublishInput, _ domain.Result) string {
 	ed, err := s.cmd.Edition(r.Context(), in.Ranking)
 	if err != nil || ed.Number == 0 {
 		return paths.Publish
@@ -33,7 +34,7 @@ func (s *Server) published(r *http.Request, in *publishInput, _ domain.Result) s
 // publishFailed shows the page again with the message next to the
 // ranking's form and a fresh preview of the same choice: after a 409 the
 // publisher sees what changed and can publish the new preview.
-func (s *Server) publishFailed(w http.ResponseWriter, r *http.Request, in *publishInput, st ui.FormState, status int) {
+func (s *Server) publishFailed(w http.ResponseWriter, r *http.Request, in *command.PublishInput, st ui.FormState, status int) {
 	v, err := s.publishView(r, publishChoice{Ranking: in.Ranking, Proposals: in.Proposals, Failed: true}, st)
 	if err != nil {
 		ui.Fail(w, r, err)

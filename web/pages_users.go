@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
@@ -30,20 +31,20 @@ func hashNewPassword(field, pw string) (string, error) {
 
 // userAddInput is the add-user form.
 type userAddInput struct {
-	withCommandID
+	command.WithCommandID
 	Username    string
 	DisplayName string
 	Password    string
 	Roles       []string
 }
 
-var userAddAction = action[userAddInput]{
-	name: "user.register",
-	form: func(f *httpx.Form, in *userAddInput) {
+var userAddAction = command.Action[userAddInput]{
+	Name: "user.register",
+	Form: func(f *httpx.Form, in *userAddInput) {
 		in.Username = strings.ToLower(strings.TrimSpace(f.Str("username")))
 		in.DisplayName, in.Password, in.Roles = strings.TrimSpace(f.Str("display_name")), f.Str("password"), f.Strs("roles")
 	},
-	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userAddInput) (domain.Result, error) {
+	Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userAddInput) (domain.Result, error) {
 		if err := domain.CheckUsername(in.Username); err != nil {
 			return domain.Result{}, err // before the deliberately slow hash
 		}
@@ -51,35 +52,35 @@ var userAddAction = action[userAddInput]{
 		if err != nil {
 			return domain.Result{}, err
 		}
-		return s.cmd.RegisterUser(ctx, a, domain.RegisterUser{CommandID: commandID, Username: in.Username,
+		return d.Commands.RegisterUser(ctx, a, domain.RegisterUser{CommandID: commandID, Username: in.Username,
 			DisplayName: in.DisplayName, PasswordHash: hash, Roles: in.Roles})
 	},
 }
 
 // userRoleInput grants or revokes one role.
 type userRoleInput struct {
-	withCommandID
+	command.WithCommandID
 	User string
 	Role string
 }
 
-func roleAction(name string, run func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error)) action[userRoleInput] {
-	return action[userRoleInput]{
-		name: name,
-		path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
-		form: func(f *httpx.Form, in *userRoleInput) { in.Role = f.Str("role") },
-		run:  run,
+func roleAction(name string, run func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error)) command.Action[userRoleInput] {
+	return command.Action[userRoleInput]{
+		Name: name,
+		Path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
+		Form: func(f *httpx.Form, in *userRoleInput) { in.Role = f.Str("role") },
+		Run:  run,
 	}
 }
 
 var (
 	roleGrantAction = roleAction("user.grant_role",
-		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
-			return s.cmd.GrantRole(ctx, a, domain.GrantRole{CommandID: commandID, User: in.User, Role: in.Role})
+		func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
+			return d.Commands.GrantRole(ctx, a, domain.GrantRole{CommandID: commandID, User: in.User, Role: in.Role})
 		})
 	roleRevokeAction = roleAction("user.revoke_role",
-		func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
-			return s.cmd.RevokeRole(ctx, a, domain.RevokeRole{CommandID: commandID, User: in.User, Role: in.Role})
+		func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
+			return d.Commands.RevokeRole(ctx, a, domain.RevokeRole{CommandID: commandID, User: in.User, Role: in.Role})
 		})
 )
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -15,39 +16,41 @@ import (
 // passwordChangeInput is the change-password form: the current password
 // proves it is the user at the keyboard, not someone at an unlocked screen.
 type passwordChangeInput struct {
-	withCommandID
+	command.WithCommandID
 	Current string
 	New     string
 	Confirm string
 }
 
-var passwordChangeAction = action[passwordChangeInput]{
-	name: "user.change_password",
-	form: func(f *httpx.Form, in *passwordChangeInput) {
-		in.Current, in.New, in.Confirm = f.Str("current_password"), f.Str("new_password"), f.Str("confirm_password")
-	},
-	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
-		u := httpx.User(ctx)
-		if !auth.CheckPassword(u.PasswordHash, in.Current) {
-			return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
-		}
-		if in.New != in.Confirm {
-			return domain.Result{}, &domain.FieldError{Field: "confirm_password", Code: "field.password_mismatch"}
-		}
-		hash, err := hashNewPassword("new_password", in.New)
-		if err != nil {
-			return domain.Result{}, err
-		}
-		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: u.Username, PasswordHash: hash})
-		if err == nil {
-			// Every other session of the user ends with the old password;
-			// this one moves to the new one.
-			if rerr := s.auth.Reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
-				s.log.Warn("password changed; this session could not be moved to it", "err", rerr)
+func passwordChangeAction(s *Server) command.Action[passwordChangeInput] {
+	return command.Action[passwordChangeInput]{
+		Name: "user.change_password",
+		Form: func(f *httpx.Form, in *passwordChangeInput) {
+			in.Current, in.New, in.Confirm = f.Str("current_password"), f.Str("new_password"), f.Str("confirm_password")
+		},
+		Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
+			u := httpx.User(ctx)
+			if !auth.CheckPassword(u.PasswordHash, in.Current) {
+				return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
 			}
-		}
-		return res, err
-	},
+			if in.New != in.Confirm {
+				return domain.Result{}, &domain.FieldError{Field: "confirm_password", Code: "field.password_mismatch"}
+			}
+			hash, err := hashNewPassword("new_password", in.New)
+			if err != nil {
+				return domain.Result{}, err
+			}
+			res, err := d.Commands.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: u.Username, PasswordHash: hash})
+			if err == nil {
+				// Every other session of the user ends with the old password;
+				// this one moves to the new one.
+				if rerr := s.auth.Reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
+					d.Log.Warn("password changed; this session could not be moved to it", "err", rerr)
+				}
+			}
+			return res, err
+		},
+	}
 }
 
 func accountDone[In any](done string) func(*http.Request, *In, domain.Result) string {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -14,7 +15,7 @@ var errOwnPasswordReset = httpx.NewError("user.own_password_reset", "change your
 
 // passwordResetInput is an admin's reset of another user's password.
 type passwordResetInput struct {
-	withCommandID
+	command.WithCommandID
 	User string
 	New  string
 }
@@ -24,24 +25,26 @@ type passwordResetInput struct {
 // a session counts only while opened with the current password, and are
 // revoked here as well, so every replica drops them at once rather than at
 // each session's next request.
-var passwordResetAction = action[passwordResetInput]{
-	name: "user.reset_password",
-	path: func(r *http.Request, in *passwordResetInput) { in.User = r.PathValue("name") },
-	form: func(f *httpx.Form, in *passwordResetInput) { in.New = f.Str("new_password") },
-	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *passwordResetInput) (domain.Result, error) {
-		if in.User == a.Name {
-			return domain.Result{}, errOwnPasswordReset
-		}
-		hash, err := hashNewPassword("new_password", in.New)
-		if err != nil {
-			return domain.Result{}, err
-		}
-		res, err := s.cmd.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: in.User, PasswordHash: hash})
-		if err == nil {
-			if _, rerr := s.auth.EndSessions(ctx, in.User); rerr != nil {
-				s.log.Warn("password reset; the user's sessions end at their next request instead", "user", in.User, "err", rerr)
+func passwordResetAction(s *Server) command.Action[passwordResetInput] {
+	return command.Action[passwordResetInput]{
+		Name: "user.reset_password",
+		Path: func(r *http.Request, in *passwordResetInput) { in.User = r.PathValue("name") },
+		Form: func(f *httpx.Form, in *passwordResetInput) { in.New = f.Str("new_password") },
+		Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *passwordResetInput) (domain.Result, error) {
+			if in.User == a.Name {
+				return domain.Result{}, errOwnPasswordReset
 			}
-		}
-		return res, err
-	},
+			hash, err := hashNewPassword("new_password", in.New)
+			if err != nil {
+				return domain.Result{}, err
+			}
+			res, err := d.Commands.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: in.User, PasswordHash: hash})
+			if err == nil {
+				if _, rerr := s.auth.EndSessions(ctx, in.User); rerr != nil {
+					d.Log.Warn("password reset; the user's sessions end at their next request instead", "user", in.User, "err", rerr)
+				}
+			}
+			return res, err
+		},
+	}
 }

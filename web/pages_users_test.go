@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
 )
@@ -228,7 +229,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 	}
 	res, body = api.postJSON("/api/v1/proposals", map[string]any{"ranking": demo.RankingSlug, "entry": "aliyun",
 		"title": "Via the API"}, bearer)
-	var cr commandResponse
+	var cr command.Response
 	if res.StatusCode != http.StatusCreated || json.Unmarshal([]byte(body), &cr) != nil {
 		t.Fatalf("bearer write: status %d, %.200s", res.StatusCode, body)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -18,27 +19,27 @@ const maxTokenDays = 3650
 // tokenIssueInput is the issue-token form. The token itself is drawn when
 // the command runs and kept in secret for the one page that shows it.
 type tokenIssueInput struct {
-	withCommandID
+	command.WithCommandID
 	User   string
 	Name   string
 	Days   int // 0: does not expire
 	secret string
 }
 
-var tokenIssueAction = action[tokenIssueInput]{
-	name: "user.issue_token",
-	form: func(f *httpx.Form, in *tokenIssueInput) { in.Name, in.Days = f.Str("name"), f.Int("expires_days") },
-	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *tokenIssueInput) (domain.Result, error) {
+var tokenIssueAction = command.Action[tokenIssueInput]{
+	Name: "user.issue_token",
+	Form: func(f *httpx.Form, in *tokenIssueInput) { in.Name, in.Days = f.Str("name"), f.Int("expires_days") },
+	Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *tokenIssueInput) (domain.Result, error) {
 		if in.Days < 0 || in.Days > maxTokenDays {
 			return domain.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
 		}
-		now := s.now()
+		now := d.Now()
 		id, _, full, hash := auth.NewToken(now)
 		c := domain.IssueToken{CommandID: commandID, User: in.User, TokenID: id, Name: in.Name, Hash: hash}
 		if in.Days > 0 {
 			c.ExpiresAt = now.Add(time.Duration(in.Days) * 24 * time.Hour)
 		}
-		res, err := s.cmd.IssueToken(ctx, a, c)
+		res, err := d.Commands.IssueToken(ctx, a, c)
 		if err == nil && !res.Replayed {
 			in.secret = full
 		}
@@ -48,22 +49,22 @@ var tokenIssueAction = action[tokenIssueInput]{
 
 // tokenRevokeInput revokes one token of a user.
 type tokenRevokeInput struct {
-	withCommandID
+	command.WithCommandID
 	User  string
 	Token string
 }
 
-var tokenRevokeAction = action[tokenRevokeInput]{
-	name: "user.revoke_token",
-	path: func(r *http.Request, in *tokenRevokeInput) {
+var tokenRevokeAction = command.Action[tokenRevokeInput]{
+	Name: "user.revoke_token",
+	Path: func(r *http.Request, in *tokenRevokeInput) {
 		in.User, in.Token = r.PathValue("name"), r.PathValue("token")
 		if in.User == "" { // the account page: one's own token
 			in.User = httpx.User(r.Context()).Username
 		}
 	},
-	form: func(*httpx.Form, *tokenRevokeInput) {},
-	run: func(s *Server, ctx context.Context, a domain.Actor, commandID string, in *tokenRevokeInput) (domain.Result, error) {
-		return s.cmd.RevokeToken(ctx, a, domain.RevokeToken{CommandID: commandID, User: in.User, TokenID: in.Token})
+	Form: func(*httpx.Form, *tokenRevokeInput) {},
+	Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *tokenRevokeInput) (domain.Result, error) {
+		return d.Commands.RevokeToken(ctx, a, domain.RevokeToken{CommandID: commandID, User: in.User, TokenID: in.Token})
 	},
 }
 
@@ -95,10 +96,10 @@ func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back s
 		return
 	}
 	in := tokenIssueInput{User: user}
-	tokenIssueAction.form(f, &in)
+	tokenIssueAction.Form(f, &in)
 	err = f.Err()
 	if err == nil {
-		_, _, err = execute(s, r.Context(), tokenIssueAction, f.CommandID(), &in, true)
+		_, _, err = command.Execute(s.commands, r.Context(), tokenIssueAction, f.CommandID(), &in, true)
 	}
 	if err != nil {
 		if httpx.Status(err) >= 500 {

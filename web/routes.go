@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -50,19 +51,19 @@ func (s *Server) routes() {
 	handle("GET /api/v1/rankings/{slug}/editions/{n}", read(http.HandlerFunc(s.pubAPIEdition)))
 	handle("GET /api/v1/rankings/{slug}/entries/{entry}", read(http.HandlerFunc(s.pubAPIEntry)))
 	handle("GET /api/v1/audit", read(user(http.HandlerFunc(s.auditExport))))
-	handle("POST /api/v1/proposals", apiCommand(s, openProposalAction))
+	handle("POST /api/v1/proposals", command.JSON(s.commands, command.OpenProposal))
 	handle("GET /api/v1/proposals/{id}", user(http.HandlerFunc(s.apiProposal)))
-	handle("POST /api/v1/proposals/{id}/evidence", apiCommand(s, addEvidenceAction))
-	handle("DELETE /api/v1/proposals/{id}/evidence/{evidence}", apiCommand(s, removeEvidenceAction))
-	handle("POST /api/v1/proposals/{id}/changes", apiCommand(s, proposeChangeAction))
-	handle("DELETE /api/v1/proposals/{id}/changes/{target}", apiCommand(s, removeChangeAction))
-	handle("POST /api/v1/proposals/{id}/submit", apiCommand(s, submitAction))
-	handle("POST /api/v1/proposals/{id}/withdraw", apiCommand(s, withdrawAction))
-	handle("POST /api/v1/proposals/{id}/revise", apiCommand(s, reviseAction))
-	handle("POST /api/v1/proposals/{id}/votes", apiCommand(s, voteAction))
-	handle("POST /api/v1/proposals/{id}/dismiss-veto", apiCommand(s, dismissVetoAction))
-	handle("POST /api/v1/proposals/{id}/reject", apiCommand(s, rejectAction))
-	handle("POST /api/v1/rankings/{slug}/editions", apiCommand(s, publishAction))
+	handle("POST /api/v1/proposals/{id}/evidence", command.JSON(s.commands, command.AddEvidence))
+	handle("DELETE /api/v1/proposals/{id}/evidence/{evidence}", command.JSON(s.commands, command.RemoveEvidence))
+	handle("POST /api/v1/proposals/{id}/changes", command.JSON(s.commands, command.ProposeChange))
+	handle("DELETE /api/v1/proposals/{id}/changes/{target}", command.JSON(s.commands, command.RemoveChange))
+	handle("POST /api/v1/proposals/{id}/submit", command.JSON(s.commands, command.Submit))
+	handle("POST /api/v1/proposals/{id}/withdraw", command.JSON(s.commands, command.Withdraw))
+	handle("POST /api/v1/proposals/{id}/revise", command.JSON(s.commands, command.Revise))
+	handle("POST /api/v1/proposals/{id}/votes", command.JSON(s.commands, command.Vote))
+	handle("POST /api/v1/proposals/{id}/dismiss-veto", command.JSON(s.commands, command.DismissVeto))
+	handle("POST /api/v1/proposals/{id}/reject", command.JSON(s.commands, command.Reject))
+	handle("POST /api/v1/rankings/{slug}/editions", command.JSON(s.commands, command.Publish))
 
 	// The desk: dashboard, proposals and their forms. Each form posts to
 	// the action the JSON API runs too; on failure the proposal page shows
@@ -70,27 +71,27 @@ func (s *Server) routes() {
 	handle("GET "+paths.Desk, read(user(http.HandlerFunc(s.dashboard))))
 	handle("GET /desk/{$}", http.RedirectHandler(paths.Desk, http.StatusMovedPermanently))
 	handle("GET /desk/proposals/new", read(role(domain.RoleEditor, s.newProposalPage)))
-	handle("POST /desk/proposals", read(formCommand(s, openProposalAction, ppOpened, s.newProposalFailed)))
+	handle("POST /desk/proposals", read(command.Form(s.commands, command.OpenProposal, ppOpened, s.newProposalFailed)))
 	handle("GET /desk/proposals/{id}", read(user(http.HandlerFunc(s.proposalPage))))
 	handle("GET /desk/proposals/{id}/impact", read(user(http.HandlerFunc(s.proposalImpact))))
 	const proposal = "POST /desk/proposals/{id}/"
-	handle(proposal+"evidence", read(ppForm(s, addEvidenceAction, ppNamed[addEvidenceInput]("evidence"))))
-	handle(proposal+"evidence/remove", read(ppForm(s, removeEvidenceAction, ppNamed[removeEvidenceInput]("evidence-remove"))))
-	handle(proposal+"changes", read(ppForm(s, proposeChangeAction, ppChangeFormName)))
-	handle(proposal+"changes/remove", read(ppForm(s, removeChangeAction, ppNamed[removeChangeInput]("change-remove"))))
-	handle(proposal+"submit", read(ppForm(s, submitAction, ppNamed[submitInput]("submit"))))
-	handle(proposal+"revise", read(ppForm(s, reviseAction, ppNamed[noteInput]("revise"))))
-	handle(proposal+"withdraw", read(ppForm(s, withdrawAction, ppNamed[reasonInput]("withdraw"))))
-	handle(proposal+"votes", read(ppForm(s, voteAction, ppVoteFormName)))
-	handle(proposal+"dismiss-veto", read(ppForm(s, dismissVetoAction, ppNamed[dismissVetoInput]("dismiss"))))
-	handle(proposal+"reject", read(ppForm(s, rejectAction, ppNamed[reasonInput]("reject"))))
+	handle(proposal+"evidence", read(ppForm(s, command.AddEvidence, ppNamed[command.AddEvidenceInput]("evidence"))))
+	handle(proposal+"evidence/remove", read(ppForm(s, command.RemoveEvidence, ppNamed[command.RemoveEvidenceInput]("evidence-remove"))))
+	handle(proposal+"changes", read(ppForm(s, command.ProposeChange, ppChangeFormName)))
+	handle(proposal+"changes/remove", read(ppForm(s, command.RemoveChange, ppNamed[command.RemoveChangeInput]("change-remove"))))
+	handle(proposal+"submit", read(ppForm(s, command.Submit, ppNamed[command.SubmitInput]("submit"))))
+	handle(proposal+"revise", read(ppForm(s, command.Revise, ppNamed[command.NoteInput]("revise"))))
+	handle(proposal+"withdraw", read(ppForm(s, command.Withdraw, ppNamed[command.ReasonInput]("withdraw"))))
+	handle(proposal+"votes", read(ppForm(s, command.Vote, ppVoteFormName)))
+	handle(proposal+"dismiss-veto", read(ppForm(s, command.DismissVeto, ppNamed[command.DismissVetoInput]("dismiss"))))
+	handle(proposal+"reject", read(ppForm(s, command.Reject, ppNamed[command.ReasonInput]("reject"))))
 	handle("GET /desk/entries/{ranking}/{entry}", read(user(http.HandlerFunc(s.deskEntryPage))))
 
 	// Publishing: the next edition of each ranking, published through the
 	// same action as the JSON API.
 	handle("GET "+paths.Publish, read(role(domain.RolePublisher, s.publishPage)))
 	handle("POST "+paths.Publish, read(s.auth.RequireRole(domain.RolePublisher,
-		formCommand(s, publishAction, s.published, s.publishFailed))))
+		command.Form(s.commands, command.Publish, s.published, s.publishFailed))))
 
 	// The audit trail for every signed-in user, and verification on demand.
 	handle("GET "+paths.Audit, read(user(http.HandlerFunc(s.auditPage))))
@@ -100,24 +101,24 @@ func (s *Server) routes() {
 	// admin themself (the domain's rule, answered 403): tokens are issued by
 	// their own user on the account page.
 	handle("GET "+paths.Users, read(admin(http.HandlerFunc(s.usersPage))))
-	handle("POST "+paths.Users, read(admin(formCommand(s, userAddAction,
+	handle("POST "+paths.Users, read(admin(command.Form(s.commands, userAddAction,
 		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add")))))
-	handle("POST "+paths.Users+"/{name}/roles/grant", read(admin(formCommand(s, roleGrantAction,
+	handle("POST "+paths.Users+"/{name}/roles/grant", read(admin(command.Form(s.commands, roleGrantAction,
 		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](s, "roles")))))
-	handle("POST "+paths.Users+"/{name}/roles/revoke", read(admin(formCommand(s, roleRevokeAction,
+	handle("POST "+paths.Users+"/{name}/roles/revoke", read(admin(command.Form(s.commands, roleRevokeAction,
 		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](s, "roles")))))
-	handle("POST "+paths.Users+"/{name}/password", read(admin(formCommand(s, passwordResetAction,
+	handle("POST "+paths.Users+"/{name}/password", read(admin(command.Form(s.commands, passwordResetAction(s),
 		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](s, "password")))))
 	handle("POST "+paths.Users+"/{name}/tokens", read(admin(http.HandlerFunc(s.userTokenIssue))))
-	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", read(admin(formCommand(s, tokenRevokeAction,
+	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", read(admin(command.Form(s.commands, tokenRevokeAction,
 		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens")))))
 
 	// The signed-in user's own account: password and API tokens.
 	handle("GET "+paths.Account, read(user(http.HandlerFunc(s.accountPage))))
-	handle("POST "+paths.Account+"/password", read(formCommand(s, passwordChangeAction,
+	handle("POST "+paths.Account+"/password", read(command.Form(s.commands, passwordChangeAction(s),
 		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](s, "password"))))
 	handle("POST "+paths.Account+"/tokens", read(user(http.HandlerFunc(s.accountTokenIssue))))
-	handle("POST "+paths.Account+"/tokens/{token}/revoke", read(formCommand(s, tokenRevokeAction,
+	handle("POST "+paths.Account+"/tokens/{token}/revoke", read(command.Form(s.commands, tokenRevokeAction,
 		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](s, "tokens"))))
 
 	handle("/", http.HandlerFunc(s.noRoute))

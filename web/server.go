@@ -12,25 +12,10 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
-
-// Waiter reports when the read models have applied an event: a handler that
-// ran a command waits for its sequence before redirecting, so the next page
-// shows the write (read-your-writes).
-type Waiter interface {
-	// WaitFor blocks until the event at seq is applied or ctx ends.
-	WaitFor(ctx context.Context, seq uint64) error
-}
-
-// PublishContext gives the publish command what only the read models know.
-type PublishContext interface {
-	// AuditHead returns the audit chain head and the sequence it covers.
-	AuditHead(ctx context.Context) (head string, seq uint64, err error)
-	// CrossValidated lists the ids of the ranking's cross-validated proposals.
-	CrossValidated(ctx context.Context, ranking string) ([]string, error)
-}
 
 // Config configures a Server. Commands is required; every other field has a
 // working zero value, noted on the field.
@@ -41,10 +26,10 @@ type Config struct {
 	// for Waiter, Publish and Tokens left nil.
 	Read *projections.Store
 	// Waiter gives read-your-writes; nil: answer without waiting.
-	Waiter Waiter
+	Waiter command.Waiter
 	// Publish feeds the publish command; nil: no audit head, and no other
 	// cross-validated proposal is checked for a changed baseline.
-	Publish PublishContext
+	Publish command.PublishContext
 	// Tokens resolves API tokens; nil: bearer tokens are refused.
 	Tokens auth.TokenOwners
 	// Verify checks the audit chain and the editions against the event
@@ -87,17 +72,16 @@ type Config struct {
 
 // The read models satisfy every interface the server declares.
 var (
-	_ Waiter           = (*projections.Store)(nil)
-	_ PublishContext   = (*projections.Store)(nil)
-	_ auth.TokenOwners = (*projections.Store)(nil)
+	_ command.Waiter         = (*projections.Store)(nil)
+	_ command.PublishContext = (*projections.Store)(nil)
+	_ auth.TokenOwners       = (*projections.Store)(nil)
 )
 
 // Server holds the routes and everything the handlers share.
 type Server struct {
 	cmd        *domain.Handler
 	read       *projections.Store // nil until the pages need it
-	waiter     Waiter
-	publish    PublishContext
+	commands   *command.Deps      // the write path, shared by the API and the forms
 	verify     Verifier
 	ready      func(context.Context) error
 	log        *slog.Logger
@@ -130,7 +114,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{
-		cmd: cfg.Commands, read: cfg.Read, waiter: cfg.Waiter, publish: cfg.Publish,
+		cmd: cfg.Commands, read: cfg.Read,
 		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure, ownMetrics: cfg.SeparateMetrics,
 		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
 	}
@@ -148,6 +132,8 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.commands = &command.Deps{Commands: cfg.Commands, Waiter: cfg.Waiter, Publish: cfg.Publish,
+		Now: s.now, Log: s.log, RequireUser: s.auth.RequireUser, Observe: Metrics.observeCommand}
 	for _, o := range cfg.TrustedOrigins {
 		if err := s.origins.AddTrustedOrigin(o); err != nil {
 			return nil, err

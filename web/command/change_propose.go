@@ -1,4 +1,4 @@
-package web
+package command
 
 import (
 	"bytes"
@@ -10,32 +10,32 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// proposeChangeInput proposes a criterion's score ("criterion", "to": 8) or
+// ProposeChangeInput proposes a criterion's score ("criterion", "to": 8) or
 // an attribute's tags ("attribute", "to": ["hourly", "monthly"]).
-type proposeChangeInput struct {
-	withCommandID
+type ProposeChangeInput struct {
+	WithCommandID
 	Proposal  string   `json:"-"`
 	Criterion string   `json:"criterion,omitempty"`
 	Attribute string   `json:"attribute,omitempty"`
-	To        changeTo `json:"to"`
+	To        ChangeTo `json:"to"`
 	Rationale string   `json:"rationale"`
 	Evidence  []string `json:"evidence"`
 }
 
-// changeTo is the new value of a change: a whole number for a score, a
+// ChangeTo is the new value of a change: a whole number for a score, a
 // list of tags for an attribute.
-type changeTo struct {
+type ChangeTo struct {
 	Score *int
 	Tags  []string
 	List  bool // the value was a list
 }
 
 // UnmarshalJSON accepts a whole number or a list of strings.
-func (c *changeTo) UnmarshalJSON(b []byte) error {
+func (c *ChangeTo) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
 	case bytes.Equal(b, []byte("null")):
-		*c = changeTo{}
+		*c = ChangeTo{}
 		return nil
 	case len(b) > 0 && b[0] == '[':
 		c.List, c.Score = true, nil
@@ -53,35 +53,35 @@ func (c *changeTo) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes the value back in the shape it came in.
-func (c changeTo) MarshalJSON() ([]byte, error) {
+func (c ChangeTo) MarshalJSON() ([]byte, error) {
 	if c.List {
 		return json.Marshal(c.Tags)
 	}
 	return json.Marshal(c.Score)
 }
 
-var proposeChangeAction = action[proposeChangeInput]{
-	name: "change.propose",
-	path: func(r *http.Request, in *proposeChangeInput) { in.Proposal = proposalPath(r) },
-	form: func(f *httpx.Form, in *proposeChangeInput) {
+var ProposeChange = Action[ProposeChangeInput]{
+	Name: "change.propose",
+	Path: func(r *http.Request, in *ProposeChangeInput) { in.Proposal = proposalPath(r) },
+	Form: func(f *httpx.Form, in *ProposeChangeInput) {
 		in.Criterion, in.Attribute, in.Rationale = f.Str("criterion"), f.Str("attribute"), f.Str("rationale")
 		in.Evidence = f.Strs("evidence")
 		if in.Attribute != "" {
-			in.To = changeTo{Tags: f.Lines("to"), List: true}
+			in.To = ChangeTo{Tags: f.Lines("to"), List: true}
 		} else if f.Str("to") != "" {
 			n := f.Int("to")
-			in.To = changeTo{Score: &n}
+			in.To = ChangeTo{Score: &n}
 		}
 	},
-	run: (*Server).proposeChange,
-	resource: func(_ *Server, _ context.Context, in *proposeChangeInput, _ string) (string, string) {
+	Run: proposeChange,
+	Resource: func(_ *Deps, _ context.Context, in *ProposeChangeInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)
 	},
 }
 
 // proposeChange proposes a score or an attribute change, whichever the
 // input names.
-func (s *Server) proposeChange(ctx context.Context, a domain.Actor, commandID string, in *proposeChangeInput) (domain.Result, error) {
+func proposeChange(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ProposeChangeInput) (domain.Result, error) {
 	switch {
 	case in.Criterion != "" && in.Attribute != "":
 		return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "change.criterion_or_attribute"}
@@ -89,13 +89,13 @@ func (s *Server) proposeChange(ctx context.Context, a domain.Actor, commandID st
 		if in.To.Score == nil {
 			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
 		}
-		return s.cmd.ProposeScore(ctx, a, domain.ProposeScore{CommandID: commandID, Proposal: in.Proposal, Criterion: in.Criterion,
+		return d.Commands.ProposeScore(ctx, a, domain.ProposeScore{CommandID: commandID, Proposal: in.Proposal, Criterion: in.Criterion,
 			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
 	case in.Attribute != "":
 		if in.To.Score != nil {
 			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
 		}
-		return s.cmd.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: commandID, Proposal: in.Proposal, Attribute: in.Attribute,
+		return d.Commands.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: commandID, Proposal: in.Proposal, Attribute: in.Attribute,
 			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
 	}
 	return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}

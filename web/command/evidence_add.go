@@ -1,4 +1,4 @@
-package web
+package command
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// addEvidenceInput attaches a source to a draft proposal.
-type addEvidenceInput struct {
-	withCommandID
+// AddEvidenceInput attaches a source to a draft proposal.
+type AddEvidenceInput struct {
+	WithCommandID
 	Proposal     string `json:"-"`
 	Claim        string `json:"claim"`
 	SourceURL    string `json:"source_url,omitempty"`
@@ -21,23 +21,23 @@ type addEvidenceInput struct {
 	ValidForDays int    `json:"valid_for_days,omitempty"`
 }
 
-var addEvidenceAction = action[addEvidenceInput]{
-	name:    "evidence.add",
-	created: true,
-	path:    func(r *http.Request, in *addEvidenceInput) { in.Proposal = proposalPath(r) },
-	form: func(f *httpx.Form, in *addEvidenceInput) {
+var AddEvidence = Action[AddEvidenceInput]{
+	Name:    "evidence.add",
+	Created: true,
+	Path:    func(r *http.Request, in *AddEvidenceInput) { in.Proposal = proposalPath(r) },
+	Form: func(f *httpx.Form, in *AddEvidenceInput) {
 		in.Claim, in.SourceURL, in.SourceName = f.Str("claim"), f.Str("source_url"), f.Str("source_name")
 		in.Section, in.Excerpt, in.ObservedOn = f.Str("section"), f.Str("excerpt"), f.Str("observed_on")
 		in.ValidForDays = f.Int("valid_for_days")
 	},
-	run: (*Server).addEvidence,
-	resource: func(_ *Server, _ context.Context, in *addEvidenceInput, _ string) (string, string) {
+	Run: addEvidence,
+	Resource: func(_ *Deps, _ context.Context, in *AddEvidenceInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)
 	},
 }
 
-func (s *Server) addEvidence(ctx context.Context, a domain.Actor, commandID string, in *addEvidenceInput) (domain.Result, error) {
-	return s.cmd.AddEvidence(ctx, a, domain.AddEvidence{CommandID: commandID,
+func addEvidence(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *AddEvidenceInput) (domain.Result, error) {
+	return d.Commands.AddEvidence(ctx, a, domain.AddEvidence{CommandID: commandID,
 		Proposal: in.Proposal, Claim: in.Claim, SourceURL: in.SourceURL, SourceName: in.SourceName,
 		Section: in.Section, Excerpt: in.Excerpt, ObservedOn: in.ObservedOn, ValidForDays: in.ValidForDays,
 	})

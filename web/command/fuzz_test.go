@@ -1,4 +1,4 @@
-package web
+package command
 
 import (
 	"encoding/json"
@@ -28,10 +28,10 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		checkDecode[openInput](t, body)
-		checkDecode[proposeChangeInput](t, body)
-		checkDecode[voteInput](t, body)
-		checkDecode[publishInput](t, body)
+		checkDecode[OpenInput](t, body)
+		checkDecode[ProposeChangeInput](t, body)
+		checkDecode[VoteInput](t, body)
+		checkDecode[PublishInput](t, body)
 	})
 }
 
@@ -94,12 +94,12 @@ func FuzzParseForm(f *testing.F) {
 			}
 		}
 		decoders := []func(*httpx.Form){
-			func(f *httpx.Form) { var in openInput; openProposalAction.form(f, &in) },
-			func(f *httpx.Form) { var in addEvidenceInput; addEvidenceAction.form(f, &in) },
-			func(f *httpx.Form) { var in proposeChangeInput; proposeChangeAction.form(f, &in) },
-			func(f *httpx.Form) { var in voteInput; voteAction.form(f, &in) },
-			func(f *httpx.Form) { var in publishInput; publishAction.form(f, &in) },
-			func(f *httpx.Form) { var in dismissVetoInput; dismissVetoAction.form(f, &in) },
+			func(f *httpx.Form) { var in OpenInput; OpenProposal.Form(f, &in) },
+			func(f *httpx.Form) { var in AddEvidenceInput; AddEvidence.Form(f, &in) },
+			func(f *httpx.Form) { var in ProposeChangeInput; ProposeChange.Form(f, &in) },
+			func(f *httpx.Form) { var in VoteInput; Vote.Form(f, &in) },
+			func(f *httpx.Form) { var in PublishInput; Publish.Form(f, &in) },
+			func(f *httpx.Form) { var in DismissVetoInput; DismissVeto.Form(f, &in) },
 		}
 		for _, decode := range decoders {
 			f := httpx.NewForm(fm.Values())

@@ -1,4 +1,4 @@
-package web
+package command
 
 import (
 	"net/http"
@@ -8,8 +8,8 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// commandResponse is the API's answer to a write.
-type commandResponse struct {
+// Response is the JSON answer to a write.
+type Response struct {
 	ID       string   `json:"id"`       // what the command wrote: a proposal id, an edition number
 	Command  string   `json:"command"`  // the command id; send it again to retry safely
 	Sequence uint64   `json:"sequence"` // stream sequence of the last event stored
@@ -17,69 +17,69 @@ type commandResponse struct {
 	Replayed bool     `json:"replayed,omitempty"` // a retry: nothing new was stored
 }
 
-// apiCommand serves act on the JSON API: the session or a bearer token
+// JSON serves act on the JSON API: the session or a bearer token
 // signs the user in (401 otherwise); the body decodes strictly; the
 // Idempotency-Key header or the body's "id" is the command id; after the
 // command it waits for the read models unless ?nowait=1.
-func apiCommand[In input](s *Server, act action[In]) http.Handler {
-	return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func JSON[In Input](d *Deps, act Action[In]) http.Handler {
+	return d.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in In
 		if err := httpx.DecodeJSON(r, &in); err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		if act.path != nil {
-			act.path(r, &in)
+		if act.Path != nil {
+			act.Path(r, &in)
 		}
 		requested := r.Header.Get("Idempotency-Key")
-		if body := in.requestedCommandID(); body != "" {
+		if body := in.RequestedCommandID(); body != "" {
 			if requested != "" && requested != body {
 				ui.Fail(w, r, &httpx.BadField{Field: "id", Code: "field.id_mismatch"})
 				return
 			}
 			requested = body
 		}
-		res, commandID, err := execute(s, r.Context(), act, requested, &in, r.URL.Query().Get("nowait") != "1")
+		res, commandID, err := Execute(d, r.Context(), act, requested, &in, r.URL.Query().Get("nowait") != "1")
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		id, loc := act.resource(s, r.Context(), &in, commandID)
+		id, loc := act.Resource(d, r.Context(), &in, commandID)
 		if loc != "" {
 			w.Header().Set("Location", loc)
 		}
 		status := http.StatusOK
-		if act.created {
+		if act.Created {
 			status = http.StatusCreated
 		}
-		httpx.WriteJSON(w, status, commandResponse{ID: id, Command: commandID, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
+		httpx.WriteJSON(w, status, Response{ID: id, Command: commandID, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
 	}))
 }
 
-// formCommand serves act for an HTML form: the form decodes (400, 413 and
+// Form serves act for an HTML form: the form decodes (400, 413 and
 // 415 show the error page), the command runs with the form's cmd_id, the
 // handler waits for the read models and answers 303 See Other to done's
 // address. A command that fails calls failed with the form's state and the
 // status, to re-render the form with the message; nil shows the error page.
-func formCommand[In input](s *Server, act action[In],
+func Form[In Input](d *Deps, act Action[In],
 	done func(r *http.Request, in *In, res domain.Result) string,
 	failed func(w http.ResponseWriter, r *http.Request, in *In, st ui.FormState, status int),
 ) http.Handler {
-	return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return d.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, err := httpx.ParseForm(r)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
 		var in In
-		act.form(f, &in)
-		if act.path != nil {
-			act.path(r, &in)
+		act.Form(f, &in)
+		if act.Path != nil {
+			act.Path(r, &in)
 		}
 		err = f.Err()
 		var res domain.Result
 		if err == nil {
-			res, _, err = execute(s, r.Context(), act, f.CommandID(), &in, true)
+			res, _, err = Execute(d, r.Context(), act, f.CommandID(), &in, true)
 		}
 		if err != nil {
 			if failed == nil || httpx.Status(err) >= 500 {
@@ -92,9 +92,3 @@ func formCommand[In input](s *Server, act action[In],
 		http.Redirect(w, r, done(r, &in, res), http.StatusSeeOther)
 	}))
 }
-
-// proposalPath fills a proposal id from the {id} wildcard.
-func proposalPath(r *http.Request) string { return r.PathValue("id") }
-
-// proposalResource answers a proposal command with the proposal's address.
-func proposalResource(id string) (string, string) { return id, "/api/v1/proposals/" + id }

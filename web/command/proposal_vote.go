@@ -1,4 +1,4 @@
-package web
+package command
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// voteInput is a reviewer's verdict on a revision: approve (listing the
+// VoteInput is a reviewer's verdict on a revision: approve (listing the
 // evidence they verified) or reject (with a reason in comment).
-type voteInput struct {
-	withCommandID
+type VoteInput struct {
+	WithCommandID
 	Proposal         string   `json:"-"`
 	Verdict          string   `json:"verdict"`
 	Revision         int      `json:"revision"`
@@ -19,21 +19,21 @@ type voteInput struct {
 	Comment          string   `json:"comment,omitempty"`
 }
 
-var voteAction = action[voteInput]{
-	name:    "proposal.vote",
-	created: true,
-	path:    func(r *http.Request, in *voteInput) { in.Proposal = proposalPath(r) },
-	form: func(f *httpx.Form, in *voteInput) {
+var Vote = Action[VoteInput]{
+	Name:    "proposal.vote",
+	Created: true,
+	Path:    func(r *http.Request, in *VoteInput) { in.Proposal = proposalPath(r) },
+	Form: func(f *httpx.Form, in *VoteInput) {
 		in.Verdict, in.Revision, in.Comment = f.Str("verdict"), f.Int("revision"), f.Str("comment")
 		in.VerifiedEvidence = f.Strs("verified_evidence")
 	},
-	run: (*Server).castVote,
-	resource: func(_ *Server, _ context.Context, in *voteInput, _ string) (string, string) {
+	Run: castVote,
+	Resource: func(_ *Deps, _ context.Context, in *VoteInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)
 	},
 }
 
-func (s *Server) castVote(ctx context.Context, a domain.Actor, commandID string, in *voteInput) (domain.Result, error) {
-	return s.cmd.CastVote(ctx, a, domain.CastVote{CommandID: commandID, Proposal: in.Proposal, Revision: in.Revision,
+func castVote(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *VoteInput) (domain.Result, error) {
+	return d.Commands.CastVote(ctx, a, domain.CastVote{CommandID: commandID, Proposal: in.Proposal, Revision: in.Revision,
 		Verdict: in.Verdict, VerifiedEvidence: in.VerifiedEvidence, Comment: in.Comment})
 }
