@@ -15,6 +15,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -60,7 +61,7 @@ func TestAPIProposalLifecycle(t *testing.T) {
 		}
 	}
 	res, body := bob.do(http.MethodGet, "/api/v1/proposals/"+id, nil, nil)
-	var pj proposalJSON
+	var pj api.Proposal
 	if err := json.Unmarshal([]byte(body), &pj); err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("GET proposal: %d %v %s", res.StatusCode, err, body)
 	}

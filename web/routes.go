@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -43,27 +44,16 @@ func (s *Server) routes() {
 	handle("GET /feed.atom", read(http.HandlerFunc(s.publicFeed)))
 	handle("GET /events", read(s.publicHub()))
 
-	// The JSON API: public reads, then the writes (the session or a bearer
-	// token signs in). Each write runs the same action as its desk form.
+	// The JSON API: public reads and the audit export here, then web/api: the
+	// writes (the session or a bearer token signs in), each running the same
+	// action as its desk form, and the signed-in proposal read.
 	handle("GET /api/v1/rankings", read(http.HandlerFunc(s.pubAPIRankings)))
 	handle("GET /api/v1/rankings/{slug}", read(http.HandlerFunc(s.pubAPIRanking)))
 	handle("GET /api/v1/rankings/{slug}/editions", read(http.HandlerFunc(s.pubAPIEditions)))
 	handle("GET /api/v1/rankings/{slug}/editions/{n}", read(http.HandlerFunc(s.pubAPIEdition)))
 	handle("GET /api/v1/rankings/{slug}/entries/{entry}", read(http.HandlerFunc(s.pubAPIEntry)))
 	handle("GET /api/v1/audit", read(user(http.HandlerFunc(s.auditExport))))
-	handle("POST /api/v1/proposals", command.JSON(s.commands, command.OpenProposal))
-	handle("GET /api/v1/proposals/{id}", user(http.HandlerFunc(s.apiProposal)))
-	handle("POST /api/v1/proposals/{id}/evidence", command.JSON(s.commands, command.AddEvidence))
-	handle("DELETE /api/v1/proposals/{id}/evidence/{evidence}", command.JSON(s.commands, command.RemoveEvidence))
-	handle("POST /api/v1/proposals/{id}/changes", command.JSON(s.commands, command.ProposeChange))
-	handle("DELETE /api/v1/proposals/{id}/changes/{target}", command.JSON(s.commands, command.RemoveChange))
-	handle("POST /api/v1/proposals/{id}/submit", command.JSON(s.commands, command.Submit))
-	handle("POST /api/v1/proposals/{id}/withdraw", command.JSON(s.commands, command.Withdraw))
-	handle("POST /api/v1/proposals/{id}/revise", command.JSON(s.commands, command.Revise))
-	handle("POST /api/v1/proposals/{id}/votes", command.JSON(s.commands, command.Vote))
-	handle("POST /api/v1/proposals/{id}/dismiss-veto", command.JSON(s.commands, command.DismissVeto))
-	handle("POST /api/v1/proposals/{id}/reject", command.JSON(s.commands, command.Reject))
-	handle("POST /api/v1/rankings/{slug}/editions", command.JSON(s.commands, command.Publish))
+	api.Routes(s.mux, s.commands)
 
 	// The desk: dashboard, proposals and their forms. Each form posts to
 	// the action the JSON API runs too; on failure the proposal page shows

@@ -1,9 +1,9 @@
-package web
+package api
 
 import (
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -12,9 +12,9 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// proposalJSON is the API's view of a proposal: its current revision with
+// Proposal is the API's view of a proposal: its current revision with
 // evidence, changes and votes, and how far it is from the quorum.
-type proposalJSON struct {
+type Proposal struct {
 	ID                     string                           `json:"id"`
 	Ranking                string                           `json:"ranking"`
 	Entry                  string                           `json:"entry"`
@@ -26,19 +26,19 @@ type proposalJSON struct {
 	Status                 domain.Status                    `json:"status"`
 	Revision               int                              `json:"revision"`
 	Revisers               []string                         `json:"revisers"`
-	Evidence               []evidenceJSON                   `json:"evidence"`
+	Evidence               []Evidence                       `json:"evidence"`
 	Scores                 []events.ScoreChangeProposed     `json:"scores"`
 	Attributes             []events.AttributeChangeProposed `json:"attributes"`
-	Votes                  []voteJSON                       `json:"votes"`
-	Quorum                 quorumJSON                       `json:"quorum"`
+	Votes                  []Vote                           `json:"votes"`
+	Quorum                 Quorum                           `json:"quorum"`
 	CrossValidatedRevision int                              `json:"cross_validated_revision,omitempty"`
 	Edition                int                              `json:"edition,omitempty"`
 	ClosedReason           string                           `json:"closed_reason,omitempty"`
 	Sequence               uint64                           `json:"sequence"`
 }
 
-// quorumJSON is domain.QuorumState with the API's field names.
-type quorumJSON struct {
+// Quorum is domain.QuorumState with the API's field names.
+type Quorum struct {
 	Met         bool     `json:"met"`
 	Approvers   []string `json:"approvers"`
 	Needed      int      `json:"needed"`
@@ -49,12 +49,14 @@ type quorumJSON struct {
 	StaleTarget []string `json:"stale_targets"`
 }
 
-func quorumView(q domain.QuorumState) quorumJSON {
-	return quorumJSON{Met: q.Met, Approvers: nonNil(q.Approvers), Needed: q.Needed, Unverified: nonNil(q.Unverified),
+func quorumOf(q domain.QuorumState) Quorum {
+	return Quorum{Met: q.Met, Approvers: nonNil(q.Approvers), Needed: q.Needed, Unverified: nonNil(q.Unverified),
 		Vetoes: nonNil(q.Vetoes), Outdated: nonNil(q.Outdated), Ineligible: nonNil(q.Ineligible), StaleTarget: nonNil(q.StaleTarget)}
 }
 
-type evidenceJSON struct {
+// Evidence is one evidence item of the current revision, with who added it,
+// whether it has gone stale, and its capture.
+type Evidence struct {
 	events.EvidenceAdded
 	AddedBy string    `json:"added_by"`
 	AddedAt time.Time `json:"added_at"`
@@ -65,7 +67,8 @@ type evidenceJSON struct {
 	CaptureFailed *events.EvidenceCaptureFailed `json:"capture_failed,omitempty"`
 }
 
-type voteJSON struct {
+// Vote is one reviewer's verdict, and its dismissal if a publisher lifted it.
+type Vote struct {
 	Voter            string    `json:"voter"`
 	Verdict          string    `json:"verdict"`
 	Revision         int       `json:"revision"`
@@ -77,39 +80,41 @@ type voteJSON struct {
 	DismissReason    string    `json:"dismiss_reason,omitempty"`
 }
 
-// apiProposal answers GET /api/v1/proposals/{id} from the event store
+// proposal answers GET /api/v1/proposals/{id} from the event store
 // through the command handler (always current; no read model needed).
-func (s *Server) apiProposal(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	p, err := s.cmd.Proposal(ctx, r.PathValue("id"))
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
+func proposal(cmds *domain.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		p, err := cmds.Proposal(ctx, r.PathValue("id"))
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		rk, err := cmds.Ranking(ctx, p.Ranking)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		ed, err := cmds.Edition(ctx, p.Ranking)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		httpx.WriteJSON(w, http.StatusOK, proposalOf(p, rk, ed, httpx.Now(ctx)))
 	}
-	rk, err := s.cmd.Ranking(ctx, p.Ranking)
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
-	ed, err := s.cmd.Edition(ctx, p.Ranking)
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
-	httpx.WriteJSON(w, http.StatusOK, proposalView(p, rk, ed, httpx.Now(ctx)))
 }
 
-func proposalView(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now time.Time) proposalJSON {
-	v := proposalJSON{
+func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now time.Time) Proposal {
+	v := Proposal{
 		ID: p.ID, Ranking: p.Ranking, Entry: p.Entry, NewEntry: p.NewEntry, Title: p.Title, Summary: p.Summary,
 		Author: p.Author, Opened: p.Opened, Status: p.Status, Revision: p.Revision,
-		Revisers: nonNil(p.Revisers), Evidence: []evidenceJSON{}, Votes: []voteJSON{},
+		Revisers: nonNil(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
-		Quorum: quorumView(domain.Quorum(p, rk.Quorum, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
+		Quorum: quorumOf(domain.Quorum(p, rk.Quorum, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq,
 	}
 	for _, e := range p.Evidence {
-		v.Evidence = append(v.Evidence, evidenceJSON{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt,
+		v.Evidence = append(v.Evidence, Evidence{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt,
 			Stale: e.Stale(now), Capture: e.Captured, CaptureFailed: e.CaptureFailure})
 	}
 	for _, c := range sortedKeys(p.Scores) {
@@ -120,21 +125,14 @@ func proposalView(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, no
 	}
 	for _, name := range sortedKeys(p.Votes) {
 		vt := p.Votes[name]
-		v.Votes = append(v.Votes, voteJSON{Voter: vt.Voter, Verdict: vt.Verdict, Revision: vt.Revision,
+		v.Votes = append(v.Votes, Vote{Voter: vt.Voter, Verdict: vt.Verdict, Revision: vt.Revision,
 			VerifiedEvidence: nonNil(vt.VerifiedEvidence), Comment: vt.Comment, At: vt.At,
 			Dismissed: vt.Dismissed, DismissedBy: vt.DismissBy, DismissReason: vt.DismissOn})
 	}
 	return v
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func nonNil(s []string) []string {
 	if s == nil {

@@ -1,0 +1,33 @@
+// Package api is the JSON API's writes and its signed-in reads. Every
+// write runs the same command.Action as its desk form, through
+// command.JSON: the session or a bearer token signs in, the body decodes
+// strictly, and the Idempotency-Key header or the body's "id" is the
+// command id. The public reads live with the public site.
+package api
+
+import (
+	"net/http"
+
+	"github.com/crossrank/crossrank/web/command"
+)
+
+// Routes lists the API's routes on mux; d runs the commands and signs the
+// user in.
+func Routes(mux *http.ServeMux, d *command.Deps) {
+	handle := mux.Handle
+	user := d.RequireUser
+
+	handle("POST /api/v1/proposals", command.JSON(d, command.OpenProposal))
+	handle("GET /api/v1/proposals/{id}", user(proposal(d.Commands)))
+	handle("POST /api/v1/proposals/{id}/evidence", command.JSON(d, command.AddEvidence))
+	handle("DELETE /api/v1/proposals/{id}/evidence/{evidence}", command.JSON(d, command.RemoveEvidence))
+	handle("POST /api/v1/proposals/{id}/changes", command.JSON(d, command.ProposeChange))
+	handle("DELETE /api/v1/proposals/{id}/changes/{target}", command.JSON(d, command.RemoveChange))
+	handle("POST /api/v1/proposals/{id}/submit", command.JSON(d, command.Submit))
+	handle("POST /api/v1/proposals/{id}/withdraw", command.JSON(d, command.Withdraw))
+	handle("POST /api/v1/proposals/{id}/revise", command.JSON(d, command.Revise))
+	handle("POST /api/v1/proposals/{id}/votes", command.JSON(d, command.Vote))
+	handle("POST /api/v1/proposals/{id}/dismiss-veto", command.JSON(d, command.DismissVeto))
+	handle("POST /api/v1/proposals/{id}/reject", command.JSON(d, command.Reject))
+	handle("POST /api/v1/rankings/{slug}/editions", command.JSON(d, command.Publish))
+}
