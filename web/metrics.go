@@ -19,6 +19,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -53,10 +54,6 @@ var Metrics = &Registry{}
 // Registry is the set of counters behind GET /metrics. The zero value is
 // ready to use.
 type Registry struct {
-	// SSEClients is the number of open live-update streams (GET /events):
-	// the handler adds one when a stream opens and subtracts it when it ends.
-	SSEClients atomic.Int64
-
 	conflicts atomic.Uint64 // appends refused by a failed expectation
 
 	loginFailures       atomic.Uint64 // wrong username or password
@@ -193,9 +190,9 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	p.sample("crossrank_login_throttled_total", []string{"limit", auth.LimitClient}, float64(Metrics.loginClientRefused.Load()))
 	p.sample("crossrank_login_throttled_total", []string{"limit", auth.LimitAddress}, float64(Metrics.loginAddressRefused.Load()))
 	p.family("crossrank_sse_clients", "gauge", "Open live-update streams (GET /events).")
-	p.sample("crossrank_sse_clients", nil, float64(Metrics.SSEClients.Load()))
+	p.sample("crossrank_sse_clients", nil, float64(s.site.Streams()))
 	s.writeProjection(ctx, p)
-	s.pageCache.writeMetrics(p)
+	writePageCache(p, s.site.CacheStats())
 	p.family("go_goroutines", "gauge", "Goroutines that currently exist.")
 	p.sample("go_goroutines", nil, float64(runtime.NumGoroutine()))
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
@@ -361,4 +358,22 @@ func formatFloat(v float64) string {
 		return "NaN"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// writePageCache reports the public page cache.
+func writePageCache(p promWriter, st site.CacheStats) {
+	for _, m := range []struct {
+		name, typ, help string
+		v               float64
+	}{
+		{"crossrank_page_cache_bytes", "gauge", "Bytes held by cached public pages and API answers, compressed copies included.", float64(st.Bytes)},
+		{"crossrank_page_cache_max_bytes", "gauge", "The bound of the public page cache (--page-cache-bytes).", float64(max(st.Max, 0))},
+		{"crossrank_page_cache_entries", "gauge", "Public pages and API answers in the cache.", float64(st.Entries)},
+		{"crossrank_page_cache_hits_total", "counter", "Public bodies served without building them.", float64(st.Hits)},
+		{"crossrank_page_cache_misses_total", "counter", "Public bodies built because the cache did not hold them.", float64(st.Misses)},
+		{"crossrank_page_cache_evictions_total", "counter", "Cached public bodies dropped, least recently used first, to stay within the bound.", float64(st.Evictions)},
+	} {
+		p.family(m.name, m.typ, m.help)
+		p.sample(m.name, nil, m.v)
+	}
 }

@@ -33,25 +33,13 @@ func (s *Server) routes() {
 	// Sign-in: GET and POST /login, POST /logout.
 	s.auth.Routes(s.mux)
 
-	// The public site: pages, feeds and the live push.
-	handle("GET /{$}", read(http.HandlerFunc(s.publicHome)))
-	handle("GET /r/{slug}", read(http.HandlerFunc(s.publicRanking)))
-	handle("GET /r/{slug}/e/{entry}", read(http.HandlerFunc(s.publicEntry)))
-	handle("GET /r/{slug}/editions", read(http.HandlerFunc(s.publicEditions)))
-	handle("GET /r/{slug}/editions/{n}", read(http.HandlerFunc(s.publicEdition)))
-	handle("GET /r/{slug}/methodology", read(http.HandlerFunc(s.publicMethodology)))
-	handle("GET /r/{slug}/feed.atom", read(http.HandlerFunc(s.publicFeed)))
-	handle("GET /feed.atom", read(http.HandlerFunc(s.publicFeed)))
-	handle("GET /events", read(s.publicHub()))
+	// The public site: pages, feeds, the live push and the JSON API's
+	// public reads.
+	s.site.Routes(s.mux, read)
 
-	// The JSON API: public reads and the audit export here, then web/api: the
-	// writes (the session or a bearer token signs in), each running the same
-	// action as its desk form, and the signed-in proposal read.
-	handle("GET /api/v1/rankings", read(http.HandlerFunc(s.pubAPIRankings)))
-	handle("GET /api/v1/rankings/{slug}", read(http.HandlerFunc(s.pubAPIRanking)))
-	handle("GET /api/v1/rankings/{slug}/editions", read(http.HandlerFunc(s.pubAPIEditions)))
-	handle("GET /api/v1/rankings/{slug}/editions/{n}", read(http.HandlerFunc(s.pubAPIEdition)))
-	handle("GET /api/v1/rankings/{slug}/entries/{entry}", read(http.HandlerFunc(s.pubAPIEntry)))
+	// The JSON API: the audit export here, then web/api: the writes (the
+	// session or a bearer token signs in), each running the same action as
+	// its desk form, and the signed-in proposal read.
 	handle("GET /api/v1/audit", read(user(http.HandlerFunc(s.auditExport))))
 	api.Routes(s.mux, s.commands)
 

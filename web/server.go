@@ -14,6 +14,7 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -63,11 +64,13 @@ type Config struct {
 	SeparateMetrics bool
 	// PageCacheBytes bounds the memory of rendered public pages and API
 	// answers kept for readers who are not signed in; 0: 64 MiB
-	// (DefaultPageCacheBytes); negative: keep none.
+	// (site.DefaultPageCacheBytes); negative: keep none.
 	PageCacheBytes int
 
 	// sleep replaces the sign-in throttle's account-wide wait (tests).
 	sleep func(ctx context.Context, d time.Duration)
+	// siteRows replaces the rows a live ranking page shows (tests).
+	siteRows int
 }
 
 // The read models satisfy every interface the server declares.
@@ -91,10 +94,8 @@ type Server struct {
 	mux        *http.ServeMux
 	handler    http.Handler
 	auth       *auth.Service
-	pubRows    int // ranking rows a live page shows before "show all"
 	origins    *http.CrossOriginProtection
-	// pageCache keeps rendered public bodies (public_body.go).
-	pageCache *pubBodyCache
+	site       *site.Site
 }
 
 // New returns a Server with every route registered.
@@ -139,8 +140,8 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.pubRows = pubPageRows
-	s.pageCache = newPubBodyCache(cfg.PageCacheBytes)
+	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
+		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows})
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil
@@ -148,6 +149,9 @@ func New(cfg Config) (*Server, error) {
 
 // Handler returns the server's HTTP handler, middleware included.
 func (s *Server) Handler() http.Handler { return s.handler }
+
+// CloseStreams ends every live event stream (see site.Site.CloseStreams).
+func (s *Server) CloseStreams() { s.site.CloseStreams() }
 
 // noRoute answers a request no other pattern took. The catch-all "/"
 // matches every method, so it shadows ServeMux's own 405: it asks the mux

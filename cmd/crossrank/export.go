@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/site"
 )
 
 // parseExport parses `crossrank export --out DIR`: write the public site
@@ -40,7 +40,7 @@ func parseExport(args []string, w io.Writer) (*storeCommand, error) {
 			return err
 		}
 		defer stop()
-		st, err := web.ExportSite(ctx, e.read, dir, time.Now())
+		st, err := site.Export(ctx, e.read, dir, time.Now())
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func registerPublishing(fs *flag.FlagSet) *publishing {
 func (p *publishing) start(ctx context.Context, e *env, log *slog.Logger, wg *sync.WaitGroup) error {
 	if p.siteDir != "" {
 		wg.Go(func() {
-			if err := web.ExportSiteOnPublish(ctx, e.read, p.siteDir, log); err != nil {
+			if err := site.ExportOnPublish(ctx, e.read, p.siteDir, log); err != nil {
 				log.Error("site export stopped", "err", err)
 			}
 		})

@@ -22,6 +22,7 @@ import (
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/site"
 )
 
 func serve(ctx context.Context, args []string) error {
@@ -35,7 +36,7 @@ func serve(ctx context.Context, args []string) error {
 		"reverse proxies (CIDR,…) whose X-Forwarded-For or Forwarded header names the client (CROSSRANK_TRUSTED_PROXIES)")
 	metricsAddr := fs.String("metrics-addr", envOr("CROSSRANK_METRICS_ADDR", ""),
 		"serve /metrics only on this address, e.g. 127.0.0.1:9090; empty: on the site's address (CROSSRANK_METRICS_ADDR)")
-	pageCache := fs.Int("page-cache-bytes", envInt("CROSSRANK_PAGE_CACHE_BYTES", web.DefaultPageCacheBytes), "bytes of rendered public pages kept, least recently used dropped first; 0: the default, negative: none (CROSSRANK_PAGE_CACHE_BYTES)")
+	pageCache := fs.Int("page-cache-bytes", envInt("CROSSRANK_PAGE_CACHE_BYTES", site.DefaultPageCacheBytes), "bytes of rendered public pages kept, least recently used dropped first; 0: the default, negative: none (CROSSRANK_PAGE_CACHE_BYTES)")
 	pub := registerPublishing(fs)
 	capt := registerCapture(fs)
 	fs.Parse(args)

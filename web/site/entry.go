@@ -1,0 +1,206 @@
+package site
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// evidenceView is one evidence item as readers see it.
+type evidenceView struct {
+	Anchor     string // id on the entry page: "ev-<proposal>-<id>"
+	Claim      string
+	Excerpt    string
+	Href       string // the source's address; "" when it is not an http(s) URL
+	SourceText string // what the source link (or plain text) says
+	Section    string
+	Observed   string // the observed date in the reader's language
+	Stale      bool   // past its validity: "may be out of date"
+	StaleAfter string
+	AuditHref  string
+}
+
+// sourceHref returns raw as a link target only when it is an http or
+// https URL the domain accepts; anything else (javascript:, data:, a bare
+// name) is shown as text and never becomes an href.
+func sourceHref(raw string) string {
+	if raw == "" || domain.CheckURL("source_url", raw) != nil {
+		return ""
+	}
+	return raw
+}
+
+func evidenceOf(p ui.Page, l linkSet, e projections.EvidenceView, now time.Time) evidenceView {
+	v := evidenceView{Anchor: evidenceAnchor(e.Proposal, e.ID), Claim: e.Claim, Excerpt: e.Excerpt,
+		Href: sourceHref(e.SourceURL), Section: e.Section, Observed: p.Day(e.ObservedOn),
+		Stale: e.Stale(now), AuditHref: l.Audit(e.Proposal)}
+	if e.StaleAfter != "" {
+		v.StaleAfter = p.Day(e.StaleAfter)
+	}
+	switch {
+	case e.SourceName != "":
+		v.SourceText = e.SourceName
+	case v.Href != "":
+		v.SourceText = v.Href
+	default:
+		v.SourceText = e.SourceURL // not a link: shown as text
+	}
+	return v
+}
+
+func evidenceAnchor(proposal, id string) string { return "ev-" + proposal + "-" + id }
+
+func scoreAnchor(criterion string) string { return "score-" + criterion }
+
+func attrAnchor(key string) string { return "attr-" + key }
+
+// scoreView is one criterion of an entry with the evidence behind its score.
+type scoreView struct {
+	Anchor      string
+	Name        string
+	Description string
+	Weight      int
+	Scored      bool
+	Meter       meterView
+	Rationale   string
+	Edition     int
+	EditionHref string
+	Evidence    []evidenceView
+}
+
+// attrView is one attribute with labelled values and its evidence.
+type attrView struct {
+	Key      string
+	Anchor   string
+	Name     string
+	Values   []string
+	Evidence []evidenceView
+}
+
+// entryView is the model of an entry page.
+type entryView struct {
+	ui.Page
+	L            linkSet
+	Live         liveUpdates
+	Slug         string
+	Entry        string
+	RankingTitle string
+	RankingHref  string
+	Name         string
+	Category     string
+	Description  string
+	Website      string // an http(s) link or ""
+	Edition      int
+	Rank         int
+	CategoryRank int
+	TotalText    string
+	TotalFill    string
+	Scores       []scoreView
+	Attributes   []attrView
+	History      lineChartView
+	StaleCount   int
+}
+
+// buildEntry assembles an entry page; an entry not yet published is not
+// found.
+func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug, entry string, now time.Time) (entryView, error) {
+	e, err := read.Entry(ctx, slug, entry)
+	if err != nil {
+		return entryView{}, err
+	}
+	if !e.Published {
+		return entryView{}, projections.ErrNotFound
+	}
+	r := e.Ranking
+	v := entryView{Page: p, L: l, Slug: slug, Entry: entry, RankingTitle: r.Title.In(p.Lang),
+		RankingHref: l.Ranking(slug, "", ""), Name: e.Name.In(p.Lang), Description: e.Description.In(p.Lang),
+		Website: sourceHref(e.Website), Edition: e.Edition, Rank: e.Rank, CategoryRank: e.CategoryRnk,
+		TotalText: totalText(e.Total), TotalFill: totalMeter(e.Total)}
+	v.Page.Title = v.Name + " · " + v.RankingTitle
+	for _, c := range r.Categories {
+		if c.Slug == e.Category {
+			v.Category = c.Name.In(p.Lang)
+		}
+	}
+	scores := map[string]projections.ScoreView{}
+	for _, s := range e.Scores {
+		scores[s.Criterion] = s
+	}
+	for _, c := range r.Criteria {
+		ps := scoreView{Anchor: scoreAnchor(c.Slug), Name: c.Name.In(p.Lang), Description: c.Description.In(p.Lang), Weight: c.Weight}
+		if s, ok := scores[c.Slug]; ok {
+			ps.Scored, ps.Meter, ps.Rationale, ps.Edition = true, meterOf(s.Score), s.Rationale, s.Edition
+			ps.EditionHref = l.Edition(slug, s.Edition)
+			for _, ev := range s.Evidence {
+				pe := evidenceOf(p, l, ev, now)
+				if pe.Stale {
+					v.StaleCount++
+				}
+				ps.Evidence = append(ps.Evidence, pe)
+			}
+		}
+		v.Scores = append(v.Scores, ps)
+	}
+	for _, a := range e.Attributes {
+		pa := attrView{Key: a.Key, Anchor: attrAnchor(a.Key), Name: a.Key, Values: a.Tags}
+		if def, ok := r.Attribute(a.Key); ok {
+			pa.Name = def.Name.In(p.Lang)
+			pa.Values = tagLabels(p, def.Values, a.Tags)
+		}
+		for _, ev := range a.Evidence {
+			pa.Evidence = append(pa.Evidence, evidenceOf(p, l, ev, now))
+		}
+		v.Attributes = append(v.Attributes, pa)
+	}
+	// Attributes in the order the ranking defines them.
+	order := map[string]int{}
+	for i, a := range r.Attributes {
+		order[a.Key] = i
+	}
+	slices.SortStableFunc(v.Attributes, func(a, b attrView) int {
+		return order[a.Key] - order[b.Key]
+	})
+	var hist []rankPoint
+	for _, h := range e.History {
+		hist = append(hist, rankPoint{Edition: h.Edition, Rank: h.Rank, Total: h.Total})
+	}
+	worst := 0
+	if st, err := read.Standing(ctx, slug, "", nil); err == nil {
+		worst = len(st.Rows)
+	}
+	v.History = lineOf(p, hist, worst)
+	return v, nil
+}
+
+// tagLabels names attribute values by the ranking's labels.
+func tagLabels(p ui.Page, defs []events.AttributeValue, tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		label := t
+		for _, d := range defs {
+			if d.Value == t && d.Label.In(p.Lang) != "" {
+				label = d.Label.In(p.Lang)
+			}
+		}
+		out = append(out, label)
+	}
+	return out
+}
+
+// entry serves GET /r/{slug}/e/{entry}.
+func (s *Site) entry(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	slug, entry := r.PathValue("slug"), r.PathValue("entry")
+	s.servePage(w, r, slug, nil, true, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, httpx.Now(ctx))
+		v.Live = live
+		return entryPage(v), err
+	})
+}

@@ -1,0 +1,337 @@
+package site
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// viewQuery is what a reader chose on a ranking page: a scenario, a
+// category and answers to the needs-filters. Unknown values are dropped,
+// so any shared URL shows a valid view.
+type viewQuery struct {
+	Scenario string
+	Category string
+	Needs    map[string]string // filter key → option value
+	All      bool              // every row, not only the first pageRows
+}
+
+// pageRows is how many rows a live ranking page shows before a link to
+// all of them: a thousand-entry ranking is 6 MB of HTML, most readers look
+// at the top, and the entry pages carry the detail. The static export shows
+// every row (a file cannot answer a query).
+const pageRows = 100
+
+// reserved are query names that are not needs.
+var reserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true}
+
+// viewQueryOf reads the reader's choices from q, keeping known values only.
+func viewQueryOf(r *domain.Ranking, q url.Values) viewQuery {
+	out := viewQuery{Needs: map[string]string{}}
+	if _, ok := r.Scenario(q.Get("scenario")); ok {
+		out.Scenario = q.Get("scenario")
+	}
+	if r.HasCategory(q.Get("category")) {
+		out.Category = q.Get("category")
+	}
+	out.All = q.Get("all") == "1"
+	for _, f := range r.Filters {
+		v := q.Get(f.Key)
+		if reserved[f.Key] || v == "" {
+			continue
+		}
+		if slices.ContainsFunc(f.Options, func(o events.FilterOption) bool { return o.Value == v }) {
+			out.Needs[f.Key] = v
+		}
+	}
+	return out
+}
+
+// values is the query that shows this view: only what the reader chose
+// (the defaults are absent), so it is also the view's canonical query.
+func (q viewQuery) values() url.Values {
+	v := url.Values{}
+	if q.Scenario != "" {
+		v.Set("scenario", q.Scenario)
+	}
+	if q.Category != "" {
+		v.Set("category", q.Category)
+	}
+	for k, n := range q.Needs {
+		v.Set(k, n)
+	}
+	if q.All {
+		v.Set("all", "1")
+	}
+	return v
+}
+
+// criterionView is a criterion with its weight in the view.
+type criterionView struct {
+	Slug   string
+	Name   string
+	Weight int
+}
+
+// choice is one tab of the scenario or category picker.
+type choice struct {
+	Value   string
+	Label   string
+	Href    string
+	Current bool
+}
+
+// filterView is one needs question with its options.
+type filterView struct {
+	Key      string
+	Question string
+	Options  []choice
+}
+
+// moveView is an entry's rank change since the previous edition.
+type moveView struct {
+	Kind  string // "up", "down", "same" or "new"
+	Text  string // "▲2", "▼1", "–", "new"
+	Label string // spelled out for screen readers
+}
+
+// entryRow is one entry in the shown ranking.
+type entryRow struct {
+	Pos       int // place in the shown list
+	Rank      int // rank under the view's weights before filtering
+	Slug      string
+	Name      string
+	Category  string
+	Href      string
+	Total     int
+	TotalText string
+	TotalFill string
+	Move      moveView
+	Spark     sparkView
+	Scores    []rowScore
+	Reasons   []string // why the entry is hidden
+}
+
+// rowScore is one criterion of a row's breakdown.
+type rowScore struct {
+	Name   string
+	Weight int
+	Scored bool
+	Meter  meterView
+}
+
+// rankingView is the model of a ranking page.
+type rankingView struct {
+	ui.Page
+	L           linkSet
+	Live        liveUpdates
+	Slug        string
+	Title       string
+	Description string
+	Edition     int
+	PublishedOn string
+	Query       viewQuery
+	ScenarioDoc string // the chosen scenario's description
+	Scenarios   []choice
+	Categories  []choice
+	Filters     []filterView
+	Criteria    []criterionView
+	Rows        []entryRow
+	Matched     int    // rows that meet the needs, shown or not
+	AllHref     string // the view with every row; "" when all are shown
+	Hidden      []entryRow
+	NeedsSet    bool
+	ResetHref   string
+	APIHref     string
+}
+
+// buildRanking assembles a ranking page from the read models, with at most
+// limit rows unless q.All (limit 0: every row).
+func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string, q viewQuery, limit int) (rankingView, error) {
+	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+	if err != nil {
+		return rankingView{}, err
+	}
+	r := st.Ranking
+	v := rankingView{Page: p, L: l, Slug: slug, Title: r.Title.In(p.Lang), Description: r.Description.In(p.Lang),
+		Edition: st.Edition, Query: q, NeedsSet: len(q.Needs) > 0, APIHref: l.API(slug)}
+	v.Page.Title = v.Title
+	v.ResetHref = l.Ranking(slug, q.Scenario, q.Category)
+	if mark, err := read.EditionMark(ctx, slug); err == nil {
+		v.PublishedOn = dayView(p, mark.PublishedAt)
+	}
+	if sc, ok := r.Scenario(q.Scenario); ok {
+		v.ScenarioDoc = sc.Description.In(p.Lang)
+	}
+	for _, c := range r.Criteria {
+		v.Criteria = append(v.Criteria, criterionView{Slug: c.Slug, Name: c.Name.In(p.Lang), Weight: st.Weights[c.Slug]})
+	}
+	v.Scenarios, v.Categories, v.Filters = pickers(p, l, r, q)
+	moves, err := movesOf(ctx, read, slug, st.Edition, q)
+	if err != nil {
+		return v, err
+	}
+	catNames := map[string]string{}
+	for _, c := range r.Categories {
+		catNames[c.Slug] = c.Name.In(p.Lang)
+	}
+	for _, sr := range st.Rows {
+		if q.Category != "" && sr.Category != q.Category {
+			continue
+		}
+		row := entryRow{Rank: sr.Rank, Slug: sr.Slug, Name: sr.Name.In(p.Lang), Category: catNames[sr.Category],
+			Href: l.Entry(slug, sr.Slug, ""), Total: sr.Total, TotalText: totalText(sr.Total),
+			TotalFill: totalMeter(sr.Total), Move: moveOf(p, moves, sr.Slug),
+			Spark: sparkOf(p, v.Criteria, sr.Scores)}
+		for _, c := range v.Criteria {
+			sc, ok := sr.Scores[c.Slug]
+			row.Scores = append(row.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: meterOf(sc)})
+		}
+		if len(sr.Excluded) > 0 {
+			for _, ex := range sr.Excluded {
+				if reason := ex.Reason.In(p.Lang); !slices.Contains(row.Reasons, reason) {
+					row.Reasons = append(row.Reasons, reason)
+				}
+			}
+			v.Hidden = append(v.Hidden, row)
+			continue
+		}
+		row.Pos = len(v.Rows) + 1
+		v.Rows = append(v.Rows, row)
+	}
+	v.Matched = len(v.Rows)
+	if limit > 0 && !q.All && len(v.Rows) > limit {
+		v.Rows = v.Rows[:limit]
+		all := q
+		all.All = true
+		v.AllHref = l.RankingQuery(slug, all.values())
+	}
+	return v, nil
+}
+
+// pickers builds the scenario and category tabs (each keeping the other
+// choices) and the needs questions.
+func pickers(p ui.Page, l linkSet, r *domain.Ranking, q viewQuery) (scen, cats []choice, filters []filterView) {
+	link := func(scenario, category string) string {
+		next := q
+		next.Scenario, next.Category = scenario, category
+		return l.RankingQuery(r.Slug, next.values())
+	}
+	scen = append(scen, choice{Label: p.T("public.overall"), Href: link("", q.Category), Current: q.Scenario == ""})
+	for _, sc := range r.Scenarios {
+		scen = append(scen, choice{Value: sc.Slug, Label: sc.Name.In(p.Lang), Href: link(sc.Slug, q.Category), Current: q.Scenario == sc.Slug})
+	}
+	cats = append(cats, choice{Label: p.T("public.all_categories"), Href: link(q.Scenario, ""), Current: q.Category == ""})
+	for _, c := range r.Categories {
+		cats = append(cats, choice{Value: c.Slug, Label: c.Name.In(p.Lang), Href: link(q.Scenario, c.Slug), Current: q.Category == c.Slug})
+	}
+	for _, f := range r.Filters {
+		if reserved[f.Key] {
+			continue
+		}
+		pf := filterView{Key: f.Key, Question: f.Question.In(p.Lang)}
+		pf.Options = append(pf.Options, choice{Label: p.T("public.need_any"), Current: q.Needs[f.Key] == ""})
+		for _, o := range f.Options {
+			pf.Options = append(pf.Options, choice{Value: o.Value, Label: o.Label.In(p.Lang), Current: q.Needs[f.Key] == o.Value})
+		}
+		filters = append(filters, pf)
+	}
+	return scen, cats, filters
+}
+
+// movesOf returns the rank moves of the latest edition in the view's
+// scope: the scenario's order, else the category's, else overall.
+func movesOf(ctx context.Context, read *projections.Store, slug string, edition int, q viewQuery) (map[string]*int, error) {
+	scope := "overall"
+	switch {
+	case q.Scenario != "":
+		scope = "scenario:" + q.Scenario
+	case q.Category != "":
+		scope = "category"
+	}
+	moves, err := read.Moves(ctx, slug, edition, scope)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*int, len(moves))
+	for _, m := range moves {
+		if d, ok := m.Delta(); ok {
+			out[m.Entry] = &d
+		} else {
+			out[m.Entry] = nil
+		}
+	}
+	return out, nil
+}
+
+// moveOf describes an entry's move; an entry without a move record is
+// shown as unchanged.
+func moveOf(p ui.Page, moves map[string]*int, entry string) moveView {
+	d, ok := moves[entry]
+	switch {
+	case ok && d == nil:
+		return moveView{Kind: "new", Text: p.T("public.move_new"), Label: p.T("public.move_new_label")}
+	case !ok || *d == 0:
+		return moveView{Kind: "same", Text: "–", Label: p.T("public.move_same_label")}
+	case *d > 0:
+		return moveView{Kind: "up", Text: "▲" + itoa(*d), Label: p.T("public.move_up_label", *d)}
+	}
+	return moveView{Kind: "down", Text: "▼" + itoa(-*d), Label: p.T("public.move_down_label", -*d)}
+}
+
+// dayView formats an RFC 3339 time as a date in the page's language.
+func dayView(p ui.Page, ts string) string {
+	if len(ts) < 10 {
+		return ""
+	}
+	return p.Day(ts[:10])
+}
+
+// ranking serves GET /r/{slug}.
+func (s *Site) ranking(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	s.serveRanking(w, r, slug, slug)
+}
+
+// serveRanking serves ranking slug; its validators follow the edition
+// mark of markOf (the start page follows every ranking, as a new one turns
+// it into a list).
+func (s *Site) serveRanking(w http.ResponseWriter, r *http.Request, slug, markOf string) {
+	ctx := r.Context()
+	def, _, err := s.definition(ctx, slug)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	q := viewQueryOf(def, r.URL.Query())
+	s.servePage(w, r, markOf, q.values(), false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, q, s.rows)
+		v.Live = live
+		return rankingPage(v), err
+	})
+}
+
+// home serves GET /: the single ranking, or the list of rankings.
+func (s *Site) home(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	list, err := s.read.Rankings(ctx)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	if len(list) == 1 {
+		s.serveRanking(w, r, list[0].Slug, "")
+		return
+	}
+	s.servePage(w, r, "", nil, false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+		v, err := buildHome(ctx, s.read, p, liveLinks)
+		v.Live = live
+		return homePage(v), err
+	})
+}

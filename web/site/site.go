@@ -1,0 +1,98 @@
+// Package site serves the public site: the rankings, their entries,
+// editions and methodology, the Atom feeds, the live push of new editions
+// (GET /events), the public JSON reads, and the static export of all of
+// it. Every answer depends only on published data, so it is validated by
+// the edition mark and kept, rendered, in a cache bounded in bytes.
+package site
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/crossrank/crossrank/projections"
+)
+
+// Config configures a Site. Read is required to serve; every other field
+// has a working zero value, noted on the field.
+type Config struct {
+	// Read is the read models the pages query. Nil: Routes still mounts
+	// every route, and its read wrapper must answer instead of them.
+	Read *projections.Store
+	// Log receives warnings of the live push; nil: slog.Default().
+	Log *slog.Logger
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+	// Secure says the site is served over TLS (the feeds' own links).
+	Secure bool
+	// Rows is how many rows a live ranking page shows before a link to
+	// all of them; 0: 100.
+	Rows int
+	// PageCacheBytes bounds the memory of rendered public pages and API
+	// answers kept for readers who are not signed in; 0: 64 MiB
+	// (DefaultPageCacheBytes); negative: keep none.
+	PageCacheBytes int
+}
+
+// Site holds what the public handlers share.
+type Site struct {
+	read   *projections.Store
+	log    *slog.Logger
+	now    func() time.Time
+	secure bool
+	rows   int // ranking rows a live page shows before "show all"
+	cache  *bodyCache
+	memo   *markMemo
+	hub    *hub
+}
+
+// New returns a Site; mount its routes with Routes.
+func New(cfg Config) *Site {
+	s := &Site{read: cfg.Read, log: cfg.Log, now: cfg.Now, secure: cfg.Secure, rows: pageRows,
+		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo()}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if cfg.Rows > 0 {
+		s.rows = cfg.Rows
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.hub = newHub(s.read, s.log)
+	return s
+}
+
+// Routes lists the public site's routes, top to bottom, on mux. Every one
+// queries the read models, so each handler is wrapped in read, which may
+// answer instead (a server built without read models answers 503).
+func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) {
+	handle := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, read(h)) }
+
+	// Pages.
+	handle("GET /{$}", s.home)
+	handle("GET /r/{slug}", s.ranking)
+	handle("GET /r/{slug}/e/{entry}", s.entry)
+	handle("GET /r/{slug}/editions", s.editions)
+	handle("GET /r/{slug}/editions/{n}", s.edition)
+	handle("GET /r/{slug}/methodology", s.methodology)
+
+	// Feeds and the live push of new editions.
+	handle("GET /r/{slug}/feed.atom", s.feed)
+	handle("GET /feed.atom", s.feed)
+	mux.Handle("GET /events", read(s.hub))
+
+	// The JSON API's public reads, cached with the pages.
+	handle("GET /api/v1/rankings", s.apiRankings)
+	handle("GET /api/v1/rankings/{slug}", s.apiRanking)
+	handle("GET /api/v1/rankings/{slug}/editions", s.apiEditions)
+	handle("GET /api/v1/rankings/{slug}/editions/{n}", s.apiEdition)
+	handle("GET /api/v1/rankings/{slug}/entries/{entry}", s.apiEntry)
+}
+
+// CloseStreams ends every live event stream. Streams never go idle, so
+// register it with http.Server.RegisterOnShutdown for a prompt shutdown.
+func (s *Site) CloseStreams() { s.hub.close() }
+
+// Streams reports how many live event streams (GET /events) are open.
+func (s *Site) Streams() int { return s.hub.streams() }
