@@ -3,9 +3,6 @@ package site
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -283,39 +280,3 @@ func (x *exporter) lang(lang string, rankings []projections.RankingSummary) {
 }
 
 func identity(s string) string { return s }
-
-// swapDir puts the folder tmp at dir: a plain rename when dir does not
-// exist, else an atomic exchange (see exchangeDirs), after which the old
-// site, now at tmp, is removed.
-func swapDir(tmp, dir string) error {
-	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-		return os.Rename(tmp, dir)
-	}
-	if err := exchangeDirs(tmp, dir); err != nil {
-		return fmt.Errorf("export: swap %s into place: %w", dir, err)
-	}
-	return os.RemoveAll(tmp)
-}
-
-// removeLeftovers deletes sibling folders an interrupted export left.
-func removeLeftovers(dir string) {
-	for _, pattern := range []string{dir + ".tmp-*", dir + ".old-*"} {
-		matches, _ := filepath.Glob(pattern)
-		for _, m := range matches {
-			os.RemoveAll(m)
-		}
-	}
-}
-
-func syncDir(dir string) {
-	if f, err := os.Open(dir); err == nil {
-		_ = f.Sync()
-		f.Close()
-	}
-}
-
-func randomSuffix() string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}

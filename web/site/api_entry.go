@@ -1,0 +1,105 @@
+package site
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
+)
+
+type apiEvidence struct {
+	Proposal     string `json:"proposal"`
+	ID           string `json:"id"`
+	Claim        string `json:"claim"`
+	SourceURL    string `json:"source_url,omitempty"`
+	SourceName   string `json:"source_name,omitempty"`
+	Section      string `json:"section,omitempty"`
+	Excerpt      string `json:"excerpt,omitempty"`
+	ObservedOn   string `json:"observed_on"`
+	ValidForDays int    `json:"valid_for_days,omitempty"`
+	StaleAfter   string `json:"stale_after,omitempty"`
+	Stale        bool   `json:"stale"`
+}
+
+type apiEntryScore struct {
+	Criterion string        `json:"criterion"`
+	Score     int           `json:"score"`
+	Edition   int           `json:"edition"`
+	Proposal  string        `json:"proposal"`
+	Rationale string        `json:"rationale"`
+	Evidence  []apiEvidence `json:"evidence"`
+}
+
+type apiEntryAttribute struct {
+	Key      string        `json:"key"`
+	Tags     []string      `json:"tags"`
+	Edition  int           `json:"edition"`
+	Proposal string        `json:"proposal"`
+	Evidence []apiEvidence `json:"evidence"`
+}
+
+type apiRankPoint struct {
+	Edition int `json:"edition"`
+	Rank    int `json:"rank"`
+	Total   int `json:"total"`
+}
+
+type apiEntry struct {
+	Ranking      string              `json:"ranking"`
+	Slug         string              `json:"slug"`
+	Name         events.Text         `json:"name"`
+	Category     string              `json:"category"`
+	Website      string              `json:"website,omitempty"`
+	Description  events.Text         `json:"description"`
+	Edition      int                 `json:"edition"`
+	Rank         int                 `json:"rank"`
+	CategoryRank int                 `json:"category_rank"`
+	Total        int                 `json:"total"`
+	Scores       []apiEntryScore     `json:"scores"`
+	Attributes   []apiEntryAttribute `json:"attributes"`
+	History      []apiRankPoint      `json:"history"`
+}
+
+func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string, now time.Time) (apiEntry, error) {
+	e, err := read.Entry(ctx, slug, entry)
+	if err != nil {
+		return apiEntry{}, err
+	}
+	if !e.Published {
+		return apiEntry{}, projections.ErrNotFound
+	}
+	evs := func(list []projections.EvidenceView) []apiEvidence {
+		out := []apiEvidence{}
+		for _, v := range list {
+			out = append(out, apiEvidence{Proposal: v.Proposal, ID: v.ID, Claim: v.Claim, SourceURL: v.SourceURL,
+				SourceName: v.SourceName, Section: v.Section, Excerpt: v.Excerpt, ObservedOn: v.ObservedOn,
+				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now)})
+		}
+		return out
+	}
+	out := apiEntry{Ranking: slug, Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Description: e.Description,
+		Edition: e.Edition, Rank: e.Rank, CategoryRank: e.CategoryRnk, Total: e.Total,
+		Scores: []apiEntryScore{}, Attributes: []apiEntryAttribute{}, History: []apiRankPoint{}}
+	for _, s := range e.Scores {
+		out.Scores = append(out.Scores, apiEntryScore{Criterion: s.Criterion, Score: s.Score, Edition: s.Edition,
+			Proposal: s.Proposal, Rationale: s.Rationale, Evidence: evs(s.Evidence)})
+	}
+	for _, a := range e.Attributes {
+		out.Attributes = append(out.Attributes, apiEntryAttribute{Key: a.Key, Tags: nonNil(a.Tags), Edition: a.Edition,
+			Proposal: a.Proposal, Evidence: evs(a.Evidence)})
+	}
+	for _, h := range e.History {
+		out.History = append(out.History, apiRankPoint{Edition: h.Edition, Rank: h.Rank, Total: h.Total})
+	}
+	return out, nil
+}
+
+func (s *Site) apiEntry(w http.ResponseWriter, r *http.Request) {
+	slug, entry := r.PathValue("slug"), r.PathValue("entry")
+	s.serveAPI(w, r, slug, nil, true, func(ctx context.Context) (any, error) {
+		return apiEntryOf(ctx, s.read, slug, entry, httpx.Now(ctx))
+	})
+}

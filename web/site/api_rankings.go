@@ -1,0 +1,144 @@
+package site
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+)
+
+type apiRankingItem struct {
+	Slug        string      `json:"slug"`
+	Title       events.Text `json:"title"`
+	Description events.Text `json:"description"`
+	Edition     int         `json:"edition"`
+	PublishedAt string      `json:"published_at,omitempty"`
+}
+
+type apiRankingList struct {
+	Rankings []apiRankingItem `json:"rankings"`
+}
+
+func apiRankingsOf(ctx context.Context, read *projections.Store) (apiRankingList, error) {
+	list, err := read.Rankings(ctx)
+	out := apiRankingList{Rankings: []apiRankingItem{}}
+	if err != nil {
+		return out, err
+	}
+	for _, rk := range list {
+		r, _, err := read.Definition(ctx, rk.Slug)
+		if err != nil {
+			return out, err
+		}
+		m, err := read.EditionMark(ctx, rk.Slug)
+		if err != nil {
+			return out, err
+		}
+		out.Rankings = append(out.Rankings, apiRankingItem{Slug: rk.Slug, Title: rk.Title, Description: r.Description,
+			Edition: rk.Edition, PublishedAt: m.PublishedAt})
+	}
+	return out, nil
+}
+
+type apiCriterion struct {
+	Slug   string      `json:"slug"`
+	Name   events.Text `json:"name"`
+	Weight int         `json:"weight"` // in the chosen scenario
+}
+
+type apiExclusion struct {
+	Filter string      `json:"filter"`
+	Option string      `json:"option"`
+	Reason events.Text `json:"reason"`
+}
+
+type apiStandingEntry struct {
+	Slug         string         `json:"slug"`
+	Name         events.Text    `json:"name"`
+	Category     string         `json:"category"`
+	Rank         int            `json:"rank"` // under the scenario's weights, all entries
+	CategoryRank int            `json:"category_rank"`
+	Total        int            `json:"total"` // 0–1000; pages show total/100
+	Scores       map[string]int `json:"scores"`
+	Move         *int           `json:"move"` // rank change in the latest edition (+ is up); null when new
+	New          bool           `json:"new"`
+	SinceEdition int            `json:"since_edition"`
+	ExcludedBy   []apiExclusion `json:"excluded_by,omitempty"`
+}
+
+type apiStanding struct {
+	Ranking     string             `json:"ranking"`
+	Title       events.Text        `json:"title"`
+	Edition     int                `json:"edition"`
+	PublishedAt string             `json:"published_at,omitempty"`
+	Scenario    string             `json:"scenario"` // "" for the overall weights
+	Needs       map[string]string  `json:"needs"`
+	Criteria    []apiCriterion     `json:"criteria"`
+	Entries     []apiStandingEntry `json:"entries"`  // meeting every need, best first
+	Excluded    []apiStandingEntry `json:"excluded"` // hidden by a need, with the reasons
+}
+
+// apiQueryOf validates the API's ranking query: an unknown scenario, need
+// or answer is refused (422) rather than silently ignored as pages do.
+func apiQueryOf(r *domain.Ranking, q url.Values) (viewQuery, error) {
+	out := viewQueryOf(r, q)
+	if sc := q.Get("scenario"); sc != out.Scenario {
+		return out, &domain.FieldError{Field: "scenario", Code: "field.unknown_scenario", Args: domain.Args{"value": sc}}
+	}
+	for k, vs := range q {
+		if reserved[k] || k == "category" {
+			continue
+		}
+		if len(vs) > 0 && vs[0] != "" && out.Needs[k] != vs[0] {
+			return out, &domain.FieldError{Field: k, Code: "field.unknown_need", Args: domain.Args{"value": vs[0]}}
+		}
+	}
+	return out, nil
+}
+
+func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q viewQuery) (apiStanding, error) {
+	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+	if err != nil {
+		return apiStanding{}, err
+	}
+	m, err := read.EditionMark(ctx, slug)
+	if err != nil {
+		return apiStanding{}, err
+	}
+	q.Category = "" // the API lists every category
+	moves, err := movesOf(ctx, read, slug, st.Edition, q)
+	if err != nil {
+		return apiStanding{}, err
+	}
+	out := apiStanding{Ranking: slug, Title: st.Ranking.Title, Edition: st.Edition, PublishedAt: m.PublishedAt,
+		Scenario: st.Scenario, Needs: q.Needs, Criteria: []apiCriterion{}, Entries: []apiStandingEntry{}, Excluded: []apiStandingEntry{}}
+	for _, c := range st.Ranking.Criteria {
+		out.Criteria = append(out.Criteria, apiCriterion{Slug: c.Slug, Name: c.Name, Weight: st.Weights[c.Slug]})
+	}
+	for _, row := range st.Rows {
+		e := apiStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
+			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since}
+		if d, ok := moves[row.Slug]; ok && d == nil {
+			e.New = true
+		} else if ok {
+			e.Move = d
+		} else {
+			zero := 0
+			e.Move = &zero
+		}
+		if e.Scores == nil {
+			e.Scores = map[string]int{}
+		}
+		if len(row.Excluded) == 0 {
+			out.Entries = append(out.Entries, e)
+			continue
+		}
+		for _, ex := range row.Excluded {
+			e.ExcludedBy = append(e.ExcludedBy, apiExclusion{Filter: ex.Filter, Option: ex.Option, Reason: ex.Reason})
+		}
+		out.Excluded = append(out.Excluded, e)
+	}
+	return out, nil
+}
