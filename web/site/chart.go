@@ -12,8 +12,8 @@ import (
 // attribute is a number formatted here, and names appear only as escaped
 // text inside <title> and <text> elements.
 
-// barView is one bar of a score chart.
-type barView struct {
+// chartBar is one bar of a score chart.
+type chartBar struct {
 	X, Y, W, H string // geometry of the filled part
 	TrackY     string // top of the empty track
 	Off        bool   // the criterion weighs nothing in this view
@@ -23,7 +23,7 @@ type barView struct {
 // sparkView is an entry's scores as a row of small vertical bars.
 type sparkView struct {
 	Width, Height string
-	Bars          []barView
+	Bars          []chartBar
 	Title         string
 }
 
@@ -46,7 +46,7 @@ func sparkOf(p ui.Page, crit []criterionView, scores map[string]int) sparkView {
 		}
 		title := c.Name + ": " + itoa(v) + "/10"
 		parts = append(parts, title)
-		s.Bars = append(s.Bars, barView{X: itoa(i * sparkStep), Y: itoa(sparkHeight - h), W: itoa(sparkBarW), H: itoa(h),
+		s.Bars = append(s.Bars, chartBar{X: itoa(i * sparkStep), Y: itoa(sparkHeight - h), W: itoa(sparkBarW), H: itoa(h),
 			TrackY: "0", Off: c.Weight == 0, Title: title})
 	}
 	s.Title = p.T("public.scores_chart") + " — " + strings.Join(parts, ", ")
@@ -73,15 +73,15 @@ func clampScore(v int) int { return min(max(v, domain.MinScore), domain.MaxScore
 type lineChartView struct {
 	Width, Height string
 	Points        string // the polyline's points
-	Dots          []dotView
-	XLabels       []labelText
-	YLabels       []labelText
+	Dots          []chartDot
+	XLabels       []chartLabel
+	YLabels       []chartLabel
 	Single        bool // one edition: a dot, no line
 }
 
-type dotView struct{ CX, CY, Title string }
+type chartDot struct{ CX, CY, Title string }
 
-type labelText struct{ X, Y, Text string }
+type chartLabel struct{ X, Y, Text string }
 
 const (
 	lineW, lineH           = 320, 140
@@ -112,12 +112,12 @@ func lineOf(p ui.Page, history []rankPoint, worst int) lineChartView {
 	for _, h := range history {
 		cx, cy := x(h.Edition), y(h.Rank)
 		pts = append(pts, itoa(cx)+","+itoa(cy))
-		l.Dots = append(l.Dots, dotView{CX: itoa(cx), CY: itoa(cy),
+		l.Dots = append(l.Dots, chartDot{CX: itoa(cx), CY: itoa(cy),
 			Title: p.T("public.history_point", h.Edition, h.Rank, totalText(h.Total))})
-		l.XLabels = append(l.XLabels, labelText{X: itoa(cx), Y: itoa(lineH - 6), Text: p.T("public.edition_short", h.Edition)})
+		l.XLabels = append(l.XLabels, chartLabel{X: itoa(cx), Y: itoa(lineH - 6), Text: p.T("public.edition_short", h.Edition)})
 	}
 	l.Points = strings.Join(pts, " ")
-	l.YLabels = []labelText{
+	l.YLabels = []chartLabel{
 		{X: itoa(linePadL - 8), Y: itoa(y(1) + 4), Text: "#1"},
 		{X: itoa(linePadL - 8), Y: itoa(y(worst) + 4), Text: "#" + itoa(worst)},
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/ui"
@@ -46,7 +47,7 @@ func buildEditions(ctx context.Context, read *projections.Store, p ui.Page, l li
 	v.Page.Title = p.T("public.editions_title") + " · " + v.RankingTitle
 	for _, e := range list {
 		v.Editions = append(v.Editions, editionRow{Number: e.Number, Href: l.Edition(slug, e.Number),
-			PublishedOn: dayView(p, e.PublishedAt), Publisher: e.Publisher, Note: e.Note, Changes: e.Changes,
+			PublishedOn: dayText(p, e.PublishedAt), Publisher: e.Publisher, Note: e.Note, Changes: e.Changes,
 			Proposals: len(e.Proposals)})
 	}
 	return v, nil
@@ -114,7 +115,7 @@ func buildEdition(ctx context.Context, read *projections.Store, p ui.Page, l lin
 		return editionView{}, err
 	}
 	v := editionView{Page: p, L: l, Slug: slug, RankingTitle: r.Title.In(p.Lang), RankingHref: l.Ranking(slug, "", ""),
-		EditionsHref: l.Editions(slug), Number: n, PublishedOn: dayView(p, d.PublishedAt), Publisher: d.Publisher,
+		EditionsHref: l.Editions(slug), Number: n, PublishedOn: dayText(p, d.PublishedAt), Publisher: d.Publisher,
 		Note: d.Note, SnapshotHash: d.SnapshotHash}
 	v.Page.Title = p.T("public.edition_title", n) + " · " + v.RankingTitle
 	if n > 1 {
@@ -189,7 +190,7 @@ func orDash(s string) string {
 func (s *Site) editions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
-	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		v, err := buildEditions(ctx, s.read, p, liveLinks, slug)
 		v.Live = live
 		return editionsPage(v), err
@@ -205,7 +206,7 @@ func (s *Site) edition(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, domain.ErrNotFound)
 		return
 	}
-	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		v, err := buildEdition(ctx, s.read, p, liveLinks, slug, n)
 		v.Live = live
 		return editionPage(v), err

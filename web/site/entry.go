@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
@@ -198,7 +199,7 @@ func tagLabels(p ui.Page, defs []events.AttributeValue, tags []string) []string 
 func (s *Site) entry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
-	s.servePage(w, r, slug, nil, true, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+	s.servePage(w, r, slug, nil, true, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, httpx.Now(ctx))
 		v.Live = live
 		return entryPage(v), err

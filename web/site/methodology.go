@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -99,7 +100,7 @@ func buildMethodology(ctx context.Context, read *projections.Store, p ui.Page, l
 func (s *Site) methodology(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
-	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		v, err := buildMethodology(ctx, s.read, p, liveLinks, slug)
 		v.Live = live
 		return methodologyPage(v), err
@@ -140,7 +141,7 @@ func buildHome(ctx context.Context, read *projections.Store, p ui.Page, l linkSe
 			return v, err
 		}
 		v.Rankings = append(v.Rankings, homeRow{Title: rk.Title.In(p.Lang), Description: r.Description.In(p.Lang),
-			Href: l.Ranking(rk.Slug, "", ""), Edition: rk.Edition, PublishedOn: dayView(p, mark.PublishedAt)})
+			Href: l.Ranking(rk.Slug, "", ""), Edition: rk.Edition, PublishedOn: dayText(p, mark.PublishedAt)})
 	}
 	return v, nil
 }

@@ -11,15 +11,12 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// pageComponent is a rendered public page.
-type pageComponent = templ.Component
-
 // servePage answers a public page: 304 when the reader's copy is
 // current (see fresh), else the page build returns, in the shell of
 // the site. ranking is the ranking whose editions the page shows ("" for
 // all); query is the canonical query the page reads (see validator.query;
 // nil for none); daily marks pages that show staleness by today's date.
-func (s *Site) servePage(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(ui.Page, liveUpdates) (pageComponent, error)) {
+func (s *Site) servePage(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(ui.Page, liveUpdates) (templ.Component, error)) {
 	mark, err := s.editionMark(r.Context(), ranking)
 	if err != nil {
 		ui.Fail(w, r, err)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/ui"
@@ -108,7 +109,7 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 	v.Page.Title = v.Title
 	v.ResetHref = l.Ranking(slug, q.Scenario, q.Category)
 	if mark, err := read.EditionMark(ctx, slug); err == nil {
-		v.PublishedOn = dayView(p, mark.PublishedAt)
+		v.PublishedOn = dayText(p, mark.PublishedAt)
 	}
 	if sc, ok := r.Scenario(q.Scenario); ok {
 		v.ScenarioDoc = sc.Description.In(p.Lang)
@@ -229,8 +230,8 @@ func moveOf(p ui.Page, moves map[string]*int, entry string) moveView {
 	return moveView{Kind: "down", Text: "▼" + itoa(-*d), Label: p.T("public.move_down_label", -*d)}
 }
 
-// dayView formats an RFC 3339 time as a date in the page's language.
-func dayView(p ui.Page, ts string) string {
+// dayText formats an RFC 3339 time as a date in the page's language.
+func dayText(p ui.Page, ts string) string {
 	if len(ts) < 10 {
 		return ""
 	}
@@ -254,7 +255,7 @@ func (s *Site) serveRanking(w http.ResponseWriter, r *http.Request, slug, markOf
 		return
 	}
 	q := viewQueryOf(def, r.URL.Query())
-	s.servePage(w, r, markOf, q.values(), false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+	s.servePage(w, r, markOf, q.values(), false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, q, s.rows)
 		v.Live = live
 		return rankingPage(v), err
@@ -273,7 +274,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 		s.serveRanking(w, r, list[0].Slug, "")
 		return
 	}
-	s.servePage(w, r, "", nil, false, func(p ui.Page, live liveUpdates) (pageComponent, error) {
+	s.servePage(w, r, "", nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		v, err := buildHome(ctx, s.read, p, liveLinks)
 		v.Live = live
 		return homePage(v), err
