@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -32,7 +33,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, &httpx.BadField{Field: "format", Code: "field.export_format"})
 		return
 	}
-	f, err := auditFilterOf(q)
+	f, err := desk.AuditFilterOf(q)
 	if err == nil {
 		err = f.Check()
 	}

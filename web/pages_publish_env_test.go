@@ -19,6 +19,7 @@ import (
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/desk"
 )
 
 // adminFakeHash stands in for argon2id for the demo's own users, who never
@@ -75,7 +76,7 @@ func newAdminEnv(t *testing.T) *adminEnv {
 		}
 	}
 	e.caughtUp()
-	if e.srv, err = New(Config{Commands: e.cmd, Read: read, Verify: ProjectionVerifier(store, read.DB()),
+	if e.srv, err = New(Config{Commands: e.cmd, Read: read, Verify: desk.ProjectionVerifier(store, read.DB()),
 		Logger: slog.New(slog.DiscardHandler), SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)}}); err != nil {
 		t.Fatal(err)
 	}

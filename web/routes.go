@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -20,7 +21,6 @@ import (
 func (s *Server) routes() {
 	handle := s.mux.Handle
 	user := s.auth.RequireUser
-	role := func(role string, h http.HandlerFunc) http.Handler { return s.auth.RequireRole(role, h) }
 	admin := func(h http.Handler) http.Handler { return s.auth.RequireRole(domain.RoleAdmin, h) }
 	read := s.needsRead
 
@@ -43,15 +43,14 @@ func (s *Server) routes() {
 	handle("GET /api/v1/audit", read(user(http.HandlerFunc(s.auditExport))))
 	api.Routes(s.mux, s.commands)
 
-	// The desk: dashboard, proposals and their forms. Each form posts to
-	// the action the JSON API runs too; on failure the proposal page shows
-	// again with the message in the form that failed.
-	handle("GET "+paths.Desk, read(user(http.HandlerFunc(s.dashboard))))
-	handle("GET /desk/{$}", http.RedirectHandler(paths.Desk, http.StatusMovedPermanently))
-	handle("GET /desk/proposals/new", read(role(domain.RoleEditor, s.newProposalPage)))
+	// The desk's pages: dashboard, proposals, entries, publishing, the
+	// audit trail, users and the account.
+	s.desk.Routes(s.mux, desk.Guards{User: user, Role: s.auth.RequireRole, Read: read})
+
+	// The desk's forms. Each form posts to the action the JSON API runs
+	// too; on failure the desk shows the page again with the message in
+	// the form that failed.
 	handle("POST /desk/proposals", read(command.Form(s.commands, command.OpenProposal, ppOpened, s.newProposalFailed)))
-	handle("GET /desk/proposals/{id}", read(user(http.HandlerFunc(s.proposalPage))))
-	handle("GET /desk/proposals/{id}/impact", read(user(http.HandlerFunc(s.proposalImpact))))
 	const proposal = "POST /desk/proposals/{id}/"
 	handle(proposal+"evidence", read(ppForm(s, command.AddEvidence, ppNamed[command.AddEvidenceInput]("evidence"))))
 	handle(proposal+"evidence/remove", read(ppForm(s, command.RemoveEvidence, ppNamed[command.RemoveEvidenceInput]("evidence-remove"))))
@@ -63,22 +62,15 @@ func (s *Server) routes() {
 	handle(proposal+"votes", read(ppForm(s, command.Vote, ppVoteFormName)))
 	handle(proposal+"dismiss-veto", read(ppForm(s, command.DismissVeto, ppNamed[command.DismissVetoInput]("dismiss"))))
 	handle(proposal+"reject", read(ppForm(s, command.Reject, ppNamed[command.ReasonInput]("reject"))))
-	handle("GET /desk/entries/{ranking}/{entry}", read(user(http.HandlerFunc(s.deskEntryPage))))
 
-	// Publishing: the next edition of each ranking, published through the
-	// same action as the JSON API.
-	handle("GET "+paths.Publish, read(role(domain.RolePublisher, s.publishPage)))
+	// Publishing the next edition of a ranking, through the same action as
+	// the JSON API.
 	handle("POST "+paths.Publish, read(s.auth.RequireRole(domain.RolePublisher,
 		command.Form(s.commands, command.Publish, s.published, s.publishFailed))))
-
-	// The audit trail for every signed-in user, and verification on demand.
-	handle("GET "+paths.Audit, read(user(http.HandlerFunc(s.auditPage))))
-	handle("POST "+paths.Audit+"/verify", read(user(http.HandlerFunc(s.auditVerify))))
 
 	// Users, for admins. Issuing a token here is refused for anyone but the
 	// admin themself (the domain's rule, answered 403): tokens are issued by
 	// their own user on the account page.
-	handle("GET "+paths.Users, read(admin(http.HandlerFunc(s.usersPage))))
 	handle("POST "+paths.Users, read(admin(command.Form(s.commands, userAddAction,
 		usersDone[userAddInput]("added"), usersFailed[userAddInput](s, "add")))))
 	handle("POST "+paths.Users+"/{name}/roles/grant", read(admin(command.Form(s.commands, roleGrantAction,
@@ -92,7 +84,6 @@ func (s *Server) routes() {
 		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](s, "tokens")))))
 
 	// The signed-in user's own account: password and API tokens.
-	handle("GET "+paths.Account, read(user(http.HandlerFunc(s.accountPage))))
 	handle("POST "+paths.Account+"/password", read(command.Form(s.commands, passwordChangeAction(s),
 		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](s, "password"))))
 	handle("POST "+paths.Account+"/tokens", read(user(http.HandlerFunc(s.accountTokenIssue))))

@@ -13,6 +13,7 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/ui"
@@ -35,7 +36,7 @@ type Config struct {
 	Tokens auth.TokenOwners
 	// Verify checks the audit chain and the editions against the event
 	// store for the audit page; nil: the page says it cannot verify.
-	Verify Verifier
+	Verify desk.Verifier
 	// Ready reports whether the server can take traffic (/readyz); nil: always.
 	Ready func(ctx context.Context) error
 	// Logger receives request logs; nil: slog.Default().
@@ -85,7 +86,6 @@ type Server struct {
 	cmd        *domain.Handler
 	read       *projections.Store // nil until the pages need it
 	commands   *command.Deps      // the write path, shared by the API and the forms
-	verify     Verifier
 	ready      func(context.Context) error
 	log        *slog.Logger
 	now        func() time.Time
@@ -94,6 +94,7 @@ type Server struct {
 	mux        *http.ServeMux
 	handler    http.Handler
 	auth       *auth.Service
+	desk       *desk.Desk
 	origins    *http.CrossOriginProtection
 	site       *site.Site
 }
@@ -122,7 +123,6 @@ func New(cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.verify = cfg.Verify
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -142,6 +142,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows})
+	s.desk = desk.New(desk.Config{Commands: cfg.Commands, Read: cfg.Read, Verify: cfg.Verify,
+		Export: http.HandlerFunc(s.auditExport), Log: s.log})
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil

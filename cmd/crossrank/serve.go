@@ -22,6 +22,7 @@ import (
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/site"
 )
 
@@ -98,7 +99,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	srv, err := web.New(web.Config{
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
-		Verify: web.ProjectionVerifier(e.events, e.read.DB()),
+		Verify: desk.ProjectionVerifier(e.events, e.read.DB()),
 		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
 		PageCacheBytes: *pageCache,
 		Ready:          func(ctx context.Context) error { return ready(ctx, e) },

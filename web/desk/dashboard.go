@@ -1,0 +1,157 @@
+package desk
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// deskDashboardView is the model of the desk's start page: one section per queue.
+type deskDashboardView struct {
+	ui.Page
+	CanPropose bool
+	Sections   []deskQueue
+}
+
+// deskQueue is one queue of the dashboard.
+type deskQueue struct {
+	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "stale", "recent"
+	Title string
+	Empty string // shown when the queue is empty
+	Count int
+	Items []deskQueueItem
+	Link  string // a page listing the whole queue ("" for none)
+	Label string // the link's words
+}
+
+// deskQueueItem is one row of a queue: a proposal, a stale evidence item or an edition.
+type deskQueueItem struct {
+	Href   string // the proposal (or edition) it opens
+	Title  string
+	Detail string // entry, revision, author…
+	Status string // status label ("" for none)
+	Badge  string // the badge's class suffix
+	Note   string // the quorum in words, or why the item is listed
+	Extra  string // a second link (the entry page), "" for none
+	XLabel string
+}
+
+// dashboard shows the signed-in user's queues.
+func (d *Desk) dashboard(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	p := ui.PageOf(r, "desk.dashboard.title", "dashboard")
+	q, err := d.read.Queues(ctx, p.User.Username, httpx.Now(ctx))
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	labels := newDeskLabelCache(d.read)
+	labels.entry = d.entryName
+	v := deskDashboardView{Page: p, CanPropose: p.Has(domain.RoleEditor)}
+	proposals := func(id, titleKey, emptyKey string, list []projections.ProposalSummary, withQuorum bool) deskQueue {
+		sec := deskQueue{ID: id, Title: p.T(titleKey), Empty: p.T(emptyKey), Count: len(list)}
+		for _, ps := range list {
+			sec.Items = append(sec.Items, deskProposalItem(ctx, p, labels, ps, withQuorum))
+		}
+		return sec
+	}
+	if p.Has(domain.RoleEditor) || len(q.MyDrafts)+len(q.MyInReview) > 0 {
+		v.Sections = append(v.Sections,
+			proposals("my-drafts", "desk.queue.my_drafts", "desk.queue.my_drafts.empty", q.MyDrafts, false),
+			proposals("my-in-review", "desk.queue.my_in_review", "desk.queue.my_in_review.empty", q.MyInReview, true))
+	}
+	if p.Has(domain.RoleReviewer) {
+		v.Sections = append(v.Sections,
+			proposals("awaiting-review", "desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", q.AwaitingReview, true))
+	}
+	if p.Has(domain.RolePublisher) {
+		sec := proposals("ready-to-publish", "desk.queue.ready", "desk.queue.ready.empty", q.ReadyToPublish, false)
+		sec.Link, sec.Label = paths.Publish, p.T("desk.queue.ready.publish")
+		v.Sections = append(v.Sections, sec)
+	}
+	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(ctx, p, labels, q.Recent))
+	ui.Render(w, r, http.StatusOK, dashboardPage(v))
+}
+
+// deskProposalItem describes a proposal in a queue.
+func deskProposalItem(ctx context.Context, p ui.Page, labels *deskLabelCache, ps projections.ProposalSummary, withQuorum bool) deskQueueItem {
+	it := deskQueueItem{
+		Href:   deskProposalPath(ps.ID),
+		Title:  ps.Title,
+		Detail: p.T("desk.item.detail", deskEntryLabel(labels.entryName(ctx, p.Lang, ps.Ranking, ps.Entry, ps.EntryName), ps.Entry), ps.Revision, ps.Author),
+		Status: p.StatusLabel(ps.Status),
+		Badge:  string(ps.Status),
+	}
+	if ps.NewEntry {
+		it.Detail += " · " + p.T("desk.item.new_entry")
+	}
+	if withQuorum {
+		it.Note = deskQuorumSentence(p, labels.get(ctx, ps.Ranking), ps.Quorum)
+	}
+	return it
+}
+
+// deskStaleSection lists published values whose evidence is past its validity.
+func deskStaleSection(ctx context.Context, p ui.Page, labels *deskLabelCache, stale []projections.StaleEvidence) deskQueue {
+	sec := deskQueue{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty"), Count: len(stale)}
+	for _, st := range stale {
+		lb := labels.get(ctx, st.Ranking)
+		sec.Items = append(sec.Items, deskQueueItem{
+			Href:   deskProposalPath(st.Evidence.Proposal),
+			Title:  deskEntryLabel(labels.entryName(ctx, p.Lang, st.Ranking, st.Entry, st.EntryName), st.Entry) + " · " + lb.target(p.Lang, st.Target),
+			Detail: p.T("desk.stale.detail", st.Evidence.ID, st.Evidence.Claim),
+			Note:   p.T("desk.stale.since", p.Day(st.Evidence.StaleAfter)),
+			Badge:  "stale",
+			Status: p.T("desk.evidence.stale"),
+			Extra:  deskEntryPath(st.Ranking, st.Entry),
+			XLabel: p.T("desk.stale.entry"),
+		})
+	}
+	return sec
+}
+
+// deskRecentSection lists the latest editions.
+func deskRecentSection(ctx context.Context, p ui.Page, labels *deskLabelCache, eds []projections.EditionSummary) deskQueue {
+	sec := deskQueue{ID: "recent", Title: p.T("desk.queue.recent"), Empty: p.T("desk.queue.recent.empty"), Count: len(eds)}
+	for _, ed := range eds {
+		it := deskQueueItem{
+			Href:   "/r/" + ed.Ranking + "/editions/" + strconv.Itoa(ed.Number),
+			Title:  p.T("desk.edition.title", deskOrSlug(labels.get(ctx, ed.Ranking).title(p.Lang), ed.Ranking), ed.Number),
+			Detail: p.T("desk.edition.detail", p.DateTime(deskTime(ed.PublishedAt)), ed.Publisher, ed.Changes),
+			Note:   ed.Note,
+			Badge:  "published",
+			Status: p.StatusLabel(domain.StatusPublished),
+		}
+		sec.Items = append(sec.Items, it)
+	}
+	return sec
+}
+
+// entryName names an entry in lang from the event store's registration
+// (the queues carry only the Chinese name); fallback when it is not found.
+func (d *Desk) entryName(ctx context.Context, lang, ranking, entry, fallback string) string {
+	if e := d.registeredEntry(ctx, ranking, entry); e != nil {
+		return deskOrSlug(e.Name.In(lang), fallback)
+	}
+	return fallback
+}
+
+// deskEntryLabel names an entry by its name, with the slug when the name is missing.
+func deskEntryLabel(name, slug string) string {
+	if name == "" || name == slug {
+		return slug
+	}
+	return name + " (" + slug + ")"
+}
+
+// deskProposalPath is a proposal's page on the desk.
+func deskProposalPath(id string) string { return "/desk/proposals/" + id }
+
+// deskEntryPath is an entry's page on the desk.
+func deskEntryPath(ranking, entry string) string { return "/desk/entries/" + ranking + "/" + entry }

@@ -1,0 +1,201 @@
+package desk
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// deskEntryView is the model of the desk's entry page: what is published,
+// on what evidence, what is proposed, and what each edition changed.
+type deskEntryView struct {
+	ui.Page
+	Ranking      string
+	RankingTitle string
+	Slug         string
+	Name         string
+	Category     string
+	Website      string
+	Description  string
+	Published    bool
+	Rank         int
+	Total        string
+	Edition      int
+	Scores       []entryScoreView
+	Attributes   []entryAttrView
+	Open         []entryProposalView // proposals still open
+	Proposals    []entryProposalView // every proposal, newest first
+	Editions     []entryEditionView  // editions that changed the entry, newest first
+	History      []entryRankView
+	ProposeURL   string // "" when the user may not propose (not an editor)
+	PublicURL    string
+	AuditURL     string
+}
+
+// entryScoreView is one criterion: its published score and evidence.
+type entryScoreView struct {
+	Criterion   string
+	Label       string
+	Weight      int
+	Scored      bool
+	Score       int
+	Proposal    string
+	ProposalURL string
+	Edition     int
+	Rationale   string
+	Evidence    []entryEvidenceView
+}
+
+// entryAttrView is a published attribute with its evidence.
+type entryAttrView struct {
+	Key         string
+	Label       string
+	Tags        string
+	ProposalURL string
+	Edition     int
+	Evidence    []entryEvidenceView
+}
+
+// entryEvidenceView is one evidence item behind a published value.
+type entryEvidenceView struct {
+	ID          string
+	ProposalURL string
+	Claim       string
+	SourceURL   string
+	SourceName  string
+	Section     string
+	Excerpt     string
+	Observed    string
+	StaleAfter  string // "" when it does not expire
+	Stale       bool
+}
+
+// entryProposalView is a proposal in the entry's lists.
+type entryProposalView struct {
+	ID      string
+	URL     string
+	Title   string
+	Author  string
+	Status  string
+	Label   string
+	Open    bool
+	Updated string
+}
+
+// entryEditionView is an edition that changed the entry.
+type entryEditionView struct {
+	Number  int
+	At      string
+	URL     string
+	Changes []entryChangeView
+}
+
+// entryChangeView is one value an edition changed.
+type entryChangeView struct {
+	Label       string
+	From, To    string
+	Proposal    string
+	ProposalURL string
+}
+
+// entryRankView is the entry's overall rank in one edition.
+type entryRankView struct {
+	Edition int
+	Rank    int
+	Total   string
+}
+
+// entryPage shows an entry to the desk.
+func (d *Desk) entryPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	ranking, slug := r.PathValue("ranking"), r.PathValue("entry")
+	ev, err := d.read.Entry(ctx, ranking, slug)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	changes, err := d.read.EntryChanges(ctx, ranking, slug)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	p := ui.PageOf(r, "", "dashboard")
+	v := deskEntryViewOf(p, ev, changes, httpx.Now(ctx))
+	v.Title = v.Name
+	ui.Render(w, r, http.StatusOK, deskEntryTmpl(v))
+}
+
+func deskEntryViewOf(p ui.Page, ev projections.EntryView, changes []projections.EntryChange, now time.Time) deskEntryView {
+	w := adminWordsOf(ev.Ranking, p.Lang)
+	v := deskEntryView{Page: p, Ranking: ev.Ranking.Slug, RankingTitle: w.Title(), Slug: ev.Slug,
+		Name: ev.Name.In(p.Lang), Category: w.Category(ev.Category), Website: ev.Website,
+		Description: ev.Description.In(p.Lang), Published: ev.Published, Rank: ev.Rank, Total: adminTotal(ev.Total),
+		Edition:  ev.Edition,
+		AuditURL: auditURL(projections.AuditFilter{Ranking: ev.Ranking.Slug, Entry: ev.Slug})}
+	// Only editors open proposals (DecideOpenProposal); anyone else would
+	// follow the link to a 403.
+	if p.Has(domain.RoleEditor) {
+		v.ProposeURL = "/desk/proposals/new?" + url.Values{"ranking": {ev.Ranking.Slug}, "entry": {ev.Slug}}.Encode()
+	}
+	if ev.Published {
+		v.PublicURL = "/r/" + url.PathEscape(ev.Ranking.Slug) + "/e/" + url.PathEscape(ev.Slug)
+	}
+	for _, c := range ev.Ranking.Criteria {
+		sv := entryScoreView{Criterion: c.Slug, Label: c.Name.In(p.Lang), Weight: c.Weight}
+		i := slices.IndexFunc(ev.Scores, func(s projections.ScoreView) bool { return s.Criterion == c.Slug })
+		if i >= 0 {
+			sc := ev.Scores[i]
+			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, sc.Proposal, sc.Edition, sc.Rationale
+			sv.ProposalURL = adminProposalURL(sc.Proposal)
+			sv.Evidence = entryEvidenceOf(p, sc.Evidence, now)
+		}
+		v.Scores = append(v.Scores, sv)
+	}
+	for _, a := range ev.Attributes {
+		v.Attributes = append(v.Attributes, entryAttrView{Key: a.Key, Label: w.Target("attr:" + a.Key),
+			Tags: w.Tags(a.Key, a.Tags), ProposalURL: adminProposalURL(a.Proposal), Edition: a.Edition,
+			Evidence: entryEvidenceOf(p, a.Evidence, now)})
+	}
+	for _, pr := range ev.Proposals {
+		pv := entryProposalView{ID: pr.ID, URL: adminProposalURL(pr.ID), Title: pr.Title, Author: pr.Author,
+			Status: string(pr.Status), Label: p.StatusLabel(pr.Status), Open: pr.Status.Open()}
+		if t, err := time.Parse(time.RFC3339Nano, pr.UpdatedAt); err == nil {
+			pv.Updated = p.Date(t)
+		}
+		if pv.Open {
+			v.Open = append(v.Open, pv)
+		}
+		v.Proposals = append(v.Proposals, pv)
+	}
+	for _, c := range changes {
+		if n := len(v.Editions); n == 0 || v.Editions[n-1].Number != c.Edition {
+			v.Editions = append(v.Editions, entryEditionView{Number: c.Edition, At: p.Date(c.PublishedAt),
+				URL: EditionURL(ev.Ranking.Slug, c.Edition)})
+		}
+		ed := &v.Editions[len(v.Editions)-1]
+		ed.Changes = append(ed.Changes, entryChangeView{Label: w.Target(c.Target),
+			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags),
+			Proposal: c.Proposal, ProposalURL: adminProposalURL(c.Proposal)})
+	}
+	for i := len(ev.History) - 1; i >= 0; i-- {
+		h := ev.History[i]
+		v.History = append(v.History, entryRankView{Edition: h.Edition, Rank: h.Rank, Total: adminTotal(h.Total)})
+	}
+	return v
+}
+
+func entryEvidenceOf(p ui.Page, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
+	out := make([]entryEvidenceView, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, entryEvidenceView{ID: e.ID, ProposalURL: adminProposalURL(e.Proposal), Claim: e.Claim,
+			SourceURL: e.SourceURL, SourceName: e.SourceName, Section: e.Section, Excerpt: e.Excerpt,
+			Observed: p.Day(e.ObservedOn), StaleAfter: p.Day(e.StaleAfter), Stale: e.Stale(now)})
+	}
+	return out
+}

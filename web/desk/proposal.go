@@ -1,0 +1,145 @@
+package desk
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// proposalPageView is the model of a proposal's page: the editor while it
+// is a draft of the user's, the review page for everyone else, and the
+// record once it is closed. Every button it offers is one the domain would
+// accept from this user now; the server checks again on every post.
+type proposalPageView struct {
+	ui.Page
+	ID           string
+	Summary      string
+	RankingTitle string
+	RankingSlug  string
+	EntryName    string
+	EntrySlug    string
+	EntryHref    string
+	NewEntry     bool
+	Status       domain.Status
+	StatusText   string
+	Revision     int
+	Author       string
+	Revisers     string // "" when nobody revised it
+	Opened       string
+	ClosedReason string
+	Edition      int // the edition that published it, 0 if none
+	Draft        bool
+	Today        string // YYYY-MM-DD, the evidence form's default observation day
+
+	ShowImpact bool
+	Impact     ppImpactView
+	Diff       []ppDiffRow
+	Evidence   []ppEvidenceRow
+	Votes      []ppVoteRow // every reviewer's latest vote
+	History    []ppVoteRow // votes later replaced by the same reviewer
+	Revisions  []ppRevisionRow
+	Quorum     []ppQuorumPart
+	QuorumMet  bool
+	Lifecycle  string // where the proposal stands, in words
+
+	Can        domain.Actions // the forms the page offers the user
+	Criteria   []ppCriterionOption
+	Attributes []ppAttrForm
+	Citable    []ppEvidenceChoice // evidence of the current revision, for citing and verifying
+	Vetoes     []string           // reviewers with an open veto
+
+	failed string       // the form whose submit failed, "" for none
+	state  ui.FormState // what it showed
+}
+
+// Form returns the state of the named form: what a failed submit showed,
+// or an empty state (a fresh command id) for every other form.
+func (v proposalPageView) Form(name string) ui.FormState {
+	if v.failed == name {
+		return v.state
+	}
+	return ui.FormState{}
+}
+
+// proposalPage shows a proposal.
+func (d *Desk) proposalPage(w http.ResponseWriter, r *http.Request) {
+	v, err := d.buildProposalPage(r, "", ui.FormState{})
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	ui.Render(w, r, http.StatusOK, proposalPageTmpl(v))
+}
+
+// buildProposalPage reads the proposal from the read models (what it
+// shows) and from the command handler (what the user may do, and the rank
+// impact, both always current). failed names a form to show st in.
+func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState) (proposalPageView, error) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	if !events.ValidID(id) {
+		return proposalPageView{}, domain.ErrProposalMissing
+	}
+	det, err := d.read.Proposal(ctx, id)
+	if err != nil {
+		return proposalPageView{}, err
+	}
+	dp, err := d.cmd.Proposal(ctx, id)
+	if err != nil {
+		return proposalPageView{}, err
+	}
+	rk, _, err := d.read.Definition(ctx, det.Ranking)
+	if err != nil {
+		return proposalPageView{}, err
+	}
+	ed, err := d.cmd.Edition(ctx, det.Ranking)
+	if err != nil {
+		return proposalPageView{}, err
+	}
+	p := ui.PageOf(r, "", "dashboard")
+	p.Title = det.Title
+	l := deskLabels{rk}
+	v := proposalPageView{
+		Page: p, ID: det.ID, Summary: det.Summary, RankingTitle: l.title(p.Lang), RankingSlug: det.Ranking,
+		EntrySlug: det.Entry, EntryHref: deskEntryPath(det.Ranking, det.Entry), NewEntry: det.NewEntry,
+		Status: det.Status, StatusText: p.StatusLabel(det.Status), Revision: det.Revision, Author: det.Author,
+		Revisers: deskJoin(p.Lang, det.Revisers), Opened: p.DateTime(deskTime(det.OpenedAt)),
+		ClosedReason: det.ClosedReason, Edition: det.Edition, Draft: det.Status == domain.StatusDraft,
+		Quorum: ppQuorumParts(p, l, det.Quorum), QuorumMet: det.Quorum.Met,
+		Lifecycle: p.T("desk.lifecycle." + string(det.Status)),
+		Can:       dp.Allowed(httpx.Actor(ctx), ed), Vetoes: dp.OpenVetoes(),
+		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),
+		failed: failed, state: st,
+	}
+	v.EntryName = det.Entry
+	if pe := ed.Entry(det.Entry); pe != nil {
+		v.EntryName = deskOrSlug(pe.Name.In(p.Lang), det.Entry)
+	} else if e, err := d.cmd.Entry(ctx, det.Ranking, det.Entry); err == nil {
+		v.EntryName = deskOrSlug(e.Name.In(p.Lang), det.Entry)
+	}
+	if det.Status.Open() {
+		im, err := d.cmd.RankImpact(ctx, id)
+		if err != nil {
+			return v, err
+		}
+		v.ShowImpact, v.Impact = true, ppBuildImpact(p, id, im)
+	}
+	v.Diff = ppDiffRows(p, l, det, ed)
+	v.Evidence = ppEvidenceRows(p, l, det, v.Can.Edit, httpx.Now(ctx))
+	v.Votes, v.History = ppVoteRows(p, det)
+	v.Revisions = ppRevisionRows(p, det)
+	v.Citable = ppCitable(det)
+	if v.Can.Edit {
+		v.Criteria = ppCriterionOptions(p, rk, ed.Entry(det.Entry), det, v.Form("score"))
+		v.Attributes = ppAttrForms(p, v, rk, ed.Entry(det.Entry), det)
+	}
+	return v, nil
+}
+
+// deskJoin joins names for running text; "" for none.
+func deskJoin(lang string, names []string) string { return strings.Join(names, deskListSep(lang)) }

@@ -1,0 +1,135 @@
+package desk
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// Checked reports whether a failed submit of form had value ticked in field.
+func (v proposalPageView) Checked(form, field, value string) bool {
+	return slices.Contains(v.Form(form).Values[field], value)
+}
+
+// ppCriterionOption is one criterion of the score form's select.
+type ppCriterionOption struct {
+	Slug     string
+	Text     string // "Price — published 7 · proposed 8"
+	Selected bool
+}
+
+// ppCriterionOptions lists the criteria with their published and proposed values.
+func ppCriterionOptions(p ui.Page, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail, st ui.FormState) []ppCriterionOption {
+	proposed := map[string]*int{}
+	for _, c := range d.Changes {
+		if k, ok := strings.CutPrefix(c.Target, "score:"); ok {
+			proposed[k] = c.ToScore
+		}
+	}
+	out := make([]ppCriterionOption, 0, len(rk.Criteria))
+	for _, c := range rk.Criteria {
+		var published *int
+		if pub != nil {
+			if n, ok := pub.Scores[c.Slug]; ok {
+				published = &n
+			}
+		}
+		text := p.T("desk.score.option", deskOrSlug(c.Name.In(p.Lang), c.Slug), ppScoreText(p, published))
+		if to, ok := proposed[c.Slug]; ok {
+			text += " · " + p.T("desk.score.option_proposed", ppScoreText(p, to))
+		}
+		out = append(out, ppCriterionOption{Slug: c.Slug, Text: text, Selected: st.Value("criterion") == c.Slug})
+	}
+	return out
+}
+
+// ppAttrForm is the form proposing one attribute's tags.
+type ppAttrForm struct {
+	Name      string // the form's name: "attr-<key>"
+	Key       string
+	Label     string
+	Published string
+	Proposed  bool // the proposal already changes it
+	Open      bool // shown unfolded
+	FreeText  bool // no known values: tags typed one per line
+	Text      string
+	Values    []ppTagOption
+	State     ui.FormState
+}
+
+// ppTagOption is one known value of an attribute, as a checkbox.
+type ppTagOption struct {
+	Value   string
+	Label   string
+	Checked bool
+}
+
+// ppAttrForms lists a form per attribute, ticked with the proposed tags,
+// else the published ones, else what a failed submit sent.
+func ppAttrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail) []ppAttrForm {
+	l := deskLabels{rk}
+	proposed := map[string][]string{}
+	for _, c := range d.Changes {
+		if k, ok := strings.CutPrefix(c.Target, "attr:"); ok {
+			proposed[k] = c.ToTags
+		}
+	}
+	out := make([]ppAttrForm, 0, len(rk.Attributes))
+	for _, a := range rk.Attributes {
+		var published []string
+		if pub != nil {
+			published = pub.Attributes[a.Key]
+		}
+		f := ppAttrForm{Name: "attr-" + a.Key, Key: a.Key, Label: deskOrSlug(a.Name.In(p.Lang), a.Key),
+			Published: l.tags(p.Lang, a.Key, published), FreeText: len(a.Values) == 0}
+		f.State = v.Form(f.Name)
+		current, ok := proposed[a.Key]
+		f.Proposed = ok
+		if !ok {
+			current = published
+		}
+		if f.State.Values != nil {
+			current = f.State.Values["to"]
+			f.Open = true
+		}
+		f.Open = f.Open || f.Proposed
+		f.Text = strings.Join(current, "\n")
+		for _, val := range a.Values {
+			f.Values = append(f.Values, ppTagOption{Value: val.Value, Label: deskOrSlug(val.Label.In(p.Lang), val.Value),
+				Checked: slices.Contains(current, val.Value)})
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// ppEvidenceChoice is an evidence item to cite (editor) or to tick as verified (reviewer).
+type ppEvidenceChoice struct {
+	ID    string
+	Claim string
+}
+
+// ppCitable lists the current revision's evidence.
+func ppCitable(d projections.ProposalDetail) []ppEvidenceChoice {
+	var out []ppEvidenceChoice
+	for _, e := range d.Evidence {
+		if !e.Removed {
+			out = append(out, ppEvidenceChoice{ID: e.ID, Claim: e.Claim})
+		}
+	}
+	return out
+}
+
+// Action is the address a form of this page posts to ("evidence", "votes"…).
+func (v proposalPageView) Action(name string) string { return deskProposalPath(v.ID) + "/" + name }
+
+// Val returns what a failed submit of form sent in field, else def.
+func (v proposalPageView) Val(form, field, def string) string {
+	if st := v.Form(form); st.Values != nil {
+		return st.Value(field)
+	}
+	return def
+}

@@ -1,0 +1,128 @@
+package desk
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// newProposalView is the model of the page that opens a proposal: for an
+// entry of the chosen ranking, or for a new entry. Without script the
+// ranking is chosen first (a GET form), then the entry.
+type newProposalView struct {
+	ui.Page
+	Rankings     []deskChoice // every ranking, to choose from
+	Ranking      string       // the chosen ranking, "" before the choice
+	RankingTitle string
+	Entries      []deskChoice // its published entries (and the one asked for)
+	Categories   []deskChoice
+
+	failed string // "existing" or "new": the form whose submit failed
+	state  ui.FormState
+}
+
+// deskChoice is one option of a select.
+type deskChoice struct {
+	Value    string
+	Label    string
+	Selected bool
+}
+
+// Form returns the state of the named form after a failed submit.
+func (v newProposalView) Form(name string) ui.FormState {
+	if v.failed == name {
+		return v.state
+	}
+	return ui.FormState{}
+}
+
+// newProposalPage shows the form; ?ranking= and ?entry= preselect (the desk
+// entry page links here with both).
+func (d *Desk) newProposalPage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v, err := d.buildNewProposal(r, q.Get("ranking"), q.Get("entry"), "", ui.FormState{})
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	ui.Render(w, r, http.StatusOK, newProposalPageTmpl(v))
+}
+
+// NewProposalChoice is what the new-proposal page preselects, and the form
+// whose submit failed.
+type NewProposalChoice struct {
+	Ranking string
+	Entry   string
+	Failed  string // "existing" or "new"; "" for none
+}
+
+// RenderNewProposal shows the new-proposal page with status; st is the
+// state of the failed form.
+func (d *Desk) RenderNewProposal(w http.ResponseWriter, r *http.Request, status int, c NewProposalChoice, st ui.FormState) {
+	v, err := d.buildNewProposal(r, c.Ranking, c.Entry, c.Failed, st)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	ui.Render(w, r, status, newProposalPageTmpl(v))
+}
+
+func (d *Desk) buildNewProposal(r *http.Request, ranking, entry, failed string, st ui.FormState) (newProposalView, error) {
+	ctx := r.Context()
+	v := newProposalView{Page: ui.PageOf(r, "desk.new.title", "dashboard"), failed: failed, state: st}
+	list, err := d.read.Rankings(ctx)
+	if err != nil {
+		return v, err
+	}
+	if ranking == "" && len(list) == 1 {
+		ranking = list[0].Slug
+	}
+	for _, rk := range list {
+		v.Rankings = append(v.Rankings, deskChoice{Value: rk.Slug, Label: deskOrSlug(rk.Title.In(v.Lang), rk.Slug), Selected: rk.Slug == ranking})
+		if rk.Slug == ranking {
+			v.Ranking, v.RankingTitle = rk.Slug, deskOrSlug(rk.Title.In(v.Lang), rk.Slug)
+		}
+	}
+	if v.Ranking == "" {
+		return v, nil
+	}
+	def, _, err := d.read.Definition(ctx, v.Ranking)
+	if err != nil {
+		return v, err
+	}
+	for _, c := range def.Categories {
+		v.Categories = append(v.Categories, deskChoice{Value: c.Slug, Label: deskOrSlug(c.Name.In(v.Lang), c.Slug),
+			Selected: failed == "new" && st.Value("category") == c.Slug})
+	}
+	standing, err := d.read.Standing(ctx, v.Ranking, "", nil)
+	if err != nil {
+		return v, err
+	}
+	found := false
+	for _, row := range standing.Rows {
+		v.Entries = append(v.Entries, deskChoice{Value: row.Slug, Label: deskEntryLabel(row.Name.In(v.Lang), row.Slug), Selected: row.Slug == entry})
+		found = found || row.Slug == entry
+	}
+	if !found && entry != "" && failed != "new" {
+		// An entry registered by an open proposal but not published yet.
+		if e := d.registeredEntry(ctx, v.Ranking, entry); e != nil {
+			v.Entries = append(v.Entries, deskChoice{Value: e.Slug, Label: deskEntryLabel(e.Name.In(v.Lang), e.Slug), Selected: true})
+		}
+	}
+	return v, nil
+}
+
+// registeredEntry returns an entry the event store knows, or nil.
+func (d *Desk) registeredEntry(ctx context.Context, ranking, entry string) *events.EntryCreated {
+	if domain.CheckSlug("entry", entry) != nil {
+		return nil
+	}
+	e, err := d.cmd.Entry(ctx, ranking, entry)
+	if err != nil {
+		return nil
+	}
+	return &e.EntryCreated
+}

@@ -1,0 +1,93 @@
+package desk
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// ppQuorumPart is one clause of a proposal's quorum state in words, such as
+// "needs 1 more approval" or "1 open veto by reviewer2".
+type ppQuorumPart struct {
+	ID   string // "met", "needed", "unverified", "vetoes", "outdated", "ineligible", "stale"
+	Lead string // the separator before it: "" for the first clause, "; " or "；" after
+	Text string
+}
+
+// ppQuorumParts puts the quorum state into words, clause by clause, in the
+// page's language.
+func ppQuorumParts(p ui.Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
+	var out []ppQuorumPart
+	add := func(id, text string) {
+		pt := ppQuorumPart{ID: id, Text: text}
+		if len(out) == 0 {
+			pt.Text = upperFirst(text) // the clauses read as one sentence
+		} else {
+			pt.Lead = ppQuorumSep(p.Lang)
+		}
+		out = append(out, pt)
+	}
+	sep := deskListSep(p.Lang)
+	if q.Met {
+		add("met", p.T("desk.quorum.met", strings.Join(q.Approvers, sep)))
+	}
+	if q.Needed > 0 {
+		add("needed", deskPlural(p.Lang, "desk.quorum.needed", q.Needed, q.Needed))
+	}
+	if n := len(q.Unverified); n > 0 {
+		add("unverified", deskPlural(p.Lang, "desk.quorum.unverified", n, strings.Join(q.Unverified, sep)))
+	}
+	if n := len(q.Vetoes); n > 0 {
+		add("vetoes", deskPlural(p.Lang, "desk.quorum.vetoes", n, n, strings.Join(q.Vetoes, sep)))
+	}
+	if n := len(q.StaleTarget); n > 0 {
+		names := make([]string, n)
+		for i, t := range q.StaleTarget {
+			names[i] = l.target(p.Lang, t)
+		}
+		add("stale", deskPlural(p.Lang, "desk.quorum.stale", n, strings.Join(names, sep)))
+	}
+	if n := len(q.Outdated); n > 0 {
+		add("outdated", deskPlural(p.Lang, "desk.quorum.outdated", n, strings.Join(q.Outdated, sep)))
+	}
+	if n := len(q.Ineligible); n > 0 {
+		add("ineligible", deskPlural(p.Lang, "desk.quorum.ineligible", n, strings.Join(q.Ineligible, sep)))
+	}
+	return out
+}
+
+// deskQuorumSentence joins the clauses into one sentence.
+func deskQuorumSentence(p ui.Page, l deskLabels, q domain.QuorumState) string {
+	var b strings.Builder
+	for _, pt := range ppQuorumParts(p, l, q) {
+		b.WriteString(pt.Lead + pt.Text)
+	}
+	return b.String()
+}
+
+// ppQuorumSep separates clauses of the quorum sentence.
+func ppQuorumSep(lang string) string {
+	if lang == i18n.Zh {
+		return "；"
+	}
+	return "; "
+}
+
+// deskPlural picks key+".one" for one in English and key+".other"
+// otherwise (Chinese has no singular form), then formats it with args.
+func deskPlural(lang, key string, n int, args ...any) string {
+	form := i18n.PluralKey(lang, key, n)
+	if !i18n.Has(form) {
+		return key
+	}
+	return i18n.T(lang, form, args...)
+}
+
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}

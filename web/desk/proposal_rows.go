@@ -1,0 +1,210 @@
+package desk
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// ppDiffRow is one proposed change, field by field: before → after, with
+// the labels readers know.
+type ppDiffRow struct {
+	Target    string // "score:price" or "attr:billing", as the remove form sends it
+	ID        string // the target made safe for a test id: "score-price"
+	Label     string
+	Before    string
+	After     string
+	Added     []string // attribute tags the change adds
+	Removed   []string // and those it drops
+	Rationale string
+	Evidence  string // the evidence ids it cites
+	Stale     bool   // the baseline was published over since
+	StaleNote string
+}
+
+// ppDiffRows lists the proposal's changes with their labels.
+func ppDiffRows(p ui.Page, l deskLabels, d projections.ProposalDetail, ed *domain.Edition) []ppDiffRow {
+	pub := ed.Entry(d.Entry)
+	var out []ppDiffRow
+	for _, c := range d.Changes {
+		kind, key, _ := strings.Cut(c.Target, ":")
+		row := ppDiffRow{Target: c.Target, ID: kind + "-" + key, Label: l.target(p.Lang, c.Target),
+			Rationale: c.Rationale, Evidence: strings.Join(c.Evidence, deskListSep(p.Lang)),
+			Stale: slices.Contains(d.Quorum.StaleTarget, c.Target)}
+		if kind == "attr" {
+			row.Before, row.After = l.tags(p.Lang, key, c.FromTags), l.tags(p.Lang, key, c.ToTags)
+			for _, t := range c.ToTags {
+				if !slices.Contains(c.FromTags, t) {
+					row.Added = append(row.Added, l.tag(p.Lang, key, t))
+				}
+			}
+			for _, t := range c.FromTags {
+				if !slices.Contains(c.ToTags, t) {
+					row.Removed = append(row.Removed, l.tag(p.Lang, key, t))
+				}
+			}
+			if row.Stale {
+				var now []string
+				if pub != nil {
+					now = pub.Attributes[key]
+				}
+				row.StaleNote = p.T("desk.diff.stale", l.tags(p.Lang, key, now))
+			}
+		} else {
+			row.Before, row.After = ppScoreText(p, c.FromScore), ppScoreText(p, c.ToScore)
+			if row.Stale {
+				var now *int
+				if pub != nil {
+					if n, ok := pub.Scores[key]; ok {
+						now = &n
+					}
+				}
+				row.StaleNote = p.T("desk.diff.stale", ppScoreText(p, now))
+			}
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func ppScoreText(p ui.Page, n *int) string {
+	if n == nil {
+		return p.T("desk.diff.unscored")
+	}
+	return strconv.Itoa(*n)
+}
+
+// ppEvidenceRow is one evidence item with its source and who verified it.
+type ppEvidenceRow struct {
+	ID         string
+	Claim      string
+	Source     string // the source's name, or its URL when unnamed
+	Href       string // the source URL when it is http(s); "" shows no link
+	Section    string
+	Excerpt    string
+	Observed   string
+	Validity   string // "valid for 30 days" or "does not expire"
+	Stale      bool
+	StaleText  string
+	Removed    bool
+	AddedBy    string
+	CitedBy    string // the changes citing it, by label
+	VerifiedBy string // approvers of the current revision who checked it
+	Unverified bool   // no approver of the current revision checked it yet
+	Removable  bool   // the editor may remove it (not cited, not removed)
+}
+
+// ppEvidenceRows lists the proposal's evidence, current first.
+func ppEvidenceRows(p ui.Page, l deskLabels, d projections.ProposalDetail, editable bool, now time.Time) []ppEvidenceRow {
+	verified := map[string][]string{}
+	for _, v := range d.Votes {
+		if v.Current && v.Verdict == events.Approve && v.Revision == d.Revision {
+			for _, id := range v.Verified {
+				verified[id] = append(verified[id], v.Voter)
+			}
+		}
+	}
+	cited := map[string][]string{}
+	for _, c := range d.Changes {
+		for _, id := range c.Evidence {
+			cited[id] = append(cited[id], c.Target)
+		}
+	}
+	var out []ppEvidenceRow
+	for _, e := range d.Evidence {
+		row := ppEvidenceRow{
+			ID: e.ID, Claim: e.Claim, Source: e.SourceName, Href: deskSourceHref(e.SourceURL), Section: e.Section,
+			Excerpt: e.Excerpt, Observed: p.Day(e.ObservedOn), Stale: e.Stale(now), Removed: e.Removed,
+			AddedBy: e.AddedBy, VerifiedBy: deskJoin(p.Lang, verified[e.ID]),
+		}
+		if row.Source == "" {
+			row.Source = e.SourceURL
+		}
+		if e.ValidForDays > 0 {
+			row.Validity = deskPlural(p.Lang, "desk.evidence.valid_for", e.ValidForDays, e.ValidForDays)
+		} else {
+			row.Validity = p.T("desk.evidence.no_expiry")
+		}
+		if row.Stale {
+			row.StaleText = p.T("desk.stale.since", p.Day(e.StaleAfter))
+		}
+		row.Unverified = !e.Removed && len(verified[e.ID]) == 0
+		var targets []string
+		for _, t := range cited[e.ID] {
+			targets = append(targets, l.target(p.Lang, t))
+		}
+		row.CitedBy = strings.Join(targets, deskListSep(p.Lang))
+		row.Removable = editable && !e.Removed && len(targets) == 0
+		out = append(out, row)
+	}
+	return out
+}
+
+// deskSourceHref returns u when it may become a link: an absolute http or https
+// URL with a host, as the domain accepts. Anything else (javascript:, data:,
+// a relative path) is shown as text, never as href.
+func deskSourceHref(u string) string {
+	if u == "" || domain.CheckURL("source_url", u) != nil {
+		return ""
+	}
+	return u
+}
+
+// ppVoteRow is one vote as the page lists it.
+type ppVoteRow struct {
+	Voter       string
+	Verdict     string // "approve" or "reject"
+	VerdictText string
+	Revision    int
+	Verified    string
+	Comment     string
+	At          string
+	Outdated    bool // an approval of an earlier revision
+	Veto        bool // an open reject
+	Dismissed   string
+}
+
+// ppVoteRows splits the votes into every reviewer's current vote and the
+// history of replaced ones.
+func ppVoteRows(p ui.Page, d projections.ProposalDetail) (current, history []ppVoteRow) {
+	for _, v := range d.Votes {
+		row := ppVoteRow{Voter: v.Voter, Verdict: v.Verdict, VerdictText: p.T("desk.vote." + v.Verdict),
+			Revision: v.Revision, Verified: deskJoin(p.Lang, v.Verified), Comment: v.Comment,
+			At: p.DateTime(deskTime(v.CastAt)), Outdated: v.Outdated}
+		if v.Verdict == events.Reject {
+			if v.DismissedBy != "" {
+				row.Dismissed = p.T("desk.vote.dismissed", v.DismissedBy, v.Dismissal)
+			} else {
+				row.Veto = v.Current
+			}
+		}
+		if v.Current {
+			current = append(current, row)
+		} else {
+			history = append(history, row)
+		}
+	}
+	return current, history
+}
+
+// ppRevisionRow is one revision of the proposal.
+type ppRevisionRow struct {
+	Revision int
+	Actor    string
+	At       string
+	Note     string
+}
+
+func ppRevisionRows(p ui.Page, d projections.ProposalDetail) []ppRevisionRow {
+	out := make([]ppRevisionRow, 0, len(d.Revisions))
+	for _, r := range d.Revisions {
+		out = append(out, ppRevisionRow{Revision: r.Revision, Actor: r.Actor, At: p.DateTime(deskTime(r.At)), Note: r.Note})
+	}
+	return out
+}

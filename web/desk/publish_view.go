@@ -1,0 +1,193 @@
+package desk
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// PublishChoice is the subset of one ranking's proposals a publisher chose.
+type PublishChoice struct {
+	Ranking   string // "" when nothing was chosen: every ranking previews all
+	Proposals []string
+	Failed    bool // publishing this choice just failed
+}
+
+// publishView is the model of the publish page.
+type publishView struct {
+	ui.Page
+	Rankings []publishRanking
+	Error    string // a failed publish of no ranking on the page (an unknown slug)
+}
+
+// publishRanking is one ranking's section: its candidates, the preview of
+// the chosen ones, and the form that publishes that preview.
+type publishRanking struct {
+	Slug         string
+	Title        string
+	Edition      int // the latest published edition (0: none yet)
+	Candidates   []publishCandidate
+	Chosen       []string // the proposals the preview covers
+	Preview      *publishPreview
+	PreviewError string       // why no preview could be made
+	Form         ui.FormState // the publish form after a failed submit
+}
+
+// publishCandidate is a cross-validated proposal with its checkbox.
+type publishCandidate struct {
+	ID        string
+	Href      string
+	Title     string
+	Entry     string
+	Author    string
+	Revision  int
+	Approvers int
+	Checked   bool
+	Own       bool // the publisher authored or revised it: another publisher must publish it
+}
+
+// publishPreview is the next edition as the domain computes it.
+type publishPreview struct {
+	Number     int
+	Hash       string
+	Rows       []publishRow
+	Changes    []publishChange
+	NewEntries []publishNewEntry
+}
+
+// publishRow is one entry of the new ranking with its move.
+type publishRow struct {
+	Slug     string
+	Rank     int
+	Name     string
+	Category string
+	Href     string
+	Total    string
+	Before   string // the total before, when it changed; "" otherwise
+	Move     string // "▲2", "▼1", "new", "" when unchanged
+	MoveKind string // "up", "down", "new", "same"
+}
+
+// publishChange is one published value: from → to, with its proposal.
+type publishChange struct {
+	Proposal string
+	Href     string
+	Entry    string
+	Target   string // the target id, "score:price"
+	Label    string // the criterion or attribute in words
+	From, To string
+}
+
+// publishNewEntry is an entry the edition makes public.
+type publishNewEntry struct {
+	Slug     string
+	Name     string
+	Category string
+	Proposal string
+	Href     string
+}
+
+// SelectURL is the page previewing this ranking's chosen proposals.
+func (pr publishRanking) SelectURL() string {
+	q := url.Values{"ranking": {pr.Slug}, "p": pr.Chosen}
+	return paths.Publish + "?" + q.Encode() + "#ranking-" + pr.Slug
+}
+
+// publishView builds the page for choice; st is the state of the failed
+// publish form of choice.Ranking, if any.
+func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormState) (publishView, error) {
+	ctx := r.Context()
+	v := publishView{Page: ui.PageOf(r, "publish.title", "publish")}
+	rankings, err := d.read.Rankings(ctx)
+	if err != nil {
+		return v, err
+	}
+	me := v.User.Username
+	for _, rk := range rankings {
+		pr := publishRanking{Slug: rk.Slug, Title: rk.Title.In(v.Lang), Edition: rk.Edition}
+		ready, err := d.read.ProposalsWithStatus(ctx, rk.Slug, domain.StatusCrossValidated)
+		if err != nil {
+			return v, err
+		}
+		chosenHere := choice.Ranking == rk.Slug
+		for _, p := range ready {
+			c := publishCandidate{ID: p.ID, Href: adminProposalURL(p.ID), Title: p.Title, Entry: p.Entry,
+				Author: p.Author, Revision: p.Revision, Approvers: len(p.Quorum.Approvers),
+				Own: p.Author == me || slices.Contains(p.Revisers, me)}
+			c.Checked = !c.Own && (!chosenHere || slices.Contains(choice.Proposals, p.ID))
+			if c.Checked {
+				pr.Chosen = append(pr.Chosen, p.ID)
+			}
+			pr.Candidates = append(pr.Candidates, c)
+		}
+		if chosenHere && choice.Failed {
+			pr.Form = st
+		}
+		switch {
+		case len(pr.Chosen) > 0:
+			pv, def, err := d.cmd.PreviewEdition(ctx, rk.Slug, pr.Chosen)
+			if err != nil {
+				if httpx.Status(err) >= 500 {
+					return v, err
+				}
+				pr.PreviewError = httpx.Message(v.Lang, err)
+				break
+			}
+			pr.Preview = previewOf(pv, adminWordsOf(def, v.Lang), v.Lang)
+		case len(pr.Candidates) > 0 && chosenHere:
+			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
+		}
+		v.Rankings = append(v.Rankings, pr)
+	}
+	if choice.Failed && !slices.ContainsFunc(v.Rankings, func(pr publishRanking) bool { return pr.Slug == choice.Ranking }) {
+		v.Error = st.Summary
+	}
+	return v, nil
+}
+
+// previewOf puts an edition preview into words: the new ranking with rank
+// moves and totals before → after, every change, every new entry.
+func previewOf(pv domain.EditionPreview, w adminWords, lang string) *publishPreview {
+	out := &publishPreview{Number: pv.Number, Hash: pv.Hash}
+	before := map[string]int{}
+	beforeTotal := map[string]int{}
+	for _, e := range pv.Before.Entries {
+		before[e.Slug], beforeTotal[e.Slug] = e.Rank, e.Total
+	}
+	names := map[string]string{}
+	for _, e := range pv.After.Entries {
+		names[e.Slug] = e.Name.In(lang)
+		row := publishRow{Slug: e.Slug, Rank: e.Rank, Name: names[e.Slug], Category: w.Category(e.Category),
+			Href: adminEntryURL(pv.Ranking, e.Slug), Total: adminTotal(e.Total), MoveKind: "same"}
+		was, ok := before[e.Slug]
+		switch {
+		case !ok:
+			row.Move, row.MoveKind = i18n.T(lang, "publish.move.new"), "new"
+		case was > e.Rank:
+			row.Move, row.MoveKind = "▲"+strconv.Itoa(was-e.Rank), "up"
+		case was < e.Rank:
+			row.Move, row.MoveKind = "▼"+strconv.Itoa(e.Rank-was), "down"
+		}
+		if ok && beforeTotal[e.Slug] != e.Total {
+			row.Before = adminTotal(beforeTotal[e.Slug])
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	for _, c := range pv.Changes {
+		out.Changes = append(out.Changes, publishChange{Proposal: c.Proposal, Href: adminProposalURL(c.Proposal),
+			Entry: names[c.Entry], Target: c.Target, Label: w.Target(c.Target),
+			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags)})
+	}
+	for _, ne := range pv.NewEntries {
+		out.NewEntries = append(out.NewEntries, publishNewEntry{Slug: ne.Slug, Name: ne.Name.In(lang),
+			Category: w.Category(ne.Category), Proposal: ne.Proposal, Href: adminProposalURL(ne.Proposal)})
+	}
+	return out
+}
