@@ -26,10 +26,13 @@ func (v accountView) StateFor(form string) ui.FormState {
 	return ui.FormState{}
 }
 
-func (d *Desk) accountPage(w http.ResponseWriter, r *http.Request) {
+// serveAccount shows the signed-in user's roles and API tokens.
+func (d *Desk) serveAccount(w http.ResponseWriter, r *http.Request) {
 	d.RenderAccount(w, r, http.StatusOK, "", ui.FormState{})
 }
 
+// RenderAccount shows the account page with status; st is the state of
+// the form formID after a failed submit ("" for none).
 func (d *Desk) RenderAccount(w http.ResponseWriter, r *http.Request, status int, formID string, st ui.FormState) {
 	v := accountView{Page: ui.PageOf(r, "account.title", ""), Failed: formID, State: st}
 	v.Notice = doneNotice(v.Lang, "account", r)
@@ -42,7 +45,7 @@ func (d *Desk) RenderAccount(w http.ResponseWriter, r *http.Request, status int,
 	for _, t := range tokens {
 		v.Tokens = append(v.Tokens, tokenViewOf(v.Page, t, httpx.Now(r.Context())))
 	}
-	ui.Render(w, r, status, accountPageTmpl(v))
+	ui.Render(w, r, status, accountPage(v))
 }
 
 // accountRevokeURL is the form revoking one of the user's own tokens.

@@ -11,8 +11,8 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "github.com/crossrank/crossrank/web/ui"
 
-// accountPageTmpl is the signed-in user's own page: roles, password, tokens.
-func accountPageTmpl(v accountView) templ.Component {
+// accountPage is the signed-in user's own page: roles, password, tokens.
+func accountPage(v accountView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

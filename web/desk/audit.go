@@ -73,9 +73,9 @@ func auditURL(f projections.AuditFilter, extra ...string) string {
 	return paths.Audit + "?" + q.Encode()
 }
 
-// auditPage shows a page of the trail, or exports the selection
+// serveAudit shows a page of the trail, or exports the selection
 // (?format=csv or ?format=json).
-func (d *Desk) auditPage(w http.ResponseWriter, r *http.Request) {
+func (d *Desk) serveAudit(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("format") {
 		d.export.ServeHTTP(w, r)
 		return
@@ -127,7 +127,7 @@ func (d *Desk) renderAudit(w http.ResponseWriter, r *http.Request, ver *auditVer
 		return
 	}
 	v.CSVURL, v.JSONURL = auditURL(f, "format", "csv"), auditURL(f, "format", "json")
-	ui.Render(w, r, status, auditPageTmpl(v))
+	ui.Render(w, r, status, auditPage(v))
 }
 
 // auditView is the model of the audit page.
@@ -223,7 +223,7 @@ func auditRowsOf(rows []projections.AuditRow, p ui.Page) []auditRowView {
 		}
 		v.Subject, v.SubjectURL = auditSubject(r, p)
 		if r.Proposal != "" && r.Entry != "" && r.Ranking != "" {
-			v.EntryLabel, v.EntryURL = p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
+			v.EntryLabel, v.EntryURL = p.T("audit.subject.entry", r.Entry), entryURL(r.Ranking, r.Entry)
 		}
 		out = append(out, v)
 	}
@@ -251,9 +251,9 @@ func auditVia(p ui.Page, raw string) string {
 func auditSubject(r projections.AuditRow, p ui.Page) (string, string) {
 	switch {
 	case r.Proposal != "":
-		return p.T("audit.subject.proposal", r.Proposal), adminProposalURL(r.Proposal)
+		return p.T("audit.subject.proposal", r.Proposal), proposalURL(r.Proposal)
 	case r.Entry != "" && r.Ranking != "":
-		return p.T("audit.subject.entry", r.Entry), adminEntryURL(r.Ranking, r.Entry)
+		return p.T("audit.subject.entry", r.Entry), entryURL(r.Ranking, r.Entry)
 	case r.Kind == string(events.KindUser):
 		if p.Has(domain.RoleAdmin) {
 			return p.T("audit.subject.user", r.Aggregate), paths.Users + "#user-" + r.Aggregate

@@ -15,9 +15,9 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// auditPageTmpl is the audit trail: the chain head and verification, the
+// auditPage is the audit trail: the chain head and verification, the
 // filters, one page of events, and the exports.
-func auditPageTmpl(v auditView) templ.Component {
+func auditPage(v auditView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -122,11 +122,11 @@ func (d *Desk) lastVerify(lang string) *auditVerifyView {
 	return nil
 }
 
-// auditVerify runs the verification and shows the audit page with its
+// serveVerify runs the verification and shows the audit page with its
 // outcome. It writes nothing, so it answers at once rather than
 // redirecting; it is a POST because it replays the whole stream, which no
 // link or prefetch should start.
-func (d *Desk) auditVerify(w http.ResponseWriter, r *http.Request) {
+func (d *Desk) serveVerify(w http.ResponseWriter, r *http.Request) {
 	lang := httpx.Lang(r.Context())
 	if d.verify == nil {
 		d.renderAudit(w, r, &auditVerifyView{Outcome: "error", Message: i18n.T(lang, "audit.verify.unavailable")})

@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strconv"
@@ -12,26 +13,26 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// deskDashboardView is the model of the desk's start page: one section per queue.
-type deskDashboardView struct {
+// dashboardView is the model of the desk's start page: one section per queue.
+type dashboardView struct {
 	ui.Page
 	CanPropose bool
-	Sections   []deskQueue
+	Sections   []queueSection
 }
 
-// deskQueue is one queue of the dashboard.
-type deskQueue struct {
+// queueSection is one queue of the dashboard.
+type queueSection struct {
 	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "stale", "recent"
 	Title string
 	Empty string // shown when the queue is empty
 	Count int
-	Items []deskQueueItem
+	Items []queueItem
 	Link  string // a page listing the whole queue ("" for none)
 	Label string // the link's words
 }
 
-// deskQueueItem is one row of a queue: a proposal, a stale evidence item or an edition.
-type deskQueueItem struct {
+// queueItem is one row of a queue: a proposal, a stale evidence item or an edition.
+type queueItem struct {
 	Href   string // the proposal (or edition) it opens
 	Title  string
 	Detail string // entry, revision, author…
@@ -42,8 +43,8 @@ type deskQueueItem struct {
 	XLabel string
 }
 
-// dashboard shows the signed-in user's queues.
-func (d *Desk) dashboard(w http.ResponseWriter, r *http.Request) {
+// serveDashboard shows the signed-in user's queues.
+func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	p := ui.PageOf(r, "desk.dashboard.title", "dashboard")
 	q, err := d.read.Queues(ctx, p.User.Username, httpx.Now(ctx))
@@ -51,13 +52,13 @@ func (d *Desk) dashboard(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, err)
 		return
 	}
-	labels := newDeskLabelCache(d.read)
+	labels := newLabelCache(d.read)
 	labels.entry = d.entryName
-	v := deskDashboardView{Page: p, CanPropose: p.Has(domain.RoleEditor)}
-	proposals := func(id, titleKey, emptyKey string, list []projections.ProposalSummary, withQuorum bool) deskQueue {
-		sec := deskQueue{ID: id, Title: p.T(titleKey), Empty: p.T(emptyKey), Count: len(list)}
+	v := dashboardView{Page: p, CanPropose: p.Has(domain.RoleEditor)}
+	proposals := func(id, titleKey, emptyKey string, list []projections.ProposalSummary, withQuorum bool) queueSection {
+		sec := queueSection{ID: id, Title: p.T(titleKey), Empty: p.T(emptyKey), Count: len(list)}
 		for _, ps := range list {
-			sec.Items = append(sec.Items, deskProposalItem(ctx, p, labels, ps, withQuorum))
+			sec.Items = append(sec.Items, proposalItem(ctx, p, labels, ps, withQuorum))
 		}
 		return sec
 	}
@@ -75,16 +76,16 @@ func (d *Desk) dashboard(w http.ResponseWriter, r *http.Request) {
 		sec.Link, sec.Label = paths.Publish, p.T("desk.queue.ready.publish")
 		v.Sections = append(v.Sections, sec)
 	}
-	v.Sections = append(v.Sections, deskStaleSection(ctx, p, labels, q.Stale), deskRecentSection(ctx, p, labels, q.Recent))
+	v.Sections = append(v.Sections, staleSection(ctx, p, labels, q.Stale), recentSection(ctx, p, labels, q.Recent))
 	ui.Render(w, r, http.StatusOK, dashboardPage(v))
 }
 
-// deskProposalItem describes a proposal in a queue.
-func deskProposalItem(ctx context.Context, p ui.Page, labels *deskLabelCache, ps projections.ProposalSummary, withQuorum bool) deskQueueItem {
-	it := deskQueueItem{
-		Href:   deskProposalPath(ps.ID),
+// proposalItem describes a proposal in a queue.
+func proposalItem(ctx context.Context, p ui.Page, labels *labelCache, ps projections.ProposalSummary, withQuorum bool) queueItem {
+	it := queueItem{
+		Href:   ProposalPath(ps.ID),
 		Title:  ps.Title,
-		Detail: p.T("desk.item.detail", deskEntryLabel(labels.entryName(ctx, p.Lang, ps.Ranking, ps.Entry, ps.EntryName), ps.Entry), ps.Revision, ps.Author),
+		Detail: p.T("desk.item.detail", entryLabel(labels.entryName(ctx, p.Lang, ps.Ranking, ps.Entry, ps.EntryName), ps.Entry), ps.Revision, ps.Author),
 		Status: p.StatusLabel(ps.Status),
 		Badge:  string(ps.Status),
 	}
@@ -92,38 +93,38 @@ func deskProposalItem(ctx context.Context, p ui.Page, labels *deskLabelCache, ps
 		it.Detail += " · " + p.T("desk.item.new_entry")
 	}
 	if withQuorum {
-		it.Note = deskQuorumSentence(p, labels.get(ctx, ps.Ranking), ps.Quorum)
+		it.Note = quorumSentence(p, labels.get(ctx, ps.Ranking), ps.Quorum)
 	}
 	return it
 }
 
-// deskStaleSection lists published values whose evidence is past its validity.
-func deskStaleSection(ctx context.Context, p ui.Page, labels *deskLabelCache, stale []projections.StaleEvidence) deskQueue {
-	sec := deskQueue{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty"), Count: len(stale)}
+// staleSection lists published values whose evidence is past its validity.
+func staleSection(ctx context.Context, p ui.Page, labels *labelCache, stale []projections.StaleEvidence) queueSection {
+	sec := queueSection{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty"), Count: len(stale)}
 	for _, st := range stale {
 		lb := labels.get(ctx, st.Ranking)
-		sec.Items = append(sec.Items, deskQueueItem{
-			Href:   deskProposalPath(st.Evidence.Proposal),
-			Title:  deskEntryLabel(labels.entryName(ctx, p.Lang, st.Ranking, st.Entry, st.EntryName), st.Entry) + " · " + lb.target(p.Lang, st.Target),
+		sec.Items = append(sec.Items, queueItem{
+			Href:   ProposalPath(st.Evidence.Proposal),
+			Title:  entryLabel(labels.entryName(ctx, p.Lang, st.Ranking, st.Entry, st.EntryName), st.Entry) + " · " + lb.target(p.Lang, st.Target),
 			Detail: p.T("desk.stale.detail", st.Evidence.ID, st.Evidence.Claim),
 			Note:   p.T("desk.stale.since", p.Day(st.Evidence.StaleAfter)),
 			Badge:  "stale",
 			Status: p.T("desk.evidence.stale"),
-			Extra:  deskEntryPath(st.Ranking, st.Entry),
+			Extra:  entryPath(st.Ranking, st.Entry),
 			XLabel: p.T("desk.stale.entry"),
 		})
 	}
 	return sec
 }
 
-// deskRecentSection lists the latest editions.
-func deskRecentSection(ctx context.Context, p ui.Page, labels *deskLabelCache, eds []projections.EditionSummary) deskQueue {
-	sec := deskQueue{ID: "recent", Title: p.T("desk.queue.recent"), Empty: p.T("desk.queue.recent.empty"), Count: len(eds)}
+// recentSection lists the latest editions.
+func recentSection(ctx context.Context, p ui.Page, labels *labelCache, eds []projections.EditionSummary) queueSection {
+	sec := queueSection{ID: "recent", Title: p.T("desk.queue.recent"), Empty: p.T("desk.queue.recent.empty"), Count: len(eds)}
 	for _, ed := range eds {
-		it := deskQueueItem{
+		it := queueItem{
 			Href:   "/r/" + ed.Ranking + "/editions/" + strconv.Itoa(ed.Number),
-			Title:  p.T("desk.edition.title", deskOrSlug(labels.get(ctx, ed.Ranking).title(p.Lang), ed.Ranking), ed.Number),
-			Detail: p.T("desk.edition.detail", p.DateTime(deskTime(ed.PublishedAt)), ed.Publisher, ed.Changes),
+			Title:  p.T("desk.edition.title", cmp.Or(labels.get(ctx, ed.Ranking).title(p.Lang), ed.Ranking), ed.Number),
+			Detail: p.T("desk.edition.detail", p.DateTime(parseTime(ed.PublishedAt)), ed.Publisher, ed.Changes),
 			Note:   ed.Note,
 			Badge:  "published",
 			Status: p.StatusLabel(domain.StatusPublished),
@@ -137,21 +138,18 @@ func deskRecentSection(ctx context.Context, p ui.Page, labels *deskLabelCache, e
 // (the queues carry only the Chinese name); fallback when it is not found.
 func (d *Desk) entryName(ctx context.Context, lang, ranking, entry, fallback string) string {
 	if e := d.registeredEntry(ctx, ranking, entry); e != nil {
-		return deskOrSlug(e.Name.In(lang), fallback)
+		return cmp.Or(e.Name.In(lang), fallback)
 	}
 	return fallback
 }
 
-// deskEntryLabel names an entry by its name, with the slug when the name is missing.
-func deskEntryLabel(name, slug string) string {
+// entryLabel names an entry by its name, with the slug when the name is missing.
+func entryLabel(name, slug string) string {
 	if name == "" || name == slug {
 		return slug
 	}
 	return name + " (" + slug + ")"
 }
 
-// deskProposalPath is a proposal's page on the desk.
-func deskProposalPath(id string) string { return "/desk/proposals/" + id }
-
-// deskEntryPath is an entry's page on the desk.
-func deskEntryPath(ranking, entry string) string { return "/desk/entries/" + ranking + "/" + entry }
+// entryPath is an entry's page on the desk.
+func entryPath(ranking, entry string) string { return "/desk/entries/" + ranking + "/" + entry }

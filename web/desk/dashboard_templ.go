@@ -16,7 +16,7 @@ import (
 )
 
 // dashboardPage lists the signed-in user's queues.
-func dashboardPage(v deskDashboardView) templ.Component {
+func dashboardPage(v dashboardView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -174,7 +174,7 @@ func dashboardPage(v deskDashboardView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, sec := range v.Sections {
-				templ_7745c5c3_Err = deskQueueCard(sec).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = queueCard(sec).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -193,8 +193,8 @@ func dashboardPage(v deskDashboardView) templ.Component {
 	})
 }
 
-// deskQueueCard is one queue with its items, or its empty state.
-func deskQueueCard(sec deskQueue) templ.Component {
+// queueCard is one queue with its items, or its empty state.
+func queueCard(sec queueSection) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -70,17 +70,17 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	user := func(h http.HandlerFunc) http.Handler { return g.User(h) }
 	role := func(role string, h http.HandlerFunc) http.Handler { return g.Role(role, h) }
 
-	handle("GET "+paths.Desk, user(d.dashboard))
+	handle("GET "+paths.Desk, user(d.serveDashboard))
 	mux.Handle("GET /desk/{$}", http.RedirectHandler(paths.Desk, http.StatusMovedPermanently))
-	handle("GET /desk/proposals/new", role(domain.RoleEditor, d.newProposalPage))
-	handle("GET /desk/proposals/{id}", user(d.proposalPage))
-	handle("GET /desk/proposals/{id}/impact", user(d.proposalImpact))
-	handle("GET /desk/entries/{ranking}/{entry}", user(d.entryPage))
-	handle("GET "+paths.Publish, role(domain.RolePublisher, d.publishPage))
-	handle("GET "+paths.Audit, user(d.auditPage))
-	handle("POST "+paths.Audit+"/verify", user(d.auditVerify))
-	handle("GET "+paths.Users, role(domain.RoleAdmin, d.usersPage))
-	handle("GET "+paths.Account, user(d.accountPage))
+	handle("GET /desk/proposals/new", role(domain.RoleEditor, d.serveNewProposal))
+	handle("GET /desk/proposals/{id}", user(d.serveProposal))
+	handle("GET /desk/proposals/{id}/impact", user(d.serveImpact))
+	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))
+	handle("GET "+paths.Publish, role(domain.RolePublisher, d.servePublish))
+	handle("GET "+paths.Audit, user(d.serveAudit))
+	handle("POST "+paths.Audit+"/verify", user(d.serveVerify))
+	handle("GET "+paths.Users, role(domain.RoleAdmin, d.serveUsers))
+	handle("GET "+paths.Account, user(d.serveAccount))
 }
 
 // ProposalPath is a proposal's page on the desk.
@@ -94,5 +94,5 @@ func (d *Desk) RenderProposal(w http.ResponseWriter, r *http.Request, status int
 		ui.Fail(w, r, err)
 		return
 	}
-	ui.Render(w, r, status, proposalPageTmpl(v))
+	ui.Render(w, r, status, proposalPage(v))
 }

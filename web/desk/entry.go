@@ -12,9 +12,9 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// deskEntryView is the model of the desk's entry page: what is published,
+// entryView is the model of the desk's entry page: what is published,
 // on what evidence, what is proposed, and what each edition changed.
-type deskEntryView struct {
+type entryView struct {
 	ui.Page
 	Ranking      string
 	RankingTitle string
@@ -111,8 +111,8 @@ type entryRankView struct {
 	Total   string
 }
 
-// entryPage shows an entry to the desk.
-func (d *Desk) entryPage(w http.ResponseWriter, r *http.Request) {
+// serveEntry shows an entry to the desk.
+func (d *Desk) serveEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	ranking, slug := r.PathValue("ranking"), r.PathValue("entry")
 	ev, err := d.read.Entry(ctx, ranking, slug)
@@ -126,16 +126,16 @@ func (d *Desk) entryPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := ui.PageOf(r, "", "dashboard")
-	v := deskEntryViewOf(p, ev, changes, httpx.Now(ctx))
+	v := entryViewOf(p, ev, changes, httpx.Now(ctx))
 	v.Title = v.Name
-	ui.Render(w, r, http.StatusOK, deskEntryTmpl(v))
+	ui.Render(w, r, http.StatusOK, entryPage(v))
 }
 
-func deskEntryViewOf(p ui.Page, ev projections.EntryView, changes []projections.EntryChange, now time.Time) deskEntryView {
-	w := adminWordsOf(ev.Ranking, p.Lang)
-	v := deskEntryView{Page: p, Ranking: ev.Ranking.Slug, RankingTitle: w.Title(), Slug: ev.Slug,
+func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.EntryChange, now time.Time) entryView {
+	w := rankingWordsOf(ev.Ranking, p.Lang)
+	v := entryView{Page: p, Ranking: ev.Ranking.Slug, RankingTitle: w.Title(), Slug: ev.Slug,
 		Name: ev.Name.In(p.Lang), Category: w.Category(ev.Category), Website: ev.Website,
-		Description: ev.Description.In(p.Lang), Published: ev.Published, Rank: ev.Rank, Total: adminTotal(ev.Total),
+		Description: ev.Description.In(p.Lang), Published: ev.Published, Rank: ev.Rank, Total: totalText(ev.Total),
 		Edition:  ev.Edition,
 		AuditURL: auditURL(projections.AuditFilter{Ranking: ev.Ranking.Slug, Entry: ev.Slug})}
 	// Only editors open proposals (DecideOpenProposal); anyone else would
@@ -152,18 +152,18 @@ func deskEntryViewOf(p ui.Page, ev projections.EntryView, changes []projections.
 		if i >= 0 {
 			sc := ev.Scores[i]
 			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, sc.Proposal, sc.Edition, sc.Rationale
-			sv.ProposalURL = adminProposalURL(sc.Proposal)
+			sv.ProposalURL = proposalURL(sc.Proposal)
 			sv.Evidence = entryEvidenceOf(p, sc.Evidence, now)
 		}
 		v.Scores = append(v.Scores, sv)
 	}
 	for _, a := range ev.Attributes {
 		v.Attributes = append(v.Attributes, entryAttrView{Key: a.Key, Label: w.Target("attr:" + a.Key),
-			Tags: w.Tags(a.Key, a.Tags), ProposalURL: adminProposalURL(a.Proposal), Edition: a.Edition,
+			Tags: w.Tags(a.Key, a.Tags), ProposalURL: proposalURL(a.Proposal), Edition: a.Edition,
 			Evidence: entryEvidenceOf(p, a.Evidence, now)})
 	}
 	for _, pr := range ev.Proposals {
-		pv := entryProposalView{ID: pr.ID, URL: adminProposalURL(pr.ID), Title: pr.Title, Author: pr.Author,
+		pv := entryProposalView{ID: pr.ID, URL: proposalURL(pr.ID), Title: pr.Title, Author: pr.Author,
 			Status: string(pr.Status), Label: p.StatusLabel(pr.Status), Open: pr.Status.Open()}
 		if t, err := time.Parse(time.RFC3339Nano, pr.UpdatedAt); err == nil {
 			pv.Updated = p.Date(t)
@@ -181,11 +181,11 @@ func deskEntryViewOf(p ui.Page, ev projections.EntryView, changes []projections.
 		ed := &v.Editions[len(v.Editions)-1]
 		ed.Changes = append(ed.Changes, entryChangeView{Label: w.Target(c.Target),
 			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags),
-			Proposal: c.Proposal, ProposalURL: adminProposalURL(c.Proposal)})
+			Proposal: c.Proposal, ProposalURL: proposalURL(c.Proposal)})
 	}
 	for i := len(ev.History) - 1; i >= 0; i-- {
 		h := ev.History[i]
-		v.History = append(v.History, entryRankView{Edition: h.Edition, Rank: h.Rank, Total: adminTotal(h.Total)})
+		v.History = append(v.History, entryRankView{Edition: h.Edition, Rank: h.Rank, Total: totalText(h.Total)})
 	}
 	return v
 }
@@ -193,7 +193,7 @@ func deskEntryViewOf(p ui.Page, ev projections.EntryView, changes []projections.
 func entryEvidenceOf(p ui.Page, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
 	out := make([]entryEvidenceView, 0, len(evs))
 	for _, e := range evs {
-		out = append(out, entryEvidenceView{ID: e.ID, ProposalURL: adminProposalURL(e.Proposal), Claim: e.Claim,
+		out = append(out, entryEvidenceView{ID: e.ID, ProposalURL: proposalURL(e.Proposal), Claim: e.Claim,
 			SourceURL: e.SourceURL, SourceName: e.SourceName, Section: e.Section, Excerpt: e.Excerpt,
 			Observed: p.Day(e.ObservedOn), StaleAfter: p.Day(e.StaleAfter), Stale: e.Stale(now)})
 	}

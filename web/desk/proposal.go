@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 	"time"
@@ -37,21 +38,21 @@ type proposalPageView struct {
 	Today        string // YYYY-MM-DD, the evidence form's default observation day
 
 	ShowImpact bool
-	Impact     ppImpactView
-	Diff       []ppDiffRow
-	Evidence   []ppEvidenceRow
-	Votes      []ppVoteRow // every reviewer's latest vote
-	History    []ppVoteRow // votes later replaced by the same reviewer
-	Revisions  []ppRevisionRow
-	Quorum     []ppQuorumPart
+	Impact     impactView
+	Diff       []diffRow
+	Evidence   []evidenceRow
+	Votes      []voteRow // every reviewer's latest vote
+	History    []voteRow // votes later replaced by the same reviewer
+	Revisions  []revisionRow
+	Quorum     []quorumPart
 	QuorumMet  bool
 	Lifecycle  string // where the proposal stands, in words
 
 	Can        domain.Actions // the forms the page offers the user
-	Criteria   []ppCriterionOption
-	Attributes []ppAttrForm
-	Citable    []ppEvidenceChoice // evidence of the current revision, for citing and verifying
-	Vetoes     []string           // reviewers with an open veto
+	Criteria   []criterionOption
+	Attributes []attrForm
+	Citable    []evidenceChoice // evidence of the current revision, for citing and verifying
+	Vetoes     []string         // reviewers with an open veto
 
 	failed string       // the form whose submit failed, "" for none
 	state  ui.FormState // what it showed
@@ -66,14 +67,9 @@ func (v proposalPageView) Form(name string) ui.FormState {
 	return ui.FormState{}
 }
 
-// proposalPage shows a proposal.
-func (d *Desk) proposalPage(w http.ResponseWriter, r *http.Request) {
-	v, err := d.buildProposalPage(r, "", ui.FormState{})
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
-	ui.Render(w, r, http.StatusOK, proposalPageTmpl(v))
+// serveProposal shows a proposal.
+func (d *Desk) serveProposal(w http.ResponseWriter, r *http.Request) {
+	d.RenderProposal(w, r, http.StatusOK, "", ui.FormState{})
 }
 
 // buildProposalPage reads the proposal from the read models (what it
@@ -103,14 +99,14 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	}
 	p := ui.PageOf(r, "", "dashboard")
 	p.Title = det.Title
-	l := deskLabels{rk}
+	l := rankingLabels{rk}
 	v := proposalPageView{
 		Page: p, ID: det.ID, Summary: det.Summary, RankingTitle: l.title(p.Lang), RankingSlug: det.Ranking,
-		EntrySlug: det.Entry, EntryHref: deskEntryPath(det.Ranking, det.Entry), NewEntry: det.NewEntry,
+		EntrySlug: det.Entry, EntryHref: entryPath(det.Ranking, det.Entry), NewEntry: det.NewEntry,
 		Status: det.Status, StatusText: p.StatusLabel(det.Status), Revision: det.Revision, Author: det.Author,
-		Revisers: deskJoin(p.Lang, det.Revisers), Opened: p.DateTime(deskTime(det.OpenedAt)),
+		Revisers: joinNames(p.Lang, det.Revisers), Opened: p.DateTime(parseTime(det.OpenedAt)),
 		ClosedReason: det.ClosedReason, Edition: det.Edition, Draft: det.Status == domain.StatusDraft,
-		Quorum: ppQuorumParts(p, l, det.Quorum), QuorumMet: det.Quorum.Met,
+		Quorum: quorumParts(p, l, det.Quorum), QuorumMet: det.Quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(det.Status)),
 		Can:       dp.Allowed(httpx.Actor(ctx), ed), Vetoes: dp.OpenVetoes(),
 		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),
@@ -118,28 +114,28 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	}
 	v.EntryName = det.Entry
 	if pe := ed.Entry(det.Entry); pe != nil {
-		v.EntryName = deskOrSlug(pe.Name.In(p.Lang), det.Entry)
+		v.EntryName = cmp.Or(pe.Name.In(p.Lang), det.Entry)
 	} else if e, err := d.cmd.Entry(ctx, det.Ranking, det.Entry); err == nil {
-		v.EntryName = deskOrSlug(e.Name.In(p.Lang), det.Entry)
+		v.EntryName = cmp.Or(e.Name.In(p.Lang), det.Entry)
 	}
 	if det.Status.Open() {
 		im, err := d.cmd.RankImpact(ctx, id)
 		if err != nil {
 			return v, err
 		}
-		v.ShowImpact, v.Impact = true, ppBuildImpact(p, id, im)
+		v.ShowImpact, v.Impact = true, impactOf(p, id, im)
 	}
-	v.Diff = ppDiffRows(p, l, det, ed)
-	v.Evidence = ppEvidenceRows(p, l, det, v.Can.Edit, httpx.Now(ctx))
-	v.Votes, v.History = ppVoteRows(p, det)
-	v.Revisions = ppRevisionRows(p, det)
-	v.Citable = ppCitable(det)
+	v.Diff = diffRows(p, l, det, ed)
+	v.Evidence = evidenceRows(p, l, det, v.Can.Edit, httpx.Now(ctx))
+	v.Votes, v.History = voteRows(p, det)
+	v.Revisions = revisionRows(p, det)
+	v.Citable = citable(det)
 	if v.Can.Edit {
-		v.Criteria = ppCriterionOptions(p, rk, ed.Entry(det.Entry), det, v.Form("score"))
-		v.Attributes = ppAttrForms(p, v, rk, ed.Entry(det.Entry), det)
+		v.Criteria = criterionOptions(p, rk, ed.Entry(det.Entry), det, v.Form("score"))
+		v.Attributes = attrForms(p, v, rk, ed.Entry(det.Entry), det)
 	}
 	return v, nil
 }
 
-// deskJoin joins names for running text; "" for none.
-func deskJoin(lang string, names []string) string { return strings.Join(names, deskListSep(lang)) }
+// joinNames joins names for running text; "" for none.
+func joinNames(lang string, names []string) string { return strings.Join(names, listSep(lang)) }

@@ -47,11 +47,11 @@ func proposalEditor(v proposalPageView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ppEvidenceForm(v, v.Form("evidence")).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = evidenceForm(v, v.Form("evidence")).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ppScoreForm(v, v.Form("score")).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = scoreForm(v, v.Form("score")).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -86,7 +86,7 @@ func proposalEditor(v proposalPageView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, a := range v.Attributes {
-			templ_7745c5c3_Err = ppAttributeForm(v, a).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = attributeForm(v, a).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -205,8 +205,8 @@ func proposalEditor(v proposalPageView) templ.Component {
 	})
 }
 
-// ppEvidenceForm adds an evidence item.
-func ppEvidenceForm(v proposalPageView, st ui.FormState) templ.Component {
+// evidenceForm adds an evidence item.
+func evidenceForm(v proposalPageView, st ui.FormState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -257,15 +257,15 @@ func ppEvidenceForm(v proposalPageView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ev-", "claim", "desk.field.claim", "text", v.Val("evidence", "claim", ""), true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ev-", "claim", "desk.field.claim", "text", v.Val("evidence", "claim", ""), true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ev-", "source_url", "desk.field.source_url", "url", v.Val("evidence", "source_url", ""), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ev-", "source_url", "desk.field.source_url", "url", v.Val("evidence", "source_url", ""), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ev-", "source_name", "desk.field.source_name", "text", v.Val("evidence", "source_name", ""), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ev-", "source_name", "desk.field.source_name", "text", v.Val("evidence", "source_name", ""), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -286,7 +286,7 @@ func ppEvidenceForm(v proposalPageView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ev-", "section", "desk.field.section", "text", v.Val("evidence", "section", ""), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ev-", "section", "desk.field.section", "text", v.Val("evidence", "section", ""), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -338,11 +338,11 @@ func ppEvidenceForm(v proposalPageView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ev-", "observed_on", "desk.field.observed_on", "date", v.Val("evidence", "observed_on", v.Today), true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ev-", "observed_on", "desk.field.observed_on", "date", v.Val("evidence", "observed_on", v.Today), true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ev-", "valid_for_days", "desk.field.valid_for_days", "number", v.Val("evidence", "valid_for_days", "0"), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ev-", "valid_for_days", "desk.field.valid_for_days", "number", v.Val("evidence", "valid_for_days", "0"), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -380,8 +380,8 @@ func ppEvidenceForm(v proposalPageView, st ui.FormState) templ.Component {
 	})
 }
 
-// deskTextField is a labelled input with its error.
-func deskTextField(p ui.Page, st ui.FormState, idPrefix, name, labelKey, kind, value string, required bool) templ.Component {
+// textField is a labelled input with its error.
+func textField(p ui.Page, st ui.FormState, idPrefix, name, labelKey, kind, value string, required bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -540,9 +540,9 @@ func deskTextField(p ui.Page, st ui.FormState, idPrefix, name, labelKey, kind, v
 	})
 }
 
-// ppScoreForm proposes a criterion's score; the rank-impact panel follows
+// scoreForm proposes a criterion's score; the rank-impact panel follows
 // what is typed (desk.js), and the form works the same without it.
-func ppScoreForm(v proposalPageView, st ui.FormState) templ.Component {
+func scoreForm(v proposalPageView, st ui.FormState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -742,7 +742,7 @@ func ppScoreForm(v proposalPageView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ppCiteBoxes(v, "score", "evidence").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = citeBoxes(v, "score", "evidence").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -771,8 +771,8 @@ func ppScoreForm(v proposalPageView, st ui.FormState) templ.Component {
 	})
 }
 
-// ppCiteBoxes are checkboxes for the current revision's evidence.
-func ppCiteBoxes(v proposalPageView, form, field string) templ.Component {
+// citeBoxes are checkboxes for the current revision's evidence.
+func citeBoxes(v proposalPageView, form, field string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -927,8 +927,8 @@ func ppCiteBoxes(v proposalPageView, form, field string) templ.Component {
 	})
 }
 
-// ppAttributeForm proposes one attribute's tags.
-func ppAttributeForm(v proposalPageView, a ppAttrForm) templ.Component {
+// attributeForm proposes one attribute's tags.
+func attributeForm(v proposalPageView, a attrForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1271,7 +1271,7 @@ func ppAttributeForm(v proposalPageView, a ppAttrForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ppCiteBoxes(v, a.Name, "evidence").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = citeBoxes(v, a.Name, "evidence").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -14,22 +15,22 @@ func (v proposalPageView) Checked(form, field, value string) bool {
 	return slices.Contains(v.Form(form).Values[field], value)
 }
 
-// ppCriterionOption is one criterion of the score form's select.
-type ppCriterionOption struct {
+// criterionOption is one criterion of the score form's select.
+type criterionOption struct {
 	Slug     string
 	Text     string // "Price — published 7 · proposed 8"
 	Selected bool
 }
 
-// ppCriterionOptions lists the criteria with their published and proposed values.
-func ppCriterionOptions(p ui.Page, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail, st ui.FormState) []ppCriterionOption {
+// criterionOptions lists the criteria with their published and proposed values.
+func criterionOptions(p ui.Page, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail, st ui.FormState) []criterionOption {
 	proposed := map[string]*int{}
 	for _, c := range d.Changes {
 		if k, ok := strings.CutPrefix(c.Target, "score:"); ok {
 			proposed[k] = c.ToScore
 		}
 	}
-	out := make([]ppCriterionOption, 0, len(rk.Criteria))
+	out := make([]criterionOption, 0, len(rk.Criteria))
 	for _, c := range rk.Criteria {
 		var published *int
 		if pub != nil {
@@ -37,17 +38,17 @@ func ppCriterionOptions(p ui.Page, rk *domain.Ranking, pub *domain.PublishedEntr
 				published = &n
 			}
 		}
-		text := p.T("desk.score.option", deskOrSlug(c.Name.In(p.Lang), c.Slug), ppScoreText(p, published))
+		text := p.T("desk.score.option", cmp.Or(c.Name.In(p.Lang), c.Slug), scoreText(p, published))
 		if to, ok := proposed[c.Slug]; ok {
-			text += " · " + p.T("desk.score.option_proposed", ppScoreText(p, to))
+			text += " · " + p.T("desk.score.option_proposed", scoreText(p, to))
 		}
-		out = append(out, ppCriterionOption{Slug: c.Slug, Text: text, Selected: st.Value("criterion") == c.Slug})
+		out = append(out, criterionOption{Slug: c.Slug, Text: text, Selected: st.Value("criterion") == c.Slug})
 	}
 	return out
 }
 
-// ppAttrForm is the form proposing one attribute's tags.
-type ppAttrForm struct {
+// attrForm is the form proposing one attribute's tags.
+type attrForm struct {
 	Name      string // the form's name: "attr-<key>"
 	Key       string
 	Label     string
@@ -56,34 +57,34 @@ type ppAttrForm struct {
 	Open      bool // shown unfolded
 	FreeText  bool // no known values: tags typed one per line
 	Text      string
-	Values    []ppTagOption
+	Values    []tagOption
 	State     ui.FormState
 }
 
-// ppTagOption is one known value of an attribute, as a checkbox.
-type ppTagOption struct {
+// tagOption is one known value of an attribute, as a checkbox.
+type tagOption struct {
 	Value   string
 	Label   string
 	Checked bool
 }
 
-// ppAttrForms lists a form per attribute, ticked with the proposed tags,
+// attrForms lists a form per attribute, ticked with the proposed tags,
 // else the published ones, else what a failed submit sent.
-func ppAttrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail) []ppAttrForm {
-	l := deskLabels{rk}
+func attrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.PublishedEntry, d projections.ProposalDetail) []attrForm {
+	l := rankingLabels{rk}
 	proposed := map[string][]string{}
 	for _, c := range d.Changes {
 		if k, ok := strings.CutPrefix(c.Target, "attr:"); ok {
 			proposed[k] = c.ToTags
 		}
 	}
-	out := make([]ppAttrForm, 0, len(rk.Attributes))
+	out := make([]attrForm, 0, len(rk.Attributes))
 	for _, a := range rk.Attributes {
 		var published []string
 		if pub != nil {
 			published = pub.Attributes[a.Key]
 		}
-		f := ppAttrForm{Name: "attr-" + a.Key, Key: a.Key, Label: deskOrSlug(a.Name.In(p.Lang), a.Key),
+		f := attrForm{Name: "attr-" + a.Key, Key: a.Key, Label: cmp.Or(a.Name.In(p.Lang), a.Key),
 			Published: l.tags(p.Lang, a.Key, published), FreeText: len(a.Values) == 0}
 		f.State = v.Form(f.Name)
 		current, ok := proposed[a.Key]
@@ -98,7 +99,7 @@ func ppAttrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.
 		f.Open = f.Open || f.Proposed
 		f.Text = strings.Join(current, "\n")
 		for _, val := range a.Values {
-			f.Values = append(f.Values, ppTagOption{Value: val.Value, Label: deskOrSlug(val.Label.In(p.Lang), val.Value),
+			f.Values = append(f.Values, tagOption{Value: val.Value, Label: cmp.Or(val.Label.In(p.Lang), val.Value),
 				Checked: slices.Contains(current, val.Value)})
 		}
 		out = append(out, f)
@@ -106,25 +107,25 @@ func ppAttrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.
 	return out
 }
 
-// ppEvidenceChoice is an evidence item to cite (editor) or to tick as verified (reviewer).
-type ppEvidenceChoice struct {
+// evidenceChoice is an evidence item to cite (editor) or to tick as verified (reviewer).
+type evidenceChoice struct {
 	ID    string
 	Claim string
 }
 
-// ppCitable lists the current revision's evidence.
-func ppCitable(d projections.ProposalDetail) []ppEvidenceChoice {
-	var out []ppEvidenceChoice
+// citable lists the current revision's evidence.
+func citable(d projections.ProposalDetail) []evidenceChoice {
+	var out []evidenceChoice
 	for _, e := range d.Evidence {
 		if !e.Removed {
-			out = append(out, ppEvidenceChoice{ID: e.ID, Claim: e.Claim})
+			out = append(out, evidenceChoice{ID: e.ID, Claim: e.Claim})
 		}
 	}
 	return out
 }
 
 // Action is the address a form of this page posts to ("evidence", "votes"…).
-func (v proposalPageView) Action(name string) string { return deskProposalPath(v.ID) + "/" + name }
+func (v proposalPageView) Action(name string) string { return ProposalPath(v.ID) + "/" + name }
 
 // Val returns what a failed submit of form sent in field, else def.
 func (v proposalPageView) Val(form, field, def string) string {

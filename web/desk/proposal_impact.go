@@ -12,30 +12,30 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// ppImpactView is the rank-impact preview as a page shows it: "if accepted:
+// impactView is the rank-impact preview as a page shows it: "if accepted:
 // #5 → #3 overall, #2 → #1 in AI 算力云, 训练 scenario #4 → #2".
-type ppImpactView struct {
+type impactView struct {
 	URL      string // where the live script asks for a hypothetical score
 	Heading  string
 	Total    string // "total 6.5 → 7.2"
-	Rows     []ppImpactRow
+	Rows     []impactRow
 	Sentence string // the rows in one sentence, for reading aloud and for tests
 	What     string // the hypothetical shown ("if Price were 9"), "" for the proposal as it stands
 }
 
-// ppImpactRow is the entry's rank in one scope, before and after.
-type ppImpactRow struct {
+// impactRow is the entry's rank in one scope, before and after.
+type impactRow struct {
 	ID   string // "overall", "category", "scenario-<slug>"
 	Text string
 	Move string // "up", "down", "same" or "new"
 }
 
-// ppBuildImpact puts an impact into words in the page's language.
-func ppBuildImpact(p ui.Page, proposal string, im domain.Impact) ppImpactView {
-	v := ppImpactView{
-		URL:     deskProposalPath(proposal) + "/impact",
+// impactOf puts an impact into words in the page's language.
+func impactOf(p ui.Page, proposal string, im domain.Impact) impactView {
+	v := impactView{
+		URL:     ProposalPath(proposal) + "/impact",
 		Heading: p.T("desk.impact.heading"),
-		Total:   p.T("desk.impact.total", deskTotal(im.BeforeTotal), deskTotal(im.AfterTotal)),
+		Total:   p.T("desk.impact.total", totalText(im.BeforeTotal), totalText(im.AfterTotal)),
 	}
 	rank := func(n int) string {
 		if n == 0 {
@@ -45,7 +45,7 @@ func ppBuildImpact(p ui.Page, proposal string, im domain.Impact) ppImpactView {
 	}
 	texts := make([]string, 0, len(im.Changes))
 	for _, c := range im.Changes {
-		row := ppImpactRow{ID: c.Scope, Move: ppRankMove(c.Before, c.After)}
+		row := impactRow{ID: c.Scope, Move: rankMove(c.Before, c.After)}
 		b, a := rank(c.Before), rank(c.After)
 		switch {
 		case c.Scope == "overall":
@@ -59,12 +59,12 @@ func ppBuildImpact(p ui.Page, proposal string, im domain.Impact) ppImpactView {
 		v.Rows = append(v.Rows, row)
 		texts = append(texts, row.Text)
 	}
-	v.Sentence = v.Heading + " " + strings.Join(texts, deskListSep(p.Lang))
+	v.Sentence = v.Heading + " " + strings.Join(texts, listSep(p.Lang))
 	return v
 }
 
-// ppRankMove says which way a rank moved; a smaller number is a better rank.
-func ppRankMove(before, after int) string {
+// rankMove says which way a rank moved; a smaller number is a better rank.
+func rankMove(before, after int) string {
 	switch {
 	case before == 0:
 		return "new"
@@ -76,11 +76,11 @@ func ppRankMove(before, after int) string {
 	return "same"
 }
 
-// proposalImpact answers GET /desk/proposals/{id}/impact with the impact
+// serveImpact answers GET /desk/proposals/{id}/impact with the impact
 // panel: of the proposal as it stands, or, given ?criterion=&to=, as if the
 // score of that criterion were to. The editor's page asks for it while the
 // score is being typed; nothing is stored.
-func (d *Desk) proposalImpact(w http.ResponseWriter, r *http.Request) {
+func (d *Desk) serveImpact(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	p := ui.PageOf(r, "", "")
 	id := r.PathValue("id")
@@ -95,16 +95,16 @@ func (d *Desk) proposalImpact(w http.ResponseWriter, r *http.Request) {
 		var score int
 		im, rk, score, err = d.hypotheticalImpact(ctx, id, crit, to)
 		if err == nil {
-			what = p.T("desk.impact.what_if", deskLabels{rk}.criterion(p.Lang, crit), score)
+			what = p.T("desk.impact.what_if", rankingLabels{rk}.criterion(p.Lang, crit), score)
 		}
 	}
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	v := ppBuildImpact(p, id, im)
+	v := impactOf(p, id, im)
 	v.What = what
-	ui.Render(w, r, http.StatusOK, ppImpactPanel(v))
+	ui.Render(w, r, http.StatusOK, impactPanel(v))
 }
 
 // hypotheticalImpact computes the impact of the proposal as if it proposed
@@ -135,12 +135,12 @@ func (d *Desk) hypotheticalImpact(ctx context.Context, id, criterion, to string)
 	} else if e, err := d.cmd.Entry(ctx, p.Ranking, p.Entry); err == nil {
 		cat = e.Category
 	}
-	return domain.RankImpact(rk, ed, ppWithScore(p, criterion, score), cat), rk, score, nil
+	return domain.RankImpact(rk, ed, withScore(p, criterion, score), cat), rk, score, nil
 }
 
-// ppWithScore returns a copy of p that proposes score to for criterion. p is
+// withScore returns a copy of p that proposes score to for criterion. p is
 // the handler's cached state, shared with other requests: it is not touched.
-func ppWithScore(p *domain.Proposal, criterion string, to int) *domain.Proposal {
+func withScore(p *domain.Proposal, criterion string, to int) *domain.Proposal {
 	c := *p
 	c.Scores = maps.Clone(p.Scores)
 	if c.Scores == nil {

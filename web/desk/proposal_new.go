@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 
@@ -14,18 +15,18 @@ import (
 // ranking is chosen first (a GET form), then the entry.
 type newProposalView struct {
 	ui.Page
-	Rankings     []deskChoice // every ranking, to choose from
-	Ranking      string       // the chosen ranking, "" before the choice
+	Rankings     []selectOption // every ranking, to choose from
+	Ranking      string         // the chosen ranking, "" before the choice
 	RankingTitle string
-	Entries      []deskChoice // its published entries (and the one asked for)
-	Categories   []deskChoice
+	Entries      []selectOption // its published entries (and the one asked for)
+	Categories   []selectOption
 
 	failed string // "existing" or "new": the form whose submit failed
 	state  ui.FormState
 }
 
-// deskChoice is one option of a select.
-type deskChoice struct {
+// selectOption is one option of a select.
+type selectOption struct {
 	Value    string
 	Label    string
 	Selected bool
@@ -39,16 +40,16 @@ func (v newProposalView) Form(name string) ui.FormState {
 	return ui.FormState{}
 }
 
-// newProposalPage shows the form; ?ranking= and ?entry= preselect (the desk
+// serveNewProposal shows the form; ?ranking= and ?entry= preselect (the desk
 // entry page links here with both).
-func (d *Desk) newProposalPage(w http.ResponseWriter, r *http.Request) {
+func (d *Desk) serveNewProposal(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v, err := d.buildNewProposal(r, q.Get("ranking"), q.Get("entry"), "", ui.FormState{})
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	ui.Render(w, r, http.StatusOK, newProposalPageTmpl(v))
+	ui.Render(w, r, http.StatusOK, newProposalPage(v))
 }
 
 // NewProposalChoice is what the new-proposal page preselects, and the form
@@ -67,7 +68,7 @@ func (d *Desk) RenderNewProposal(w http.ResponseWriter, r *http.Request, status 
 		ui.Fail(w, r, err)
 		return
 	}
-	ui.Render(w, r, status, newProposalPageTmpl(v))
+	ui.Render(w, r, status, newProposalPage(v))
 }
 
 func (d *Desk) buildNewProposal(r *http.Request, ranking, entry, failed string, st ui.FormState) (newProposalView, error) {
@@ -81,9 +82,9 @@ func (d *Desk) buildNewProposal(r *http.Request, ranking, entry, failed string, 
 		ranking = list[0].Slug
 	}
 	for _, rk := range list {
-		v.Rankings = append(v.Rankings, deskChoice{Value: rk.Slug, Label: deskOrSlug(rk.Title.In(v.Lang), rk.Slug), Selected: rk.Slug == ranking})
+		v.Rankings = append(v.Rankings, selectOption{Value: rk.Slug, Label: cmp.Or(rk.Title.In(v.Lang), rk.Slug), Selected: rk.Slug == ranking})
 		if rk.Slug == ranking {
-			v.Ranking, v.RankingTitle = rk.Slug, deskOrSlug(rk.Title.In(v.Lang), rk.Slug)
+			v.Ranking, v.RankingTitle = rk.Slug, cmp.Or(rk.Title.In(v.Lang), rk.Slug)
 		}
 	}
 	if v.Ranking == "" {
@@ -94,7 +95,7 @@ func (d *Desk) buildNewProposal(r *http.Request, ranking, entry, failed string, 
 		return v, err
 	}
 	for _, c := range def.Categories {
-		v.Categories = append(v.Categories, deskChoice{Value: c.Slug, Label: deskOrSlug(c.Name.In(v.Lang), c.Slug),
+		v.Categories = append(v.Categories, selectOption{Value: c.Slug, Label: cmp.Or(c.Name.In(v.Lang), c.Slug),
 			Selected: failed == "new" && st.Value("category") == c.Slug})
 	}
 	standing, err := d.read.Standing(ctx, v.Ranking, "", nil)
@@ -103,13 +104,13 @@ func (d *Desk) buildNewProposal(r *http.Request, ranking, entry, failed string, 
 	}
 	found := false
 	for _, row := range standing.Rows {
-		v.Entries = append(v.Entries, deskChoice{Value: row.Slug, Label: deskEntryLabel(row.Name.In(v.Lang), row.Slug), Selected: row.Slug == entry})
+		v.Entries = append(v.Entries, selectOption{Value: row.Slug, Label: entryLabel(row.Name.In(v.Lang), row.Slug), Selected: row.Slug == entry})
 		found = found || row.Slug == entry
 	}
 	if !found && entry != "" && failed != "new" {
 		// An entry registered by an open proposal but not published yet.
 		if e := d.registeredEntry(ctx, v.Ranking, entry); e != nil {
-			v.Entries = append(v.Entries, deskChoice{Value: e.Slug, Label: deskEntryLabel(e.Name.In(v.Lang), e.Slug), Selected: true})
+			v.Entries = append(v.Entries, selectOption{Value: e.Slug, Label: entryLabel(e.Name.In(v.Lang), e.Slug), Selected: true})
 		}
 	}
 	return v, nil

@@ -11,9 +11,9 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "github.com/crossrank/crossrank/web/ui"
 
-// newProposalPageTmpl opens a proposal: choose the ranking, then either an
+// newProposalPage opens a proposal: choose the ranking, then either an
 // existing entry or a new one.
-func newProposalPageTmpl(v newProposalView) templ.Component {
+func newProposalPage(v newProposalView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -322,7 +322,7 @@ func openExistingForm(v newProposalView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ex-", "title", "desk.field.title", "text", st.Value("title"), true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ex-", "title", "desk.field.title", "text", st.Value("title"), true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -437,7 +437,7 @@ func openNewEntryForm(v newProposalView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ne-", "entry", "desk.field.entry_slug", "text", st.Value("entry"), true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ne-", "entry", "desk.field.entry_slug", "text", st.Value("entry"), true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -458,11 +458,11 @@ func openNewEntryForm(v newProposalView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ne-", "name_zh", "desk.field.name_zh", "text", st.Value("name_zh"), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ne-", "name_zh", "desk.field.name_zh", "text", st.Value("name_zh"), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ne-", "name_en", "desk.field.name_en", "text", st.Value("name_en"), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ne-", "name_en", "desk.field.name_en", "text", st.Value("name_en"), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -541,7 +541,7 @@ func openNewEntryForm(v newProposalView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ne-", "website", "desk.field.website", "url", st.Value("website"), false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ne-", "website", "desk.field.website", "url", st.Value("website"), false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -609,7 +609,7 @@ func openNewEntryForm(v newProposalView, st ui.FormState) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = deskTextField(v.Page, st, "ne-", "title", "desk.field.title", "text", st.Value("title"), true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField(v.Page, st, "ne-", "title", "desk.field.title", "text", st.Value("title"), true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

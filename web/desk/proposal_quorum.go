@@ -10,76 +10,76 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// ppQuorumPart is one clause of a proposal's quorum state in words, such as
+// quorumPart is one clause of a proposal's quorum state in words, such as
 // "needs 1 more approval" or "1 open veto by reviewer2".
-type ppQuorumPart struct {
+type quorumPart struct {
 	ID   string // "met", "needed", "unverified", "vetoes", "outdated", "ineligible", "stale"
 	Lead string // the separator before it: "" for the first clause, "; " or "；" after
 	Text string
 }
 
-// ppQuorumParts puts the quorum state into words, clause by clause, in the
+// quorumParts puts the quorum state into words, clause by clause, in the
 // page's language.
-func ppQuorumParts(p ui.Page, l deskLabels, q domain.QuorumState) []ppQuorumPart {
-	var out []ppQuorumPart
+func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState) []quorumPart {
+	var out []quorumPart
 	add := func(id, text string) {
-		pt := ppQuorumPart{ID: id, Text: text}
+		pt := quorumPart{ID: id, Text: text}
 		if len(out) == 0 {
 			pt.Text = upperFirst(text) // the clauses read as one sentence
 		} else {
-			pt.Lead = ppQuorumSep(p.Lang)
+			pt.Lead = quorumSep(p.Lang)
 		}
 		out = append(out, pt)
 	}
-	sep := deskListSep(p.Lang)
+	sep := listSep(p.Lang)
 	if q.Met {
 		add("met", p.T("desk.quorum.met", strings.Join(q.Approvers, sep)))
 	}
 	if q.Needed > 0 {
-		add("needed", deskPlural(p.Lang, "desk.quorum.needed", q.Needed, q.Needed))
+		add("needed", plural(p.Lang, "desk.quorum.needed", q.Needed, q.Needed))
 	}
 	if n := len(q.Unverified); n > 0 {
-		add("unverified", deskPlural(p.Lang, "desk.quorum.unverified", n, strings.Join(q.Unverified, sep)))
+		add("unverified", plural(p.Lang, "desk.quorum.unverified", n, strings.Join(q.Unverified, sep)))
 	}
 	if n := len(q.Vetoes); n > 0 {
-		add("vetoes", deskPlural(p.Lang, "desk.quorum.vetoes", n, n, strings.Join(q.Vetoes, sep)))
+		add("vetoes", plural(p.Lang, "desk.quorum.vetoes", n, n, strings.Join(q.Vetoes, sep)))
 	}
 	if n := len(q.StaleTarget); n > 0 {
 		names := make([]string, n)
 		for i, t := range q.StaleTarget {
 			names[i] = l.target(p.Lang, t)
 		}
-		add("stale", deskPlural(p.Lang, "desk.quorum.stale", n, strings.Join(names, sep)))
+		add("stale", plural(p.Lang, "desk.quorum.stale", n, strings.Join(names, sep)))
 	}
 	if n := len(q.Outdated); n > 0 {
-		add("outdated", deskPlural(p.Lang, "desk.quorum.outdated", n, strings.Join(q.Outdated, sep)))
+		add("outdated", plural(p.Lang, "desk.quorum.outdated", n, strings.Join(q.Outdated, sep)))
 	}
 	if n := len(q.Ineligible); n > 0 {
-		add("ineligible", deskPlural(p.Lang, "desk.quorum.ineligible", n, strings.Join(q.Ineligible, sep)))
+		add("ineligible", plural(p.Lang, "desk.quorum.ineligible", n, strings.Join(q.Ineligible, sep)))
 	}
 	return out
 }
 
-// deskQuorumSentence joins the clauses into one sentence.
-func deskQuorumSentence(p ui.Page, l deskLabels, q domain.QuorumState) string {
+// quorumSentence joins the clauses into one sentence.
+func quorumSentence(p ui.Page, l rankingLabels, q domain.QuorumState) string {
 	var b strings.Builder
-	for _, pt := range ppQuorumParts(p, l, q) {
+	for _, pt := range quorumParts(p, l, q) {
 		b.WriteString(pt.Lead + pt.Text)
 	}
 	return b.String()
 }
 
-// ppQuorumSep separates clauses of the quorum sentence.
-func ppQuorumSep(lang string) string {
+// quorumSep separates clauses of the quorum sentence.
+func quorumSep(lang string) string {
 	if lang == i18n.Zh {
 		return "；"
 	}
 	return "; "
 }
 
-// deskPlural picks key+".one" for one in English and key+".other"
+// plural picks key+".one" for one in English and key+".other"
 // otherwise (Chinese has no singular form), then formats it with args.
-func deskPlural(lang, key string, n int, args ...any) string {
+func plural(lang, key string, n int, args ...any) string {
 	form := i18n.PluralKey(lang, key, n)
 	if !i18n.Has(form) {
 		return key

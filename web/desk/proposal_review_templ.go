@@ -57,11 +57,11 @@ func proposalReview(v proposalPageView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = ppApproveForm(v, v.Form("approve")).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = approveForm(v, v.Form("approve")).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = ppRejectVoteForm(v, v.Form("reject-vote")).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = rejectVoteForm(v, v.Form("reject-vote")).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -71,13 +71,13 @@ func proposalReview(v proposalPageView) templ.Component {
 				}
 			}
 			if v.Can.Dismiss {
-				templ_7745c5c3_Err = ppDismissForm(v, v.Form("dismiss")).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = dismissForm(v, v.Form("dismiss")).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
 			if v.Can.Reject {
-				templ_7745c5c3_Err = ppRejectForm(v, v.Form("reject")).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = rejectForm(v, v.Form("reject")).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -91,8 +91,8 @@ func proposalReview(v proposalPageView) templ.Component {
 	})
 }
 
-// ppApproveForm approves the current revision, listing the evidence checked.
-func ppApproveForm(v proposalPageView, st ui.FormState) templ.Component {
+// approveForm approves the current revision, listing the evidence checked.
+func approveForm(v proposalPageView, st ui.FormState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -304,8 +304,8 @@ func ppApproveForm(v proposalPageView, st ui.FormState) templ.Component {
 	})
 }
 
-// ppRejectVoteForm vetoes the current revision with a reason.
-func ppRejectVoteForm(v proposalPageView, st ui.FormState) templ.Component {
+// rejectVoteForm vetoes the current revision with a reason.
+func rejectVoteForm(v proposalPageView, st ui.FormState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -447,8 +447,8 @@ func ppRejectVoteForm(v proposalPageView, st ui.FormState) templ.Component {
 	})
 }
 
-// ppDismissForm lets a publisher lift a reviewer's veto, with a reason.
-func ppDismissForm(v proposalPageView, st ui.FormState) templ.Component {
+// dismissForm lets a publisher lift a reviewer's veto, with a reason.
+func dismissForm(v proposalPageView, st ui.FormState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -613,8 +613,8 @@ func ppDismissForm(v proposalPageView, st ui.FormState) templ.Component {
 	})
 }
 
-// ppRejectForm closes the proposal for good: a publisher's decision.
-func ppRejectForm(v proposalPageView, st ui.FormState) templ.Component {
+// rejectForm closes the proposal for good: a publisher's decision.
+func rejectForm(v proposalPageView, st ui.FormState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// ppDiffRow is one proposed change, field by field: before → after, with
+// diffRow is one proposed change, field by field: before → after, with
 // the labels readers know.
-type ppDiffRow struct {
+type diffRow struct {
 	Target    string // "score:price" or "attr:billing", as the remove form sends it
 	ID        string // the target made safe for a test id: "score-price"
 	Label     string
@@ -28,14 +28,14 @@ type ppDiffRow struct {
 	StaleNote string
 }
 
-// ppDiffRows lists the proposal's changes with their labels.
-func ppDiffRows(p ui.Page, l deskLabels, d projections.ProposalDetail, ed *domain.Edition) []ppDiffRow {
+// diffRows lists the proposal's changes with their labels.
+func diffRows(p ui.Page, l rankingLabels, d projections.ProposalDetail, ed *domain.Edition) []diffRow {
 	pub := ed.Entry(d.Entry)
-	var out []ppDiffRow
+	var out []diffRow
 	for _, c := range d.Changes {
 		kind, key, _ := strings.Cut(c.Target, ":")
-		row := ppDiffRow{Target: c.Target, ID: kind + "-" + key, Label: l.target(p.Lang, c.Target),
-			Rationale: c.Rationale, Evidence: strings.Join(c.Evidence, deskListSep(p.Lang)),
+		row := diffRow{Target: c.Target, ID: kind + "-" + key, Label: l.target(p.Lang, c.Target),
+			Rationale: c.Rationale, Evidence: strings.Join(c.Evidence, listSep(p.Lang)),
 			Stale: slices.Contains(d.Quorum.StaleTarget, c.Target)}
 		if kind == "attr" {
 			row.Before, row.After = l.tags(p.Lang, key, c.FromTags), l.tags(p.Lang, key, c.ToTags)
@@ -57,7 +57,7 @@ func ppDiffRows(p ui.Page, l deskLabels, d projections.ProposalDetail, ed *domai
 				row.StaleNote = p.T("desk.diff.stale", l.tags(p.Lang, key, now))
 			}
 		} else {
-			row.Before, row.After = ppScoreText(p, c.FromScore), ppScoreText(p, c.ToScore)
+			row.Before, row.After = scoreText(p, c.FromScore), scoreText(p, c.ToScore)
 			if row.Stale {
 				var now *int
 				if pub != nil {
@@ -65,7 +65,7 @@ func ppDiffRows(p ui.Page, l deskLabels, d projections.ProposalDetail, ed *domai
 						now = &n
 					}
 				}
-				row.StaleNote = p.T("desk.diff.stale", ppScoreText(p, now))
+				row.StaleNote = p.T("desk.diff.stale", scoreText(p, now))
 			}
 		}
 		out = append(out, row)
@@ -73,15 +73,15 @@ func ppDiffRows(p ui.Page, l deskLabels, d projections.ProposalDetail, ed *domai
 	return out
 }
 
-func ppScoreText(p ui.Page, n *int) string {
+func scoreText(p ui.Page, n *int) string {
 	if n == nil {
 		return p.T("desk.diff.unscored")
 	}
 	return strconv.Itoa(*n)
 }
 
-// ppEvidenceRow is one evidence item with its source and who verified it.
-type ppEvidenceRow struct {
+// evidenceRow is one evidence item with its source and who verified it.
+type evidenceRow struct {
 	ID         string
 	Claim      string
 	Source     string // the source's name, or its URL when unnamed
@@ -100,8 +100,8 @@ type ppEvidenceRow struct {
 	Removable  bool   // the editor may remove it (not cited, not removed)
 }
 
-// ppEvidenceRows lists the proposal's evidence, current first.
-func ppEvidenceRows(p ui.Page, l deskLabels, d projections.ProposalDetail, editable bool, now time.Time) []ppEvidenceRow {
+// evidenceRows lists the proposal's evidence, current first.
+func evidenceRows(p ui.Page, l rankingLabels, d projections.ProposalDetail, editable bool, now time.Time) []evidenceRow {
 	verified := map[string][]string{}
 	for _, v := range d.Votes {
 		if v.Current && v.Verdict == events.Approve && v.Revision == d.Revision {
@@ -116,18 +116,18 @@ func ppEvidenceRows(p ui.Page, l deskLabels, d projections.ProposalDetail, edita
 			cited[id] = append(cited[id], c.Target)
 		}
 	}
-	var out []ppEvidenceRow
+	var out []evidenceRow
 	for _, e := range d.Evidence {
-		row := ppEvidenceRow{
-			ID: e.ID, Claim: e.Claim, Source: e.SourceName, Href: deskSourceHref(e.SourceURL), Section: e.Section,
+		row := evidenceRow{
+			ID: e.ID, Claim: e.Claim, Source: e.SourceName, Href: sourceHref(e.SourceURL), Section: e.Section,
 			Excerpt: e.Excerpt, Observed: p.Day(e.ObservedOn), Stale: e.Stale(now), Removed: e.Removed,
-			AddedBy: e.AddedBy, VerifiedBy: deskJoin(p.Lang, verified[e.ID]),
+			AddedBy: e.AddedBy, VerifiedBy: joinNames(p.Lang, verified[e.ID]),
 		}
 		if row.Source == "" {
 			row.Source = e.SourceURL
 		}
 		if e.ValidForDays > 0 {
-			row.Validity = deskPlural(p.Lang, "desk.evidence.valid_for", e.ValidForDays, e.ValidForDays)
+			row.Validity = plural(p.Lang, "desk.evidence.valid_for", e.ValidForDays, e.ValidForDays)
 		} else {
 			row.Validity = p.T("desk.evidence.no_expiry")
 		}
@@ -139,25 +139,25 @@ func ppEvidenceRows(p ui.Page, l deskLabels, d projections.ProposalDetail, edita
 		for _, t := range cited[e.ID] {
 			targets = append(targets, l.target(p.Lang, t))
 		}
-		row.CitedBy = strings.Join(targets, deskListSep(p.Lang))
+		row.CitedBy = strings.Join(targets, listSep(p.Lang))
 		row.Removable = editable && !e.Removed && len(targets) == 0
 		out = append(out, row)
 	}
 	return out
 }
 
-// deskSourceHref returns u when it may become a link: an absolute http or https
+// sourceHref returns u when it may become a link: an absolute http or https
 // URL with a host, as the domain accepts. Anything else (javascript:, data:,
 // a relative path) is shown as text, never as href.
-func deskSourceHref(u string) string {
+func sourceHref(u string) string {
 	if u == "" || domain.CheckURL("source_url", u) != nil {
 		return ""
 	}
 	return u
 }
 
-// ppVoteRow is one vote as the page lists it.
-type ppVoteRow struct {
+// voteRow is one vote as the page lists it.
+type voteRow struct {
 	Voter       string
 	Verdict     string // "approve" or "reject"
 	VerdictText string
@@ -170,13 +170,13 @@ type ppVoteRow struct {
 	Dismissed   string
 }
 
-// ppVoteRows splits the votes into every reviewer's current vote and the
+// voteRows splits the votes into every reviewer's current vote and the
 // history of replaced ones.
-func ppVoteRows(p ui.Page, d projections.ProposalDetail) (current, history []ppVoteRow) {
+func voteRows(p ui.Page, d projections.ProposalDetail) (current, history []voteRow) {
 	for _, v := range d.Votes {
-		row := ppVoteRow{Voter: v.Voter, Verdict: v.Verdict, VerdictText: p.T("desk.vote." + v.Verdict),
-			Revision: v.Revision, Verified: deskJoin(p.Lang, v.Verified), Comment: v.Comment,
-			At: p.DateTime(deskTime(v.CastAt)), Outdated: v.Outdated}
+		row := voteRow{Voter: v.Voter, Verdict: v.Verdict, VerdictText: p.T("desk.vote." + v.Verdict),
+			Revision: v.Revision, Verified: joinNames(p.Lang, v.Verified), Comment: v.Comment,
+			At: p.DateTime(parseTime(v.CastAt)), Outdated: v.Outdated}
 		if v.Verdict == events.Reject {
 			if v.DismissedBy != "" {
 				row.Dismissed = p.T("desk.vote.dismissed", v.DismissedBy, v.Dismissal)
@@ -193,18 +193,18 @@ func ppVoteRows(p ui.Page, d projections.ProposalDetail) (current, history []ppV
 	return current, history
 }
 
-// ppRevisionRow is one revision of the proposal.
-type ppRevisionRow struct {
+// revisionRow is one revision of the proposal.
+type revisionRow struct {
 	Revision int
 	Actor    string
 	At       string
 	Note     string
 }
 
-func ppRevisionRows(p ui.Page, d projections.ProposalDetail) []ppRevisionRow {
-	out := make([]ppRevisionRow, 0, len(d.Revisions))
+func revisionRows(p ui.Page, d projections.ProposalDetail) []revisionRow {
+	out := make([]revisionRow, 0, len(d.Revisions))
 	for _, r := range d.Revisions {
-		out = append(out, ppRevisionRow{Revision: r.Revision, Actor: r.Actor, At: p.DateTime(deskTime(r.At)), Note: r.Note})
+		out = append(out, revisionRow{Revision: r.Revision, Actor: r.Actor, At: p.DateTime(parseTime(r.At)), Note: r.Note})
 	}
 	return out
 }

@@ -17,8 +17,8 @@ func TestEvidenceHref(t *testing.T) {
 		"":                            "",
 	}
 	for in, want := range tests {
-		if got := deskSourceHref(in); got != want {
-			t.Errorf("deskSourceHref(%q) = %q, want %q", in, got, want)
+		if got := sourceHref(in); got != want {
+			t.Errorf("sourceHref(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -15,10 +15,10 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// proposalPageTmpl is a proposal's page: header, rank impact, the changes
+// proposalPage is a proposal's page: header, rank impact, the changes
 // field by field, the evidence, the quorum, the votes and history, and the
 // forms this user may use.
-func proposalPageTmpl(v proposalPageView) templ.Component {
+func proposalPage(v proposalPageView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -308,7 +308,7 @@ func proposalPageTmpl(v proposalPageView) templ.Component {
 				}
 			}
 			if v.ShowImpact {
-				templ_7745c5c3_Err = ppImpactPanel(v.Impact).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = impactPanel(v.Impact).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -387,9 +387,9 @@ func proposalPageTmpl(v proposalPageView) templ.Component {
 	})
 }
 
-// ppImpactPanel is the rank-impact preview; the editor's script swaps it for
+// impactPanel is the rank-impact preview; the editor's script swaps it for
 // a fresh one from its URL while a score is typed.
-func ppImpactPanel(v ppImpactView) templ.Component {
+func impactPanel(v impactView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1548,7 +1548,7 @@ func proposalVotes(v proposalPageView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, vt := range v.Votes {
-			templ_7745c5c3_Err = ppVoteItem(v.Page, vt, "vote-"+vt.Voter).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = voteItem(v.Page, vt, "vote-"+vt.Voter).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1576,7 +1576,7 @@ func proposalVotes(v proposalPageView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, vt := range v.History {
-				templ_7745c5c3_Err = ppVoteItem(v.Page, vt, "replaced-vote-"+vt.Voter).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = voteItem(v.Page, vt, "replaced-vote-"+vt.Voter).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1594,7 +1594,7 @@ func proposalVotes(v proposalPageView) templ.Component {
 	})
 }
 
-func ppVoteItem(p ui.Page, vt ppVoteRow, id string) templ.Component {
+func voteItem(p ui.Page, vt voteRow, id string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -6,10 +6,10 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// publishPage shows, per ranking, the cross-validated proposals and the
+// servePublish shows, per ranking, the cross-validated proposals and the
 // preview of the edition they make. ?ranking=<slug>&p=<id>&p=<id> previews
 // a chosen subset of one ranking; every other ranking previews all.
-func (d *Desk) publishPage(w http.ResponseWriter, r *http.Request) {
+func (d *Desk) servePublish(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d.RenderPublish(w, r, http.StatusOK, PublishChoice{Ranking: q.Get("ranking"), Proposals: q["p"]}, ui.FormState{})
 }
@@ -24,5 +24,5 @@ func (d *Desk) RenderPublish(w http.ResponseWriter, r *http.Request, status int,
 		ui.Fail(w, r, err)
 		return
 	}
-	ui.Render(w, r, status, publishPageTmpl(v))
+	ui.Render(w, r, status, publishPage(v))
 }

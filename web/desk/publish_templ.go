@@ -15,8 +15,8 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// publishPageTmpl is the publish page: one section per ranking.
-func publishPageTmpl(v publishView) templ.Component {
+// publishPage is the publish page: one section per ranking.
+func publishPage(v publishView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

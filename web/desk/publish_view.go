@@ -118,7 +118,7 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		}
 		chosenHere := choice.Ranking == rk.Slug
 		for _, p := range ready {
-			c := publishCandidate{ID: p.ID, Href: adminProposalURL(p.ID), Title: p.Title, Entry: p.Entry,
+			c := publishCandidate{ID: p.ID, Href: proposalURL(p.ID), Title: p.Title, Entry: p.Entry,
 				Author: p.Author, Revision: p.Revision, Approvers: len(p.Quorum.Approvers),
 				Own: p.Author == me || slices.Contains(p.Revisers, me)}
 			c.Checked = !c.Own && (!chosenHere || slices.Contains(choice.Proposals, p.ID))
@@ -140,7 +140,7 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 				pr.PreviewError = httpx.Message(v.Lang, err)
 				break
 			}
-			pr.Preview = previewOf(pv, adminWordsOf(def, v.Lang), v.Lang)
+			pr.Preview = previewOf(pv, rankingWordsOf(def, v.Lang), v.Lang)
 		case len(pr.Candidates) > 0 && chosenHere:
 			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
 		}
@@ -154,7 +154,7 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 
 // previewOf puts an edition preview into words: the new ranking with rank
 // moves and totals before → after, every change, every new entry.
-func previewOf(pv domain.EditionPreview, w adminWords, lang string) *publishPreview {
+func previewOf(pv domain.EditionPreview, w rankingWords, lang string) *publishPreview {
 	out := &publishPreview{Number: pv.Number, Hash: pv.Hash}
 	before := map[string]int{}
 	beforeTotal := map[string]int{}
@@ -165,7 +165,7 @@ func previewOf(pv domain.EditionPreview, w adminWords, lang string) *publishPrev
 	for _, e := range pv.After.Entries {
 		names[e.Slug] = e.Name.In(lang)
 		row := publishRow{Slug: e.Slug, Rank: e.Rank, Name: names[e.Slug], Category: w.Category(e.Category),
-			Href: adminEntryURL(pv.Ranking, e.Slug), Total: adminTotal(e.Total), MoveKind: "same"}
+			Href: entryURL(pv.Ranking, e.Slug), Total: totalText(e.Total), MoveKind: "same"}
 		was, ok := before[e.Slug]
 		switch {
 		case !ok:
@@ -176,18 +176,18 @@ func previewOf(pv domain.EditionPreview, w adminWords, lang string) *publishPrev
 			row.Move, row.MoveKind = "▼"+strconv.Itoa(e.Rank-was), "down"
 		}
 		if ok && beforeTotal[e.Slug] != e.Total {
-			row.Before = adminTotal(beforeTotal[e.Slug])
+			row.Before = totalText(beforeTotal[e.Slug])
 		}
 		out.Rows = append(out.Rows, row)
 	}
 	for _, c := range pv.Changes {
-		out.Changes = append(out.Changes, publishChange{Proposal: c.Proposal, Href: adminProposalURL(c.Proposal),
+		out.Changes = append(out.Changes, publishChange{Proposal: c.Proposal, Href: proposalURL(c.Proposal),
 			Entry: names[c.Entry], Target: c.Target, Label: w.Target(c.Target),
 			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags)})
 	}
 	for _, ne := range pv.NewEntries {
 		out.NewEntries = append(out.NewEntries, publishNewEntry{Slug: ne.Slug, Name: ne.Name.In(lang),
-			Category: w.Category(ne.Category), Proposal: ne.Proposal, Href: adminProposalURL(ne.Proposal)})
+			Category: w.Category(ne.Category), Proposal: ne.Proposal, Href: proposalURL(ne.Proposal)})
 	}
 	return out
 }

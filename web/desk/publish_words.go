@@ -9,20 +9,22 @@ import (
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
-// adminWords names a ranking's categories, criteria, attributes and tags
+// rankingWords names a ranking's categories, criteria, attributes and tags
 // in the reader's language, for the publish and desk entry pages.
-type adminWords struct {
+type rankingWords struct {
 	r    *domain.Ranking
 	lang string
 }
 
-func adminWordsOf(r *domain.Ranking, lang string) adminWords { return adminWords{r: r, lang: lang} }
+func rankingWordsOf(r *domain.Ranking, lang string) rankingWords {
+	return rankingWords{r: r, lang: lang}
+}
 
 // Title is the ranking's title.
-func (w adminWords) Title() string { return w.r.Title.In(w.lang) }
+func (w rankingWords) Title() string { return w.r.Title.In(w.lang) }
 
 // Category names a category (its slug when unknown).
-func (w adminWords) Category(slug string) string {
+func (w rankingWords) Category(slug string) string {
 	for _, c := range w.r.Categories {
 		if c.Slug == slug {
 			return c.Name.In(w.lang)
@@ -32,7 +34,7 @@ func (w adminWords) Category(slug string) string {
 }
 
 // Criterion names a criterion (its slug when unknown).
-func (w adminWords) Criterion(slug string) string {
+func (w rankingWords) Criterion(slug string) string {
 	for _, c := range w.r.Criteria {
 		if c.Slug == slug {
 			return c.Name.In(w.lang)
@@ -43,7 +45,7 @@ func (w adminWords) Criterion(slug string) string {
 
 // Target names a change target: "score:price" is the criterion's name,
 // "attr:billing" the attribute's.
-func (w adminWords) Target(target string) string {
+func (w rankingWords) Target(target string) string {
 	kind, key, ok := strings.Cut(target, ":")
 	if !ok {
 		return target
@@ -58,7 +60,7 @@ func (w adminWords) Target(target string) string {
 }
 
 // Tags writes an attribute's tags with their labels, "–" for none.
-func (w adminWords) Tags(key string, tags []string) string {
+func (w rankingWords) Tags(key string, tags []string) string {
 	if len(tags) == 0 {
 		return "–"
 	}
@@ -82,7 +84,7 @@ func (w adminWords) Tags(key string, tags []string) string {
 }
 
 // Value writes one side of a change: a score, or an attribute's tags.
-func (w adminWords) Value(target string, score *int, tags []string) string {
+func (w rankingWords) Value(target string, score *int, tags []string) string {
 	kind, key, _ := strings.Cut(target, ":")
 	if kind == "attr" {
 		return w.Tags(key, tags)
@@ -93,18 +95,18 @@ func (w adminWords) Value(target string, score *int, tags []string) string {
 	return strconv.Itoa(*score)
 }
 
-// adminTotal shows a weighted total (0–1000) on the 0.0–10.0 scale, rounded
+// totalText shows a weighted total (0–1000) on the 0.0–10.0 scale, rounded
 // half up to one decimal with integers only (no floats near a hash).
-func adminTotal(total int) string {
+func totalText(total int) string {
 	t := (max(total, 0) + 5) / 10
 	return strconv.Itoa(t/10) + "." + strconv.Itoa(t%10)
 }
 
-// adminProposalURL is a proposal's desk page.
-func adminProposalURL(id string) string { return "/desk/proposals/" + url.PathEscape(id) }
+// proposalURL is a proposal's desk page.
+func proposalURL(id string) string { return "/desk/proposals/" + url.PathEscape(id) }
 
-// adminEntryURL is an entry's desk page.
-func adminEntryURL(ranking, entry string) string {
+// entryURL is an entry's desk page.
+func entryURL(ranking, entry string) string {
 	return "/desk/entries/" + url.PathEscape(ranking) + "/" + url.PathEscape(entry)
 }
 

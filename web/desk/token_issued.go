@@ -31,5 +31,5 @@ func (d *Desk) RenderTokenIssued(w http.ResponseWriter, r *http.Request, t Token
 	if t.Token != "" {
 		v.Bearer = "Authorization: Bearer " + t.Token
 	}
-	ui.Render(w, r, http.StatusOK, tokenIssuedTmpl(v))
+	ui.Render(w, r, http.StatusOK, tokenIssuedPage(v))
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// usersPage lists the users with their roles and tokens.
-func (d *Desk) usersPage(w http.ResponseWriter, r *http.Request) {
+// serveUsers lists the users with their roles and tokens.
+func (d *Desk) serveUsers(w http.ResponseWriter, r *http.Request) {
 	d.RenderUsers(w, r, http.StatusOK, "", ui.FormState{})
 }
 
@@ -64,6 +64,9 @@ type tokenView struct {
 	Revocable bool
 }
 
+// RenderUsers shows the users page with status; st is the state of the
+// form formID after a failed submit ("" for none), of the user in the
+// request's path for a per-user form.
 func (d *Desk) RenderUsers(w http.ResponseWriter, r *http.Request, status int, formID string, st ui.FormState) {
 	ctx := r.Context()
 	v := usersView{Page: ui.PageOf(r, "users.title", "users"), Failed: formID, State: st, Target: r.PathValue("name")}
@@ -93,7 +96,7 @@ func (d *Desk) RenderUsers(w http.ResponseWriter, r *http.Request, status int, f
 		chosen = st.Values["roles"]
 	}
 	v.Roles = roleCells(v.Page, chosen)
-	ui.Render(w, r, status, usersPageTmpl(v))
+	ui.Render(w, r, status, usersPage(v))
 }
 
 func roleCells(p ui.Page, held []string) []roleCell {
@@ -142,18 +145,3 @@ func userActionURL(user, rest string) string {
 
 // auditURLForActor is the audit trail of one user's actions.
 func auditURLForActor(user string) string { return paths.Audit + "?actor=" + url.QueryEscape(user) }
-
-func adminBool(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
-}
-
-// adminOr returns s, or def when s is empty.
-func adminOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
