@@ -59,11 +59,12 @@ func TestLanguageChoice(t *testing.T) {
 
 // TestWebCodesHaveWords checks the codes of the web's own errors against
 // the catalogs: every string a Code field or an httpx.Error's code is set
-// to, in the source of web and web/httpx, must be a key of both. (The catalogs' own test
+// to, in the source of web and every package under it, must be a key of
+// both. (The catalogs' own test
 // checks the domain's codes and that both languages have the same keys.)
 func TestWebCodesHaveWords(t *testing.T) {
 	var files []string
-	for _, pattern := range []string{"*.go", "httpx/*.go"} {
+	for _, pattern := range []string{"*.go", "*/*.go"} {
 		more, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
