@@ -37,10 +37,9 @@ func (s *Server) routes() {
 	// public reads.
 	s.site.Routes(s.mux, read)
 
-	// The JSON API: the audit export here, then web/api: the writes (the
-	// session or a bearer token signs in), each running the same action as
-	// its desk form, and the signed-in proposal read.
-	handle("GET /api/v1/audit", read(user(http.HandlerFunc(s.auditExport))))
+	// The JSON API: the writes (the session or a bearer token signs in),
+	// each running the same action as its desk form, and the signed-in
+	// proposal read. The audit export is the desk's (see desk.Routes).
 	api.Routes(s.mux, s.commands)
 
 	// The desk's pages: dashboard, proposals, entries, publishing, the

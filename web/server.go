@@ -142,8 +142,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows})
-	s.desk = desk.New(desk.Config{Commands: cfg.Commands, Read: cfg.Read, Verify: cfg.Verify,
-		Export: http.HandlerFunc(s.auditExport), Log: s.log})
+	s.desk = desk.New(desk.Config{Commands: cfg.Commands, Read: cfg.Read, Verify: cfg.Verify, Log: s.log})
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil

@@ -77,7 +77,7 @@ func auditURL(f projections.AuditFilter, extra ...string) string {
 // (?format=csv or ?format=json).
 func (d *Desk) serveAudit(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("format") {
-		d.export.ServeHTTP(w, r)
+		d.serveAuditExport(w, r)
 		return
 	}
 	d.renderAudit(w, r, nil)

@@ -26,9 +26,6 @@ type Config struct {
 	// Verify checks the audit chain for the audit page; nil: the page says
 	// it cannot verify.
 	Verify Verifier
-	// Export answers the audit page asked for a download (?format=csv or
-	// ?format=json); nil: 404.
-	Export http.Handler
 	// Log receives what a request log would not show; nil: slog.Default().
 	Log *slog.Logger
 }
@@ -38,18 +35,14 @@ type Desk struct {
 	cmd    *domain.Handler
 	read   *projections.Store
 	verify Verifier
-	export http.Handler
 	log    *slog.Logger
 }
 
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
-	d := &Desk{cmd: cfg.Commands, read: cfg.Read, verify: cfg.Verify, export: cfg.Export, log: cfg.Log}
+	d := &Desk{cmd: cfg.Commands, read: cfg.Read, verify: cfg.Verify, log: cfg.Log}
 	if d.log == nil {
 		d.log = slog.Default()
-	}
-	if d.export == nil {
-		d.export = http.NotFoundHandler()
 	}
 	return d
 }
@@ -63,8 +56,8 @@ type Guards struct {
 	Read func(http.Handler) http.Handler
 }
 
-// Routes lists the desk's pages. The forms they post are mounted by
-// package web.
+// Routes lists the desk's pages, and the one API read the desk owns: the
+// audit export. The forms they post are mounted by package web.
 func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, g.Read(h)) }
 	user := func(h http.HandlerFunc) http.Handler { return g.User(h) }
@@ -78,6 +71,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))
 	handle("GET "+paths.Publish, role(domain.RolePublisher, d.servePublish))
 	handle("GET "+paths.Audit, user(d.serveAudit))
+	handle("GET /api/v1/audit", user(d.serveAuditExport))
 	handle("POST "+paths.Audit+"/verify", user(d.serveVerify))
 	handle("GET "+paths.Users, role(domain.RoleAdmin, d.serveUsers))
 	handle("GET "+paths.Account, user(d.serveAccount))

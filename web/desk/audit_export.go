@@ -1,4 +1,4 @@
-package web
+package desk
 
 import (
 	"bufio"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
-	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -19,11 +18,17 @@ import (
 var auditCSVHeader = []string{"seq", "at", "actor", "kind", "aggregate", "type", "event_id",
 	"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash", "authvia"}
 
-// auditExport streams every row matching the filters, newest first, as
-// CSV (?format=csv) or JSON (?format=json, the API's default). Cursors and
-// limits do not apply: an export is the whole selection. The chain head and
-// sequence the rows were read at travel in headers (and in the JSON).
-func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
+// serveAuditExport streams every row matching the filters, newest first,
+// as CSV (?format=csv) or JSON (?format=json, the API's default). Cursors
+// and limits do not apply: an export is the whole selection. The chain
+// head and sequence the rows were read at travel in headers (and in the
+// JSON).
+//
+// It answers both GET /api/v1/audit and the audit page's ?format=
+// download. The desk owns this one API read, not web/api: it is the audit
+// page's selection (the same filters, read by AuditFilterOf) in another
+// format, and the two must not drift apart.
+func (d *Desk) serveAuditExport(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format == "" && httpx.IsAPI(r) {
@@ -33,7 +38,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, &httpx.BadField{Field: "format", Code: "field.export_format"})
 		return
 	}
-	f, err := desk.AuditFilterOf(q)
+	f, err := AuditFilterOf(q)
 	if err == nil {
 		err = f.Check()
 	}
@@ -41,7 +46,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, err)
 		return
 	}
-	seq, head := s.read.Checkpoint()
+	seq, head := d.read.Checkpoint()
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Crossrank-Audit-Seq", strconv.FormatUint(seq, 10))
@@ -51,14 +56,14 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 	if format == "csv" {
 		h.Set("Content-Type", "text/csv; charset=utf-8")
 		h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-		err = writeAuditCSV(bw, func(fn func(projections.AuditRow) error) error { return s.read.AuditEach(r.Context(), f, fn) })
+		err = writeAuditCSV(bw, func(fn func(projections.AuditRow) error) error { return d.read.AuditEach(r.Context(), f, fn) })
 	} else {
 		h.Set("Content-Type", "application/json; charset=utf-8")
 		if !httpx.IsAPI(r) {
 			h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		}
 		err = writeAuditJSON(bw, seq, head, func(fn func(projections.AuditRow) error) error {
-			return s.read.AuditEach(r.Context(), f, fn)
+			return d.read.AuditEach(r.Context(), f, fn)
 		})
 	}
 	if err == nil {
@@ -67,7 +72,7 @@ func (s *Server) auditExport(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// The status has gone out; the export ends short, which a client
 		// sees (a JSON document that does not parse, a CSV row cut off).
-		s.log.Error("audit export failed", "request_id", httpx.RequestID(r.Context()), "format", format, "err", err)
+		d.log.Error("audit export failed", "request_id", httpx.RequestID(r.Context()), "format", format, "err", err)
 	}
 }
 
