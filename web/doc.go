@@ -12,9 +12,10 @@
 // Errors become a status code in one place, httpx.Status, for HTML pages and for
 // RFC 9457 problem+json alike.
 //
-// Adding a page: list its route in routes.go (the one list of every
-// route), guarded by s.auth.RequireUser or RequireRole (web/auth), and by needsRead when it
-// queries the read models. A handler builds its view model on
+// Adding a page: list its route in the Routes function of the package it
+// belongs to (desk.Routes, site.Routes, api.Routes; routes.go mounts them
+// and keeps only operations), guarded by RequireUser or RequireRole
+// (web/auth), and by the Read guard when it queries the read models. A handler builds its view model on
 // ui.PageOf(r, titleKey, section) (language, user, words, dates) and answers
 // with ui.Render(w, r, status, component), or ui.Fail(w, r, err). The request's
 // state (language, user, actor, request id) comes from web/httpx. A command

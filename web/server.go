@@ -83,7 +83,6 @@ var (
 
 // Server holds the routes and everything the handlers share.
 type Server struct {
-	cmd        *domain.Handler
 	read       *projections.Store // nil until the pages need it
 	commands   *command.Deps      // the write path, shared by the API and the forms
 	ready      func(context.Context) error
@@ -116,7 +115,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{
-		cmd: cfg.Commands, read: cfg.Read,
+		read:  cfg.Read,
 		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure, ownMetrics: cfg.SeparateMetrics,
 		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
 	}
@@ -142,7 +141,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows})
-	s.desk = desk.New(desk.Config{Commands: cfg.Commands, Read: cfg.Read, Verify: cfg.Verify, Log: s.log})
+	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log})
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil

@@ -1,26 +1,33 @@
 // Package desk serves the editorial desk's pages: the dashboard, proposals
 // and their impact, new proposals, entries, publishing, the audit trail,
 // users and the signed-in user's account. Each page's view model sits
-// beside its template. The forms post through package web's command path,
-// which renders a failed form with the Render methods here.
+// beside its template. The forms post through the command path
+// (web/command), the same actions the JSON API runs; a failed form shows
+// its page again with the Render methods here.
 package desk
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// Config configures a Desk. Commands and Read are required; every other
-// field has a working zero value, noted on the field.
+// Config configures a Desk. Write, Sessions and Read are required; every
+// other field has a working zero value, noted on the field.
 type Config struct {
-	// Commands loads proposals, editions and entries as the domain sees
-	// them now: what a user may do, and the rank impact.
-	Commands *domain.Handler
+	// Write is the command path the forms post through. Its Commands also
+	// loads proposals, editions and entries as the domain sees them now:
+	// what a user may do, and the rank impact.
+	Write *command.Deps
+	// Sessions ends sessions when a password changes.
+	Sessions Sessions
 	// Read is the read models the pages query.
 	Read *projections.Store
 	// Verify checks the audit chain for the audit page; nil: the page says
@@ -30,51 +37,113 @@ type Config struct {
 	Log *slog.Logger
 }
 
-// Desk serves the desk's pages.
+// Sessions are the session operations the password forms need.
+type Sessions interface {
+	// Reopen moves the session sid to the password whose hash is pwHash:
+	// it stays signed in, and every other session of its user ends.
+	Reopen(ctx context.Context, sid, pwHash string) error
+	// EndSessions ends every session of user and returns how many it ended.
+	EndSessions(ctx context.Context, user string) (int, error)
+}
+
+var _ Sessions = (*auth.Service)(nil)
+
+// Desk serves the desk's pages and forms.
 type Desk struct {
-	cmd    *domain.Handler
-	read   *projections.Store
-	verify Verifier
-	log    *slog.Logger
+	cmd      *domain.Handler
+	write    *command.Deps
+	sessions Sessions
+	read     *projections.Store
+	verify   Verifier
+	log      *slog.Logger
 }
 
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
-	d := &Desk{cmd: cfg.Commands, read: cfg.Read, verify: cfg.Verify, log: cfg.Log}
+	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
 	return d
 }
 
-// Guards wrap the desk's pages: User lets any signed-in user in, Role
-// only users holding the role, and Read answers 503 when the read models
-// are missing.
+// Guards wrap the desk's pages and forms: User lets any signed-in user
+// in, Role only users holding the role, and Read answers 503 when the read
+// models are missing.
 type Guards struct {
 	User func(http.Handler) http.Handler
 	Role func(role string, h http.Handler) http.Handler
 	Read func(http.Handler) http.Handler
 }
 
-// Routes lists the desk's pages, and the one API read the desk owns: the
-// audit export. The forms they post are mounted by package web.
+// Routes lists the desk's pages, the forms they post, and the one API read
+// the desk owns: the audit export. Each form runs the action the JSON API
+// runs too (web/command); the proposal forms and the account's password
+// form sign the user in through the command path itself.
 func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, g.Read(h)) }
 	user := func(h http.HandlerFunc) http.Handler { return g.User(h) }
-	role := func(role string, h http.HandlerFunc) http.Handler { return g.Role(role, h) }
+	role := func(role string, h http.Handler) http.Handler { return g.Role(role, h) }
+	admin := func(h http.Handler) http.Handler { return g.Role(domain.RoleAdmin, h) }
 
+	// The dashboard.
 	handle("GET "+paths.Desk, user(d.serveDashboard))
 	mux.Handle("GET /desk/{$}", http.RedirectHandler(paths.Desk, http.StatusMovedPermanently))
-	handle("GET /desk/proposals/new", role(domain.RoleEditor, d.serveNewProposal))
+
+	// Proposals: a new one, its page, its rank impact and its forms.
+	handle("GET /desk/proposals/new", role(domain.RoleEditor, http.HandlerFunc(d.serveNewProposal)))
+	handle("POST /desk/proposals", command.Form(d.write, command.OpenProposal, proposalOpened, d.newProposalFailed))
 	handle("GET /desk/proposals/{id}", user(d.serveProposal))
 	handle("GET /desk/proposals/{id}/impact", user(d.serveImpact))
+	const proposal = "POST /desk/proposals/{id}/"
+	handle(proposal+"evidence", proposalForm(d, command.AddEvidence, formNamed[command.AddEvidenceInput]("evidence")))
+	handle(proposal+"evidence/remove", proposalForm(d, command.RemoveEvidence, formNamed[command.RemoveEvidenceInput]("evidence-remove")))
+	handle(proposal+"changes", proposalForm(d, command.ProposeChange, changeFormName))
+	handle(proposal+"changes/remove", proposalForm(d, command.RemoveChange, formNamed[command.RemoveChangeInput]("change-remove")))
+	handle(proposal+"submit", proposalForm(d, command.Submit, formNamed[command.SubmitInput]("submit")))
+	handle(proposal+"revise", proposalForm(d, command.Revise, formNamed[command.NoteInput]("revise")))
+	handle(proposal+"withdraw", proposalForm(d, command.Withdraw, formNamed[command.ReasonInput]("withdraw")))
+	handle(proposal+"votes", proposalForm(d, command.Vote, voteFormName))
+	handle(proposal+"dismiss-veto", proposalForm(d, command.DismissVeto, formNamed[command.DismissVetoInput]("dismiss")))
+	handle(proposal+"reject", proposalForm(d, command.Reject, formNamed[command.ReasonInput]("reject")))
+
+	// An entry as the desk sees it.
 	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))
-	handle("GET "+paths.Publish, role(domain.RolePublisher, d.servePublish))
+
+	// Publishing the next edition of a ranking.
+	handle("GET "+paths.Publish, role(domain.RolePublisher, http.HandlerFunc(d.servePublish)))
+	handle("POST "+paths.Publish, role(domain.RolePublisher, command.Form(d.write, command.Publish, d.published, d.publishFailed)))
+
+	// The audit trail, its verification, and its export: the page's
+	// ?format= download and GET /api/v1/audit are the same handler, so the
+	// API's read of the trail and the page's selection cannot drift apart.
 	handle("GET "+paths.Audit, user(d.serveAudit))
-	handle("GET /api/v1/audit", user(d.serveAuditExport))
 	handle("POST "+paths.Audit+"/verify", user(d.serveVerify))
-	handle("GET "+paths.Users, role(domain.RoleAdmin, d.serveUsers))
+	handle("GET /api/v1/audit", user(d.serveAuditExport))
+
+	// Users, for admins. Issuing a token here is refused for anyone but the
+	// admin themself (the domain's rule, answered 403): tokens are issued by
+	// their own user on the account page.
+	handle("GET "+paths.Users, admin(http.HandlerFunc(d.serveUsers)))
+	handle("POST "+paths.Users, admin(command.Form(d.write, userAddAction,
+		usersDone[userAddInput]("added"), usersFailed[userAddInput](d, "add"))))
+	handle("POST "+paths.Users+"/{name}/roles/grant", admin(command.Form(d.write, roleGrantAction,
+		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](d, "roles"))))
+	handle("POST "+paths.Users+"/{name}/roles/revoke", admin(command.Form(d.write, roleRevokeAction,
+		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](d, "roles"))))
+	handle("POST "+paths.Users+"/{name}/password", admin(command.Form(d.write, d.passwordResetAction(),
+		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](d, "password"))))
+	handle("POST "+paths.Users+"/{name}/tokens", admin(http.HandlerFunc(d.userTokenIssue)))
+	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", admin(command.Form(d.write, tokenRevokeAction,
+		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](d, "tokens"))))
+
+	// The signed-in user's own account: password and API tokens.
 	handle("GET "+paths.Account, user(d.serveAccount))
+	handle("POST "+paths.Account+"/password", command.Form(d.write, d.passwordChangeAction(),
+		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](d, "password")))
+	handle("POST "+paths.Account+"/tokens", user(d.accountTokenIssue))
+	handle("POST "+paths.Account+"/tokens/{token}/revoke", command.Form(d.write, tokenRevokeAction,
+		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](d, "tokens")))
 }
 
 // ProposalPath is a proposal's page on the desk.

@@ -1,4 +1,4 @@
-package web
+package desk
 
 import (
 	"context"
@@ -21,13 +21,13 @@ type passwordChangeInput struct {
 	Confirm string
 }
 
-func passwordChangeAction(s *Server) command.Action[passwordChangeInput] {
+func (d *Desk) passwordChangeAction() command.Action[passwordChangeInput] {
 	return command.Action[passwordChangeInput]{
 		Name: "user.change_password",
 		Form: func(f *httpx.Form, in *passwordChangeInput) {
 			in.Current, in.New, in.Confirm = f.Str("current_password"), f.Str("new_password"), f.Str("confirm_password")
 		},
-		Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
+		Run: func(deps *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *passwordChangeInput) (domain.Result, error) {
 			u := httpx.User(ctx)
 			if !auth.CheckPassword(u.PasswordHash, in.Current) {
 				return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
@@ -39,12 +39,12 @@ func passwordChangeAction(s *Server) command.Action[passwordChangeInput] {
 			if err != nil {
 				return domain.Result{}, err
 			}
-			res, err := d.Commands.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: u.Username, PasswordHash: hash})
+			res, err := deps.Commands.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: u.Username, PasswordHash: hash})
 			if err == nil {
 				// Every other session of the user ends with the old password;
 				// this one moves to the new one.
-				if rerr := s.auth.Reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
-					d.Log.Warn("password changed; this session could not be moved to it", "err", rerr)
+				if rerr := d.sessions.Reopen(ctx, httpx.FromContext(ctx).Session, hash); rerr != nil {
+					deps.Log.Warn("password changed; this session could not be moved to it", "err", rerr)
 				}
 			}
 			return res, err
@@ -56,15 +56,15 @@ func accountDone[In any](done string) func(*http.Request, *In, domain.Result) st
 	return func(*http.Request, *In, domain.Result) string { return paths.Account + "?done=" + done }
 }
 
-func accountFailed[In any](s *Server, formID string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {
+func accountFailed[In any](d *Desk, formID string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {
 	return func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
-		s.desk.RenderAccount(w, r, status, formID, st)
+		d.RenderAccount(w, r, status, formID, st)
 	}
 }
 
 // accountTokenIssue issues a token for the signed-in user.
-func (s *Server) accountTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, httpx.User(r.Context()).Username, paths.Account, func(st ui.FormState, status int) {
-		s.desk.RenderAccount(w, r, status, "token", st)
+func (d *Desk) accountTokenIssue(w http.ResponseWriter, r *http.Request) {
+	d.tokenIssue(w, r, httpx.User(r.Context()).Username, paths.Account, func(st ui.FormState, status int) {
+		d.RenderAccount(w, r, status, "token", st)
 	})
 }

@@ -1,4 +1,4 @@
-package web
+package desk
 
 import (
 	"context"
@@ -92,8 +92,8 @@ func usersDone[In any](done string) func(r *http.Request, _ *In, _ domain.Result
 }
 
 // usersFailed shows the users page again with the failed form's message.
-func usersFailed[In any](s *Server, formID string) func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
+func usersFailed[In any](d *Desk, formID string) func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
 	return func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
-		s.desk.RenderUsers(w, r, status, formID, st)
+		d.RenderUsers(w, r, status, formID, st)
 	}
 }

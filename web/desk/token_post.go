@@ -1,4 +1,4 @@
-package web
+package desk
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
-	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -70,9 +69,9 @@ var tokenRevokeAction = command.Action[tokenRevokeInput]{
 }
 
 // userTokenIssue issues a token for the user in the path (publishers).
-func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
-	s.tokenIssue(w, r, r.PathValue("name"), paths.Users+"#user-"+r.PathValue("name"), func(st ui.FormState, status int) {
-		s.desk.RenderUsers(w, r, status, "token", st)
+func (d *Desk) userTokenIssue(w http.ResponseWriter, r *http.Request) {
+	d.tokenIssue(w, r, r.PathValue("name"), paths.Users+"#user-"+r.PathValue("name"), func(st ui.FormState, status int) {
+		d.RenderUsers(w, r, status, "token", st)
 	})
 }
 
@@ -80,7 +79,7 @@ func (s *Server) userTokenIssue(w http.ResponseWriter, r *http.Request) {
 // shows the token, once: it is not stored anywhere the server could show
 // it again. The answer is not a redirect for that reason; sending the form
 // again (reload, double click) stores nothing and shows no token.
-func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back string, failed func(ui.FormState, int)) {
+func (d *Desk) tokenIssue(w http.ResponseWriter, r *http.Request, user, back string, failed func(ui.FormState, int)) {
 	f, err := httpx.ParseForm(r)
 	if err != nil {
 		ui.Fail(w, r, err)
@@ -90,7 +89,7 @@ func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back s
 	tokenIssueAction.Form(f, &in)
 	err = f.Err()
 	if err == nil {
-		_, _, err = command.Execute(s.commands, r.Context(), tokenIssueAction, f.CommandID(), &in, true)
+		_, _, err = command.Execute(d.write, r.Context(), tokenIssueAction, f.CommandID(), &in, true)
 	}
 	if err != nil {
 		if httpx.Status(err) >= 500 {
@@ -100,5 +99,5 @@ func (s *Server) tokenIssue(w http.ResponseWriter, r *http.Request, user, back s
 		failed(ui.FormStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
 		return
 	}
-	s.desk.RenderTokenIssued(w, r, desk.TokenIssued{Owner: user, Name: in.Name, Token: in.secret, Back: back})
+	d.RenderTokenIssued(w, r, TokenIssued{Owner: user, Name: in.Name, Token: in.secret, Back: back})
 }
