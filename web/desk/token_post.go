@@ -68,7 +68,8 @@ var tokenRevokeAction = command.Action[tokenRevokeInput]{
 	},
 }
 
-// userTokenIssue issues a token for the user in the path (publishers).
+// userTokenIssue issues a token for the user in the path, from the users
+// page (admins; the domain refuses anyone but the admin themself).
 func (d *Desk) userTokenIssue(w http.ResponseWriter, r *http.Request) {
 	d.tokenIssue(w, r, r.PathValue("name"), paths.Users+"#user-"+r.PathValue("name"), func(st ui.FormState, status int) {
 		d.RenderUsers(w, r, status, "token", st)
