@@ -16,8 +16,8 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// deskBrowser drives one signed-in user's Chromium against the desk.
-type deskBrowser struct {
+// userBrowser drives one signed-in user's Chromium against the desk.
+type userBrowser struct {
 	t    *testing.T
 	ctx  context.Context
 	base string
@@ -26,9 +26,9 @@ type deskBrowser struct {
 
 // signIn starts a fresh Chromium (its own profile) and signs user in
 // through the sign-in form, landing on the dashboard.
-func (e *deskEnv) signIn(base, user string) *deskBrowser {
+func (e *demoEnv) signIn(base, user string) *userBrowser {
 	e.t.Helper()
-	b := &deskBrowser{t: e.t, ctx: newBrowser(e.t, 1280, 1024), base: base, user: user}
+	b := &userBrowser{t: e.t, ctx: newBrowser(e.t, 1280, 1024), base: base, user: user}
 	b.do(
 		chromedp.Navigate(base+"/login?next=%2Fdesk&lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`#username`)),
@@ -44,19 +44,19 @@ func (e *deskEnv) signIn(base, user string) *deskBrowser {
 	return b
 }
 
-func (b *deskBrowser) do(steps ...chromedp.Action[chromedp.Void]) {
+func (b *userBrowser) do(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	browse(b.t, b.ctx, steps...)
 }
 
 // text is the text of the element with a data-testid.
-func (b *deskBrowser) text(testid string) string {
+func (b *userBrowser) text(testid string) string {
 	b.t.Helper()
 	return strings.TrimSpace(browserValue(b.t, b.ctx, chromedp.Text(chromedp.CSS(`[data-testid="`+testid+`"]`))))
 }
 
 // open shows a desk page and waits until an element matching ready is in it.
-func (b *deskBrowser) open(path, ready string) {
+func (b *userBrowser) open(path, ready string) {
 	b.t.Helper()
 	b.do(chromedp.Navigate(b.base+path), chromedp.WaitReady(chromedp.CSS(ready)))
 	checkAccessibility(b.t, b.ctx, path+" as "+b.user)
@@ -70,11 +70,11 @@ func (b *deskBrowser) open(path, ready string) {
 // publisher publishes it on the publish page; the audit trail shows every
 // step. Each step leaves a screenshot in testdata/screenshots/desk-NN-*.png.
 func TestBrowserDesk(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.srv.Handler())
 	defer ts.Close()
 	n := 0
-	shot := func(b *deskBrowser, step string) {
+	shot := func(b *userBrowser, step string) {
 		n++
 		screenshot(t, b.ctx, fmt.Sprintf("desk-%02d-%s", n, step))
 	}
@@ -178,7 +178,7 @@ func TestBrowserDesk(t *testing.T) {
 
 	// Both reviewers approve revision 2, each verifying the evidence.
 	r2 := e.signIn(ts.URL, "reviewer2")
-	for _, b := range []*deskBrowser{r1, r2} {
+	for _, b := range []*userBrowser{r1, r2} {
 		b.open(page, `[data-testid="approve-form"] [data-testid="approve-revision"][value="2"]`)
 		b.do(
 			chromedp.Click(chromedp.CSS(`[data-testid="verify-e1"]`)),
@@ -197,13 +197,13 @@ func TestBrowserDesk(t *testing.T) {
 	// page; were it missing, the test would publish through the JSON API).
 	pub := e.signIn(ts.URL, "publisher")
 	if e.hasPublishPage(ts.URL) {
-		pub.open("/desk/publish?ranking="+deskRanking+"&p="+id, `[data-testid="publish-form-`+deskRanking+`"]`)
+		pub.open("/desk/publish?ranking="+demoRanking+"&p="+id, `[data-testid="publish-form-`+demoRanking+`"]`)
 		shot(pub, "publish-preview")
 		pub.do(chromedp.Click(chromedp.CSS(`[data-testid="publish-submit"]`)))
 		// Let the form's navigation finish (it lands on the new edition)
 		// before opening another page: navigating away while the POST is
 		// still answering aborts one of the two (net::ERR_ABORTED).
-		landed := `location.pathname.startsWith("/r/` + deskRanking + `/editions/") && document.readyState === "complete"`
+		landed := `location.pathname.startsWith("/r/` + demoRanking + `/editions/") && document.readyState === "complete"`
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			// Evaluating during the navigation fails; ask again.
 			if ok, err := chromedp.Run(pub.ctx, chromedp.Evaluate[bool](landed)); err == nil && ok {
@@ -246,7 +246,7 @@ func TestBrowserDesk(t *testing.T) {
 	// as it opens.
 	editor.open("/desk/proposals/new", `[data-testid="open-existing-form"]`)
 	editor.open("/desk/account", `[data-testid="password-form"]`)
-	editor.open("/desk/entries/"+deskRanking+"/ppio", `main`)
+	editor.open("/desk/entries/"+demoRanking+"/ppio", `main`)
 	pub.open("/desk/publish", `main`)
 	admin := e.signIn(ts.URL, "admin")
 	admin.open("/desk/users", `main`)
@@ -263,23 +263,23 @@ func countOf(list []string, s string) int {
 }
 
 // hasPublishPage reports whether the server has the publish page.
-func (e *deskEnv) hasPublishPage(base string) bool {
+func (e *demoEnv) hasPublishPage(base string) bool {
 	c := e.client("publisher")
-	res, body := c.do(http.MethodGet, "/desk/publish?ranking="+deskRanking, nil, nil)
-	return res.StatusCode == http.StatusOK && strings.Contains(body, `data-testid="publish-ranking-`+deskRanking+`"`)
+	res, body := c.do(http.MethodGet, "/desk/publish?ranking="+demoRanking, nil, nil)
+	return res.StatusCode == http.StatusOK && strings.Contains(body, `data-testid="publish-ranking-`+demoRanking+`"`)
 }
 
 // publishByAPI publishes the proposal as the browser's user through the
 // JSON API with the hash of the domain's preview: the fallback when the
 // publish page is missing.
-func (e *deskEnv) publishByAPI(b *deskBrowser, id string) {
+func (e *demoEnv) publishByAPI(b *userBrowser, id string) {
 	e.t.Helper()
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, deskRanking, []string{id})
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, demoRanking, []string{id})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	c := e.client(b.user)
-	res, body := c.postJSON("/api/v1/rankings/"+deskRanking+"/editions",
+	res, body := c.postJSON("/api/v1/rankings/"+demoRanking+"/editions",
 		map[string]any{"proposals": []string{id}, "preview_hash": pv.Hash}, nil)
 	if res.StatusCode != http.StatusCreated {
 		e.t.Fatalf("publish through the API: status %d, %s", res.StatusCode, body)
@@ -288,7 +288,7 @@ func (e *deskEnv) publishByAPI(b *deskBrowser, id string) {
 
 // waitStatus waits until the proposal reaches status in the event store and
 // the read models caught up.
-func (e *deskEnv) waitStatus(id string, want domain.Status) {
+func (e *demoEnv) waitStatus(id string, want domain.Status) {
 	e.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {

@@ -24,25 +24,25 @@ import (
 
 // The demo seed's proposals, one in each desk queue.
 const (
-	deskRanking   = demo.RankingSlug
-	deskDraft     = "demo-matpool-2"      // the editor's draft
-	deskInReview  = "demo-huawei-cloud-2" // in review, approved by reviewer1
-	deskValidated = "demo-qingjiao-2"     // cross-validated, not published
+	demoRanking   = demo.RankingSlug
+	demoDraft     = "demo-matpool-2"      // the editor's draft
+	demoInReview  = "demo-huawei-cloud-2" // in review, approved by reviewer1
+	demoValidated = "demo-qingjiao-2"     // cross-validated, not published
 )
 
-// deskUsers are signed-in users beyond the demo's four (editor, reviewer1,
+// extraUsers are signed-in users beyond the demo's four (editor, reviewer1,
 // reviewer2, publisher): eve holds editor and reviewer, max editor and
 // publisher, to show that no role lets an author judge their own proposal.
-var deskUsers = map[string][]string{
+var extraUsers = map[string][]string{
 	"eve": {domain.RoleEditor, domain.RoleReviewer},
 	"max": {domain.RoleEditor, domain.RolePublisher},
 }
 
-// deskEnv is the whole desk: a real embedded JetStream store, real SQLite
+// demoEnv is the whole desk: a real embedded JetStream store, real SQLite
 // read models kept current by the projection runner, the demo ranking
 // seeded through the real commands, and a server over them. Every demo
 // user signs in with testPassword.
-type deskEnv struct {
+type demoEnv struct {
 	t     *testing.T
 	ctx   context.Context
 	store *jetstream.Store
@@ -52,7 +52,7 @@ type deskEnv struct {
 	logs  *syncBuffer
 }
 
-func newDeskEnv(t *testing.T) *deskEnv {
+func newDemoEnv(t *testing.T) *demoEnv {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
@@ -65,14 +65,14 @@ func newDeskEnv(t *testing.T) *deskEnv {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
-	e := &deskEnv{t: t, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read, logs: &syncBuffer{}}
+	e := &demoEnv{t: t, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read, logs: &syncBuffer{}}
 	// One real argon2id hash for every user: sign-in is real, and slow once.
 	hash := func(string) (string, error) { return testHash(), nil }
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: testPassword, HashPassword: hash, Now: time.Now(),
 		AuditHead: read.AuditHead, CrossValidated: read.CrossValidated}); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	for name, roles := range deskUsers {
+	for name, roles := range extraUsers {
 		if _, err := e.cmd.RegisterUser(ctx, domain.System(), domain.RegisterUser{
 			Username: name, DisplayName: name, PasswordHash: testHash(), Roles: roles}); err != nil {
 			t.Fatalf("register %s: %v", name, err)
@@ -89,7 +89,7 @@ func newDeskEnv(t *testing.T) *deskEnv {
 }
 
 // caughtUp waits until the read models have applied the whole stream.
-func (e *deskEnv) caughtUp() {
+func (e *demoEnv) caughtUp() {
 	e.t.Helper()
 	if err := e.read.WaitFor(e.ctx, e.lastSeq()); err != nil {
 		e.t.Fatal(err)
@@ -98,7 +98,7 @@ func (e *deskEnv) caughtUp() {
 
 // lastSeq is the store's last sequence: the same before and after a refused
 // request shows that nothing was appended.
-func (e *deskEnv) lastSeq() uint64 {
+func (e *demoEnv) lastSeq() uint64 {
 	e.t.Helper()
 	seq, err := e.store.LastSequence(e.ctx)
 	if err != nil {
@@ -109,7 +109,7 @@ func (e *deskEnv) lastSeq() uint64 {
 
 // client returns a browser-like client of the desk, signed in as user
 // ("" for signed out).
-func (e *deskEnv) client(user string) *client {
+func (e *demoEnv) client(user string) *client {
 	e.t.Helper()
 	c := &client{t: e.t, h: e.srv.Handler(), cookies: map[string]*http.Cookie{}, header: http.Header{},
 		peer: "198.51.100." + strconv.Itoa(int(peerCounter.Add(1))%250+1) + ":40000"}
@@ -120,7 +120,7 @@ func (e *deskEnv) client(user string) *client {
 }
 
 // page GETs target and parses it, failing unless the status is want.
-func (e *deskEnv) page(c *client, target string, want int) *goquery.Document {
+func (e *demoEnv) page(c *client, target string, want int) *goquery.Document {
 	e.t.Helper()
 	res, body := c.do(http.MethodGet, target, nil, nil)
 	if res.StatusCode != want {
@@ -135,7 +135,7 @@ func (e *deskEnv) page(c *client, target string, want int) *goquery.Document {
 
 // post sends a form with a fresh cmd_id (unless values has one) and returns
 // the status, the Location and the parsed body.
-func (e *deskEnv) post(c *client, target string, values url.Values) (int, string, *goquery.Document) {
+func (e *demoEnv) post(c *client, target string, values url.Values) (int, string, *goquery.Document) {
 	e.t.Helper()
 	if values.Get(httpx.CommandIDField) == "" {
 		values.Set(httpx.CommandIDField, events.NewID(time.Now()))
@@ -149,7 +149,7 @@ func (e *deskEnv) post(c *client, target string, values url.Values) (int, string
 }
 
 // mustPost posts a form that must succeed with 303 to the proposal's page.
-func (e *deskEnv) mustPost(c *client, id, action string, values url.Values) {
+func (e *demoEnv) mustPost(c *client, id, action string, values url.Values) {
 	e.t.Helper()
 	status, loc, doc := e.post(c, "/desk/proposals/"+id+"/"+action, values)
 	if status != http.StatusSeeOther || loc != "/desk/proposals/"+id {
@@ -159,7 +159,7 @@ func (e *deskEnv) mustPost(c *client, id, action string, values url.Values) {
 
 // refused posts a form that must fail with status want and append nothing;
 // it returns the page shown instead.
-func (e *deskEnv) refused(c *client, target string, values url.Values, want int) *goquery.Document {
+func (e *demoEnv) refused(c *client, target string, values url.Values, want int) *goquery.Document {
 	e.t.Helper()
 	before := e.lastSeq()
 	status, _, doc := e.post(c, target, values)
@@ -174,9 +174,9 @@ func (e *deskEnv) refused(c *client, target string, values url.Values, want int)
 
 // openProposal opens a proposal for a published entry through the form and
 // returns its id.
-func (e *deskEnv) openProposal(c *client, entry string) string {
+func (e *demoEnv) openProposal(c *client, entry string) string {
 	e.t.Helper()
-	status, loc, doc := e.post(c, "/desk/proposals", url.Values{"ranking": {deskRanking}, "entry": {entry}, "title": {"Update " + entry}})
+	status, loc, doc := e.post(c, "/desk/proposals", url.Values{"ranking": {demoRanking}, "entry": {entry}, "title": {"Update " + entry}})
 	id, ok := strings.CutPrefix(loc, "/desk/proposals/")
 	if status != http.StatusSeeOther || !ok {
 		e.t.Fatalf("open: status %d Location %q; error %q", status, loc, testText(doc, "form-error"))
@@ -186,7 +186,7 @@ func (e *deskEnv) openProposal(c *client, entry string) string {
 
 // reviewable opens a proposal for entry with one evidence item and one
 // score change, and submits it.
-func (e *deskEnv) reviewable(c *client, entry, criterion string, to int) string {
+func (e *demoEnv) reviewable(c *client, entry, criterion string, to int) string {
 	e.t.Helper()
 	id := e.openProposal(c, entry)
 	e.mustPost(c, id, "evidence", url.Values{"claim": {"Measured"}, "source_url": {"https://example.com/report"},

@@ -14,23 +14,23 @@ import (
 // TestDeskSignedOut: pages send a signed-out visitor to sign in and back;
 // the API answers 401; a form post answers 401 and stores nothing.
 func TestDeskSignedOut(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("")
-	for _, target := range []string{"/desk", "/desk/proposals/new", "/desk/proposals/" + deskDraft,
-		"/desk/proposals/" + deskDraft + "/impact?criterion=onboarding&to=5"} {
+	for _, target := range []string{"/desk", "/desk/proposals/new", "/desk/proposals/" + demoDraft,
+		"/desk/proposals/" + demoDraft + "/impact?criterion=onboarding&to=5"} {
 		res, _ := c.do(http.MethodGet, target, nil, nil)
 		want := "/login?next=" + url.QueryEscape(target)
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != want {
 			t.Errorf("GET %s: status %d Location %q, want 303 to %q", target, res.StatusCode, res.Header.Get("Location"), want)
 		}
 	}
-	res, _ := c.do(http.MethodGet, "/api/v1/proposals/"+deskDraft, nil, nil)
+	res, _ := c.do(http.MethodGet, "/api/v1/proposals/"+demoDraft, nil, nil)
 	if res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("API GET: status %d, want 401", res.StatusCode)
 	}
-	e.refused(c, "/desk/proposals/"+deskDraft+"/evidence", url.Values{"claim": {"x"}, "source_name": {"y"},
+	e.refused(c, "/desk/proposals/"+demoDraft+"/evidence", url.Values{"claim": {"x"}, "source_name": {"y"},
 		"excerpt": {"z"}, "observed_on": {"2026-01-01"}}, http.StatusUnauthorized)
-	e.refused(c, "/desk/proposals", url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"t"}}, http.StatusUnauthorized)
+	e.refused(c, "/desk/proposals", url.Values{"ranking": {demoRanking}, "entry": {"ppio"}, "title": {"t"}}, http.StatusUnauthorized)
 }
 
 // queue returns a dashboard queue's count and item links, and whether it is shown.
@@ -51,7 +51,7 @@ func queue(doc *goquery.Document, id string) (count int, links []string, shown b
 // one cross-validated, edition 1 published 40 days after its evidence was
 // observed (so some of it is stale).
 func TestDashboardQueues(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	p := func(id string) string { return "/desk/proposals/" + id }
 	type want struct {
 		count int
@@ -62,11 +62,11 @@ func TestDashboardQueues(t *testing.T) {
 		queues map[string]*want // nil entry: the queue is not shown
 	}{
 		{"editor", map[string]*want{
-			"my-drafts":        {1, []string{p(deskDraft)}},
+			"my-drafts":        {1, []string{p(demoDraft)}},
 			"my-in-review":     {2, nil},
 			"awaiting-review":  nil,
 			"ready-to-publish": nil,
-			"recent":           {1, []string{"/r/" + deskRanking + "/editions/1"}},
+			"recent":           {1, []string{"/r/" + demoRanking + "/editions/1"}},
 		}},
 		{"reviewer1", map[string]*want{
 			"my-drafts":        nil,
@@ -74,17 +74,17 @@ func TestDashboardQueues(t *testing.T) {
 			"ready-to-publish": nil,
 		}},
 		{"reviewer2", map[string]*want{
-			"awaiting-review": {1, []string{p(deskInReview)}},
+			"awaiting-review": {1, []string{p(demoInReview)}},
 		}},
 		{"publisher", map[string]*want{
 			"my-drafts":        nil,
 			"awaiting-review":  nil,
-			"ready-to-publish": {1, []string{p(deskValidated)}},
+			"ready-to-publish": {1, []string{p(demoValidated)}},
 		}},
 		{"eve", map[string]*want{
 			"my-drafts":       {0, nil},
 			"my-in-review":    {0, nil},
-			"awaiting-review": {1, []string{p(deskInReview)}},
+			"awaiting-review": {1, []string{p(demoInReview)}},
 		}},
 	}
 	for _, tc := range tests {
@@ -136,7 +136,7 @@ func TestDashboardQueues(t *testing.T) {
 // TestDashboardLanguages: the dashboard reads in the visitor's language,
 // and only an editor is offered a new proposal.
 func TestDashboardLanguages(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("editor")
 	c.header.Set("Accept-Language", "zh-CN,zh;q=0.9")
 	doc := e.page(c, "/desk", http.StatusOK)

@@ -17,10 +17,10 @@ import (
 // shows the claim in an element of its own direction (dir="auto"), so the
 // override cannot reorder the words around it.
 func TestInvisibleCharacters(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("editor")
 
-	doc := e.refused(c, "/desk/proposals", url.Values{"ranking": {deskRanking}, "entry": {"qingjiao"},
+	doc := e.refused(c, "/desk/proposals", url.Values{"ranking": {demoRanking}, "entry": {"qingjiao"},
 		"title": {"Update \u202eduolc"}}, http.StatusUnprocessableEntity)
 	want := "Title contains an invisible formatting character (a bidirectional control or a zero-width character)."
 	if got := testText(doc, "form-error") + testText(doc, "field-error-title"); !strings.Contains(got, want) {
@@ -32,9 +32,9 @@ func TestInvisibleCharacters(t *testing.T) {
 	}
 
 	claim := "price \u202ecut"
-	e.mustPost(c, deskDraft, "evidence", url.Values{"claim": {claim}, "source_name": {"Vendor \u202enote"},
+	e.mustPost(c, demoDraft, "evidence", url.Values{"claim": {claim}, "source_name": {"Vendor \u202enote"},
 		"section": {"\u2067§2"}, "excerpt": {"x"}, "observed_on": {time.Now().Format(time.DateOnly)}})
-	doc = e.page(c, "/desk/proposals/"+deskDraft, http.StatusOK)
+	doc = e.page(c, "/desk/proposals/"+demoDraft, http.StatusOK)
 	found := false
 	doc.Find(`[data-testid="evidence-claim"]`).Each(func(_ int, s *goquery.Selection) {
 		if s.Text() != claim {

@@ -16,9 +16,9 @@ import (
 // status, appends nothing, and (for the ones a user can correct) shows the
 // form again with the message, the values typed and the same cmd_id.
 func TestProposalBadInput(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("editor")
-	target := "/desk/proposals/" + deskDraft + "/evidence"
+	target := "/desk/proposals/" + demoDraft + "/evidence"
 	raw := func(body string, want int) {
 		t.Helper()
 		before := e.lastSeq()
@@ -45,7 +45,7 @@ func TestProposalBadInput(t *testing.T) {
 		t.Error("the faulty field is not marked invalid")
 	}
 
-	changes := "/desk/proposals/" + deskDraft + "/changes"
+	changes := "/desk/proposals/" + demoDraft + "/changes"
 	score := func(to string) url.Values {
 		return url.Values{"criterion": {demo.CritCluster}, "to": {to}, "rationale": {"r"}, "evidence": {"e1"}}
 	}
@@ -71,7 +71,7 @@ func TestProposalBadInput(t *testing.T) {
 
 	// A reject needs a reason.
 	r2 := e.client("reviewer2")
-	doc = e.refused(r2, "/desk/proposals/"+deskInReview+"/votes", url.Values{"verdict": {"reject"}, "revision": {"1"}}, http.StatusUnprocessableEntity)
+	doc = e.refused(r2, "/desk/proposals/"+demoInReview+"/votes", url.Values{"verdict": {"reject"}, "revision": {"1"}}, http.StatusUnprocessableEntity)
 	if testText(doc, "field-error-comment") == "" || testCount(doc, "reject-vote-form") != 1 {
 		t.Error("a reject without reason is not explained in the reject form")
 	}
@@ -80,9 +80,9 @@ func TestProposalBadInput(t *testing.T) {
 // TestStaleRevisionVote: a reviewer who loaded revision 1 and votes after
 // the editor revised and resubmitted gets 409 and the page of the new revision.
 func TestStaleRevisionVote(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	r2 := e.client("reviewer2")
-	doc := e.page(r2, "/desk/proposals/"+deskInReview, http.StatusOK)
+	doc := e.page(r2, "/desk/proposals/"+demoInReview, http.StatusOK)
 	form := doc.Find(`[data-testid="approve-form"]`)
 	rev := form.Find(`input[name="revision"]`).AttrOr("value", "")
 	commandID := form.Find(`input[name="cmd_id"]`).AttrOr("value", "")
@@ -90,9 +90,9 @@ func TestStaleRevisionVote(t *testing.T) {
 		t.Fatalf("approve form: revision %q cmd_id %q", rev, commandID)
 	}
 	ed := e.client("editor")
-	e.mustPost(ed, deskInReview, "revise", url.Values{"note": {"New figures"}})
-	e.mustPost(ed, deskInReview, "submit", url.Values{})
-	doc = e.refused(r2, "/desk/proposals/"+deskInReview+"/votes",
+	e.mustPost(ed, demoInReview, "revise", url.Values{"note": {"New figures"}})
+	e.mustPost(ed, demoInReview, "submit", url.Values{})
+	doc = e.refused(r2, "/desk/proposals/"+demoInReview+"/votes",
 		url.Values{"verdict": {"approve"}, "revision": {rev}, "verified_evidence": {"e1"}, httpx.CommandIDField: {commandID}}, http.StatusConflict)
 	if got := testText(doc, "form-error"); got != "The proposal has a newer revision; reload the page." {
 		t.Errorf("message %q", got)

@@ -18,8 +18,8 @@ import (
 // dismissal, a replaced vote, cross-validation and a revision, checking
 // what the review page says at each step, in both languages.
 func TestReviewPage(t *testing.T) {
-	e := newDeskEnv(t)
-	id := deskInReview
+	e := newDemoEnv(t)
+	id := demoInReview
 	r2 := e.client("reviewer2")
 
 	doc := e.page(r2, "/desk/proposals/"+id, http.StatusOK)
@@ -115,7 +115,7 @@ func TestReviewPage(t *testing.T) {
 // cross-validated proposal used as its baseline, that proposal's page says
 // so and asks for a revision.
 func TestReviewStaleBaseline(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	ed := e.client("editor")
 	// Both change qingjiao's unpublished onboarding score from "none".
 	id := e.reviewable(ed, "qingjiao", demo.CritOnboarding, 4)
@@ -126,14 +126,14 @@ func TestReviewStaleBaseline(t *testing.T) {
 	draft := e.openProposal(ed, "qingjiao")
 	e.mustPost(ed, draft, "evidence", url.Values{"claim": {"c"}, "source_name": {"s"}, "excerpt": {"x"}, "observed_on": {"2026-01-01"}})
 	e.mustPost(ed, draft, "changes", url.Values{"criterion": {demo.CritOnboarding}, "to": {"6"}, "rationale": {"r"}, "evidence": {"e1"}})
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, deskRanking, []string{deskValidated})
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, demoRanking, []string{demoValidated})
 	if err != nil {
 		t.Fatal(err)
 	}
 	head, seq, _ := e.read.AuditHead(e.ctx)
-	candidates, _ := e.read.CrossValidated(e.ctx, deskRanking)
+	candidates, _ := e.read.CrossValidated(e.ctx, demoRanking)
 	if _, err := e.cmd.Publish(e.ctx, domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}},
-		domain.PublishEdition{Ranking: deskRanking, Proposals: []string{deskValidated}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Candidates: candidates}); err != nil {
+		domain.PublishEdition{Ranking: demoRanking, Proposals: []string{demoValidated}, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Candidates: candidates}); err != nil {
 		t.Fatal(err)
 	}
 	e.caughtUp()

@@ -12,7 +12,7 @@ import (
 // form the user may not use, and a hand-made post is refused with the
 // right status and appends nothing.
 func TestProposalRoleRules(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	p := func(id, action string) string { return "/desk/proposals/" + id + "/" + action }
 	evidence := url.Values{"claim": {"c"}, "source_name": {"s"}, "excerpt": {"x"}, "observed_on": {"2026-01-01"}}
 	approve := func(rev string) url.Values {
@@ -21,16 +21,16 @@ func TestProposalRoleRules(t *testing.T) {
 
 	t.Run("a reviewer cannot edit someone's draft", func(t *testing.T) {
 		c := e.client("reviewer1")
-		doc := e.page(c, "/desk/proposals/"+deskDraft, http.StatusOK)
+		doc := e.page(c, "/desk/proposals/"+demoDraft, http.StatusOK)
 		for _, tid := range []string{"editor", "evidence-form", "score-form", "submit-form", "approve-form", "revise-form", "withdraw-form"} {
 			if testCount(doc, tid) != 0 {
 				t.Errorf("reviewer sees %s on the editor's draft", tid)
 			}
 		}
-		e.refused(c, p(deskDraft, "evidence"), evidence, http.StatusForbidden)
-		e.refused(c, p(deskDraft, "changes"), url.Values{"criterion": {demo.CritCluster}, "to": {"5"}, "rationale": {"r"}, "evidence": {"e1"}}, http.StatusForbidden)
-		e.refused(c, p(deskDraft, "changes/remove"), url.Values{"target": {"score:" + demo.CritCluster}}, http.StatusForbidden)
-		doc = e.refused(c, p(deskDraft, "submit"), url.Values{}, http.StatusForbidden)
+		e.refused(c, p(demoDraft, "evidence"), evidence, http.StatusForbidden)
+		e.refused(c, p(demoDraft, "changes"), url.Values{"criterion": {demo.CritCluster}, "to": {"5"}, "rationale": {"r"}, "evidence": {"e1"}}, http.StatusForbidden)
+		e.refused(c, p(demoDraft, "changes/remove"), url.Values{"target": {"score:" + demo.CritCluster}}, http.StatusForbidden)
+		doc = e.refused(c, p(demoDraft, "submit"), url.Values{}, http.StatusForbidden)
 		if testText(doc, "form-error") != "Your account does not hold the role this action needs." {
 			t.Errorf("message %q", testText(doc, "form-error"))
 		}
@@ -38,10 +38,10 @@ func TestProposalRoleRules(t *testing.T) {
 
 	t.Run("another editor cannot edit the draft", func(t *testing.T) {
 		c := e.client("eve")
-		if testCount(e.page(c, "/desk/proposals/"+deskDraft, http.StatusOK), "editor") != 0 {
+		if testCount(e.page(c, "/desk/proposals/"+demoDraft, http.StatusOK), "editor") != 0 {
 			t.Error("eve sees the editor's draft forms")
 		}
-		doc := e.refused(c, p(deskDraft, "evidence"), evidence, http.StatusForbidden)
+		doc := e.refused(c, p(demoDraft, "evidence"), evidence, http.StatusForbidden)
 		if testText(doc, "form-error") != "Only the author or a reviser may change this proposal." {
 			t.Errorf("message %q", testText(doc, "form-error"))
 		}
@@ -84,29 +84,29 @@ func TestProposalRoleRules(t *testing.T) {
 	})
 
 	t.Run("an editor cannot publish", func(t *testing.T) {
-		pv, _, err := e.cmd.PreviewEdition(e.ctx, deskRanking, []string{deskValidated})
+		pv, _, err := e.cmd.PreviewEdition(e.ctx, demoRanking, []string{demoValidated})
 		if err != nil {
 			t.Fatal(err)
 		}
 		c := e.client("editor")
 		before := e.lastSeq()
-		res, body := c.postJSON("/api/v1/rankings/"+deskRanking+"/editions",
-			map[string]any{"proposals": []string{deskValidated}, "preview_hash": pv.Hash}, nil)
+		res, body := c.postJSON("/api/v1/rankings/"+demoRanking+"/editions",
+			map[string]any{"proposals": []string{demoValidated}, "preview_hash": pv.Hash}, nil)
 		if res.StatusCode != http.StatusForbidden || e.lastSeq() != before {
 			t.Errorf("editor publishing: status %d, %d events appended; body %.200s", res.StatusCode, e.lastSeq()-before, body)
 		}
-		if testCount(e.page(c, "/desk/proposals/"+deskValidated, http.StatusOK), "reject-form") != 0 {
+		if testCount(e.page(c, "/desk/proposals/"+demoValidated, http.StatusOK), "reject-form") != 0 {
 			t.Error("an editor is offered a publisher's decision")
 		}
 	})
 
 	t.Run("a reviewer cannot revise or withdraw", func(t *testing.T) {
 		c := e.client("reviewer2")
-		doc := e.page(c, "/desk/proposals/"+deskInReview, http.StatusOK)
+		doc := e.page(c, "/desk/proposals/"+demoInReview, http.StatusOK)
 		if testCount(doc, "revise-form")+testCount(doc, "withdraw-form") != 0 {
 			t.Error("a reviewer is offered revise or withdraw")
 		}
-		e.refused(c, p(deskInReview, "revise"), url.Values{"note": {"x"}}, http.StatusForbidden)
-		e.refused(c, p(deskInReview, "withdraw"), url.Values{}, http.StatusForbidden)
+		e.refused(c, p(demoInReview, "revise"), url.Values{"note": {"x"}}, http.StatusForbidden)
+		e.refused(c, p(demoInReview, "withdraw"), url.Values{}, http.StatusForbidden)
 	})
 }

@@ -20,7 +20,7 @@ import (
 // and an attribute, remove what is not wanted, submit. Every post answers
 // 303 to the proposal's page, which then shows the write.
 func TestProposalEditor(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("editor")
 	doc := e.page(c, "/desk/proposals/new", http.StatusOK)
 	if doc.Find(`[data-testid="open-existing-form"] select[name="entry"] option[value="ppio"]`).Length() != 1 {
@@ -32,7 +32,7 @@ func TestProposalEditor(t *testing.T) {
 
 	// Opening twice with the same cmd_id opens one proposal.
 	commandID := events.NewID(time.Now())
-	open := url.Values{"ranking": {deskRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, httpx.CommandIDField: {commandID}}
+	open := url.Values{"ranking": {demoRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, httpx.CommandIDField: {commandID}}
 	before := e.lastSeq()
 	for range 2 {
 		status, loc, _ := e.post(c, "/desk/proposals", open)
@@ -59,7 +59,7 @@ func TestProposalEditor(t *testing.T) {
 		"section": {"§7"}, "excerpt": {"PPIO renders."}, "observed_on": {"2026-01-15"}, "valid_for_days": {"30"}})
 	e.mustPost(c, id, "evidence", url.Values{"claim": {"Named"}, "source_name": {"Market overview"},
 		"excerpt": {"Named source."}, "observed_on": {"2026-01-15"}})
-	ed, err := e.cmd.Edition(e.ctx, deskRanking)
+	ed, err := e.cmd.Edition(e.ctx, demoRanking)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,9 +133,9 @@ func TestProposalEditor(t *testing.T) {
 // TestProposalImpact: the live preview answers what a typed score would do,
 // in the reader's language; a higher score never ranks the entry lower.
 func TestProposalImpact(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("editor")
-	base := "/desk/proposals/" + deskDraft + "/impact"
+	base := "/desk/proposals/" + demoDraft + "/impact"
 	overall := func(to int) int {
 		doc := e.page(c, base+"?criterion="+demo.CritGraphics+"&to="+strconv.Itoa(to), http.StatusOK)
 		m := regexp.MustCompile(`→ #(\d+)`).FindStringSubmatch(testText(doc, "impact-overall"))
@@ -179,7 +179,7 @@ func TestProposalImpact(t *testing.T) {
 
 // TestProposalPageNotFound: an unknown or malformed id is a 404 page.
 func TestProposalPageNotFound(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("reviewer1")
 	for _, id := range []string{"no-such-proposal", "Bad%20Id", strings.Repeat("a", 90)} {
 		e.page(c, "/desk/proposals/"+id, http.StatusNotFound)
@@ -194,12 +194,12 @@ func docStatus(doc *goquery.Document) string {
 // TestDeskMessagesInBothLanguages renders every desk page, as each role and
 // in both languages, and finds no catalog key left untranslated.
 func TestDeskMessagesInBothLanguages(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	key := regexp.MustCompile(`\b(desk|status|role|count|form|nav|error)\.[a-z_]+(\.[a-z_]+)*\b`)
 	pages := map[string][]string{
-		"editor":    {"/desk", "/desk/proposals/new", "/desk/proposals/" + deskDraft, "/desk/proposals/" + deskInReview},
-		"reviewer2": {"/desk", "/desk/proposals/" + deskInReview, "/desk/proposals/" + deskValidated},
-		"publisher": {"/desk", "/desk/proposals/" + deskValidated},
+		"editor":    {"/desk", "/desk/proposals/new", "/desk/proposals/" + demoDraft, "/desk/proposals/" + demoInReview},
+		"reviewer2": {"/desk", "/desk/proposals/" + demoInReview, "/desk/proposals/" + demoValidated},
+		"publisher": {"/desk", "/desk/proposals/" + demoValidated},
 	}
 	for user, paths := range pages {
 		for _, lang := range []string{"en", "zh"} {
@@ -225,9 +225,9 @@ func TestDeskMessagesInBothLanguages(t *testing.T) {
 // the new-entry form: a bad slug shows the form again, then a good one
 // opens the proposal, whose impact counts from no rank.
 func TestProposalNewEntry(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	c := e.client("editor")
-	form := url.Values{"ranking": {deskRanking}, "new_entry": {"1"}, "entry": {"New Cloud!"}, "name_zh": {"新云"},
+	form := url.Values{"ranking": {demoRanking}, "new_entry": {"1"}, "entry": {"New Cloud!"}, "name_zh": {"新云"},
 		"name_en": {"New Cloud"}, "category": {"ai-cloud"}, "website": {"https://new-cloud.example"}, "title": {"Add New Cloud"}}
 	doc := e.refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
 	if testText(doc, "field-error-entry") == "" || doc.Find(`[data-testid="open-new-form"] input[name="name_zh"]`).AttrOr("value", "") != "新云" {
@@ -256,12 +256,12 @@ func TestProposalNewEntry(t *testing.T) {
 // TestProposalClosing: the author withdraws a draft, a publisher rejects a
 // proposal in review; both are closed with their reason and offer no form.
 func TestProposalClosing(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	ed := e.client("editor")
-	e.refused(e.client("publisher"), "/desk/proposals/"+deskInReview+"/reject", url.Values{}, http.StatusUnprocessableEntity)
-	e.mustPost(ed, deskDraft, "withdraw", url.Values{"reason": {"Duplicate of another proposal"}})
-	e.mustPost(e.client("publisher"), deskInReview, "reject", url.Values{"reason": {"Out of scope for this ranking"}})
-	for id, want := range map[string]string{deskDraft: "withdrawn", deskInReview: "rejected"} {
+	e.refused(e.client("publisher"), "/desk/proposals/"+demoInReview+"/reject", url.Values{}, http.StatusUnprocessableEntity)
+	e.mustPost(ed, demoDraft, "withdraw", url.Values{"reason": {"Duplicate of another proposal"}})
+	e.mustPost(e.client("publisher"), demoInReview, "reject", url.Values{"reason": {"Out of scope for this ranking"}})
+	for id, want := range map[string]string{demoDraft: "withdrawn", demoInReview: "rejected"} {
 		doc := e.page(ed, "/desk/proposals/"+id, http.StatusOK)
 		if docStatus(doc) != want || testText(doc, "closed-reason") == "" {
 			t.Errorf("%s: status %q, reason %q", id, docStatus(doc), testText(doc, "closed-reason"))
@@ -272,6 +272,6 @@ func TestProposalClosing(t *testing.T) {
 			}
 		}
 	}
-	e.refused(ed, "/desk/proposals/"+deskDraft+"/evidence", url.Values{"claim": {"c"}, "source_name": {"s"},
+	e.refused(ed, "/desk/proposals/"+demoDraft+"/evidence", url.Values{"claim": {"c"}, "source_name": {"s"},
 		"excerpt": {"x"}, "observed_on": {"2026-01-01"}}, http.StatusConflict)
 }

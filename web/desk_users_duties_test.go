@@ -22,7 +22,7 @@ import (
 // them. Now it is refused, for a publisher and for an admin alike, and no
 // event is stored.
 func TestNobodyIssuesAnothersToken(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	form := url.Values{"name": {"mine now"}, "expires_days": {"30"}}
 	for _, who := range []string{"publisher", "admin"} {
 		doc := e.refused(e.client(who), paths.Users+"/reviewer1/tokens", form, http.StatusForbidden)
@@ -50,16 +50,16 @@ func TestNobodyIssuesAnothersToken(t *testing.T) {
 // TestAdminHasNoEditorialRights: the admin can neither open, review nor
 // publish, on the desk or the API; the publisher cannot administer users.
 func TestAdminHasNoEditorialRights(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	adm := e.client("admin")
 	e.page(adm, paths.Publish, http.StatusForbidden)
 	before := e.lastSeq()
 	for path, body := range map[string]any{
-		"/api/v1/proposals": map[string]any{"ranking": deskRanking, "entry": "aliyun", "title": "An admin's change"},
-		"/api/v1/proposals/" + deskInReview + "/votes": map[string]any{"verdict": "approve", "revision": 1,
+		"/api/v1/proposals": map[string]any{"ranking": demoRanking, "entry": "aliyun", "title": "An admin's change"},
+		"/api/v1/proposals/" + demoInReview + "/votes": map[string]any{"verdict": "approve", "revision": 1,
 			"verified_evidence": []string{"e1"}},
-		"/api/v1/proposals/" + deskValidated + "/reject": map[string]any{"reason": "no"},
-		"/api/v1/rankings/" + deskRanking + "/editions":  map[string]any{"proposals": []string{deskValidated}, "preview_hash": "x"},
+		"/api/v1/proposals/" + demoValidated + "/reject": map[string]any{"reason": "no"},
+		"/api/v1/rankings/" + demoRanking + "/editions":  map[string]any{"proposals": []string{demoValidated}, "preview_hash": "x"},
 	} {
 		if res, body := adm.postJSON(path, body, nil); res.StatusCode != http.StatusForbidden {
 			t.Errorf("admin POST %s: status %d, want 403; %.200s", path, res.StatusCode, body)
@@ -88,7 +88,7 @@ func TestAdminHasNoEditorialRights(t *testing.T) {
 // reviewer1's password, reviewer1's token answers 401, their session is
 // gone, and only the new password signs in.
 func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	rev := e.client("reviewer1")
 	tf := formValues(byTestID(e.page(rev, paths.Account, http.StatusOK), "token-form-reviewer1"))
 	tf.Set("name", "voting script")
@@ -96,7 +96,7 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
 	bearer := http.Header{"Authorization": {"Bearer " + full}}
 	api := e.client("")
-	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+deskInReview, nil, bearer); res.StatusCode != http.StatusOK {
+	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+demoInReview, nil, bearer); res.StatusCode != http.StatusOK {
 		t.Fatalf("the token does not work before the reset: %d", res.StatusCode)
 	}
 
@@ -117,7 +117,7 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 		t.Fatalf("reset: status %d, Location %q", status, loc)
 	}
 
-	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+deskInReview, nil, bearer); res.StatusCode != http.StatusUnauthorized {
+	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+demoInReview, nil, bearer); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("reviewer1's token after the reset: status %d, want 401", res.StatusCode)
 	}
 	if rev.signedIn() {
@@ -149,14 +149,14 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 // from the command line, the editor issued a token in a session, and
 // opened a proposal with that token.
 func TestAuditShowsHowActorsSignedIn(t *testing.T) {
-	e := newDeskEnv(t)
+	e := newDemoEnv(t)
 	ed := e.client("editor")
 	tf := formValues(byTestID(e.page(ed, paths.Account, http.StatusOK), "token-form-editor"))
 	tf.Set("name", "ci-bot")
 	_, body := ed.postForm(paths.Account+"/tokens", tf)
 	full := strings.TrimSpace(byTestID(adminDoc(t, body), "token-secret").Text())
 	id := tokenIDOf(t, full)
-	res, body := e.client("").postJSON("/api/v1/proposals", map[string]any{"ranking": deskRanking, "entry": "aliyun",
+	res, body := e.client("").postJSON("/api/v1/proposals", map[string]any{"ranking": demoRanking, "entry": "aliyun",
 		"title": "From CI"}, http.Header{"Authorization": {"Bearer " + full}})
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("open by token: status %d, %.200s", res.StatusCode, body)
