@@ -7,6 +7,7 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crossrank/crossrank/events"
 	"github.com/nats-io/nats.go"
@@ -48,7 +49,9 @@ const (
 // A wrong-last-sequence error (10071; 10164 on R>1) or a batch duplicate
 // (10201) triggers a reload: if our first event is stored after the expected
 // sequence, with the rest right after it, this call is a retry of a write
-// that succeeded and returns its sequence; otherwise ErrConflict.
+// that succeeded and returns its sequence; otherwise ErrConflict — except
+// after 10164 (the subject had a write in flight), which is sent again a
+// few times first, since it says nothing yet about the expectation.
 //
 // ErrUnavailable after a timeout leaves the outcome unknown (the server may
 // have stored the events and lost the ack): appending the same events again
@@ -73,26 +76,55 @@ func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, e
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var seq uint64
-	if len(msgs) == 1 {
-		seq, retry, err = s.publishOne(ctx, msgs[0])
-	} else {
-		seq, err = s.publishBatch(ctx, msgs)
-	}
-	if err == nil {
-		return seq, retry, nil
-	}
-	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) {
-		switch apiErr.ErrorCode {
-		case codeWrongLastSeq, codeWrongLastSeqConst, codeBatchDuplicate:
-			seq, err := s.reconcile(ctx, expect, evs, err)
-			return seq, err == nil, err
-		case codeMsgTooLarge, codeBatchTooLarge:
-			return 0, false, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
+	for attempt := 0; ; attempt++ {
+		var seq uint64
+		if len(msgs) == 1 {
+			seq, retry, err = s.publishOne(ctx, msgs[0])
+		} else {
+			seq, err = s.publishBatch(ctx, msgs)
 		}
+		if err == nil {
+			return seq, retry, nil
+		}
+		var apiErr *jetstream.APIError
+		if errors.As(err, &apiErr) {
+			switch apiErr.ErrorCode {
+			case codeWrongLastSeq, codeWrongLastSeqConst, codeBatchDuplicate:
+				seq, rerr := s.reconcile(ctx, expect, evs, err)
+				// 10164 means another write to the subject was still being
+				// applied when ours arrived (on a replicated stream the
+				// leader can answer one append before it has cleared it):
+				// not a verdict on the expectation. Ours is not stored, so
+				// send it again shortly; the answer after that is final.
+				if apiErr.ErrorCode == codeWrongLastSeqConst && errors.Is(rerr, events.ErrConflict) && attempt < inFlightRetries {
+					if werr := sleepCtx(ctx, time.Duration(5<<attempt)*time.Millisecond); werr != nil {
+						return 0, false, rerr
+					}
+					continue
+				}
+				return seq, rerr == nil, rerr
+			case codeMsgTooLarge, codeBatchTooLarge:
+				return 0, false, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
+			}
+		}
+		return 0, false, s.wrap("append", err)
 	}
-	return 0, false, s.wrap("append", err)
+}
+
+// inFlightRetries bounds how often an append refused because its subject
+// was in flight (10164) is sent again: 5, 10, 20, 40, 80 ms.
+const inFlightRetries = 5
+
+// sleepCtx waits for d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // pending is one message to publish with the expectation it carries.
