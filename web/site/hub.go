@@ -77,9 +77,7 @@ func (h *hub) subscribe() (<-chan struct{}, func()) {
 	h.mu.Unlock()
 	return ch, func() {
 		h.mu.Lock()
-		if _, ok := h.subs[ch]; ok {
-			delete(h.subs, ch)
-		}
+		delete(h.subs, ch)
 		h.mu.Unlock()
 		select {
 		case h.kick <- struct{}{}:
