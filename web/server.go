@@ -67,6 +67,10 @@ type Config struct {
 	// answers kept for readers who are not signed in; 0: 64 MiB
 	// (site.DefaultPageCacheBytes); negative: keep none.
 	PageCacheBytes int
+	// Captures reads the archived copies of the pages evidence cites
+	// (GET /captures/{sha256}); nil: that route answers 404 and pages
+	// link no copies.
+	Captures site.Captures
 
 	// sleep replaces the sign-in throttle's account-wide wait (tests).
 	sleep func(ctx context.Context, d time.Duration)
@@ -140,7 +144,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
-		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows})
+		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures})
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log})
 	s.routes()
 	s.handler = s.middleware(s.mux)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
+	"github.com/crossrank/crossrank/web/site"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -22,7 +23,8 @@ type capturing struct {
 	allow        string
 	off          bool
 	recheckEvery time.Duration
-	envErr       error // a bad CROSSRANK_RECHECK_EVERY, unless the flag overrides it
+	envErr       error            // a bad CROSSRANK_RECHECK_EVERY, unless the flag overrides it
+	archive      *capture.Archive // once copies opened it
 }
 
 func registerCapture(fs *flag.FlagSet) *capturing {
@@ -53,6 +55,46 @@ func (c *capturing) setRecheckEvery(s string) error {
 	return nil
 }
 
+// openArchive opens the captures' bucket once, for the worker and for the
+// site's archived copies.
+func (c *capturing) openArchive(ctx context.Context, e *env, replicas int) (*capture.Archive, error) {
+	if c.archive != nil {
+		return c.archive, nil
+	}
+	js, err := jetstream.New(e.nc)
+	if err != nil {
+		return nil, err
+	}
+	c.archive, err = capture.OpenArchive(ctx, js, replicas)
+	return c.archive, err
+}
+
+// copies returns the archive as the public site reads it. Copies already
+// taken are served even when capturing is off.
+func (c *capturing) copies(ctx context.Context, e *env, replicas int) (site.Captures, error) {
+	a, err := c.openArchive(ctx, e, replicas)
+	if err != nil {
+		return nil, err
+	}
+	return archivedCopies{a}, nil
+}
+
+// archivedCopies serves the archive's WARC records to the public site.
+type archivedCopies struct{ archive *capture.Archive }
+
+var _ site.Captures = archivedCopies{}
+
+func (a archivedCopies) Get(ctx context.Context, sha256 string) (site.Capture, error) {
+	rec, err := a.archive.Get(ctx, sha256)
+	if errors.Is(err, capture.ErrNotFound) {
+		return site.Capture{}, fmt.Errorf("%w: %w", site.ErrNoCapture, err)
+	}
+	if err != nil {
+		return site.Capture{}, err
+	}
+	return site.Capture{Body: rec.Body, ContentType: rec.Header.Get("Content-Type"), Fetched: rec.Date, URL: rec.TargetURI}, nil
+}
+
 // start runs the capture worker until ctx ends.
 func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.Logger, wg *sync.WaitGroup) error {
 	if c.envErr != nil {
@@ -73,11 +115,7 @@ func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.L
 		}
 		allow = append(allow, p.Masked())
 	}
-	js, err := jetstream.New(e.nc)
-	if err != nil {
-		return err
-	}
-	archive, err := capture.OpenArchive(ctx, js, replicas)
+	archive, err := c.openArchive(ctx, e, replicas)
 	if err != nil {
 		return err
 	}

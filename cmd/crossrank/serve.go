@@ -97,12 +97,16 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	copies, err := capt.copies(ctx, e, c.replicas)
+	if err != nil {
+		return err
+	}
 	srv, err := web.New(web.Config{
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
 		Verify: desk.ProjectionVerifier(e.events, e.read.DB()),
 		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
-		PageCacheBytes: *pageCache,
-		Ready:          func(ctx context.Context) error { return ready(ctx, e) },
+		PageCacheBytes: *pageCache, Captures: copies,
+		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -22,6 +23,32 @@ type apiEvidence struct {
 	ValidForDays int    `json:"valid_for_days,omitempty"`
 	StaleAfter   string `json:"stale_after,omitempty"`
 	Stale        bool   `json:"stale"`
+	// Capture is the archived copy of the source; absent until one is.
+	Capture *apiCapture `json:"capture,omitempty"`
+}
+
+// apiCapture describes an evidence item's archived source: its body is at
+// /captures/{sha256}.
+type apiCapture struct {
+	SHA256      string `json:"sha256"`
+	Status      int    `json:"status"` // the HTTP status of the captured response
+	FetchedAt   string `json:"fetched_at"`
+	ContentType string `json:"content_type"`
+	Size        int64  `json:"size"`
+	// QuoteFound says whether the excerpt was found in the capture;
+	// null when it could not be checked (a PDF, say).
+	QuoteFound *bool `json:"quote_found"`
+}
+
+func apiCaptureOf(c projections.CaptureView) *apiCapture {
+	if c.State != domain.CaptureDone {
+		return nil
+	}
+	out := &apiCapture{SHA256: c.SHA256, Status: c.Status, FetchedAt: c.At, ContentType: c.ContentType, Size: c.Size}
+	if c.QuoteChecked {
+		out.QuoteFound = &c.QuoteFound
+	}
+	return out
 }
 
 type apiEntryScore struct {
@@ -76,7 +103,8 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 		for _, v := range list {
 			out = append(out, apiEvidence{Proposal: v.Proposal, ID: v.ID, Claim: v.Claim, SourceURL: v.SourceURL,
 				SourceName: v.SourceName, Section: v.Section, Excerpt: v.Excerpt, ObservedOn: v.ObservedOn,
-				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now)})
+				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now),
+				Capture: apiCaptureOf(v.Capture)})
 		}
 		return out
 	}

@@ -3,7 +3,9 @@ package site
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -26,6 +28,17 @@ type evidenceView struct {
 	Stale      bool   // past its validity: "may be out of date"
 	StaleAfter string
 	AuditHref  string
+	Archive    bool // the source is itself an archive (web.archive.org, perma.cc)
+	Copy       copyView
+}
+
+// copyView is what an evidence item shows of its source's capture.
+type copyView struct {
+	Href         string // the archived copy; "" when there is none to link
+	Day          string // YYYY-MM-DD of the fetch, for data-versiondate
+	Title        string // "the page as fetched on …"
+	QuoteChecked bool
+	QuoteFound   bool
 }
 
 // sourceHref returns raw as a link target only when it is an http or
@@ -45,6 +58,16 @@ func evidenceOf(p ui.Page, l linkSet, e projections.EvidenceView, now time.Time)
 	if e.StaleAfter != "" {
 		v.StaleAfter = p.Day(e.StaleAfter)
 	}
+	v.Archive = isArchive(v.Href)
+	if c := e.Capture; c.State == domain.CaptureDone {
+		v.Copy = copyView{Href: l.Capture(c.SHA256), QuoteChecked: c.QuoteChecked, QuoteFound: c.QuoteFound}
+		if at, err := time.Parse(time.RFC3339, c.At); err == nil && v.Copy.Href != "" {
+			v.Copy.Day = at.UTC().Format(time.DateOnly)
+			v.Copy.Title = p.T("public.archived_copy_title", p.DateTime(at))
+		} else {
+			v.Copy.Href = ""
+		}
+	}
 	switch {
 	case e.SourceName != "":
 		v.SourceText = e.SourceName
@@ -54,6 +77,15 @@ func evidenceOf(p ui.Page, l linkSet, e projections.EvidenceView, now time.Time)
 		v.SourceText = e.SourceURL // not a link: shown as text
 	}
 	return v
+}
+
+// archiveHosts are the web archives whose copies evidence may cite.
+var archiveHosts = []string{"web.archive.org", "perma.cc", "www.perma.cc"}
+
+// isArchive reports whether href is an address in a web archive.
+func isArchive(href string) bool {
+	u, err := url.Parse(href)
+	return err == nil && href != "" && slices.Contains(archiveHosts, strings.ToLower(u.Hostname()))
 }
 
 func evidenceAnchor(proposal, id string) string { return "ev-" + proposal + "-" + id }
@@ -200,7 +232,9 @@ func (s *Site) entry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
 	s.servePage(w, r, slug, nil, true, func(p ui.Page, live liveUpdates) (templ.Component, error) {
-		v, err := buildEntry(ctx, s.read, p, liveLinks, slug, entry, httpx.Now(ctx))
+		l := liveLinks
+		l.captures = s.captures != nil
+		v, err := buildEntry(ctx, s.read, p, l, slug, entry, httpx.Now(ctx))
 		v.Live = live
 		return entryPage(v), err
 	})

@@ -21,6 +21,9 @@ type linkSet struct {
 	static bool
 	lang   string // static: the language folder the page is in
 	page   string // static: the page's file, relative to the language folder
+	// captures says the server serves archived copies (never a static
+	// export: it holds no captures).
+	captures bool
 }
 
 // liveLinks are the server's own paths.
@@ -44,6 +47,15 @@ func (l linkSet) root(target string) string { return l.rel("../" + target) }
 
 // Static reports whether the links point into a static export.
 func (l linkSet) Static() bool { return l.static }
+
+// Capture is the archived copy of a body by its hex SHA-256; "" when
+// these links have no copies to point to.
+func (l linkSet) Capture(sha256 string) string {
+	if l.static || !l.captures || !captureKey.MatchString(sha256) {
+		return ""
+	}
+	return "/captures/" + sha256
+}
 
 // Home is the start page.
 func (l linkSet) Home() string {

@@ -32,6 +32,9 @@ type Config struct {
 	// answers kept for readers who are not signed in; 0: 64 MiB
 	// (DefaultPageCacheBytes); negative: keep none.
 	PageCacheBytes int
+	// Captures reads the archived copies of cited pages; nil: GET
+	// /captures/{sha256} answers 404, and pages link no copies.
+	Captures Captures
 }
 
 // Site holds what the public handlers share.
@@ -44,12 +47,14 @@ type Site struct {
 	cache  *bodyCache
 	memo   *markMemo
 	hub    *hub
+	// captures is nil when the server keeps no archive.
+	captures Captures
 }
 
 // New returns a Site; mount its routes with Routes.
 func New(cfg Config) *Site {
 	s := &Site{read: cfg.Read, log: cfg.Log, now: cfg.Now, secure: cfg.Secure, rows: pageRows,
-		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo()}
+		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -76,6 +81,10 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/editions", s.editions)
 	handle("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
+
+	// Archived copies of the pages evidence cites: they read the archive,
+	// not the read models.
+	mux.HandleFunc("GET /captures/{sha256}", s.capture)
 
 	// Feeds and the live push of new editions.
 	handle("GET /r/{slug}/feed.atom", s.feed)
