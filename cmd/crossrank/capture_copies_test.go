@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/cmd/crossrank/capture"
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/web/site"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// TestArchivedCopies reads a record through the site's interface from a
+// real archive on the embedded NATS server.
+func TestArchivedCopies(t *testing.T) {
+	ctx := context.Background()
+	env := jstest.Start(t)
+	nc, err := env.Server.Connect("copies-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive, err := capture.OpenArchive(ctx, js, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 2, 9, 30, 15, 0, time.UTC)
+	rec := capture.NewRecord(&capture.Response{FinalURL: "https://example.org/prices", Date: at, Proto: "HTTP/1.1",
+		Status: "200 OK", Header: http.Header{"Content-Type": {"text/html; charset=gbk"}}, Body: []byte("<p>prices</p>")})
+	key, _, err := archive.Put(ctx, &rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copies site.Captures = archivedCopies{archive}
+	got, err := copies.Get(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Body) != "<p>prices</p>" || got.ContentType != "text/html; charset=gbk" || !got.Fetched.Equal(at) ||
+		got.URL != "https://example.org/prices" {
+		t.Errorf("got %+v", got)
+	}
+	for _, k := range []string{strings.Repeat("0", 64), "nope"} {
+		if _, err := copies.Get(ctx, k); !errors.Is(err, site.ErrNoCapture) || !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("Get(%q): %v, want ErrNoCapture", k, err)
+		}
+	}
+}
