@@ -33,9 +33,10 @@ func (s *Server) routes() {
 	s.site.Routes(s.mux, read)
 
 	// The JSON API: the writes (the session or a bearer token signs in),
-	// each running the same action as its desk form, and the signed-in
-	// proposal read. The audit export is the desk's (see desk.Routes).
-	api.Routes(s.mux, s.commands)
+	// each running the same action as its desk form, the signed-in
+	// proposal reads, the edition preview and the methodology. The audit
+	// export is the desk's (see desk.Routes).
+	api.Routes(s.mux, s.commands, api.Reads{Models: s.read, Guard: read})
 
 	// The desk: dashboard, proposals, entries, publishing, the audit
 	// trail (and its export, GET /api/v1/audit), users and the account,

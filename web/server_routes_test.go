@@ -38,7 +38,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{http.MethodPut, "/login", 405, "GET, HEAD, POST", false},
 		{http.MethodDelete, "/healthz", 405, "GET, HEAD", false},
 		{http.MethodPost, "/static/app.css", 405, "GET, HEAD", false},
-		{http.MethodGet, "/api/v1/proposals", 405, "POST", true},
+		{http.MethodGet, "/api/v1/proposals/x/submit", 405, "POST", true},
 		{http.MethodPut, "/no-such-page", 404, "", false},
 		{http.MethodPut, "/api/v1/nothing-here", 404, "", true},
 	}

@@ -2,7 +2,8 @@
 // write runs the same command.Action as its desk form, through
 // command.JSON: the session or a bearer token signs in, the body decodes
 // strictly, and the Idempotency-Key header or the body's "id" is the
-// command id. The public reads live with the public site.
+// command id. The public reads live with the public site, except the
+// methodology (see methodology).
 package api
 
 import (
@@ -11,12 +12,24 @@ import (
 	"github.com/crossrank/crossrank/web/command"
 )
 
+// Reads is what the API's list and methodology reads need from the read
+// models.
+type Reads struct {
+	// Models answers the reads; it is only called through Guard.
+	Models ReadModels
+	// Guard wraps each handler that queries Models, and answers instead
+	// while the server has no read models.
+	Guard func(http.Handler) http.Handler
+}
+
 // Routes lists the API's routes on mux; d runs the commands and signs the
-// user in.
-func Routes(mux *http.ServeMux, d *command.Deps) {
+// user in, rd answers the reads of the read models.
+func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle := mux.Handle
 	user := d.RequireUser
+	read := rd.Guard
 
+	handle("GET /api/v1/proposals", read(user(proposalList(d.Commands, rd.Models))))
 	handle("POST /api/v1/proposals", command.JSON(d, command.OpenProposal))
 	handle("GET /api/v1/proposals/{id}", user(proposal(d.Commands)))
 	handle("POST /api/v1/proposals/{id}/evidence", command.JSON(d, command.AddEvidence))
@@ -29,5 +42,7 @@ func Routes(mux *http.ServeMux, d *command.Deps) {
 	handle("POST /api/v1/proposals/{id}/votes", command.JSON(d, command.Vote))
 	handle("POST /api/v1/proposals/{id}/dismiss-veto", command.JSON(d, command.DismissVeto))
 	handle("POST /api/v1/proposals/{id}/reject", command.JSON(d, command.Reject))
-	handle("POST /api/v1/rankings/{slug}/editions", command.JSON(d, command.Publish))
+	handle("POST /api/v1/rankings/{slug}/editions/preview", user(editionPreview(d.Commands)))
+	handle("POST /api/v1/rankings/{slug}/editions", command.JSON(d, publishWithPreview()))
+	handle("GET /api/v1/rankings/{slug}/methodology", read(methodology(rd.Models)))
 }

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -59,8 +60,53 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, status int, err error)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Set("Cache-Control", "no-store")
+	var more *WithMembers
+	if errors.As(err, &more) {
+		if body, ok := withMembers(p, more.Members); ok {
+			w.WriteHeader(status)
+			_ = json.NewEncoder(w).Encode(body)
+			return
+		}
+	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(p)
+}
+
+// WithMembers is an error whose problem+json carries extension members
+// (RFC 9457 §3.2) besides the standard ones: a 409 on publish carries the
+// current preview, so the client need not ask for it again. Members must
+// encode as a JSON object; the standard members win over its own.
+type WithMembers struct {
+	Err     error
+	Members any
+}
+
+func (e *WithMembers) Error() string { return e.Err.Error() }
+func (e *WithMembers) Unwrap() error { return e.Err }
+
+// withMembers merges p over members; ok is false when members is not an
+// object, and the problem is answered without them.
+func withMembers(p Problem, members any) (map[string]json.RawMessage, bool) {
+	raw, err := json.Marshal(members)
+	if err != nil {
+		return nil, false
+	}
+	var out map[string]json.RawMessage
+	if json.Unmarshal(raw, &out) != nil || out == nil {
+		return nil, false
+	}
+	std, err := json.Marshal(p)
+	if err != nil {
+		return nil, false
+	}
+	var own map[string]json.RawMessage
+	if json.Unmarshal(std, &own) != nil {
+		return nil, false
+	}
+	for k, v := range own {
+		out[k] = v
+	}
+	return out, true
 }
 
 // StatusTitle is the short title of a status in lang.

@@ -576,6 +576,7 @@ var en = map[string]string{
 	"label.before":            "page cursor",
 	"label.after":             "page cursor",
 	"label.limit":             "page size",
+	"label.status":            "status",
 	"label.format":            "format",
 	"label.in_zh":             " (Chinese)",
 	"label.in_en":             " (English)",
@@ -760,4 +761,6 @@ var en = map[string]string{
 	"field.export_format":           "{Field} must be csv or json.",
 	"field.unknown_scenario":        "{Field} unknown scenario \"{value}\".",
 	"field.unknown_need":            "{Field} unknown need or answer \"{value}\".",
+	"field.unknown_status":          "{Field} unknown status \"{value}\"; it is one of draft, in_review, cross_validated, published, rejected, withdrawn.",
+	"field.cursor":                  "{Field} is not a cursor this list returned.",
 }

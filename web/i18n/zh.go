@@ -576,6 +576,7 @@ var zh = map[string]string{
 	"label.before":            "分页位置",
 	"label.after":             "分页位置",
 	"label.limit":             "每页条数",
+	"label.status":            "状态",
 	"label.format":            "格式",
 	"label.in_zh":             "（中文）",
 	"label.in_en":             "（英文）",
@@ -760,4 +761,6 @@ var zh = map[string]string{
 	"field.export_format":           "{field}须为 csv 或 json。",
 	"field.unknown_scenario":        "{field}：“{value}”不是已知的使用场景。",
 	"field.unknown_need":            "{field}：“{value}”不是已知的需求或选项。",
+	"field.unknown_status":          "{field}：“{value}”不是已知的状态；可选 draft、in_review、cross_validated、published、rejected、withdrawn。",
+	"field.cursor":                  "{field}不是此列表返回的分页位置。",
 }

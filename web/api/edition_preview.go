@@ -1,0 +1,127 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// EditionPreview is the next edition as the domain computes it for the
+// chosen proposals: what the desk's publish page shows. Publishing those
+// proposals takes PreviewHash back as "preview_hash".
+type EditionPreview struct {
+	Ranking      string   `json:"ranking"`
+	Number       int      `json:"number"`    // the edition it would be
+	Proposals    []string `json:"proposals"` // sorted ids
+	PreviewHash  string   `json:"preview_hash"`
+	SnapshotHash string   `json:"snapshot_hash"`
+	NewEntries   []string `json:"new_entries"`
+	Changes      []Change `json:"changes"`
+	Moves        []Move   `json:"moves"` // overall, by rank after the edition
+}
+
+// Change is one value the edition publishes, with the field names of a
+// published edition's change_log.
+type Change struct {
+	Proposal  string   `json:"proposal"`
+	Entry     string   `json:"entry"`
+	Target    string   `json:"target"` // "score:<criterion>" or "attr:<key>"
+	FromScore *int     `json:"from_score,omitempty"`
+	ToScore   *int     `json:"to_score,omitempty"`
+	FromTags  []string `json:"from_tags,omitempty"`
+	ToTags    []string `json:"to_tags,omitempty"`
+	Evidence  []string `json:"evidence"`
+}
+
+// Move is one entry's overall rank and total before and after the
+// edition, with the field names of a published edition's moves.
+type Move struct {
+	Entry       string `json:"entry"`
+	BeforeRank  *int   `json:"before_rank"` // null: new in this edition
+	AfterRank   int    `json:"after_rank"`
+	BeforeTotal *int   `json:"before_total"`
+	AfterTotal  int    `json:"after_total"`
+}
+
+// PreviewInput is the body of POST /api/v1/rankings/{slug}/editions/preview.
+type PreviewInput struct {
+	Proposals []string `json:"proposals"`
+}
+
+// editionPreview answers POST /api/v1/rankings/{slug}/editions/preview.
+// Only a publisher may publish, so only a publisher is shown the preview
+// hash that publishing takes.
+func editionPreview(cmds *domain.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !httpx.Actor(r.Context()).Has(domain.RolePublisher) {
+			ui.Fail(w, r, domain.ErrRoleRequired)
+			return
+		}
+		var in PreviewInput
+		if err := httpx.DecodeJSON(r, &in); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		pv, err := previewOf(r.Context(), cmds, r.PathValue("slug"), in.Proposals)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		httpx.WriteJSON(w, http.StatusOK, pv)
+	}
+}
+
+func previewOf(ctx context.Context, cmds *domain.Handler, ranking string, proposals []string) (EditionPreview, error) {
+	if len(proposals) == 0 {
+		return EditionPreview{}, domain.ErrNothingToPublish
+	}
+	pv, _, err := cmds.PreviewEdition(ctx, ranking, proposals)
+	if err != nil {
+		return EditionPreview{}, err
+	}
+	out := EditionPreview{Ranking: pv.Ranking, Number: pv.Number, Proposals: nonNil(pv.Proposals),
+		PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash, NewEntries: []string{}, Changes: []Change{}, Moves: []Move{}}
+	for _, ne := range pv.NewEntries {
+		out.NewEntries = append(out.NewEntries, ne.Slug)
+	}
+	for _, c := range pv.Changes {
+		out.Changes = append(out.Changes, Change{Proposal: c.Proposal, Entry: c.Entry, Target: c.Target,
+			FromScore: c.FromScore, ToScore: c.ToScore, FromTags: c.FromTags, ToTags: c.ToTags, Evidence: nonNil(c.Evidence)})
+	}
+	type standing struct{ rank, total int }
+	before := map[string]standing{}
+	for _, e := range pv.Before.Entries {
+		before[e.Slug] = standing{e.Rank, e.Total}
+	}
+	for _, e := range pv.After.Entries {
+		m := Move{Entry: e.Slug, AfterRank: e.Rank, AfterTotal: e.Total}
+		if b, ok := before[e.Slug]; ok {
+			m.BeforeRank, m.BeforeTotal = &b.rank, &b.total
+		}
+		out.Moves = append(out.Moves, m)
+	}
+	return out, nil
+}
+
+// publishWithPreview is command.Publish whose 409 for a changed preview
+// carries the current preview as extension members of the problem, so the
+// client can check it and publish with its hash without asking again.
+func publishWithPreview() command.Action[command.PublishInput] {
+	act := command.Publish
+	run := act.Run
+	act.Run = func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *command.PublishInput) (domain.Result, error) {
+		res, err := run(d, ctx, a, commandID, in)
+		if errors.Is(err, domain.ErrPreviewChanged) {
+			if pv, perr := previewOf(ctx, d.Commands, in.Ranking, in.Proposals); perr == nil {
+				err = &httpx.WithMembers{Err: err, Members: pv}
+			}
+		}
+		return res, err
+	}
+	return act
+}
