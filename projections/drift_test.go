@@ -23,7 +23,7 @@ func TestSourcesToReverify(t *testing.T) {
 	const id = "x-drift"
 	do(t, "open")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id,
 		Ranking: demo.RankingSlug, Entry: "ppio", Title: "Sources that drift"}))
-	urls := []string{"https://ppio.example/pricing", "https://ppio.example/docs", "https://ppio.example/gone"}
+	urls := []string{"https://ppio.example/pricing", "https://ppio.example/docs", "https://ppio.example/gone", "https://ppio.example/uncited"}
 	for i, u := range urls {
 		n := string(rune('1' + i))
 		do(t, "evidence")(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev" + n, Proposal: id, Claim: "claim " + n,
@@ -34,7 +34,7 @@ func TestSourcesToReverify(t *testing.T) {
 	do(t, "submit")(h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		do(t, r)(h.CastVote(ctx, reviewer(r), domain.CastVote{CommandID: id + "-" + r, Proposal: id, Revision: 1,
-			Verdict: events.Approve, VerifiedEvidence: []string{"e1", "e2", "e3"}}))
+			Verdict: events.Approve, VerifiedEvidence: []string{"e1", "e2", "e3", "e4"}}))
 	}
 	at := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
 	sha := strings.Repeat("ab", 32)
@@ -57,6 +57,17 @@ func TestSourcesToReverify(t *testing.T) {
 	if got, err := ps.SourcesToReverify(ctx, demo.RankingSlug); err != nil || len(got) != 0 {
 		t.Fatalf("before any drift: %v, %v", got, err)
 	}
+	published, err := ps.EditionMark(ctx, demo.RankingSlug)
+	if err != nil || published.EvidenceSeq != 0 {
+		t.Fatalf("mark after publishing evidence captured before: %+v, %v", published, err)
+	}
+	// A result for evidence the ranking does not publish leaves its mark.
+	do(t, "capture e4")(h.RecordCapture(ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-cap-e4", Proposal: id,
+		Evidence: "e4", At: at, FinalURL: "https://ppio.example/", Status: 200, ContentType: "text/html", Size: 42, SHA256: sha}))
+	catchUp(t, env, ps)
+	if m, _ := ps.EditionMark(ctx, demo.RankingSlug); m != published {
+		t.Errorf("mark after capturing unpublished evidence: %+v, want %+v", m, published)
+	}
 
 	later := at.AddDate(0, 1, 0)
 	newSHA := strings.Repeat("cd", 32)
@@ -66,6 +77,16 @@ func TestSourcesToReverify(t *testing.T) {
 	do(t, "dead")(h.RecordRecheck(ctx, domain.Worker(), domain.RecordRecheck{CommandID: id + "-re3", Proposal: id, Evidence: "e3",
 		Tick: "7@x", At: later, Dead: domain.DeadGone, Status: 410}))
 	catchUp(t, env, ps)
+
+	// A drift of published evidence changes the mark, so the cached
+	// public pages show it.
+	m, err := ps.EditionMark(ctx, demo.RankingSlug)
+	if err != nil || m.EvidenceSeq <= published.Seq || m.Seq != published.Seq || m.Key() == published.Key() {
+		t.Errorf("mark after drift: %+v, %v (after publishing: %+v)", m, err, published)
+	}
+	if all, err := ps.EditionMark(ctx, ""); err != nil || all.EvidenceSeq != m.EvidenceSeq {
+		t.Errorf("mark of all rankings after drift: %+v, %v; want evidence seq %d", all, err, m.EvidenceSeq)
+	}
 
 	got, err := ps.SourcesToReverify(ctx, demo.RankingSlug)
 	if err != nil {

@@ -52,12 +52,18 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			pr.ID, d.EvidenceID); err != nil {
 			return err
 		}
+		if err := p.markEvidence(pr.ID, d.EvidenceID, ev.Sequence); err != nil {
+			return err
+		}
 	case *events.EvidenceCaptureFailed:
 		a.en, a.zh = fmt.Sprintf("Could not capture the source of %s: %s", d.EvidenceID, d.Reason),
 			fmt.Sprintf("未能存档证据 %s 的来源：%s", d.EvidenceID, d.Reason)
 		a.after = d.Reason
 		if err := p.exec(`UPDATE evidence SET capture_state='failed', capture_reason=?, capture_at=?
 			WHERE proposal=? AND evidence_id=? AND capture_state='none'`, d.Reason, d.At, pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
+		if err := p.markEvidence(pr.ID, d.EvidenceID, ev.Sequence); err != nil {
 			return err
 		}
 	case *events.EvidenceSourceChanged:
@@ -73,6 +79,9 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			d.SHA256, d.Status, boolInt(d.QuoteFound), boolInt(d.QuoteChecked), d.CheckedAt, d.Tick, pr.ID, d.EvidenceID); err != nil {
 			return err
 		}
+		if err := p.markEvidence(pr.ID, d.EvidenceID, ev.Sequence); err != nil {
+			return err
+		}
 	case *events.EvidenceSourceDead:
 		a.en, a.zh = fmt.Sprintf("The source of %s is gone: %s", d.EvidenceID, d.Reason),
 			fmt.Sprintf("证据 %s 的来源已失效：%s", d.EvidenceID, d.Reason)
@@ -81,6 +90,9 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		if err := p.exec(`UPDATE evidence SET drift_state='dead', drift_sha256=CASE WHEN drift_sha256='' THEN capture_sha256 ELSE drift_sha256 END,
 			drift_status=?, drift_quote_found=0, drift_quote_checked=0, drift_reason=?, drift_at=?, drift_tick=?
 			WHERE proposal=? AND evidence_id=?`, d.Status, d.Reason, d.CheckedAt, d.Tick, pr.ID, d.EvidenceID); err != nil {
+			return err
+		}
+		if err := p.markEvidence(pr.ID, d.EvidenceID, ev.Sequence); err != nil {
 			return err
 		}
 	case *events.ScoreChangeProposed:
@@ -230,4 +242,13 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// markEvidence records seq as the newest evidence result of every ranking
+// that publishes the evidence item: a capture or a drift arriving after an
+// edition changes what its public pages show, so it changes the ranking's
+// edition mark (see Store.EditionMark) and the caches keyed on it.
+func (p *projector) markEvidence(proposal, evidenceID string, seq uint64) error {
+	return p.exec(`UPDATE rankings SET evidence_seq=? WHERE slug IN
+		(SELECT ranking FROM published_evidence WHERE proposal=? AND evidence_id=?)`, seq, proposal, evidenceID)
 }

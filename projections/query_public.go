@@ -12,20 +12,28 @@ import (
 )
 
 // EditionMark identifies the published state of one ranking, or of every
-// ranking when Ranking is "". It changes when an edition is published or
-// the ranking's definition (weights, scenarios) changes, and at no other
-// event: caches (ETag) and the live push key on it.
+// ranking when Ranking is "". It changes when an edition is published, when
+// the ranking's definition (weights, scenarios) changes, and when a capture
+// or drift result arrives for an evidence item the ranking publishes, and
+// at no other event: caches (ETag) key on it; the live push on Seq.
 type EditionMark struct {
 	Ranking     string
 	Edition     int    // newest edition number; for all rankings, the count of editions
 	Seq         uint64 // stream sequence of the newest EditionPublished event; 0: none yet
 	DefSeq      uint64 // newest stream sequence of the ranking definition(s)
+	EvidenceSeq uint64 // newest stream sequence of a capture or drift of published evidence; 0: none
 	PublishedAt string // RFC 3339 time of the newest edition; "" before the first
 }
 
 // Key is the mark as a string, for hashing into an ETag.
 func (m EditionMark) Key() string {
-	return fmt.Sprintf("%s|e%d|s%d|d%d", m.Ranking, m.Edition, m.Seq, m.DefSeq)
+	k := fmt.Sprintf("%s|e%d|s%d|d%d", m.Ranking, m.Edition, m.Seq, m.DefSeq)
+	if m.EvidenceSeq > 0 {
+		// Only then: marks (and the ETags, exports built from them) of
+		// rankings whose evidence has no capture or drift stay as they were.
+		k += fmt.Sprintf("|v%d", m.EvidenceSeq)
+	}
+	return k
 }
 
 // EditionMark returns the mark of ranking, or of all rankings for "". An
@@ -35,15 +43,16 @@ func (s *Store) EditionMark(ctx context.Context, ranking string) (EditionMark, e
 	if ranking == "" {
 		err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(seq), 0),
 			coalesce((SELECT published_at FROM editions ORDER BY seq DESC LIMIT 1), ''),
-			(SELECT coalesce(max(seq), 0) FROM states WHERE kind='ranking') FROM editions`).Scan(
-			&m.Edition, &m.Seq, &m.PublishedAt, &m.DefSeq)
+			(SELECT coalesce(max(seq), 0) FROM states WHERE kind='ranking'),
+			(SELECT coalesce(max(evidence_seq), 0) FROM rankings) FROM editions`).Scan(
+			&m.Edition, &m.Seq, &m.PublishedAt, &m.DefSeq, &m.EvidenceSeq)
 		return m, err
 	}
-	err := s.db.QueryRowContext(ctx, `SELECT r.edition, coalesce(st.seq, 0),
+	err := s.db.QueryRowContext(ctx, `SELECT r.edition, coalesce(st.seq, 0), r.evidence_seq,
 		coalesce((SELECT seq FROM editions WHERE ranking=r.slug AND number=r.edition), 0),
 		coalesce((SELECT published_at FROM editions WHERE ranking=r.slug AND number=r.edition), '')
 		FROM rankings r LEFT JOIN states st ON st.kind='ranking' AND st.id=r.slug WHERE r.slug=?`, ranking).Scan(
-		&m.Edition, &m.DefSeq, &m.Seq, &m.PublishedAt)
+		&m.Edition, &m.DefSeq, &m.EvidenceSeq, &m.Seq, &m.PublishedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, ErrNotFound
 	}

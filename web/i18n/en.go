@@ -529,6 +529,9 @@ var en = map[string]string{
 	"public.is_archive":          "archived copy",
 	"public.quote_found":         "quote found in the capture",
 	"public.quote_not_found":     "quote not found",
+	"public.drift_changed":       "source changed since it was cited (checked %s)",
+	"public.drift_quote_lost":    "source changed since it was cited; quote no longer found (checked %s)",
+	"public.drift_dead":          "source no longer available (checked %s)",
 	"capture.banner":             "Archived copy of %s, fetched by Crossrank on %s. This is not the live page: its scripts do not run and nothing is loaded from elsewhere.",
 
 	// Editions.

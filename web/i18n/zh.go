@@ -529,6 +529,9 @@ var zh = map[string]string{
 	"public.is_archive":          "存档副本",
 	"public.quote_found":         "存档中找到引文",
 	"public.quote_not_found":     "存档中未找到引文",
+	"public.drift_changed":       "来源自引用后已变更（%s 核查）",
+	"public.drift_quote_lost":    "来源自引用后已变更，已找不到引文（%s 核查）",
+	"public.drift_dead":          "来源已无法访问（%s 核查）",
 	"capture.banner":             "这是 %s 的存档副本，由 Crossrank 于 %s 抓取。这不是实时页面：页面脚本不会运行，也不会从其他网站加载任何内容。",
 
 	// Editions.

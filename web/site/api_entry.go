@@ -25,6 +25,35 @@ type apiEvidence struct {
 	Stale        bool   `json:"stale"`
 	// Capture is the archived copy of the source; absent until one is.
 	Capture *apiCapture `json:"capture,omitempty"`
+	// Drift is what the latest re-check that found the source different
+	// saw; absent until one did.
+	Drift *apiDrift `json:"drift,omitempty"`
+}
+
+// apiDrift describes an evidence item's source as a scheduled re-check
+// found it: "changed" since its capture, or "dead".
+type apiDrift struct {
+	State     string `json:"state"`      // "changed" or "dead"
+	CheckedAt string `json:"checked_at"` // when the re-check's fetch began
+	// SHA256 names the new archived version (changed), or the version
+	// last seen (dead).
+	SHA256 string `json:"sha256,omitempty"`
+	Status int    `json:"status,omitempty"` // the HTTP status the re-check got
+	// QuoteFound says whether the excerpt is still in the changed source;
+	// absent when dead or when it could not be checked.
+	QuoteFound *bool  `json:"quote_found,omitempty"`
+	Reason     string `json:"reason,omitempty"` // why it is dead: one of domain.DeadReasons
+}
+
+func apiDriftOf(d projections.DriftView) *apiDrift {
+	if d.State != domain.DriftChanged && d.State != domain.DriftDead {
+		return nil
+	}
+	out := &apiDrift{State: string(d.State), CheckedAt: d.At, SHA256: d.SHA256, Status: d.Status, Reason: d.Reason}
+	if d.State == domain.DriftChanged && d.QuoteChecked {
+		out.QuoteFound = &d.QuoteFound
+	}
+	return out
 }
 
 // apiCapture describes an evidence item's archived source: its body is at
@@ -104,7 +133,7 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 			out = append(out, apiEvidence{Proposal: v.Proposal, ID: v.ID, Claim: v.Claim, SourceURL: v.SourceURL,
 				SourceName: v.SourceName, Section: v.Section, Excerpt: v.Excerpt, ObservedOn: v.ObservedOn,
 				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now),
-				Capture: apiCaptureOf(v.Capture)})
+				Capture: apiCaptureOf(v.Capture), Drift: apiDriftOf(v.Drift)})
 		}
 		return out
 	}

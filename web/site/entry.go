@@ -30,6 +30,34 @@ type evidenceView struct {
 	AuditHref  string
 	Archive    bool // the source is itself an archive (web.archive.org, perma.cc)
 	Copy       copyView
+	Drift      driftView
+}
+
+// driftView is what an evidence item shows of the latest re-check that
+// found its source different: nothing (Key "") until one did.
+type driftView struct {
+	Key    string // i18n key: public.drift_changed, public.drift_quote_lost or public.drift_dead
+	TestID string // drift-changed, drift-quote-lost or drift-dead
+	Day    string // the re-check's day in the reader's language
+}
+
+// driftOf returns the drift view of d.
+func driftOf(p ui.Page, d projections.DriftView) driftView {
+	var v driftView
+	switch {
+	case d.State == domain.DriftDead:
+		v = driftView{Key: "public.drift_dead", TestID: "drift-dead"}
+	case d.State == domain.DriftChanged && d.QuoteChecked && !d.QuoteFound:
+		v = driftView{Key: "public.drift_quote_lost", TestID: "drift-quote-lost"}
+	case d.State == domain.DriftChanged:
+		v = driftView{Key: "public.drift_changed", TestID: "drift-changed"}
+	default:
+		return v
+	}
+	if at, err := time.Parse(time.RFC3339, d.At); err == nil {
+		v.Day = p.Day(at.UTC().Format(time.DateOnly))
+	}
+	return v
 }
 
 // copyView is what an evidence item shows of its source's capture.
@@ -59,6 +87,7 @@ func evidenceOf(p ui.Page, l linkSet, e projections.EvidenceView, now time.Time)
 		v.StaleAfter = p.Day(e.StaleAfter)
 	}
 	v.Archive = isArchive(v.Href)
+	v.Drift = driftOf(p, e.Drift)
 	if c := e.Capture; c.State == domain.CaptureDone {
 		v.Copy = copyView{Href: l.Capture(c.SHA256), QuoteChecked: c.QuoteChecked, QuoteFound: c.QuoteFound}
 		if at, err := time.Parse(time.RFC3339, c.At); err == nil && v.Copy.Href != "" {
