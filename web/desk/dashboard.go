@@ -22,7 +22,7 @@ type dashboardView struct {
 
 // queueSection is one queue of the dashboard.
 type queueSection struct {
-	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "stale", "recent"
+	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "stale", "reverify", "recent"
 	Title string
 	Empty string // shown when the queue is empty
 	Count int
@@ -76,7 +76,16 @@ func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		sec.Link, sec.Label = paths.Publish, p.T("desk.queue.ready.publish")
 		v.Sections = append(v.Sections, sec)
 	}
-	v.Sections = append(v.Sections, staleSection(ctx, p, labels, q.Stale), recentSection(ctx, p, labels, q.Recent))
+	v.Sections = append(v.Sections, staleSection(ctx, p, labels, q.Stale))
+	rv, err := d.reverifySection(ctx, p, labels)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	if rv != nil {
+		v.Sections = append(v.Sections, *rv)
+	}
+	v.Sections = append(v.Sections, recentSection(ctx, p, labels, q.Recent))
 	ui.Render(w, r, http.StatusOK, dashboardPage(v))
 }
 

@@ -106,7 +106,7 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 		Status: det.Status, StatusText: p.StatusLabel(det.Status), Revision: det.Revision, Author: det.Author,
 		Revisers: joinNames(p.Lang, det.Revisers), Opened: p.DateTime(parseTime(det.OpenedAt)),
 		ClosedReason: det.ClosedReason, Edition: det.Edition, Draft: det.Status == domain.StatusDraft,
-		Quorum: quorumParts(p, l, det.Quorum), QuorumMet: det.Quorum.Met,
+		Quorum: quorumParts(p, l, det.Quorum, dp.QuoteNotFound()), QuorumMet: det.Quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(det.Status)),
 		Can:       dp.Allowed(httpx.Actor(ctx), ed), Vetoes: dp.OpenVetoes(),
 		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),

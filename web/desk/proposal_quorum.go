@@ -13,14 +13,15 @@ import (
 // quorumPart is one clause of a proposal's quorum state in words, such as
 // "needs 1 more approval" or "1 open veto by reviewer2".
 type quorumPart struct {
-	ID   string // "met", "needed", "unverified", "vetoes", "outdated", "ineligible", "stale"
+	ID   string // "met", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale"
 	Lead string // the separator before it: "" for the first clause, "; " or "；" after
 	Text string
 }
 
 // quorumParts puts the quorum state into words, clause by clause, in the
-// page's language.
-func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState) []quorumPart {
+// page's language. quoteNotFound lists the evidence items whose quote the
+// capture did not contain: a note for reviewers, not a condition.
+func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState, quoteNotFound []string) []quorumPart {
 	var out []quorumPart
 	add := func(id, text string) {
 		pt := quorumPart{ID: id, Text: text}
@@ -41,6 +42,9 @@ func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState) []quorumPart 
 	if n := len(q.Unverified); n > 0 {
 		add("unverified", plural(p.Lang, "desk.quorum.unverified", n, strings.Join(q.Unverified, sep)))
 	}
+	if n := len(quoteNotFound); n > 0 {
+		add("quote", plural(p.Lang, "desk.quorum.quote_not_found", n, strings.Join(quoteNotFound, sep)))
+	}
 	if n := len(q.Vetoes); n > 0 {
 		add("vetoes", plural(p.Lang, "desk.quorum.vetoes", n, n, strings.Join(q.Vetoes, sep)))
 	}
@@ -60,10 +64,11 @@ func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState) []quorumPart 
 	return out
 }
 
-// quorumSentence joins the clauses into one sentence.
+// quorumSentence joins the clauses into one sentence. The dashboard's
+// summaries carry no capture results, so it names no missing quote.
 func quorumSentence(p ui.Page, l rankingLabels, q domain.QuorumState) string {
 	var b strings.Builder
-	for _, pt := range quorumParts(p, l, q) {
+	for _, pt := range quorumParts(p, l, q, nil) {
 		b.WriteString(pt.Lead + pt.Text)
 	}
 	return b.String()

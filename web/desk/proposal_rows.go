@@ -94,10 +94,11 @@ type evidenceRow struct {
 	StaleText  string
 	Removed    bool
 	AddedBy    string
-	CitedBy    string // the changes citing it, by label
-	VerifiedBy string // approvers of the current revision who checked it
-	Unverified bool   // no approver of the current revision checked it yet
-	Removable  bool   // the editor may remove it (not cited, not removed)
+	CitedBy    string      // the changes citing it, by label
+	VerifiedBy string      // approvers of the current revision who checked it
+	Unverified bool        // no approver of the current revision checked it yet
+	Removable  bool        // the editor may remove it (not cited, not removed)
+	Capture    *captureRow // nil: no http(s) source to capture
 }
 
 // evidenceRows lists the proposal's evidence, current first.
@@ -121,7 +122,7 @@ func evidenceRows(p ui.Page, l rankingLabels, d projections.ProposalDetail, edit
 		row := evidenceRow{
 			ID: e.ID, Claim: e.Claim, Source: e.SourceName, Href: sourceHref(e.SourceURL), Section: e.Section,
 			Excerpt: e.Excerpt, Observed: p.Day(e.ObservedOn), Stale: e.Stale(now), Removed: e.Removed,
-			AddedBy: e.AddedBy, VerifiedBy: joinNames(p.Lang, verified[e.ID]),
+			AddedBy: e.AddedBy, VerifiedBy: joinNames(p.Lang, verified[e.ID]), Capture: captureOf(p, e),
 		}
 		if row.Source == "" {
 			row.Source = e.SourceURL

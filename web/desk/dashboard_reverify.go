@@ -1,0 +1,58 @@
+package desk
+
+import (
+	"context"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// reverifySection lists, for every ranking, the evidence behind published
+// values whose source a scheduled re-check found changed or gone; nil when
+// there is none, and the dashboard shows no such queue.
+func (d *Desk) reverifySection(ctx context.Context, p ui.Page, labels *labelCache) (*queueSection, error) {
+	rks, err := d.read.Rankings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var all []projections.SourceToReverify
+	for _, rk := range rks {
+		list, err := d.read.SourcesToReverify(ctx, rk.Slug)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, list...)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	sec := &queueSection{ID: "reverify", Title: p.T("desk.queue.reverify"), Count: len(all)}
+	for _, s := range all {
+		lb := labels.get(ctx, s.Ranking)
+		ev := s.Evidence
+		sec.Items = append(sec.Items, queueItem{
+			Href:   ProposalPath(ev.Proposal) + "#evidence-" + ev.ID,
+			Title:  entryLabel(labels.entryName(ctx, p.Lang, s.Ranking, s.Entry, s.EntryName), s.Entry) + " · " + lb.target(p.Lang, s.Target),
+			Detail: p.T("desk.stale.detail", ev.ID, ev.Claim),
+			Note:   driftNote(p, ev.Drift),
+			Badge:  "stale",
+			Status: p.T("desk.reverify.status"),
+			Extra:  entryPath(s.Ranking, s.Entry),
+			XLabel: p.T("desk.stale.entry"),
+		})
+	}
+	return sec, nil
+}
+
+// driftNote says what the latest re-check found at a source, and when.
+func driftNote(p ui.Page, d projections.DriftView) string {
+	on := p.Date(parseTime(d.At))
+	switch {
+	case d.State == domain.DriftDead:
+		return p.T("desk.reverify.dead", on, sourceReason(p, d.Reason))
+	case d.QuoteChecked && !d.QuoteFound:
+		return p.T("desk.reverify.quote_gone", on)
+	}
+	return p.T("desk.reverify.changed", on)
+}
