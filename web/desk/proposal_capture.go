@@ -5,6 +5,7 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
+	"net/url"
 )
 
 // captureRow is what the capture worker recorded about an evidence item's
@@ -55,4 +56,6 @@ func sourceReason(p ui.Page, code string) string {
 }
 
 // CapturePath is the archived copy of a body with the given hex SHA-256.
-func CapturePath(sha256 string) string { return "/captures/" + sha256 }
+// The domain accepts only hex digests, and the path segment is escaped
+// anyway; the link goes through templ's URL sanitizer, not around it.
+func CapturePath(sha256 string) string { return "/captures/" + url.PathEscape(sha256) }
