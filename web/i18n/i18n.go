@@ -1,6 +1,6 @@
 // Package i18n holds every word a user reads, in each interface language,
 // and the rules that put them together: one catalog per language (en.go,
-// zh.go) keyed by message id or error code, plural forms, dates, the choice
+// zh.go, each joined from five parts by area) keyed by message id or error code, plural forms, dates, the choice
 // of language for a request, and the words for an error.
 //
 // Page messages are fmt format strings ("Signed in as %s"). Error messages
@@ -72,4 +72,16 @@ func Plural(lang, key string, n int) string {
 		return fmt.Sprintf(m, n)
 	}
 	return m
+}
+
+// join merges a language's catalog parts into one map. A key in two parts
+// would let one silently win: TestCatalogPartsDisjoint counts them.
+func join(parts ...map[string]string) map[string]string {
+	all := map[string]string{}
+	for _, p := range parts {
+		for k, v := range p {
+			all[k] = v
+		}
+	}
+	return all
 }

@@ -199,3 +199,20 @@ func TestNegotiate(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogPartsDisjoint: a key in two parts of a language's catalog
+// would let one silently win when join merges them.
+func TestCatalogPartsDisjoint(t *testing.T) {
+	for lang, parts := range map[string][]map[string]string{
+		En: {enShell, enProposals, enAuditUsers, enSite, enErrors},
+		Zh: {zhShell, zhProposals, zhAuditUsers, zhSite, zhErrors},
+	} {
+		n := 0
+		for _, p := range parts {
+			n += len(p)
+		}
+		if got := len(catalogs[lang]); got != n {
+			t.Errorf("%s: the parts hold %d keys, the catalog %d: a key is in two parts", lang, n, got)
+		}
+	}
+}
