@@ -1,7 +1,8 @@
 // Package i18n holds every word a user reads, in each interface language,
 // and the rules that put them together: one catalog per language (en.go,
-// zh.go, each joined from five parts by area) keyed by message id or error code, plural forms, dates, the choice
-// of language for a request, and the words for an error.
+// zh.go, each joined from five parts by area) keyed by message id or error
+// code, plural forms, dates, the choice of language for a request, and the
+// words for an error.
 //
 // Page messages are fmt format strings ("Signed in as %s"). Error messages
 // name their arguments instead ("{Field} is {length} characters long"), as
