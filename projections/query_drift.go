@@ -18,14 +18,19 @@ type SourceToReverify struct {
 // current published values whose source drifted (Evidence.Drift.State is
 // changed or dead), the items whose quote is gone first, then the dead
 // ones, then by entry and target. An item cited for two targets is listed
-// for each.
+// for each. Ranking "" lists every ranking's, ranking by ranking (by
+// slug), in one query: the desk's dashboard shows them all on every visit.
 func (s *Store) SourcesToReverify(ctx context.Context, ranking string) ([]SourceToReverify, error) {
+	where, args := "", []any{}
+	if ranking != "" {
+		where, args = "pe.ranking=? AND ", []any{ranking}
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT pe.ranking, pe.entry, en.name_zh, pe.target, `+evidenceCols+`
 		FROM published_evidence pe JOIN evidence e ON e.proposal=pe.proposal AND e.evidence_id=pe.evidence_id
 		JOIN entries en ON en.ranking=pe.ranking AND en.slug=pe.entry
-		WHERE pe.ranking=? AND e.drift_state<>'none'
-		ORDER BY CASE WHEN e.drift_state='changed' AND e.drift_quote_checked=1 AND e.drift_quote_found=0 THEN 0
-			WHEN e.drift_state='dead' THEN 1 ELSE 2 END, pe.entry, pe.target, e.proposal, e.evidence_id`, ranking)
+		WHERE `+where+`e.drift_state<>'none'
+		ORDER BY pe.ranking, CASE WHEN e.drift_state='changed' AND e.drift_quote_checked=1 AND e.drift_quote_found=0 THEN 0
+			WHEN e.drift_state='dead' THEN 1 ELSE 2 END, pe.entry, pe.target, e.proposal, e.evidence_id`, args...)
 	if err != nil {
 		return nil, err
 	}

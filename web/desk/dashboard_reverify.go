@@ -12,20 +12,9 @@ import (
 // values whose source a scheduled re-check found changed or gone; nil when
 // there is none, and the dashboard shows no such queue.
 func (d *Desk) reverifySection(ctx context.Context, p ui.Page, labels *labelCache) (*queueSection, error) {
-	rks, err := d.read.Rankings(ctx)
-	if err != nil {
+	all, err := d.read.SourcesToReverify(ctx, "")
+	if err != nil || len(all) == 0 {
 		return nil, err
-	}
-	var all []projections.SourceToReverify
-	for _, rk := range rks {
-		list, err := d.read.SourcesToReverify(ctx, rk.Slug)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, list...)
-	}
-	if len(all) == 0 {
-		return nil, nil
 	}
 	sec := &queueSection{ID: "reverify", Title: p.T("desk.queue.reverify"), Count: len(all)}
 	for _, s := range all {
