@@ -91,15 +91,9 @@ type RecordCapture struct {
 // status, a closed proposal's included: the capture is a fact about the
 // source, not an edit of the proposal.
 func DecideRecordCapture(p *Proposal, actor Actor, c RecordCapture) ([]Change, error) {
-	if !actor.IsSystem() {
-		return nil, ErrCaptureBySystem
-	}
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	ev, ok := p.EvidenceByID(c.Evidence)
-	if !ok {
-		return nil, ErrUnknownEvidence
+	ev, err := workerEvidence(p, actor, c.Evidence)
+	if err != nil {
+		return nil, err
 	}
 	if ev.SourceURL == "" {
 		return nil, invalid("evidence", "evidence.no_source_url", nil)
@@ -115,23 +109,50 @@ func DecideRecordCapture(p *Proposal, actor Actor, c RecordCapture) ([]Change, e
 		return one(ProposalID(p.ID), &events.EvidenceCaptureFailed{
 			EvidenceID: ev.EvidenceID, URL: ev.SourceURL, Reason: c.Failure, At: at}), nil
 	}
-	if !hexHash.MatchString(c.SHA256) {
-		return nil, invalid("sha256", "field.hex_sha256", nil)
-	}
-	if err := CheckURL("final_url", c.FinalURL); err != nil || c.FinalURL == "" {
-		return nil, invalid("final_url", "field.url_scheme", nil)
-	}
-	if err := checkText("content_type", c.ContentType, MaxShortText, true); err != nil {
+	if err := checkFetched(c.SHA256, c.FinalURL, c.ContentType, c.Status, c.Size); err != nil {
 		return nil, err
-	}
-	if c.Status < 100 || c.Status > 599 || c.Size < 0 {
-		return nil, invalid("status", "evidence.capture_response", nil)
 	}
 	return one(ProposalID(p.ID), &events.EvidenceCaptured{
 		EvidenceID: ev.EvidenceID, URL: ev.SourceURL, FinalURL: c.FinalURL, Status: c.Status,
 		ContentType: c.ContentType, Size: c.Size, SHA256: c.SHA256, FetchedAt: at,
 		QuoteFound: c.QuoteFound, QuoteChecked: c.QuoteChecked,
 	}), nil
+}
+
+// workerEvidence is the evidence item a worker's result is about: only the
+// system records one, on a proposal that exists and holds the item. Capture
+// and re-check share it so that both refuse the same things in the same order.
+func workerEvidence(p *Proposal, actor Actor, id string) (Evidence, error) {
+	if !actor.IsSystem() {
+		return Evidence{}, ErrCaptureBySystem
+	}
+	if !p.Exists() {
+		return Evidence{}, ErrProposalMissing
+	}
+	ev, ok := p.EvidenceByID(id)
+	if !ok {
+		return Evidence{}, ErrUnknownEvidence
+	}
+	return ev, nil
+}
+
+// checkFetched checks the description of a response a worker fetched, for a
+// capture or a re-check alike: the body's hash, where the fetch ended, what
+// the server said it was, a real status and a size.
+func checkFetched(sha256, finalURL, contentType string, status int, size int64) error {
+	if !hexHash.MatchString(sha256) {
+		return invalid("sha256", "field.hex_sha256", nil)
+	}
+	if err := CheckURL("final_url", finalURL); err != nil || finalURL == "" {
+		return invalid("final_url", "field.url_scheme", nil)
+	}
+	if err := checkText("content_type", contentType, MaxShortText, true); err != nil {
+		return err
+	}
+	if status < 100 || status > 599 || size < 0 {
+		return invalid("status", "evidence.capture_response", nil)
+	}
+	return nil
 }
 
 // evolveCapture records a capture result on its evidence item. The first

@@ -87,15 +87,9 @@ type RecordRecheck struct {
 // that answers again after it was gone is recorded as changed, whatever
 // it says: someone should look at it again.
 func DecideRecordRecheck(p *Proposal, actor Actor, c RecordRecheck) ([]Change, error) {
-	if !actor.IsSystem() {
-		return nil, ErrCaptureBySystem
-	}
-	if !p.Exists() {
-		return nil, ErrProposalMissing
-	}
-	ev, ok := p.EvidenceByID(c.Evidence)
-	if !ok {
-		return nil, ErrUnknownEvidence
+	ev, err := workerEvidence(p, actor, c.Evidence)
+	if err != nil {
+		return nil, err
 	}
 	if ev.Captured == nil {
 		return nil, invalid("evidence", "evidence.not_captured", nil)
@@ -120,17 +114,8 @@ func DecideRecordRecheck(p *Proposal, actor Actor, c RecordRecheck) ([]Change, e
 		return one(ProposalID(p.ID), &events.EvidenceSourceDead{EvidenceID: ev.EvidenceID, URL: ev.SourceURL,
 			Reason: c.Dead, Status: c.Status, CheckedAt: at, Tick: c.Tick}), nil
 	}
-	if !hexHash.MatchString(c.SHA256) {
-		return nil, invalid("sha256", "field.hex_sha256", nil)
-	}
-	if err := CheckURL("final_url", c.FinalURL); err != nil || c.FinalURL == "" {
-		return nil, invalid("final_url", "field.url_scheme", nil)
-	}
-	if err := checkText("content_type", c.ContentType, MaxShortText, true); err != nil {
+	if err := checkFetched(c.SHA256, c.FinalURL, c.ContentType, c.Status, c.Size); err != nil {
 		return nil, err
-	}
-	if c.Status < 100 || c.Status > 599 || c.Size < 0 {
-		return nil, invalid("status", "evidence.capture_response", nil)
 	}
 	if ev.Drift() != DriftDead && c.SHA256 == ev.LastSeenSHA256() {
 		return nil, nil
