@@ -90,17 +90,12 @@ func proposal(cmds *domain.Handler) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		rk, err := cmds.Ranking(ctx, p.Ranking)
+		rs, err := rankingStateOf(ctx, cmds, p.Ranking)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		ed, err := cmds.Edition(ctx, p.Ranking)
-		if err != nil {
-			ui.Fail(w, r, err)
-			return
-		}
-		httpx.WriteJSON(w, http.StatusOK, proposalOf(p, rk, ed, httpx.Now(ctx)))
+		httpx.WriteJSON(w, http.StatusOK, proposalOf(p, rs.ranking, rs.edition, httpx.Now(ctx)))
 	}
 }
 
