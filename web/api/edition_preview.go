@@ -84,14 +84,14 @@ func previewOf(ctx context.Context, cmds *domain.Handler, ranking string, propos
 	if err != nil {
 		return EditionPreview{}, err
 	}
-	out := EditionPreview{Ranking: pv.Ranking, Number: pv.Number, Proposals: nonNil(pv.Proposals),
+	out := EditionPreview{Ranking: pv.Ranking, Number: pv.Number, Proposals: orEmpty(pv.Proposals),
 		PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash, NewEntries: []string{}, Changes: []Change{}, Moves: []Move{}}
 	for _, ne := range pv.NewEntries {
 		out.NewEntries = append(out.NewEntries, ne.Slug)
 	}
 	for _, c := range pv.Changes {
 		out.Changes = append(out.Changes, Change{Proposal: c.Proposal, Entry: c.Entry, Target: c.Target,
-			FromScore: c.FromScore, ToScore: c.ToScore, FromTags: c.FromTags, ToTags: c.ToTags, Evidence: nonNil(c.Evidence)})
+			FromScore: c.FromScore, ToScore: c.ToScore, FromTags: c.FromTags, ToTags: c.ToTags, Evidence: orEmpty(c.Evidence)})
 	}
 	type standing struct{ rank, total int }
 	before := map[string]standing{}

@@ -50,8 +50,8 @@ type Quorum struct {
 }
 
 func quorumOf(q domain.QuorumState) Quorum {
-	return Quorum{Met: q.Met, Approvers: nonNil(q.Approvers), Needed: q.Needed, Unverified: nonNil(q.Unverified),
-		Vetoes: nonNil(q.Vetoes), Outdated: nonNil(q.Outdated), Ineligible: nonNil(q.Ineligible), StaleTarget: nonNil(q.StaleTarget)}
+	return Quorum{Met: q.Met, Approvers: orEmpty(q.Approvers), Needed: q.Needed, Unverified: orEmpty(q.Unverified),
+		Vetoes: orEmpty(q.Vetoes), Outdated: orEmpty(q.Outdated), Ineligible: orEmpty(q.Ineligible), StaleTarget: orEmpty(q.StaleTarget)}
 }
 
 // Evidence is one evidence item of the current revision, with who added it,
@@ -103,7 +103,7 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 	v := Proposal{
 		ID: p.ID, Ranking: p.Ranking, Entry: p.Entry, NewEntry: p.NewEntry, Title: p.Title, Summary: p.Summary,
 		Author: p.Author, Opened: p.Opened, Status: p.Status, Revision: p.Revision,
-		Revisers: nonNil(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
+		Revisers: orEmpty(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
 		Quorum: quorumOf(domain.Quorum(p, rk.Quorum, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq,
@@ -121,17 +121,10 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 	for _, name := range sortedKeys(p.Votes) {
 		vt := p.Votes[name]
 		v.Votes = append(v.Votes, Vote{Voter: vt.Voter, Verdict: vt.Verdict, Revision: vt.Revision,
-			VerifiedEvidence: nonNil(vt.VerifiedEvidence), Comment: vt.Comment, At: vt.At,
+			VerifiedEvidence: orEmpty(vt.VerifiedEvidence), Comment: vt.Comment, At: vt.At,
 			Dismissed: vt.Dismissed, DismissedBy: vt.DismissBy, DismissReason: vt.DismissOn})
 	}
 	return v
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return slices.Clone(s)
-}
