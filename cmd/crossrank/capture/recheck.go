@@ -147,18 +147,7 @@ func RecheckCommandID(proposal, evidence, tick string) string {
 // re-checks on each tick until ctx ends; it returns nil then. It rides out
 // NATS outages, retrying with a pause.
 func (r *Rechecker) Run(ctx context.Context) error {
-	for {
-		err := r.consume(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		r.cfg.Logger.Warn("recheck: consumer interrupted; retrying", "err", err)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
+	return runConsuming(ctx, r.cfg.Logger, "recheck", r.consume)
 }
 
 func (r *Rechecker) consume(ctx context.Context) error {
@@ -180,25 +169,7 @@ func (r *Rechecker) consume(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for {
-		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
-		if err != nil {
-			cancel()
-			return err
-		}
-		for m := range batch.Messages() {
-			r.tick(ctx, m)
-		}
-		err = batch.Error()
-		cancel()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
-			return err
-		}
-	}
+	return fetchEach(ctx, cons, r.tick)
 }
 
 // tick re-checks every published captured source once and acknowledges.

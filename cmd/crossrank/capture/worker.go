@@ -143,18 +143,7 @@ func Reason(err error) string {
 // Run captures until ctx ends; it returns nil then. It rides out NATS
 // outages, retrying with a pause.
 func (w *Worker) Run(ctx context.Context) error {
-	for {
-		err := w.consume(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		w.cfg.Logger.Warn("capture: consumer interrupted; retrying", "err", err)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
+	return runConsuming(ctx, w.cfg.Logger, "capture", w.consume)
 }
 
 func (w *Worker) consume(ctx context.Context) error {
@@ -175,25 +164,7 @@ func (w *Worker) consume(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for {
-		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
-		if err != nil {
-			cancel()
-			return err
-		}
-		for m := range batch.Messages() {
-			w.handle(ctx, m)
-		}
-		err = batch.Error()
-		cancel()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
-			return err
-		}
-	}
+	return fetchEach(ctx, cons, w.handle)
 }
 
 // handle captures one evidence item unless it needs none, records the
@@ -217,8 +188,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Ack() // a named document: nothing to fetch
 		return
 	}
-	working := w.heartbeat(m)
-	defer working()
+	defer heartbeat(m, w.cfg.AckWait)()
 	item, need, err := w.needs(ctx, ev.Subject, d.EvidenceID)
 	switch {
 	case err != nil:
@@ -339,27 +309,4 @@ func fetchRetrying(ctx context.Context, f *Fetcher, url string, attempts int, ba
 		}
 		wait *= 2
 	}
-}
-
-// heartbeat tells the server, every third of AckWait, that the message is
-// still being worked on, until the returned function is called.
-func (w *Worker) heartbeat(m jetstream.Msg) (stop func()) { return heartbeat(m, w.cfg.AckWait) }
-
-// heartbeat tells the server, every third of ackWait, that m is still
-// being worked on, until the returned function is called.
-func heartbeat(m jetstream.Msg, ackWait time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				_ = m.InProgress()
-			}
-		}
-	}()
-	return func() { close(done) }
 }
