@@ -36,3 +36,22 @@ func EditionID(ranking string) events.Aggregate {
 func UserID(username string) events.Aggregate {
 	return events.Aggregate{Kind: events.KindUser, ID: username}
 }
+
+// ZeroState returns the state of aggregate a before its first event, the
+// one the read models and the history generator both start from; nil for
+// kinds that keep none (webhooks).
+func ZeroState(a events.Aggregate) any {
+	switch a.Kind {
+	case events.KindRanking:
+		return &Ranking{}
+	case events.KindEntry:
+		return &Entry{}
+	case events.KindProposal:
+		return &Proposal{}
+	case events.KindEdition:
+		return &Edition{Ranking: a.ID, Entries: map[string]*PublishedEntry{}}
+	case events.KindUser:
+		return &User{}
+	}
+	return nil
+}

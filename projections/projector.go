@@ -100,32 +100,13 @@ const (
 	auditColumns = 16
 )
 
-// zeroState is the state of an aggregate before its first event; nil for
-// kinds that keep none (webhooks). projections/history keeps a copy for its
-// writer, which must start from the same states.
-func zeroState(a events.Aggregate) any {
-	switch a.Kind {
-	case events.KindRanking:
-		return &domain.Ranking{}
-	case events.KindEntry:
-		return &domain.Entry{}
-	case events.KindProposal:
-		return &domain.Proposal{}
-	case events.KindEdition:
-		return &domain.Edition{Ranking: a.ID, Entries: map[string]*domain.PublishedEntry{}}
-	case events.KindUser:
-		return &domain.User{}
-	}
-	return nil
-}
-
 // state loads an aggregate's state from the states table (or a zero value).
 func (p *projector) state(a events.Aggregate) (any, error) {
 	if s, ok := p.states[a]; ok {
 		p.used[a] = true
 		return s, nil
 	}
-	s := zeroState(a)
+	s := domain.ZeroState(a)
 	if s == nil {
 		return nil, nil // webhooks keep no state
 	}

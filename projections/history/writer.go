@@ -145,7 +145,7 @@ func (w *Writer) State(a events.Aggregate) any {
 	if st, ok := w.states[a]; ok {
 		return st
 	}
-	st := zero(a)
+	st := domain.ZeroState(a)
 	if st == nil {
 		panic(w.label + ": no state for " + a.String())
 	}
@@ -172,22 +172,3 @@ func (w *Writer) User(name string) *domain.User {
 
 // Actor returns user name as the actor of a decision.
 func (w *Writer) Actor(name string) domain.Actor { return w.User(name).Actor() }
-
-// zero is the state of aggregate a before its first event, as the read
-// models start it (projections' zeroState, which is not exported: the read
-// models are no API for the generator); nil for kinds that keep none.
-func zero(a events.Aggregate) any {
-	switch a.Kind {
-	case events.KindRanking:
-		return &domain.Ranking{}
-	case events.KindEntry:
-		return &domain.Entry{}
-	case events.KindProposal:
-		return &domain.Proposal{}
-	case events.KindEdition:
-		return &domain.Edition{Ranking: a.ID, Entries: map[string]*domain.PublishedEntry{}}
-	case events.KindUser:
-		return &domain.User{}
-	}
-	return nil
-}
