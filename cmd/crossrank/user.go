@@ -38,11 +38,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 	switch {
 	case sub == "add" && len(pos) == 1:
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
-			pw, generated := *password, false
-			if pw == "" {
-				pw, generated = randomPassword(), true
-			}
-			hash, err := auth.HashPassword(pw)
+			pw, hash, err := hashPassword(*password)
 			if err != nil {
 				return err
 			}
@@ -51,18 +47,14 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 				return err
 			}
 			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
-			if generated {
+			if *password == "" {
 				fmt.Fprintf(out, "password (shown once): %s\n", pw)
 			}
 			return nil
 		}
 	case sub == "passwd" && len(pos) == 1:
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
-			pw, generated := *password, false
-			if pw == "" {
-				pw, generated = randomPassword(), true
-			}
-			hash, err := auth.HashPassword(pw)
+			pw, hash, err := hashPassword(*password)
 			if err != nil {
 				return err
 			}
@@ -71,7 +63,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 				return err
 			}
 			fmt.Fprintf(out, "changed the password of %s\n", pos[0])
-			if generated {
+			if *password == "" {
 				fmt.Fprintf(out, "new password (shown once): %s\n", pw)
 			}
 			return nil
@@ -135,6 +127,17 @@ func reorder(args []string) []string {
 		pos = append(pos, a)
 	}
 	return append(flags, pos...)
+}
+
+// hashPassword returns the password given, or a generated one if none
+// is, and its hash.
+func hashPassword(given string) (pw, hash string, err error) {
+	pw = given
+	if pw == "" {
+		pw = randomPassword()
+	}
+	hash, err = auth.HashPassword(pw)
+	return pw, hash, err
 }
 
 func randomPassword() string {
