@@ -83,8 +83,9 @@ func BenchmarkSnapshotHash(b *testing.B) {
 // embedded store (fsync on every write), each on its own proposal's revision.
 func BenchmarkHandlerCastVote(b *testing.B) {
 	ctx := context.Background()
-	h := domain.NewHandler(newStore(b), func() time.Time { return t0 })
-	desk(b, ctx, h)
+	st := newStore(b)
+	h := domain.NewHandler(st, func() time.Time { return t0 })
+	desk(b, ctx, h, st)
 	a := actor("rita")
 	b.ReportAllocs()
 	i := 0

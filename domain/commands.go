@@ -12,36 +12,25 @@ import (
 // request carries it): running a command again with the same CommandID
 // returns the first result and appends nothing.
 
-// DefineRanking creates a ranking.
-func (h *Handler) DefineRanking(ctx context.Context, a Actor, c DefineRanking) (Result, error) {
-	d := c.Definition
-	agg := RankingID(d.Slug)
-	if !events.ValidID(d.Slug) {
-		return Result{}, invalid("slug", "field.bad_slug", nil)
-	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{agg},
-		decide: func(s states) ([]Change, error) { return DecideDefineRanking(s.ranking(d.Slug), a, d) }})
-}
-
-// SetWeights replaces a ranking's criteria weights.
-func (h *Handler) SetWeights(ctx context.Context, a Actor, c SetWeights) (Result, error) {
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{RankingID(c.Ranking)},
-		decide: func(s states) ([]Change, error) { return DecideSetWeights(s.ranking(c.Ranking), a, c.Weights) }})
-}
-
-// SetScenarios replaces a ranking's scenarios and needs-filters.
-func (h *Handler) SetScenarios(ctx context.Context, a Actor, c SetScenarios) (Result, error) {
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{RankingID(c.Ranking)},
-		decide: func(s states) ([]Change, error) { return DecideSetScenarios(s.ranking(c.Ranking), a, c.Scenarios) }})
-}
-
 // OpenProposal opens a proposal (and creates its entry when new).
 func (h *Handler) OpenProposal(ctx context.Context, a Actor, c OpenProposal) (Result, error) {
-	if !events.ValidID(c.ID) || !events.ValidID(c.Ranking) || CheckSlug("entry", c.Entry) != nil {
+	if !events.ValidID(c.ID) || !events.ValidID(c.Ranking) || (!c.Methodology && CheckSlug("entry", c.Entry) != nil) ||
+		(c.DependsOn != "" && !events.ValidID(c.DependsOn)) {
 		return Result{}, invalid("proposal", "field.bad_proposal_ref", nil)
+	}
+	if c.Methodology {
+		// A methodology proposal reads the ranking; it writes only itself.
+		return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{ProposalID(c.ID)},
+			reads: []events.Aggregate{RankingID(c.Ranking)},
+			decide: func(s states) ([]Change, error) {
+				return DecideOpenProposal(s.ranking(c.Ranking), nil, nil, s.proposal(c.ID), a, c)
+			}})
 	}
 	writes := []events.Aggregate{ProposalID(c.ID)}
 	reads := []events.Aggregate{RankingID(c.Ranking), EditionID(c.Ranking)}
+	if c.DependsOn != "" {
+		reads = append(reads, ProposalID(c.DependsOn))
+	}
 	if c.NewEntry != nil {
 		writes = append(writes, EntryID(c.Ranking, c.Entry))
 	} else {
@@ -49,7 +38,8 @@ func (h *Handler) OpenProposal(ctx context.Context, a Actor, c OpenProposal) (Re
 	}
 	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
 		decide: func(s states) ([]Change, error) {
-			return DecideOpenProposal(s.ranking(c.Ranking), s.entry(c.Ranking, c.Entry), s.edition(c.Ranking), s.proposal(c.ID), a, c)
+			r := s.effectiveRanking(c.Ranking, c.DependsOn)
+			return DecideOpenProposal(r, s.entry(c.Ranking, c.Entry), s.edition(c.Ranking), s.proposal(c.ID), a, c)
 		}})
 }
 
@@ -59,34 +49,61 @@ func (h *Handler) onProposal(ctx context.Context, a Actor, commandID, proposal s
 	if !events.ValidID(proposal) {
 		return Result{}, ErrProposalMissing
 	}
-	rk, err := h.proposalRanking(ctx, proposal)
+	rk, dep, err := h.proposalRanking(ctx, proposal)
 	if err != nil {
 		return Result{}, err
 	}
+	reads := []events.Aggregate{RankingID(rk), EditionID(rk)}
+	if dep != "" {
+		reads = append(reads, ProposalID(dep))
+	}
 	return h.run(ctx, command{actor: a, commandID: commandID, writes: []events.Aggregate{ProposalID(proposal)},
-		reads: []events.Aggregate{RankingID(rk), EditionID(rk)},
+		reads: reads,
 		decide: func(s states) ([]Change, error) {
-			return decide(s.ranking(rk), s.edition(rk), s.proposal(proposal))
+			return decide(s.effectiveRanking(rk, dep), s.edition(rk), s.proposal(proposal))
 		}})
 }
 
-// proposalRanking returns the ranking a proposal belongs to. A proposal
-// never moves to another ranking, so a cached state answers without a
-// round trip to the store; the command then loads what it needs itself.
-func (h *Handler) proposalRanking(ctx context.Context, id string) (string, error) {
+// effectiveRanking is the ranking a proposal is checked against: the
+// ranking as defined, or, while it is unpublished, the methodology its
+// open new-ranking proposal dep proposes (a ranking with Seq 0).
+func (s states) effectiveRanking(slug, dep string) *Ranking {
+	r := s.ranking(slug)
+	if r.Exists() || dep == "" {
+		return r
+	}
+	d := s.proposal(dep)
+	if !d.IsMethodology() || !d.NewRanking || d.Ranking != slug || d.Methodology == nil || !d.Status.Open() {
+		return r
+	}
+	return (&Ranking{}).withMethodology(slug, d.Methodology.Methodology)
+}
+
+// proposalRanking returns the ranking a proposal belongs to and the
+// new-ranking proposal it depends on, if any. Neither ever changes, so a
+// cached state answers without a round trip to the store; the command then
+// loads what it needs itself.
+func (h *Handler) proposalRanking(ctx context.Context, id string) (ranking, dependsOn string, err error) {
 	e := h.cache.get(ProposalID(id))
 	e.mu.Lock()
 	p, ok := e.state.(*Proposal)
 	ok = ok && e.loaded && p.Exists()
 	e.mu.Unlock()
 	if ok {
-		return p.Ranking, nil
+		return p.Ranking, p.DependsOn, nil
 	}
-	p, err := h.Proposal(ctx, id)
+	p, err = h.Proposal(ctx, id)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return p.Ranking, nil
+	return p.Ranking, p.DependsOn, nil
+}
+
+// ProposeMethodology sets a methodology proposal's methodology.
+func (h *Handler) ProposeMethodology(ctx context.Context, a Actor, c ProposeMethodology) (Result, error) {
+	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		return DecideProposeMethodology(r, ed, p, a, c)
+	})
 }
 
 // AddEvidence attaches evidence to a draft.

@@ -28,6 +28,10 @@ type Edition struct {
 	Entries map[string]*PublishedEntry
 	Last    events.EditionPublished
 	Seq     uint64
+	// MethodologyEdition is the edition that last published a methodology
+	// proposal (0: none), the base every methodology proposal is checked
+	// against.
+	MethodologyEdition int
 }
 
 // Entry returns the published entry with slug, or nil.
@@ -55,6 +59,9 @@ func (ed *Edition) apply(d events.EditionPublished) {
 		ed.Entries = map[string]*PublishedEntry{}
 	}
 	ed.Ranking, ed.Number = d.Ranking, d.Number
+	if d.Methodology != "" {
+		ed.MethodologyEdition = d.Number
+	}
 	for _, ne := range d.NewEntries {
 		ed.Entries[ne.Slug] = &PublishedEntry{
 			Slug: ne.Slug, Name: ne.Name, Category: ne.Category, Website: ne.Website,
@@ -83,7 +90,7 @@ func (ed *Edition) apply(d events.EditionPublished) {
 // Clone returns a deep copy, so a preview can apply changes without touching
 // the cached state.
 func (ed *Edition) Clone() *Edition {
-	out := &Edition{Ranking: ed.Ranking, Number: ed.Number, Last: ed.Last, Seq: ed.Seq,
+	out := &Edition{Ranking: ed.Ranking, Number: ed.Number, Last: ed.Last, Seq: ed.Seq, MethodologyEdition: ed.MethodologyEdition,
 		Entries: make(map[string]*PublishedEntry, len(ed.Entries))}
 	for k, v := range ed.Entries {
 		c := *v

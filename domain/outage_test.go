@@ -34,7 +34,7 @@ func TestReadsDuringOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := domain.NewHandler(st, func() time.Time { return t0 })
-	desk(t, ctx, h)
+	desk(t, ctx, h, st)
 	before, err := h.Proposal(ctx, "p1")
 	if err != nil {
 		t.Fatal(err)

@@ -80,6 +80,13 @@ type Proposal struct {
 	Status   Status
 	Revision int
 	Revisers []string
+	Kind     string // KindEntry or KindMethodology
+	// NewRanking: a methodology proposal that defines its ranking.
+	NewRanking bool
+	// DependsOn: the new-ranking proposal an entry proposal's ranking is
+	// defined by, while that ranking is unpublished.
+	DependsOn   string
+	Methodology *ProposedMethodology // a methodology proposal's proposal; nil until set
 
 	Evidence   []Evidence                                // current revision, in order added
 	Scores     map[string]events.ScoreChangeProposed     // by criterion
@@ -103,6 +110,10 @@ func (p *Proposal) Evolve(e events.Event) {
 	case *events.ProposalOpened:
 		p.ID, p.Ranking, p.Entry, p.NewEntry = e.Subject, d.Ranking, d.Entry, d.NewEntry
 		p.Title, p.Summary, p.Author, p.Opened = d.Title, d.Summary, e.Actor, e.Time
+		p.NewRanking, p.DependsOn = d.NewRanking, d.DependsOn
+		if d.Methodology {
+			p.Kind = KindMethodology
+		}
 		p.Status, p.Revision = StatusDraft, 1
 		p.Scores = map[string]events.ScoreChangeProposed{}
 		p.Attributes = map[string]events.AttributeChangeProposed{}
@@ -120,6 +131,8 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.evolveRecheck(d.EvidenceID, d.Tick, d, nil)
 	case *events.EvidenceSourceDead:
 		p.evolveRecheck(d.EvidenceID, d.Tick, nil, d)
+	case *events.MethodologyProposed:
+		p.Methodology = &ProposedMethodology{Methodology: d.Methodology, Base: d.Base, Rationale: d.Rationale}
 	case *events.ScoreChangeProposed:
 		p.Scores[d.Criterion] = *d
 	case *events.AttributeChangeProposed:
@@ -160,6 +173,12 @@ func (p *Proposal) Evolve(e events.Event) {
 
 func (p *Proposal) rebase(rs []events.Rebase) {
 	for _, r := range rs {
+		if r.Target == targetMethodology {
+			if p.Methodology != nil && r.Edition != nil {
+				p.Methodology.Base = *r.Edition
+			}
+			continue
+		}
 		kind, key := splitTarget(r.Target)
 		if kind == "score" {
 			if c, ok := p.Scores[key]; ok {
@@ -209,6 +228,10 @@ func (p *Proposal) Targets() []string {
 	return out
 }
 
+// targetMethodology is a methodology proposal's one change, as StaleTargets
+// and Rebase name it.
+const targetMethodology = "methodology"
+
 func splitTarget(t string) (kind, key string) {
 	for i := 0; i < len(t); i++ {
 		if t[i] == ':' {
@@ -225,6 +248,9 @@ func splitTarget(t string) (kind, key string) {
 // ranking in ed: the proposal must be revised before it can be published.
 func (p *Proposal) StaleTargets(ed *Edition) []string {
 	var out []string
+	if p.Methodology != nil && p.Methodology.Base != ed.MethodologyEdition {
+		out = append(out, targetMethodology)
+	}
 	pub := ed.Entry(p.Entry)
 	for c, ch := range p.Scores {
 		var cur *int

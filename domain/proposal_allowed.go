@@ -123,7 +123,7 @@ func (p *Proposal) submittable(a Actor, ed *Edition) error {
 	if err := p.editable(a); err != nil {
 		return err
 	}
-	if len(p.Scores) == 0 && len(p.Attributes) == 0 {
+	if len(p.Scores) == 0 && len(p.Attributes) == 0 && p.Methodology == nil {
 		return ErrNothingToSubmit
 	}
 	for _, t := range p.Targets() {

@@ -18,6 +18,13 @@ type OpenProposal struct {
 	NewEntry  *NewEntry
 	Title     string
 	Summary   string
+	// Methodology opens a methodology proposal (Entry empty) instead;
+	// NewRanking, one that defines a ranking not yet defined.
+	Methodology bool
+	NewRanking  bool
+	// DependsOn names the open new-ranking proposal whose methodology an
+	// entry proposal is checked against while its ranking is unpublished.
+	DependsOn string
 }
 
 // DecideOpenProposal yields ProposalOpened, preceded by EntryCreated for a
@@ -26,23 +33,46 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 	if err := actor.require(RoleEditor); err != nil {
 		return nil, err
 	}
-	if !r.Exists() {
-		return nil, ErrRankingMissing
-	}
 	if p.Exists() {
 		return nil, ErrProposalExists
 	}
 	if !events.ValidID(c.ID) {
 		return nil, invalid("id", "field.bad_proposal_id", nil)
 	}
-	if err := CheckSlug("entry", c.Entry); err != nil {
-		return nil, err
-	}
 	if err := checkName("title", c.Title, MaxTitle, true); err != nil {
 		return nil, err
 	}
 	if err := checkText("summary", c.Summary, MaxLongText, false); err != nil {
 		return nil, err
+	}
+	if c.Methodology {
+		switch {
+		case c.Entry != "" || c.NewEntry != nil:
+			return nil, invalid("entry", "methodology.no_entry", nil)
+		case c.NewRanking && r.Exists():
+			return nil, ErrRankingExists
+		case c.NewRanking:
+			if err := CheckSlug("ranking", c.Ranking); err != nil {
+				return nil, err
+			}
+		case !r.Exists():
+			return nil, ErrRankingMissing
+		}
+		return one(ProposalID(c.ID), &events.ProposalOpened{Ranking: c.Ranking, Title: c.Title, Summary: c.Summary,
+			Methodology: true, NewRanking: c.NewRanking}), nil
+	}
+	if c.NewRanking {
+		return nil, invalid("new_ranking", "methodology.new_ranking_only", nil)
+	}
+	if !r.Exists() {
+		return nil, ErrRankingMissing
+	}
+	if err := CheckSlug("entry", c.Entry); err != nil {
+		return nil, err
+	}
+	dependsOn := ""
+	if r.Edition == 0 && r.Seq == 0 { // checked against a proposed definition
+		dependsOn = c.DependsOn
 	}
 	var out []Change
 	if c.NewEntry != nil {
@@ -71,6 +101,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 	}
 	return append(out, Change{ProposalID(c.ID), &events.ProposalOpened{
 		Ranking: r.Slug, Entry: c.Entry, NewEntry: c.NewEntry != nil, Title: c.Title, Summary: c.Summary,
+		DependsOn: dependsOn,
 	}}), nil
 }
 
@@ -192,6 +223,9 @@ func DecideProposeScore(r *Ranking, ed *Edition, p *Proposal, actor Actor, c Pro
 	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
 	}
+	if p.IsMethodology() {
+		return nil, invalid("criterion", "methodology.no_scores", nil)
+	}
 	if !r.HasCriterion(c.Criterion) {
 		return nil, invalid("criterion", "ranking.not_criterion", nil)
 	}
@@ -230,6 +264,9 @@ type ProposeAttribute struct {
 func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c ProposeAttribute) ([]Change, error) {
 	if err := p.may(actor, actionEdit, nil); err != nil {
 		return nil, err
+	}
+	if p.IsMethodology() {
+		return nil, invalid("attribute", "methodology.no_scores", nil)
 	}
 	def, ok := r.Attribute(c.Attribute)
 	if !ok {

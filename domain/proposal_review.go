@@ -42,6 +42,11 @@ func DecideRevise(ed *Edition, p *Proposal, actor Actor, note string) ([]Change,
 	var rebase []events.Rebase
 	pub := ed.Entry(p.Entry)
 	for _, t := range p.StaleTargets(ed) {
+		if t == targetMethodology {
+			base := ed.MethodologyEdition
+			rebase = append(rebase, events.Rebase{Target: t, Edition: &base})
+			continue
+		}
 		kind, key := splitTarget(t)
 		rb := events.Rebase{Target: t}
 		if pub != nil && kind == "score" {

@@ -24,20 +24,48 @@ type EditionPreview struct {
 	After        Snapshot
 	SnapshotHash string
 	Hash         string // what Publish must carry back
+	// Methodology is what the edition does to the ranking's methodology
+	// when a chosen proposal changes it (nil otherwise); Ranking is the
+	// ranking the edition publishes under.
+	Methodology *events.MethodologyPublished
+	Under       *Ranking
 }
 
 // Preview computes the next edition from the chosen cross-validated
 // proposals. entries holds the Entry of every new-entry proposal.
 func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*Entry) (EditionPreview, error) {
-	if !r.Exists() {
-		return EditionPreview{}, ErrRankingMissing
-	}
 	if len(chosen) == 0 {
 		return EditionPreview{}, ErrNothingToPublish
 	}
 	chosen = slices.Clone(chosen)
 	slices.SortFunc(chosen, func(a, b *Proposal) int { return compareStr(a.ID, b.ID) })
-	pv := EditionPreview{Ranking: r.Slug, Number: ed.Number + 1, Before: BuildSnapshot(r, ed)}
+	slug := r.Slug
+	if slug == "" && chosen[0].Exists() {
+		slug = chosen[0].Ranking
+	}
+	pv := EditionPreview{Ranking: slug, Number: ed.Number + 1, Before: BuildSnapshot(r, ed)}
+	// The methodology first: every other proposal is checked against the
+	// methodology the edition publishes under.
+	under := r
+	var mp *Proposal
+	for _, p := range chosen {
+		if p.Exists() && p.IsMethodology() {
+			if mp != nil {
+				return pv, fmt.Errorf("%w: methodology in %s and %s", ErrDuplicateTarget, mp.ID, p.ID)
+			}
+			mp = p
+		}
+	}
+	var cleared []events.AppliedChange
+	if mp != nil && mp.Ranking == slug && mp.Methodology != nil {
+		var err error
+		if under, pv.Methodology, cleared, err = methodologyRelease(r, ed, mp, pv.Number); err != nil {
+			return pv, err
+		}
+	} else if !r.Exists() {
+		return pv, ErrRankingMissing
+	}
+	pv.Under = under
 	touched := map[string]string{}
 	type pin struct {
 		ID       string `json:"id"`
@@ -49,7 +77,7 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		if !p.Exists() {
 			return pv, ErrProposalMissing
 		}
-		if p.Ranking != r.Slug {
+		if p.Ranking != slug {
 			return pv, invalid("proposals", "edition.other_ranking", Args{"proposal": p.ID})
 		}
 		if p.Status != StatusCrossValidated {
@@ -60,16 +88,27 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		}
 		pv.Proposals = append(pv.Proposals, p.ID)
 		pins = append(pins, pin{p.ID, p.Revision, p.Seq})
+		if p.IsMethodology() {
+			continue
+		}
+		category := ""
+		if pe := ed.Entry(p.Entry); pe != nil {
+			category = pe.Category
+		}
 		if p.NewEntry && ed.Entry(p.Entry) == nil {
 			e := entries[p.Entry]
 			if !e.Exists() {
 				return pv, fmt.Errorf("%w: %s", ErrEntryMissing, p.Entry)
 			}
+			category = e.Category
 			if slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
 				return pv, fmt.Errorf("%w: entry %s", ErrDuplicateTarget, p.Entry)
 			}
 			pv.NewEntries = append(pv.NewEntries, events.PublishedEntry{
 				Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Proposal: p.ID})
+		}
+		if err := fitsMethodology(under, p, category); err != nil {
+			return pv, err
 		}
 		for _, t := range p.Targets() {
 			key := p.Entry + "/" + t
@@ -83,14 +122,17 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 	// Checked after the loop: a proposal on an entry that a chosen new-entry
 	// proposal publishes is fine whichever of the two ids sorts first.
 	for _, p := range chosen {
+		if p.IsMethodology() {
+			continue
+		}
 		if ed.Entry(p.Entry) == nil && !slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
 			return pv, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
 		}
 	}
+	pv.Changes = append(pv.Changes, cleared...)
 	after := ed.Clone()
-	after.apply(events.EditionPublished{Ranking: r.Slug, Number: pv.Number, Proposals: pv.Proposals,
-		NewEntries: pv.NewEntries, Changes: pv.Changes})
-	pv.After = BuildSnapshot(r, after)
+	after.apply(pv.event())
+	pv.After = BuildSnapshot(under, after)
 	pv.SnapshotHash = pv.After.Hash()
 	pinned, _ := json.Marshal(struct {
 		Ranking    string `json:"ranking"`
@@ -99,10 +141,21 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		RankingSeq uint64 `json:"ranking_seq"`
 		Proposals  []pin  `json:"proposals"`
 		Snapshot   string `json:"snapshot"`
-	}{r.Slug, pv.Number, ed.Seq, r.Seq, pins, pv.SnapshotHash})
+	}{slug, pv.Number, ed.Seq, r.Seq, pins, pv.SnapshotHash})
 	sum := sha256.Sum256(pinned)
 	pv.Hash = hex.EncodeToString(sum[:])
 	return pv, nil
+}
+
+// event is the EditionPublished the preview describes, without the hashes
+// and notes Publish adds.
+func (pv EditionPreview) event() events.EditionPublished {
+	d := events.EditionPublished{Ranking: pv.Ranking, Number: pv.Number, Proposals: pv.Proposals,
+		NewEntries: pv.NewEntries, Changes: pv.Changes}
+	if pv.Methodology != nil {
+		d.Methodology = pv.Methodology.Proposal
+	}
+	return d
 }
 
 func (p *Proposal) applied(target string) events.AppliedChange {
@@ -161,16 +214,18 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	if c.PreviewHash != pv.Hash {
 		return nil, ErrPreviewChanged
 	}
-	out := one(EditionID(r.Slug), &events.EditionPublished{
-		Ranking: r.Slug, Number: pv.Number, Proposals: pv.Proposals, NewEntries: pv.NewEntries,
-		Changes: pv.Changes, PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash,
-		AuditHead: c.AuditHead, AuditSeq: c.AuditSeq, Note: c.Note,
-	})
+	var out []Change
+	if pv.Methodology != nil { // first: the edition's snapshot is computed under it
+		out = append(out, Change{RankingID(pv.Ranking), pv.Methodology})
+	}
+	d := pv.event()
+	d.PreviewHash, d.SnapshotHash, d.AuditHead, d.AuditSeq, d.Note = pv.Hash, pv.SnapshotHash, c.AuditHead, c.AuditSeq, c.Note
+	out = append(out, Change{EditionID(pv.Ranking), &d})
 	for _, p := range chosen {
 		out = append(out, Change{ProposalID(p.ID), &events.ProposalPublished{Edition: pv.Number, Revision: p.Revision}})
 	}
 	after := ed.Clone()
-	after.apply(events.EditionPublished{Ranking: r.Slug, Number: pv.Number, NewEntries: pv.NewEntries, Changes: pv.Changes})
+	after.apply(pv.event())
 	others = slices.Clone(others)
 	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
 	for _, o := range others {

@@ -112,6 +112,9 @@ func orErr(err, fallback error) error {
 // PreviewEdition computes the next edition of ranking from the chosen proposals.
 func (h *Handler) PreviewEdition(ctx context.Context, ranking string, proposals []string) (EditionPreview, *Ranking, error) {
 	r, err := h.Ranking(ctx, ranking)
+	if errors.Is(err, ErrRankingMissing) && events.ValidID(ranking) {
+		r, err = &Ranking{}, nil // its first edition may define it
+	}
 	if err != nil {
 		return EditionPreview{}, nil, err
 	}
@@ -161,8 +164,10 @@ func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Resul
 	if len(ids) != len(c.Proposals) {
 		return Result{}, invalid("proposals", "edition.repeated_proposal", nil)
 	}
-	writes := []events.Aggregate{EditionID(c.Ranking)}
-	reads := []events.Aggregate{RankingID(c.Ranking)}
+	// The ranking is written too: an edition that publishes a methodology
+	// proposal appends the ranking's MethodologyPublished.
+	writes := []events.Aggregate{EditionID(c.Ranking), RankingID(c.Ranking)}
+	var reads []events.Aggregate
 	for _, p := range ids {
 		if !events.ValidID(p) {
 			return Result{}, ErrProposalMissing

@@ -37,6 +37,9 @@ func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
 	if policy.MinApprovals < 1 {
 		policy = DefaultQuorum
 	}
+	if p.IsMethodology() { // what decides every rank needs two reviewers, whatever the ranking's policy
+		policy.MinApprovals = max(policy.MinApprovals, DefaultQuorum.MinApprovals)
+	}
 	var q QuorumState
 	verified := map[string]bool{}
 	voters := make([]string, 0, len(p.Votes))

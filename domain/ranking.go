@@ -21,15 +21,24 @@ type Ranking struct {
 	// Illustrative reports whether the scores only illustrate the tool (the
 	// demo ranking); the public pages say so.
 	Illustrative bool
-	Seq          uint64 // stream sequence of the last event applied
+	License      string // SPDX identifier of the published data's license
+	// Edition is the edition that published the current methodology (0:
+	// not yet published, or defined before methodology was reviewed).
+	Edition int
+	Seq     uint64 // stream sequence of the last event applied
 }
 
 // Exists reports whether the ranking has been defined.
 func (r *Ranking) Exists() bool { return r != nil && r.Slug != "" }
 
-// Evolve applies one event to the ranking.
+// Evolve applies one event to the ranking. RankingDefined, WeightsSet and
+// ScenariosSet are what rankings were defined and changed with before
+// methodology went through review: stores that hold them replay as before.
 func (r *Ranking) Evolve(e events.Event) {
 	switch d := e.Data.(type) {
+	case *events.MethodologyPublished:
+		r.Slug, r.Edition = d.Slug, d.Edition
+		r.setMethodology(d.Methodology)
 	case *events.RankingDefined:
 		r.Slug, r.Title, r.Description = d.Slug, d.Title, d.Description
 		r.Categories, r.Criteria, r.Attributes, r.Quorum = d.Categories, d.Criteria, d.Attributes, d.Quorum
@@ -90,186 +99,4 @@ func (r *Ranking) Scenario(slug string) (events.Scenario, bool) {
 		return events.Scenario{}, false
 	}
 	return r.Scenarios[i], true
-}
-
-// DefineRanking creates a ranking from its definition.
-type DefineRanking struct {
-	CommandID  string // the caller's idempotency key: the id of the command's first event
-	Definition events.RankingDefined
-}
-
-// DecideDefineRanking validates a new ranking definition.
-func DecideDefineRanking(r *Ranking, actor Actor, d events.RankingDefined) ([]Change, error) {
-	if err := actor.require(RolePublisher); err != nil {
-		return nil, err
-	}
-	if r.Exists() {
-		return nil, ErrRankingExists
-	}
-	if err := validateDefinition(d); err != nil {
-		return nil, err
-	}
-	return one(RankingID(d.Slug), &d), nil
-}
-
-func validateDefinition(d events.RankingDefined) error {
-	if err := CheckSlug("slug", d.Slug); err != nil {
-		return err
-	}
-	if err := checkI18nName("title", d.Title.Zh, d.Title.En, MaxTitle, true); err != nil {
-		return err
-	}
-	if err := checkI18n("description", d.Description.Zh, d.Description.En, MaxLongText, false); err != nil {
-		return err
-	}
-	if len(d.Categories) == 0 || len(d.Categories) > MaxListItems {
-		return invalid("categories", "ranking.category_count", Args{"limit": MaxListItems})
-	}
-	if len(d.Criteria) == 0 || len(d.Criteria) > MaxListItems {
-		return invalid("criteria", "ranking.criterion_count", Args{"limit": MaxListItems})
-	}
-	seen := map[string]bool{}
-	for _, c := range d.Categories {
-		if err := uniqueSlug("categories", c.Slug, seen); err != nil {
-			return err
-		}
-		if err := checkI18nName("categories.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
-			return err
-		}
-		if err := checkI18n("categories.description", c.Description.Zh, c.Description.En, MaxLongText, false); err != nil {
-			return err
-		}
-	}
-	weights := map[string]int{}
-	var slugs []string
-	for _, c := range d.Criteria {
-		if err := uniqueSlug("criteria", c.Slug, seen); err != nil {
-			return err
-		}
-		if err := checkI18nName("criteria.name", c.Name.Zh, c.Name.En, MaxTitle, true); err != nil {
-			return err
-		}
-		if err := checkI18n("criteria.description", c.Description.Zh, c.Description.En, MaxLongText, false); err != nil {
-			return err
-		}
-		weights[c.Slug] = c.Weight
-		slugs = append(slugs, c.Slug)
-	}
-	if err := checkWeights("criteria", weights, slugs); err != nil {
-		return err
-	}
-	for _, a := range d.Attributes {
-		if err := uniqueSlug("attributes", a.Key, seen); err != nil {
-			return err
-		}
-		if err := checkI18nName("attributes.name", a.Name.Zh, a.Name.En, MaxTitle, true); err != nil {
-			return err
-		}
-		values := map[string]bool{}
-		for _, v := range a.Values {
-			if err := uniqueSlug("attributes.values", v.Value, values); err != nil {
-				return err
-			}
-			if err := checkI18nName("attributes.values.label", v.Label.Zh, v.Label.En, MaxTitle, false); err != nil {
-				return err
-			}
-		}
-	}
-	if d.Quorum.MinApprovals < 1 || d.Quorum.MinApprovals > 10 {
-		return invalid("quorum.min_approvals", "ranking.min_approvals", nil)
-	}
-	return nil
-}
-
-func uniqueSlug(field, slug string, seen map[string]bool) error {
-	if err := CheckSlug(field, slug); err != nil {
-		return err
-	}
-	if seen[field+"/"+slug] {
-		return invalid(field, "field.repeats", Args{"value": slug})
-	}
-	seen[field+"/"+slug] = true
-	return nil
-}
-
-// SetWeights replaces a ranking's criteria weights.
-type SetWeights struct {
-	CommandID string // the caller's idempotency key: the id of the command's first event
-	Ranking   string
-	Weights   map[string]int // criterion slug → weight
-}
-
-// DecideSetWeights validates new criteria weights.
-func DecideSetWeights(r *Ranking, actor Actor, w map[string]int) ([]Change, error) {
-	if err := actor.require(RolePublisher); err != nil {
-		return nil, err
-	}
-	if !r.Exists() {
-		return nil, ErrRankingMissing
-	}
-	if err := checkWeights("weights", w, r.CriterionSlugs()); err != nil {
-		return nil, err
-	}
-	return one(RankingID(r.Slug), &events.WeightsSet{Weights: w}), nil
-}
-
-// SetScenarios replaces a ranking's scenarios and needs-filters.
-type SetScenarios struct {
-	CommandID string // the caller's idempotency key: the id of the command's first event
-	Ranking   string
-	Scenarios events.ScenariosSet
-}
-
-// DecideSetScenarios validates scenarios and needs-filters.
-func DecideSetScenarios(r *Ranking, actor Actor, s events.ScenariosSet) ([]Change, error) {
-	if err := actor.require(RolePublisher); err != nil {
-		return nil, err
-	}
-	if !r.Exists() {
-		return nil, ErrRankingMissing
-	}
-	seen := map[string]bool{}
-	for _, sc := range s.Scenarios {
-		if err := uniqueSlug("scenarios", sc.Slug, seen); err != nil {
-			return nil, err
-		}
-		if err := checkI18nName("scenarios.name", sc.Name.Zh, sc.Name.En, MaxTitle, true); err != nil {
-			return nil, err
-		}
-		if err := checkI18n("scenarios.description", sc.Description.Zh, sc.Description.En, MaxLongText, false); err != nil {
-			return nil, err
-		}
-		if err := checkWeights("scenarios."+sc.Slug, sc.Weights, r.CriterionSlugs()); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range s.Filters {
-		if err := uniqueSlug("filters", f.Key, seen); err != nil {
-			return nil, err
-		}
-		if err := checkI18n("filters.question", f.Question.Zh, f.Question.En, MaxShortText, true); err != nil {
-			return nil, err
-		}
-		options := map[string]bool{}
-		for _, o := range f.Options {
-			if err := uniqueSlug("filters.options", o.Value, options); err != nil {
-				return nil, err
-			}
-			if err := checkI18nName("filters.options.label", o.Label.Zh, o.Label.En, MaxTitle, false); err != nil {
-				return nil, err
-			}
-			for _, req := range o.Requires {
-				if _, ok := r.Attribute(req.Attribute); !ok {
-					return nil, invalid("filters.options.requires", "ranking.unknown_attribute", Args{"attribute": req.Attribute})
-				}
-				if err := checkTags("filters.options.requires.any_of", req.AnyOf); err != nil {
-					return nil, err
-				}
-				if err := checkI18n("filters.options.requires.reason", req.Reason.Zh, req.Reason.En, MaxShortText, false); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	return one(RankingID(r.Slug), &s), nil
 }

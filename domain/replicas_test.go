@@ -18,7 +18,7 @@ func TestReplicaDecidesOnStoredState(t *testing.T) {
 	st := newStore(t)
 	clock := func() time.Time { return t0 }
 	a, b := domain.NewHandler(st, clock), domain.NewHandler(st, clock)
-	desk(t, ctx, a)
+	desk(t, ctx, a, st)
 	alice := actor("alice")
 	must(t)(a.OpenProposal(ctx, alice, domain.OpenProposal{CommandID: newCommandID(), ID: "p2", Ranking: rk, Entry: "nova", Title: "Rescore Nova"}))
 

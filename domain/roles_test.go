@@ -43,14 +43,9 @@ func TestRoleRequired(t *testing.T) {
 	}
 	errOf := func(_ []domain.Change, err error) error { return err }
 	commands := []command{
-		{"DefineRanking", domain.RolePublisher, func() []given { return nil }, func(w *world, a domain.Actor) error {
-			return errOf(domain.DecideDefineRanking(w.ranking, a, rankingDefinition()))
-		}},
-		{"SetWeights", domain.RolePublisher, defined, func(w *world, a domain.Actor) error {
-			return errOf(domain.DecideSetWeights(w.ranking, a, map[string]int{"price": 50, "perf": 50}))
-		}},
-		{"SetScenarios", domain.RolePublisher, defined, func(w *world, a domain.Actor) error {
-			return errOf(domain.DecideSetScenarios(w.ranking, a, events.ScenariosSet{}))
+		{"OpenMethodologyProposal", domain.RoleEditor, func() []given { return nil }, func(w *world, a domain.Actor) error {
+			return errOf(domain.DecideOpenProposal(w.ranking, nil, nil, w.prop("m1"), a,
+				domain.OpenProposal{ID: "m1", Ranking: rk, Title: "Define", Methodology: true, NewRanking: true}))
 		}},
 		{"OpenProposal", domain.RoleEditor, defined, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideOpenProposal(w.ranking, w.entry("acme"), w.edition, w.prop("p2"), a,

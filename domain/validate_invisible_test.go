@@ -33,7 +33,7 @@ func TestNamesRefuseInvisibleCharacters(t *testing.T) {
 			return func(w *world) error {
 				d := rankingDefinition()
 				f(&d)
-				return errOnly(domain.DecideDefineRanking(w.ranking, actor("pat"), d))
+				return domain.ValidateMethodology(methodologyOf(d, events.ScenariosSet{}))
 			}
 		}
 		register := func(f func(c *domain.RegisterUser)) func(w *world) error {
@@ -72,9 +72,8 @@ func TestNamesRefuseInvisibleCharacters(t *testing.T) {
 			})
 			runValid(t, nil, []validCase{
 				{"ranking title", define(func(d *events.RankingDefined) { d.Title.Zh = spoof }), "title.zh"},
-				{"ranking slug", define(func(d *events.RankingDefined) { d.Slug = spoof }), "slug"},
-				{"category name", define(func(d *events.RankingDefined) { d.Categories[0].Name.En = spoof }), "categories.name.en"},
-				{"criterion name", define(func(d *events.RankingDefined) { d.Criteria[0].Name.En = spoof }), "criteria.name.en"},
+				{"category name", define(func(d *events.RankingDefined) { d.Categories[0].Name.En = spoof }), "categories[0].name.en"},
+				{"criterion name", define(func(d *events.RankingDefined) { d.Criteria[0].Name.En = spoof }), "criteria[0].name.en"},
 				{"ranking description is free text", define(func(d *events.RankingDefined) { d.Description.En = spoof }), ""},
 				{"display name", register(func(c *domain.RegisterUser) { c.DisplayName = spoof }), "display_name"},
 				{"username", register(func(c *domain.RegisterUser) { c.Username = "zed" + ch }), "username"},

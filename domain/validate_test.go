@@ -266,60 +266,44 @@ func TestValidateReviewCommands(t *testing.T) {
 }
 
 func TestValidateRanking(t *testing.T) {
-	define := func(f func(d *events.RankingDefined)) func(w *world) error {
+	define := func(f func(d *events.Methodology)) func(w *world) error {
 		return func(w *world) error {
-			d := rankingDefinition()
+			d := methodologyOf(rankingDefinition(), events.ScenariosSet{})
 			f(&d)
-			return errOnly(domain.DecideDefineRanking(w.ranking, actor("pat"), d))
+			return domain.ValidateMethodology(d)
 		}
 	}
 	runValid(t, nil, []validCase{
-		{"valid", define(func(d *events.RankingDefined) {}), ""},
-		{"slug upper case", define(func(d *events.RankingDefined) { d.Slug = "GPU" }), "slug"},
-		{"slug empty", define(func(d *events.RankingDefined) { d.Slug = "" }), "slug"},
-		{"slug with a dot", define(func(d *events.RankingDefined) { d.Slug = "gpu.cloud" }), "slug"},
-		{"title missing", define(func(d *events.RankingDefined) { d.Title = events.Text{} }), "title"},
-		{"title of 201", define(func(d *events.RankingDefined) { d.Title.Zh = cjk201 }), "title.zh"},
-		{"description not UTF-8", define(func(d *events.RankingDefined) { d.Description.En = badUTF8 }), "description.en"},
-		{"no categories", define(func(d *events.RankingDefined) { d.Categories = nil }), "categories"},
-		{"no criteria", define(func(d *events.RankingDefined) { d.Criteria = nil }), "criteria"},
-		{"category slug repeated", define(func(d *events.RankingDefined) { d.Categories[1].Slug = "cloud" }), "categories"},
-		{"category without a name", define(func(d *events.RankingDefined) { d.Categories[0].Name = events.Text{} }), "categories.name"},
-		{"category description of 5001", define(func(d *events.RankingDefined) { d.Categories[0].Description.En = long5k1 }),
-			"categories.description.en"},
-		{"category description with a control character", define(func(d *events.RankingDefined) { d.Categories[0].Description.Zh = "\x1b" }),
-			"categories.description.zh"},
-		{"criterion slug repeated", define(func(d *events.RankingDefined) { d.Criteria[1].Slug = "price" }), "criteria"},
-		{"criterion slug bad", define(func(d *events.RankingDefined) { d.Criteria[1].Slug = "per f" }), "criteria"},
-		{"criterion description not UTF-8", define(func(d *events.RankingDefined) { d.Criteria[0].Description.En = badUTF8 }),
-			"criteria.description.en"},
-		{"weights sum to 99", define(func(d *events.RankingDefined) { d.Criteria[0].Weight = 39 }), "criteria"},
-		{"weights sum to 101", define(func(d *events.RankingDefined) { d.Criteria[0].Weight = 41 }), "criteria"},
-		{"negative weight", define(func(d *events.RankingDefined) { d.Criteria[0].Weight, d.Criteria[1].Weight = -10, 85 }), "criteria"},
-		{"a weight of 0", define(func(d *events.RankingDefined) { d.Criteria[0].Weight, d.Criteria[1].Weight = 0, 75 }), ""},
-		{"one criterion of 100", define(func(d *events.RankingDefined) {
+		{"valid", define(func(d *events.Methodology) {}), ""},
+		{"title missing", define(func(d *events.Methodology) { d.Title = events.Text{} }), "title"},
+		{"title of 201", define(func(d *events.Methodology) { d.Title.Zh = cjk201 }), "title.zh"},
+		{"description not UTF-8", define(func(d *events.Methodology) { d.Description.En = badUTF8 }), "description.en"},
+		{"no categories", define(func(d *events.Methodology) { d.Categories = nil }), "categories"},
+		{"no criteria", define(func(d *events.Methodology) { d.Criteria = nil }), "criteria"},
+		{"category slug repeated", define(func(d *events.Methodology) { d.Categories[1].Slug = "cloud" }), "categories[1].slug"},
+		{"category without a name", define(func(d *events.Methodology) { d.Categories[0].Name = events.Text{} }), "categories[0].name"},
+		{"category description of 5001", define(func(d *events.Methodology) { d.Categories[0].Description.En = long5k1 }),
+			"categories[0].description.en"},
+		{"category description with a control character", define(func(d *events.Methodology) { d.Categories[0].Description.Zh = "\x1b" }),
+			"categories[0].description.zh"},
+		{"criterion slug repeated", define(func(d *events.Methodology) { d.Criteria[1].Slug = "price" }), "criteria[1].slug"},
+		{"criterion slug bad", define(func(d *events.Methodology) { d.Criteria[1].Slug = "per f" }), "criteria[1].slug"},
+		{"criterion description not UTF-8", define(func(d *events.Methodology) { d.Criteria[0].Description.En = badUTF8 }),
+			"criteria[0].description.en"},
+		{"weights sum to 99", define(func(d *events.Methodology) { d.Criteria[0].Weight = 39 }), "criteria"},
+		{"weights sum to 101", define(func(d *events.Methodology) { d.Criteria[0].Weight = 41 }), "criteria"},
+		{"negative weight", define(func(d *events.Methodology) { d.Criteria[0].Weight, d.Criteria[1].Weight = -10, 85 }), "criteria[0].weight"},
+		{"a weight of 0", define(func(d *events.Methodology) { d.Criteria[0].Weight, d.Criteria[1].Weight = 0, 75 }), ""},
+		{"one criterion of 100", define(func(d *events.Methodology) {
 			d.Criteria = []events.Criterion{{Slug: "all", Name: events.Text{En: "All"}, Weight: 100}}
 		}), ""},
-		{"attribute key bad", define(func(d *events.RankingDefined) { d.Attributes[0].Key = "Root" }), "attributes"},
-		{"attribute value bad", define(func(d *events.RankingDefined) { d.Attributes[0].Values[0].Value = "Yes!" }), "attributes.values"},
-		{"attribute value repeated", define(func(d *events.RankingDefined) { d.Attributes[0].Values[1].Value = "yes" }), "attributes.values"},
-		{"attribute value label of 201", define(func(d *events.RankingDefined) { d.Attributes[0].Values[0].Label.En = cjk201 }),
-			"attributes.values.label.en"},
-		{"quorum of 0", define(func(d *events.RankingDefined) { d.Quorum.MinApprovals = 0 }), "quorum.min_approvals"},
-		{"quorum of 11", define(func(d *events.RankingDefined) { d.Quorum.MinApprovals = 11 }), "quorum.min_approvals"},
-	})
-	weights := func(w map[string]int) func(*world) error {
-		return func(wd *world) error { return errOnly(domain.DecideSetWeights(wd.ranking, actor("pat"), w)) }
-	}
-	runValid(t, defined(), []validCase{
-		{"weights", weights(map[string]int{"price": 50, "perf": 30, "support": 20}), ""},
-		{"weights leaving a criterion out", weights(map[string]int{"price": 50, "perf": 50}), ""},
-		{"weights summing to 90", weights(map[string]int{"price": 50, "perf": 20, "support": 20}), "weights"},
-		{"weights summing to 110", weights(map[string]int{"price": 50, "perf": 40, "support": 20}), "weights"},
-		{"weights none", weights(nil), "weights"},
-		{"weight negative", weights(map[string]int{"price": 120, "perf": -20}), "weights"},
-		{"weight over 100", weights(map[string]int{"price": 101}), "weights"},
-		{"weights of an unknown criterion", weights(map[string]int{"price": 50, "speed": 50}), "weights"},
+		{"attribute key bad", define(func(d *events.Methodology) { d.Attributes[0].Key = "Root" }), "attributes[0].key"},
+		{"attribute value bad", define(func(d *events.Methodology) { d.Attributes[0].Values[0].Value = "Yes!" }), "attributes[0].values[0].value"},
+		{"attribute value repeated", define(func(d *events.Methodology) { d.Attributes[0].Values[1].Value = "yes" }), "attributes[0].values[1].value"},
+		{"attribute value label of 201", define(func(d *events.Methodology) { d.Attributes[0].Values[0].Label.En = cjk201 }),
+			"attributes[0].values[0].label.en"},
+		{"quorum of 0", define(func(d *events.Methodology) { d.Quorum.MinApprovals = 0 }), "quorum.min_approvals"},
+		{"quorum of 11", define(func(d *events.Methodology) { d.Quorum.MinApprovals = 11 }), "quorum.min_approvals"},
 	})
 }
 
@@ -341,34 +325,40 @@ func TestValidateScenarios(t *testing.T) {
 		return func(w *world) error {
 			s := scenarios()
 			f(&s)
-			return errOnly(domain.DecideSetScenarios(w.ranking, actor("pat"), s))
+			return domain.ValidateMethodology(methodologyOf(rankingDefinition(), s))
 		}
 	}
-	runValid(t, defined(), []validCase{
+	runValid(t, nil, []validCase{
 		{"valid", set(func(s *events.ScenariosSet) {}), ""},
 		{"none", set(func(s *events.ScenariosSet) { *s = events.ScenariosSet{} }), ""},
-		{"scenario slug bad", set(func(s *events.ScenariosSet) { s.Scenarios[0].Slug = "Training" }), "scenarios"},
-		{"scenario slug repeated", set(func(s *events.ScenariosSet) { s.Scenarios = append(s.Scenarios, s.Scenarios[0]) }), "scenarios"},
-		{"scenario without a name", set(func(s *events.ScenariosSet) { s.Scenarios[0].Name = events.Text{} }), "scenarios.name"},
+		{"scenario slug bad", set(func(s *events.ScenariosSet) { s.Scenarios[0].Slug = "Training" }), "scenarios[0].slug"},
+		{"scenario slug repeated", set(func(s *events.ScenariosSet) { s.Scenarios = append(s.Scenarios, s.Scenarios[0]) }), "scenarios[1].slug"},
+		{"scenario without a name", set(func(s *events.ScenariosSet) { s.Scenarios[0].Name = events.Text{} }), "scenarios[0].name"},
 		{"scenario description of 5001", set(func(s *events.ScenariosSet) { s.Scenarios[0].Description.Zh = long5k1 }),
-			"scenarios.description.zh"},
-		{"scenario weights summing to 99", set(func(s *events.ScenariosSet) { s.Scenarios[0].Weights["perf"] = 69 }), "scenarios.training"},
+			"scenarios[0].description.zh"},
+		{"scenario weights summing to 99", set(func(s *events.ScenariosSet) { s.Scenarios[0].Weights["perf"] = 69 }), "scenarios[0].weights"},
 		{"scenario weights of an unknown criterion", set(func(s *events.ScenariosSet) { s.Scenarios[0].Weights["speed"] = 0 }),
-			"scenarios.training"},
-		{"filter key bad", set(func(s *events.ScenariosSet) { s.Filters[0].Key = "root access" }), "filters"},
-		{"filter without a question", set(func(s *events.ScenariosSet) { s.Filters[0].Question = events.Text{} }), "filters.question"},
-		{"option value bad", set(func(s *events.ScenariosSet) { s.Filters[0].Options[0].Value = "Yes" }), "filters.options"},
-		{"option value repeated", set(func(s *events.ScenariosSet) { s.Filters[0].Options[1].Value = "yes" }), "filters.options"},
+			"scenarios[0].weights"},
+		{"filter key bad", set(func(s *events.ScenariosSet) { s.Filters[0].Key = "root access" }), "filters[0].key"},
+		{"filter without a question", set(func(s *events.ScenariosSet) { s.Filters[0].Question = events.Text{} }), "filters[0].question"},
+		{"option value bad", set(func(s *events.ScenariosSet) { s.Filters[0].Options[0].Value = "Yes" }), "filters[0].options[0].value"},
+		{"option value repeated", set(func(s *events.ScenariosSet) { s.Filters[0].Options[1].Value = "yes" }), "filters[0].options[1].value"},
 		{"option label not UTF-8", set(func(s *events.ScenariosSet) { s.Filters[0].Options[0].Label.En = badUTF8 }),
-			"filters.options.label.en"},
+			"filters[0].options[0].label.en"},
 		{"requirement on an unknown attribute", set(func(s *events.ScenariosSet) { s.Filters[0].Options[0].Requires[0].Attribute = "gpu" }),
-			"filters.options.requires"},
+			"filters[0].options[0].requires[0].attribute"},
 		{"requirement value bad", set(func(s *events.ScenariosSet) { s.Filters[0].Options[0].Requires[0].AnyOf = []string{"Y E S"} }),
-			"filters.options.requires.any_of"},
+			"filters[0].options[0].requires[0].any_of"},
 		{"requirement reason with a control character", set(func(s *events.ScenariosSet) {
 			s.Filters[0].Options[0].Requires[0].Reason.En = "no\x00root"
-		}), "filters.options.requires.reason.en"},
+		}), "filters[0].options[0].requires[0].reason.en"},
 	})
+}
+
+// methodologyOf joins a definition and scenarios into one methodology.
+func methodologyOf(d events.RankingDefined, s events.ScenariosSet) events.Methodology {
+	return events.Methodology{Title: d.Title, Description: d.Description, Categories: d.Categories,
+		Criteria: d.Criteria, Attributes: d.Attributes, Scenarios: s.Scenarios, Filters: s.Filters, Quorum: d.Quorum}
 }
 
 func TestValidateUsers(t *testing.T) {

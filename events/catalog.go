@@ -13,8 +13,10 @@ const (
 	TypeRankingDefined           = "crossrank.ranking.defined.v1"
 	TypeWeightsSet               = "crossrank.ranking.weights_set.v1"
 	TypeScenariosSet             = "crossrank.ranking.scenarios_set.v1"
+	TypeMethodologyPublished     = "crossrank.ranking.methodology_published.v1"
 	TypeEntryCreated             = "crossrank.entry.created.v1"
 	TypeProposalOpened           = "crossrank.proposal.opened.v1"
+	TypeMethodologyProposed      = "crossrank.proposal.methodology_proposed.v1"
 	TypeEvidenceAdded            = "crossrank.proposal.evidence_added.v2"
 	TypeEvidenceRemoved          = "crossrank.proposal.evidence_removed.v1"
 	TypeEvidenceCaptured         = "crossrank.proposal.evidence_captured.v1"
@@ -48,8 +50,10 @@ var catalog = map[string]reflect.Type{
 	TypeRankingDefined:           reflect.TypeFor[RankingDefined](),
 	TypeWeightsSet:               reflect.TypeFor[WeightsSet](),
 	TypeScenariosSet:             reflect.TypeFor[ScenariosSet](),
+	TypeMethodologyPublished:     reflect.TypeFor[MethodologyPublished](),
 	TypeEntryCreated:             reflect.TypeFor[EntryCreated](),
 	TypeProposalOpened:           reflect.TypeFor[ProposalOpened](),
+	TypeMethodologyProposed:      reflect.TypeFor[MethodologyProposed](),
 	TypeEvidenceAdded:            reflect.TypeFor[EvidenceAdded](),
 	TypeEvidenceRemoved:          reflect.TypeFor[EvidenceRemoved](),
 	TypeEvidenceCaptured:         reflect.TypeFor[EvidenceCaptured](),

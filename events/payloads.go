@@ -124,6 +124,13 @@ type ProposalOpened struct {
 	NewEntry bool   `json:"new_entry"`
 	Title    string `json:"title"`
 	Summary  string `json:"summary,omitempty"`
+	// A methodology proposal changes the ranking's methodology instead of
+	// an entry (Entry is empty); NewRanking: it defines the ranking.
+	Methodology bool `json:"methodology,omitempty"`
+	NewRanking  bool `json:"new_ranking,omitempty"`
+	// DependsOn names the new-ranking proposal that defines the ranking an
+	// entry proposal belongs to, while that ranking is not yet published.
+	DependsOn string `json:"depends_on,omitempty"`
 }
 
 // EvidenceAdded attaches a source to the current revision.
@@ -184,6 +191,8 @@ type Rebase struct {
 	Target string   `json:"target"` // "score:<criterion>" or "attr:<key>"
 	Score  *int     `json:"score,omitempty"`
 	Tags   []string `json:"tags,omitempty"`
+	// Edition is a methodology proposal's new base (Target "methodology").
+	Edition *int `json:"edition,omitempty"`
 }
 
 // ProposalRevised opens a new revision in draft; approvals of earlier
@@ -282,6 +291,9 @@ type EditionPublished struct {
 	AuditHead    string           `json:"audit_head"`
 	AuditSeq     uint64           `json:"audit_seq"`
 	Note         string           `json:"note,omitempty"`
+	// Methodology is the id of the methodology proposal the edition
+	// publishes, if any (its MethodologyPublished precedes this event).
+	Methodology string `json:"methodology,omitempty"`
 }
 
 // UserRegistered creates an account. PasswordHash is a PHC-format argon2id hash.

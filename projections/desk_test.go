@@ -2,6 +2,7 @@ package projections_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,19 +160,28 @@ func richHistory(t *testing.T, d *liveDesk) {
 	approveAll("x-qingjiao", "reviewer1", "x-qingjiao-approve1")
 	approveAll("x-qingjiao", "reviewer2", "x-qingjiao-approve2")
 
-	// New weights: two criteria swap theirs.
+	// New weights, reviewed: two criteria swap theirs in a methodology
+	// proposal that edition 2 publishes.
 	r, err := h.Ranking(ctx, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := r.Weights()
-	w[demo.CritOnboarding], w[demo.CritElasticity] = w[demo.CritElasticity], w[demo.CritOnboarding]
-	do(t, "weights")(h.SetWeights(ctx, publisher, domain.SetWeights{CommandID: "x-weights", Ranking: slug, Weights: w}))
+	m := r.Methodology()
+	m.Criteria = slices.Clone(m.Criteria)
+	on := slices.IndexFunc(m.Criteria, func(c events.Criterion) bool { return c.Weight != m.Criteria[0].Weight })
+	m.Criteria[0].Weight, m.Criteria[on].Weight = m.Criteria[on].Weight, m.Criteria[0].Weight
+	do(t, "weights")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: "x-weights-open", ID: "x-weights", Ranking: slug,
+		Methodology: true, Title: "Swap two weights"}))
+	do(t, "weights")(h.ProposeMethodology(ctx, editor, domain.ProposeMethodology{CommandID: "x-weights-m", Proposal: "x-weights",
+		Methodology: m, Rationale: "Elasticity matters more to the readers than onboarding."}))
+	do(t, "weights")(h.Submit(ctx, editor, domain.Submit{CommandID: "x-weights-submit", Proposal: "x-weights"}))
+	approveAll("x-weights", "reviewer1", "x-weights-approve1")
+	approveAll("x-weights", "reviewer2", "x-weights-approve2")
 
 	// Edition 2, published as the desk does: preview, the read model's
 	// audit head and cross-validated candidates.
 	d.catchUp(t)
-	chosen := []string{hw, "x-ppio", "x-qingjiao"}
+	chosen := []string{hw, "x-ppio", "x-qingjiao", "x-weights"}
 	pv, _, err := h.PreviewEdition(ctx, slug, chosen)
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,21 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 			return err
 		}
 		return p.rerank(ev.Subject)
+	case *events.MethodologyPublished:
+		a.ranking, a.proposal = d.Slug, d.Proposal
+		a.en, a.zh = fmt.Sprintf("Edition %d publishes the methodology of “%s” (%d changes)", d.Edition, d.Methodology.Title.In("en"), len(d.Changes)),
+			fmt.Sprintf("第 %d 期发布「%s」的方法论（%d 处变更）", d.Edition, d.Methodology.Title.In("zh"), len(d.Changes))
+		a.after = domain.MethodologyHash(d.Methodology)
+		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
+			return err
+		}
+		for i, c := range d.Changes {
+			if err := p.exec(`INSERT INTO methodology_history VALUES (?,?,?,?,?,?,?,?,?,?)`, d.Slug, d.Edition, i,
+				d.Proposal, c.Kind, c.Target, c.From, c.To, ts(ev.Time), ev.Actor); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *events.EntryCreated:
 		a.ranking, a.entry, a.proposal = d.Ranking, d.Slug, d.Proposal
 		a.en, a.zh = "Registered entry "+d.Name.In("en"), "登记条目「"+d.Name.In("zh")+"」"

@@ -95,6 +95,12 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		if err := p.markEvidence(pr.ID, d.EvidenceID, ev.Sequence); err != nil {
 			return err
 		}
+	case *events.MethodologyProposed:
+		a.en, a.zh = "Proposed the methodology “"+d.Methodology.Title.In("en")+"”", "提议方法论「"+d.Methodology.Title.In("zh")+"」"
+		a.after = domain.MethodologyHash(d.Methodology)
+		if err := p.saveMethodologyProposal(pr); err != nil {
+			return err
+		}
 	case *events.ScoreChangeProposed:
 		a.en, a.zh = fmt.Sprintf("Proposed score %s → %d", d.Criterion, d.To), fmt.Sprintf("提议评分 %s → %d", d.Criterion, d.To)
 		a.before, a.after = scoreText(d.From), fmt.Sprint(d.To)
@@ -120,7 +126,15 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		if err := p.exec(`INSERT INTO revisions VALUES (?,?,?,?,?)`, pr.ID, d.Revision, ev.Actor, ts(ev.Time), d.Note); err != nil {
 			return err
 		}
+		if pr.Methodology != nil {
+			if err := p.saveMethodologyProposal(pr); err != nil {
+				return err
+			}
+		}
 		for _, rb := range d.Rebase {
+			if rb.Target == "methodology" {
+				continue
+			}
 			if err := p.exec(`UPDATE changes SET from_score=?, from_tags=CASE WHEN from_tags IS NULL THEN NULL ELSE ? END
 				WHERE proposal=? AND target=?`, nullInt(rb.Score), jsonText(nonNil(rb.Tags)), pr.ID, rb.Target); err != nil {
 				return err
@@ -159,6 +173,30 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
 	}
 	return p.saveProposalAt(pr, ts(ev.Time))
+}
+
+// saveMethodologyProposal records what a methodology proposal proposes and
+// how that differs from the methodology published now.
+func (p *projector) saveMethodologyProposal(pr *domain.Proposal) error {
+	r, err := p.ranking(pr.Ranking)
+	if err != nil {
+		return err
+	}
+	m := pr.Methodology
+	if pr.NewRanking && !r.Exists() {
+		// The ranking's row holds the definition proposed, unpublished
+		// (edition 0), so that entries proposed for it have their ranking.
+		if err := p.saveRanking(domain.ProposedRanking(pr.Ranking, m.Methodology), events.Event{Time: pr.Opened}); err != nil {
+			return err
+		}
+	}
+	changes := domain.DiffMethodology(r.Methodology(), m.Methodology, !r.Exists())
+	if changes == nil {
+		changes = []events.MethodologyChange{}
+	}
+	return p.exec(`INSERT INTO methodology_proposals VALUES (?,?,?,?,?,?) ON CONFLICT(proposal) DO UPDATE SET
+		revision=excluded.revision, base=excluded.base, rationale=excluded.rationale, methodology=excluded.methodology,
+		changes=excluded.changes`, pr.ID, pr.Revision, m.Base, m.Rationale, jsonText(m.Methodology), jsonText(changes))
 }
 
 func reasonZh(r string) string {
@@ -215,13 +253,15 @@ func (p *projector) writeProposals() error {
 	for _, id := range ids {
 		row := p.proposals[id]
 		pr := row.pr
-		err := p.exec(`INSERT INTO proposals VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		err := p.exec(`INSERT INTO proposals(id, ranking, entry, new_entry, title, summary, author, status, revision,
+		revisers, opened_at, updated_at, cross_validated_revision, edition, closed_reason, quorum, seq, kind, new_ranking)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET status=excluded.status, revision=excluded.revision, revisers=excluded.revisers,
 		updated_at=excluded.updated_at, cross_validated_revision=excluded.cross_validated_revision,
 		edition=excluded.edition, closed_reason=excluded.closed_reason, quorum=excluded.quorum, seq=excluded.seq`,
 			pr.ID, pr.Ranking, pr.Entry, boolInt(pr.NewEntry), pr.Title, pr.Summary, pr.Author, string(pr.Status),
 			pr.Revision, jsonText(nonNil(pr.Revisers)), ts(pr.Opened), row.at, pr.CrossValidatedRevision, pr.Edition,
-			pr.ClosedReason, jsonText(row.q), pr.Seq)
+			pr.ClosedReason, jsonText(row.q), pr.Seq, pr.Kind, boolInt(pr.NewRanking))
 		if err != nil {
 			return err
 		}

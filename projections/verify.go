@@ -92,7 +92,7 @@ func streamCheck(ctx context.Context, db *sql.DB) (check func(events.Event) erro
 		heads = append(heads, h)
 		rep.Events++
 		switch d := ev.Data.(type) {
-		case *events.RankingDefined, *events.WeightsSet, *events.ScenariosSet:
+		case *events.RankingDefined, *events.WeightsSet, *events.ScenariosSet, *events.MethodologyPublished:
 			r := rankings[ev.Subject]
 			if r == nil {
 				r = &domain.Ranking{}

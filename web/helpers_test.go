@@ -107,9 +107,7 @@ func (e *env) seed() {
 			Values: []events.AttributeValue{{Value: "hourly"}, {Value: "monthly"}}}},
 		Quorum: domain.DefaultQuorum,
 	}
-	if _, err := e.cmd.DefineRanking(ctx, sys, domain.DefineRanking{Definition: def}); err != nil {
-		e.t.Fatalf("DefineRanking: %v", err)
-	}
+	jstest.DefineRanking(e.t, e.store, def, nil)
 	for name, roles := range testUsers {
 		if _, err := e.cmd.RegisterUser(ctx, sys, domain.RegisterUser{
 			Username: name, DisplayName: strings.ToUpper(name[:1]) + name[1:], PasswordHash: testHash(), Roles: roles,

@@ -218,6 +218,15 @@ func req(attr string, anyOf []string, zh, en string) events.Requirement {
 // six questions at the end of the article (§10). A requirement hides an entry
 // whose attributes, as the article supports them, hold none of the tags; its
 // reason says so without claiming more than the article does.
+// Methodology is the demo ranking's whole methodology, as its definition
+// proposal proposes it.
+func Methodology() events.Methodology {
+	d, s := Definition(), Scenarios()
+	return events.Methodology{Title: d.Title, Description: d.Description, Categories: d.Categories,
+		Criteria: d.Criteria, Attributes: d.Attributes, Scenarios: s.Scenarios, Filters: s.Filters,
+		Quorum: d.Quorum, Illustrative: d.Illustrative}
+}
+
 func Scenarios() events.ScenariosSet {
 	return events.ScenariosSet{
 		Scenarios: []events.Scenario{

@@ -68,20 +68,13 @@ func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
 				Username: u.Name, DisplayName: u.Name, PasswordHash: hash, Roles: u.Roles})
 		}, domain.ErrUserExists)
 	}
-	def := Definition()
-	sd.do(func() (domain.Result, error) {
-		return h.DefineRanking(ctx, domain.System(), domain.DefineRanking{CommandID: "seed-ranking", Definition: def})
-	}, domain.ErrRankingExists)
-	sd.do(func() (domain.Result, error) {
-		return h.SetScenarios(ctx, domain.System(),
-			domain.SetScenarios{CommandID: "seed-scenarios", Ranking: RankingSlug, Scenarios: Scenarios()})
-	})
 	ed, err := h.Edition(ctx, RankingSlug)
 	if err != nil {
 		return Summary{}, err
 	}
 	if ed.Number == 0 {
-		var ids []string
+		ids := []string{definitionProposal}
+		sd.definition()
 		for _, p := range Platforms() {
 			id := "demo-" + p.Slug + "-1"
 			ids = append(ids, id)
@@ -148,7 +141,7 @@ func reviewer(n string) domain.Actor {
 // "draft", "review" (one approval) or "validated" (two approvals).
 func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs bool, stage string) {
 	ctx, h := sd.ctx, sd.h
-	open := domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: RankingSlug, Entry: p.Slug,
+	open := domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: RankingSlug, Entry: p.Slug, DependsOn: definitionProposal,
 		Title: p.Name.Zh + "：依据来源文章建立评分 / " + p.Name.En + ": scores from the source article"}
 	if attrs {
 		open.NewEntry = &domain.NewEntry{Name: p.Name, Category: p.Category, Description: p.Description}
@@ -209,6 +202,35 @@ func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs b
 			})
 		}
 	}
+	sd.review(id, n, stage)
+}
+
+// definitionProposal is the new-ranking proposal that defines the demo
+// ranking; edition 1 publishes it with the nine platforms.
+const definitionProposal = "demo-ranking-definition"
+
+// definition opens and cross-validates the methodology proposal that
+// defines the demo ranking, the way any research team starts a ranking.
+func (sd *seeder) definition() {
+	ctx, h, id := sd.ctx, sd.h, definitionProposal
+	sd.do(func() (domain.Result, error) {
+		return h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: RankingSlug,
+			Methodology: true, NewRanking: true,
+			Title: "定义榜单：GPU 云算力租用平台 / Define the ranking: GPU cloud rental platforms"})
+	})
+	sd.do(func() (domain.Result, error) {
+		return h.ProposeMethodology(ctx, editor, domain.ProposeMethodology{CommandID: id + "-methodology", Proposal: id,
+			Methodology: Methodology(),
+			Rationale:   "评分维度与场景依据来源文章的四种交付路径与选型问题 / Criteria and scenarios follow the source article's four delivery paths and buyer's questions"})
+	})
+	sd.review(id, 0, "validated")
+}
+
+// review submits proposal id and takes it to stage: "draft" (left as it
+// is), "review" (one approval) or "validated" (two), each approval
+// verifying its n evidence items.
+func (sd *seeder) review(id string, n int, stage string) {
+	ctx, h := sd.ctx, sd.h
 	if stage == "draft" {
 		return
 	}

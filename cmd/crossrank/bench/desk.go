@@ -130,7 +130,7 @@ func (g *deskGen) world(slug string) error {
 	}
 	d.Attributes = []events.AttributeDef{{Key: "region", Name: txt("Region"), Values: region},
 		{Key: "access", Name: txt("Access"), Values: access}}
-	if err := g.As(sys)(domain.DecideDefineRanking(g.Ranking(slug), sys, d)); err != nil {
+	if err := g.As(sys)(history.Legacy(slug, d)); err != nil {
 		return err
 	}
 	var sc events.ScenariosSet
@@ -147,7 +147,7 @@ func (g *deskGen) world(slug string) error {
 			Requires: []events.Requirement{{Attribute: "region", AnyOf: []string{v}, Reason: txt("Not offered in " + v)}}})
 	}
 	sc.Filters = []events.Filter{f}
-	return g.As(sys)(domain.DecideSetScenarios(g.Ranking(slug), sys, sc))
+	return g.As(sys)(history.Legacy(slug, sc))
 }
 
 const deskExcerpt = "The platform offers hourly billing on dedicated GPU servers, with container images " +

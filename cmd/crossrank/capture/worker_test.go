@@ -36,12 +36,12 @@ func newDesk(t *testing.T) *desk {
 	d := &desk{t: t, env: jstest.Start(t)}
 	d.h = domain.NewHandler(d.env.Store, nil)
 	ctx := context.Background()
-	must(t)(d.h.DefineRanking(ctx, domain.System(), domain.DefineRanking{Definition: events.RankingDefined{
+	jstest.DefineRanking(t, d.env.Store, events.RankingDefined{
 		Slug: "gpu", Title: events.Text{En: "GPU clouds"},
 		Categories: []events.Category{{Slug: "cloud", Name: events.Text{En: "Cloud"}}},
 		Criteria:   []events.Criterion{{Slug: "price", Name: events.Text{En: "Price"}, Weight: 100}},
 		Quorum:     domain.DefaultQuorum,
-	}}))
+	}, nil)
 	must(t)(d.h.OpenProposal(ctx, editor, domain.OpenProposal{ID: "p1", Ranking: "gpu", Entry: "acme", Title: "Add Acme",
 		NewEntry: &domain.NewEntry{Name: events.Text{En: "Acme"}, Category: "cloud"}}))
 	return d

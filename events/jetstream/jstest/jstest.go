@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 )
 
@@ -43,4 +44,31 @@ func StartIn(tb testing.TB, dir string) *Env {
 		tb.Fatalf("open store: %v", err)
 	}
 	return &Env{Dir: dir, Server: srv, Store: st}
+}
+
+// DefineRanking appends def (and sc, when given) as a store written before
+// methodology went through review holds them: RankingDefined and
+// ScenariosSet, by the system. Tests that are not about methodology start
+// from such a ranking; those that are go through a methodology proposal.
+func DefineRanking(tb testing.TB, store events.Store, def events.RankingDefined, sc *events.ScenariosSet) uint64 {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	now := time.Now().UTC()
+	var evs []events.Event
+	for _, data := range []any{&def, sc} {
+		if data == (*events.ScenariosSet)(nil) {
+			continue
+		}
+		ev, err := events.New(events.NewID(now), now, "system", def.Slug, data)
+		if err != nil {
+			tb.Fatalf("define ranking: %v", err)
+		}
+		evs = append(evs, ev)
+	}
+	last, err := store.Append(ctx, nil, evs...)
+	if err != nil {
+		tb.Fatalf("define ranking: %v", err)
+	}
+	return last
 }
