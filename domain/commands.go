@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/crossrank/crossrank/events"
 )
@@ -196,4 +197,58 @@ func (h *Handler) Reject(ctx context.Context, a Actor, c Reject) (Result, error)
 	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
 		return DecideReject(p, a, c.Reason)
 	})
+}
+
+// RequestReviewers asks reviewers to review a proposal.
+func (h *Handler) RequestReviewers(ctx context.Context, a Actor, c RequestReviewers) (Result, error) {
+	if !events.ValidID(c.Proposal) {
+		return Result{}, ErrProposalMissing
+	}
+	if len(c.Reviewers) > MaxRequested {
+		return Result{}, invalid("reviewers", "reviewers.count", Args{"limit": MaxRequested})
+	}
+	var reads []events.Aggregate
+	for i, r := range c.Reviewers {
+		if !events.ValidID(r) {
+			return Result{}, invalid(fmt.Sprintf("reviewers[%d]", i), "reviewers.unknown", Args{"user": r})
+		}
+		reads = append(reads, UserID(r))
+	}
+	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{ProposalID(c.Proposal)}, reads: reads,
+		decide: func(s states) ([]Change, error) {
+			users := map[string]*User{}
+			for _, r := range c.Reviewers {
+				users[r] = s.user(r)
+			}
+			return DecideRequestReviewers(s.proposal(c.Proposal), users, a, c)
+		}})
+}
+
+// AddComment comments on a proposal.
+func (h *Handler) AddComment(ctx context.Context, a Actor, c AddComment) (Result, error) {
+	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideAddComment(p, a, c)
+	})
+}
+
+// ResolveComment resolves a comment.
+func (h *Handler) ResolveComment(ctx context.Context, a Actor, c ResolveComment) (Result, error) {
+	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(_ *Ranking, _ *Edition, p *Proposal) ([]Change, error) {
+		return DecideResolveComment(p, a, c)
+	})
+}
+
+// DeclareConflict records a reviewer's declared conflict of interest.
+func (h *Handler) DeclareConflict(ctx context.Context, a Actor, c DeclareConflict) (Result, error) {
+	if !events.ValidID(c.Ranking) || (c.Entry != "" && CheckSlug("entry", c.Entry) != nil) {
+		return Result{}, ErrRankingMissing
+	}
+	reads := []events.Aggregate{}
+	if c.Entry != "" {
+		reads = append(reads, EntryID(c.Ranking, c.Entry))
+	}
+	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{RankingID(c.Ranking)}, reads: reads,
+		decide: func(s states) ([]Change, error) {
+			return DecideDeclareConflict(s.ranking(c.Ranking), s.entry(c.Ranking, c.Entry), a, c)
+		}})
 }

@@ -32,6 +32,9 @@ type Edition struct {
 	// proposal (0: none), the base every methodology proposal is checked
 	// against.
 	MethodologyEdition int
+	// Schedules are the ranking's scheduled editions by id, whatever
+	// became of them.
+	Schedules map[string]*Schedule
 }
 
 // Entry returns the published entry with slug, or nil.
@@ -44,12 +47,17 @@ func (ed *Edition) Entry(slug string) *PublishedEntry {
 
 // Evolve applies one event to the edition state.
 func (ed *Edition) Evolve(e events.Event) {
+	ed.Seq = e.Sequence
 	d, ok := e.Data.(*events.EditionPublished)
 	if !ok {
+		ed.evolveSchedule(e)
 		return
 	}
 	ed.apply(*d)
-	ed.Last, ed.Seq = *d, e.Sequence
+	ed.Last = *d
+	if s := ed.Schedules[d.Schedule]; s != nil {
+		s.State, s.Edition = SchedulePublished, d.Number
+	}
 }
 
 // apply mutates the state with an edition's new entries and changes; it is
@@ -91,7 +99,8 @@ func (ed *Edition) apply(d events.EditionPublished) {
 // the cached state.
 func (ed *Edition) Clone() *Edition {
 	out := &Edition{Ranking: ed.Ranking, Number: ed.Number, Last: ed.Last, Seq: ed.Seq, MethodologyEdition: ed.MethodologyEdition,
-		Entries: make(map[string]*PublishedEntry, len(ed.Entries))}
+		Schedules: ed.Schedules, // read only: a preview never changes schedules
+		Entries:   make(map[string]*PublishedEntry, len(ed.Entries))}
 	for k, v := range ed.Entries {
 		c := *v
 		c.Scores = maps.Clone(v.Scores)

@@ -85,6 +85,14 @@ var (
 	ErrCaptureBySystem   = kindErr(ErrForbidden, "evidence.capture_by_system")
 	ErrCaptureRecorded   = kindErr(ErrState, "evidence.capture_recorded")
 	ErrRecheckRecorded   = kindErr(ErrState, "evidence.recheck_recorded")
+	ErrNotCommentAuthor  = kindErr(ErrForbidden, "comment.not_author")
+	ErrCommentResolved   = kindErr(ErrState, "comment.resolved")
+	ErrConflictDeclared  = kindErr(ErrState, "conflict.declared")
+	ErrScheduleExists    = kindErr(ErrState, "schedule.exists")
+	ErrScheduleMissing   = kindErr(ErrNotFound, "schedule.missing")
+	ErrScheduleDone      = kindErr(ErrState, "schedule.done")
+	ErrNotOwnInbox       = kindErr(ErrForbidden, "inbox.not_own")
+	ErrScheduleRevised   = kindErr(ErrState, "schedule.revised")
 )
 
 // FieldError reports invalid input in one named field. Code names the rule

@@ -87,6 +87,8 @@ type Proposal struct {
 	// defined by, while that ranking is unpublished.
 	DependsOn   string
 	Methodology *ProposedMethodology // a methodology proposal's proposal; nil until set
+	Requested   []string             // reviewers asked to review it, in the order asked
+	Comments    []Comment            // in the order added
 
 	Evidence   []Evidence                                // current revision, in order added
 	Scores     map[string]events.ScoreChangeProposed     // by criterion
@@ -164,6 +166,8 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.Status, p.CrossValidatedRevision = StatusInReview, 0
 	case *events.ProposalPublished:
 		p.Status, p.Edition = StatusPublished, d.Edition
+	case *events.ReviewersRequested, *events.CommentAdded, *events.CommentResolved:
+		p.evolveWorkflow(e)
 	case *events.ProposalRejected:
 		p.Status, p.ClosedReason = StatusRejected, d.Reason
 	case *events.ProposalWithdrawn:

@@ -120,7 +120,7 @@ func (p *Proposal) withVotes() *Proposal {
 }
 
 func quorumTransition(r *Ranking, ed *Edition, before, after *Proposal) []Change {
-	q := Quorum(after, r.Quorum, ed)
+	q := r.QuorumOf(after, ed)
 	switch {
 	case before.Status == StatusInReview && q.Met:
 		return one(ProposalID(before.ID), &events.ProposalCrossValidated{Revision: after.Revision, Approvers: q.Approvers})

@@ -86,6 +86,9 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		if len(p.StaleTargets(ed)) > 0 {
 			return pv, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
 		}
+		if q := r.QuorumOf(p, ed); len(q.Conflicted) > 0 && q.Needed > 0 {
+			return pv, fmt.Errorf("%w: %s: approvals by reviewers who declared a conflict of interest do not count", ErrNotCrossValidated, p.ID)
+		}
 		pv.Proposals = append(pv.Proposals, p.ID)
 		pins = append(pins, pin{p.ID, p.Revision, p.Seq})
 		if p.IsMethodology() {

@@ -21,7 +21,14 @@ type QuorumState struct {
 	Outdated    []string // reviewers whose approval was for an earlier revision
 	Ineligible  []string // approvals that do not count: the author or a reviser
 	StaleTarget []string // changes whose baseline was published over since
-	Met         bool
+	// Conflicted are approvals that do not count because their reviewer
+	// declared a conflict of interest with the entry or the ranking: voter
+	// → the reason declared.
+	Conflicted map[string]string `json:",omitempty"`
+	// OpenComments are unresolved comments of reviewers on the proposal, by
+	// id: they are part of the explanation, they do not block.
+	OpenComments []string `json:",omitempty"`
+	Met          bool
 }
 
 // Quorum evaluates the policy on the proposal's current revision. ed is the
@@ -34,6 +41,16 @@ type QuorumState struct {
 // approval of an earlier revision is outdated; a reviewer's later vote
 // replaces the earlier one. A stale baseline blocks until revised.
 func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
+	return quorum(p, policy, ed, nil)
+}
+
+// QuorumOf evaluates the ranking's policy on p, counting no approval of a
+// reviewer who declared a conflict with p's entry or with the ranking.
+func (r *Ranking) QuorumOf(p *Proposal, ed *Edition) QuorumState {
+	return quorum(p, r.Quorum, ed, r)
+}
+
+func quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition, r *Ranking) QuorumState {
 	if policy.MinApprovals < 1 {
 		policy = DefaultQuorum
 	}
@@ -57,6 +74,11 @@ func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
 			q.Ineligible = append(q.Ineligible, name)
 		case v.Revision != p.Revision:
 			q.Outdated = append(q.Outdated, name)
+		case r.conflictReason(name, p.Entry) != "":
+			if q.Conflicted == nil {
+				q.Conflicted = map[string]string{}
+			}
+			q.Conflicted[name] = r.conflictReason(name, p.Entry)
 		default:
 			q.Approvers = append(q.Approvers, name)
 			for _, id := range v.VerifiedEvidence {
@@ -72,6 +94,7 @@ func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
 	if !policy.RequireEvidenceVerified {
 		q.Unverified = nil
 	}
+	q.OpenComments = p.openReviewerComments()
 	q.Needed = max(0, policy.MinApprovals-len(q.Approvers))
 	if ed != nil {
 		q.StaleTarget = p.StaleTargets(ed)

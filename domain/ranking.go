@@ -24,8 +24,9 @@ type Ranking struct {
 	License      string // SPDX identifier of the published data's license
 	// Edition is the edition that published the current methodology (0:
 	// not yet published, or defined before methodology was reviewed).
-	Edition int
-	Seq     uint64 // stream sequence of the last event applied
+	Edition   int
+	Conflicts []Conflict // reviewers' declared conflicts of interest, in order
+	Seq       uint64     // stream sequence of the last event applied
 }
 
 // Exists reports whether the ranking has been defined.
@@ -36,6 +37,8 @@ func (r *Ranking) Exists() bool { return r != nil && r.Slug != "" }
 // methodology went through review: stores that hold them replay as before.
 func (r *Ranking) Evolve(e events.Event) {
 	switch d := e.Data.(type) {
+	case *events.ConflictDeclared:
+		r.Conflicts = append(slices.Clone(r.Conflicts), Conflict{User: d.User, Entry: d.Entry, Reason: d.Reason, At: e.Time})
 	case *events.MethodologyPublished:
 		r.Slug, r.Edition = d.Slug, d.Edition
 		r.setMethodology(d.Methodology)

@@ -21,12 +21,14 @@ type Token struct {
 
 // User is an account with its roles and API tokens.
 type User struct {
-	Username     string
-	DisplayName  string
-	PasswordHash string
-	Roles        []string
-	Tokens       map[string]*Token
-	Seq          uint64
+	Username      string
+	DisplayName   string
+	PasswordHash  string
+	Roles         []string
+	Tokens        map[string]*Token
+	InboxReadUpTo uint64 // the inbox is read up to this stream sequence
+	FeedTokenHash string // SHA-256 (hex) of the private inbox feed's token; "" : none
+	Seq           uint64
 }
 
 // Exists reports whether the user is registered.
@@ -52,6 +54,10 @@ func (u *User) Evolve(e events.Event) {
 		u.Roles = slices.DeleteFunc(u.Roles, func(r string) bool { return r == d.Role })
 	case *events.PasswordChanged:
 		u.PasswordHash = d.PasswordHash
+	case *events.InboxRead:
+		u.InboxReadUpTo = max(u.InboxReadUpTo, d.UpTo)
+	case *events.FeedTokenSet:
+		u.FeedTokenHash = d.Hash
 	case *events.TokenIssued:
 		t := &Token{ID: d.TokenID, Name: d.Name, Hash: d.Hash}
 		t.ExpiresAt, _ = time.Parse(time.RFC3339, d.ExpiresAt)

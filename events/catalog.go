@@ -44,6 +44,15 @@ const (
 	TypeTokenRevoked             = "crossrank.user.token_revoked.v1"
 	TypeWebhookDelivered         = "crossrank.webhook.delivered.v1"
 	TypeWebhookFailed            = "crossrank.webhook.failed.v1"
+	TypeReviewersRequested       = "crossrank.proposal.reviewers_requested.v1"
+	TypeCommentAdded             = "crossrank.proposal.comment_added.v1"
+	TypeCommentResolved          = "crossrank.proposal.comment_resolved.v1"
+	TypeConflictDeclared         = "crossrank.ranking.conflict_declared.v1"
+	TypeEditionScheduled         = "crossrank.edition.scheduled.v1"
+	TypeEditionScheduleCanceled  = "crossrank.edition.schedule_canceled.v1"
+	TypeEditionScheduleFailed    = "crossrank.edition.schedule_failed.v1"
+	TypeInboxRead                = "crossrank.user.inbox_read.v1"
+	TypeFeedTokenSet             = "crossrank.user.feed_token_set.v1"
 )
 
 var catalog = map[string]reflect.Type{
@@ -81,6 +90,15 @@ var catalog = map[string]reflect.Type{
 	TypeTokenRevoked:             reflect.TypeFor[TokenRevoked](),
 	TypeWebhookDelivered:         reflect.TypeFor[WebhookDelivered](),
 	TypeWebhookFailed:            reflect.TypeFor[WebhookFailed](),
+	TypeReviewersRequested:       reflect.TypeFor[ReviewersRequested](),
+	TypeCommentAdded:             reflect.TypeFor[CommentAdded](),
+	TypeCommentResolved:          reflect.TypeFor[CommentResolved](),
+	TypeConflictDeclared:         reflect.TypeFor[ConflictDeclared](),
+	TypeEditionScheduled:         reflect.TypeFor[EditionScheduled](),
+	TypeEditionScheduleCanceled:  reflect.TypeFor[EditionScheduleCanceled](),
+	TypeEditionScheduleFailed:    reflect.TypeFor[EditionScheduleFailed](),
+	TypeInboxRead:                reflect.TypeFor[InboxRead](),
+	TypeFeedTokenSet:             reflect.TypeFor[FeedTokenSet](),
 }
 
 var typeOf = func() map[reflect.Type]string {

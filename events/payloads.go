@@ -294,6 +294,8 @@ type EditionPublished struct {
 	// Methodology is the id of the methodology proposal the edition
 	// publishes, if any (its MethodologyPublished precedes this event).
 	Methodology string `json:"methodology,omitempty"`
+	// Schedule is the id of the scheduled edition this publishes, if any.
+	Schedule string `json:"schedule,omitempty"`
 }
 
 // UserRegistered creates an account. PasswordHash is a PHC-format argon2id hash.

@@ -186,6 +186,29 @@ func richHistory(t *testing.T, d *liveDesk) {
 	if err != nil {
 		t.Fatal(err)
 	}
+
+	// The workflow around review: reviewers requested, a comment thread
+	// resolved, a declared conflict, a scheduled edition canceled, an
+	// inbox read.
+	do(t, "request")(h.RequestReviewers(ctx, editor, domain.RequestReviewers{CommandID: "x-request", Proposal: "demo-qingjiao-2",
+		Reviewers: []string{"reviewer1", "reviewer2"}}))
+	do(t, "comment")(h.AddComment(ctx, reviewer("reviewer1"), domain.AddComment{CommandID: "x-comment", Proposal: "x-ppio",
+		On: "evidence:e1", Body: "Is this the current price list?"}))
+	do(t, "reply")(h.AddComment(ctx, editor, domain.AddComment{CommandID: "x-reply", Proposal: "x-ppio", ReplyTo: "c1", Body: "Yes, checked today."}))
+	do(t, "resolve")(h.ResolveComment(ctx, reviewer("reviewer1"), domain.ResolveComment{CommandID: "x-resolve", Proposal: "x-ppio", Comment: "c1"}))
+	do(t, "conflict")(h.DeclareConflict(ctx, reviewer("reviewer3"), domain.DeclareConflict{CommandID: "x-conflict", Ranking: slug,
+		Entry: "aliyun", Reason: "Former employee."}))
+	if pv, _, err = h.PreviewEdition(ctx, slug, chosen); err != nil { // the declaration changed the ranking
+		t.Fatal(err)
+	}
+	do(t, "schedule")(h.ScheduleEdition(ctx, publisher, domain.ScheduleEdition{CommandID: "x-schedule", Ranking: slug,
+		Schedule: "x-schedule-1", Proposals: chosen, PreviewHash: pv.Hash, At: time.Now().Add(24 * time.Hour)}))
+	do(t, "cancel")(h.CancelSchedule(ctx, publisher, domain.CancelSchedule{CommandID: "x-cancel", Ranking: slug,
+		Schedule: "x-schedule-1", Reason: "Publishing now instead."}))
+	do(t, "inbox")(h.MarkInboxRead(ctx, editor, domain.MarkInboxRead{CommandID: "x-inbox", User: "editor", UpTo: 5}))
+	if pv, _, err = h.PreviewEdition(ctx, slug, chosen); err != nil {
+		t.Fatal(err)
+	}
 	head, seq, _ := d.ps.AuditHead(ctx)
 	candidates, err := d.ps.CrossValidated(ctx, slug)
 	if err != nil {

@@ -46,6 +46,16 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 			}
 		}
 		return nil
+	case *events.ConflictDeclared:
+		a.ranking, a.entry = ev.Subject, d.Entry
+		a.en, a.zh = "Declared a conflict of interest: "+d.Reason, "申报利益冲突："+d.Reason
+		a.after = d.Reason
+		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
+			return err
+		}
+		return p.exec(`INSERT INTO conflicts VALUES (?,?,?,?,?,?)`, ev.Subject, d.User, d.Entry, d.Reason, ts(ev.Time), ev.Sequence)
+	case *events.EditionScheduled, *events.EditionScheduleCanceled, *events.EditionScheduleFailed:
+		return p.projectSchedule(ev, s.(*domain.Edition), a)
 	case *events.EntryCreated:
 		a.ranking, a.entry, a.proposal = d.Ranking, d.Slug, d.Proposal
 		a.en, a.zh = "Registered entry "+d.Name.In("en"), "登记条目「"+d.Name.In("zh")+"」"
@@ -60,7 +70,7 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		a.after = d.SnapshotHash
 		return p.publish(ev, d, s.(*domain.Edition))
 	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
-		*events.TokenIssued, *events.TokenRevoked:
+		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet:
 		return p.projectUser(ev, s.(*domain.User), a)
 	case *events.WebhookDelivered:
 		a.ranking = d.Ranking

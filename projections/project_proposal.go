@@ -169,8 +169,15 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		a.en, a.zh = "Rejected: "+d.Reason, "驳回："+d.Reason
 	case *events.ProposalWithdrawn:
 		a.en, a.zh = "Withdrawn", "撤回"
+	case *events.ReviewersRequested, *events.CommentAdded, *events.CommentResolved:
+		if err := p.projectWorkflow(ev, pr, a); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
+	}
+	if err := p.notifyProposal(ev, pr); err != nil {
+		return err
 	}
 	return p.saveProposalAt(pr, ts(ev.Time))
 }
@@ -239,7 +246,7 @@ func (p *projector) saveProposalAt(pr *domain.Proposal, at string) error {
 	if err != nil {
 		return err
 	}
-	p.proposals[pr.ID] = proposalRow{pr: pr, at: at, q: domain.Quorum(pr, r.Quorum, ed)}
+	p.proposals[pr.ID] = proposalRow{pr: pr, at: at, q: r.QuorumOf(pr, ed)}
 	return nil
 }
 

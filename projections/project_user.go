@@ -14,7 +14,7 @@ func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) er
 	switch d := ev.Data.(type) {
 	case *events.UserRegistered:
 		a.en, a.zh = "Registered user "+d.Username+" ("+strings.Join(d.Roles, ", ")+")", "注册用户 "+d.Username+"（"+strings.Join(d.Roles, "、")+"）"
-		return p.exec(`INSERT INTO users VALUES (?,?,?,?,?)`, u.Username, u.DisplayName, jsonText(nonNil(u.Roles)), ts(ev.Time), ts(ev.Time))
+		return p.exec(`INSERT INTO users(username, display_name, roles, registered_at, updated_at) VALUES (?,?,?,?,?)`, u.Username, u.DisplayName, jsonText(nonNil(u.Roles)), ts(ev.Time), ts(ev.Time))
 	case *events.RoleGranted:
 		a.en, a.zh, a.after = "Granted role "+d.Role, "授予角色 "+d.Role, d.Role
 	case *events.RoleRevoked:
@@ -25,6 +25,16 @@ func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) er
 		a.en, a.zh = fmt.Sprintf("Issued API token %q", d.Name), fmt.Sprintf("签发 API 令牌「%s」", d.Name)
 		if err := p.exec(`INSERT INTO tokens VALUES (?,?,?,?,?,0)`, d.TokenID, u.Username, d.Name, ts(ev.Time), d.ExpiresAt); err != nil {
 			return err
+		}
+	case *events.InboxRead:
+		a.en, a.zh = fmt.Sprintf("Marked the inbox read up to %d", d.UpTo), fmt.Sprintf("收件箱标为已读（至 %d）", d.UpTo)
+		if err := p.exec(`UPDATE users SET inbox_read_upto=? WHERE username=?`, u.InboxReadUpTo, u.Username); err != nil {
+			return err
+		}
+	case *events.FeedTokenSet:
+		a.en, a.zh = "Set the private inbox feed token", "设置收件箱私人订阅令牌"
+		if d.Hash == "" {
+			a.en, a.zh = "Revoked the private inbox feed token", "吊销收件箱私人订阅令牌"
 		}
 	case *events.TokenRevoked:
 		a.en, a.zh = "Revoked API token "+d.TokenID, "吊销 API 令牌 "+d.TokenID

@@ -105,7 +105,7 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 		Author: p.Author, Opened: p.Opened, Status: p.Status, Revision: p.Revision,
 		Revisers: orEmpty(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
-		Quorum: quorumOf(domain.Quorum(p, rk.Quorum, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
+		Quorum: quorumOf(rk.QuorumOf(p, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq,
 	}
 	for _, e := range p.Evidence {

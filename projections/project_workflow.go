@@ -1,0 +1,126 @@
+package projections
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// projectWorkflow projects the workflow's proposal events: reviewers
+// requested and comments, with the inbox rows they make.
+func (p *projector) projectWorkflow(ev events.Event, pr *domain.Proposal, a *auditRow) error {
+	switch d := ev.Data.(type) {
+	case *events.ReviewersRequested:
+		a.en, a.zh = "Requested reviews from "+strings.Join(d.Reviewers, ", "), "邀请审核："+strings.Join(d.Reviewers, "、")
+		for _, r := range d.Reviewers {
+			if err := p.exec(`INSERT INTO proposal_reviewers VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
+				pr.ID, r, ev.Actor, ts(ev.Time), ev.Sequence); err != nil {
+				return err
+			}
+			if err := p.notify(r, ev, "review_requested", pr, ""); err != nil {
+				return err
+			}
+		}
+	case *events.CommentAdded:
+		a.en, a.zh = fmt.Sprintf("Commented (%s)", d.CommentID), fmt.Sprintf("发表评论（%s）", d.CommentID)
+		a.after = d.Body
+		if err := p.exec(`INSERT INTO comments(proposal, comment_id, revision, on_target, reply_to, body, author, at, seq)
+			VALUES (?,?,?,?,?,?,?,?,?)`, pr.ID, d.CommentID, d.Revision, d.On, d.ReplyTo, d.Body, ev.Actor, ts(ev.Time), ev.Sequence); err != nil {
+			return err
+		}
+		to := []string{pr.Author}
+		if d.ReplyTo != "" {
+			for _, c := range pr.Comments {
+				if c.CommentID == d.ReplyTo {
+					to = append(to, c.Author)
+				}
+			}
+		}
+		for i, u := range to {
+			if u == ev.Actor || i > 0 && u == to[0] {
+				continue
+			}
+			if err := p.notify(u, ev, "comment", pr, d.CommentID); err != nil {
+				return err
+			}
+		}
+	case *events.CommentResolved:
+		a.en, a.zh = "Resolved comment "+d.CommentID, "评论 "+d.CommentID+" 已解决"
+		if err := p.exec(`UPDATE comments SET resolved_by=?, resolved_at=? WHERE proposal=? AND comment_id=?`,
+			ev.Actor, ts(ev.Time), pr.ID, d.CommentID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notifyProposal adds the inbox rows a proposal's lifecycle event makes for
+// its author (and, for a changed source, for whoever added the evidence).
+func (p *projector) notifyProposal(ev events.Event, pr *domain.Proposal) error {
+	switch d := ev.Data.(type) {
+	case *events.VoteCast:
+		if d.Verdict == events.Reject {
+			return p.notify(pr.Author, ev, "veto", pr, d.Comment)
+		}
+	case *events.ProposalCrossValidated:
+		return p.notify(pr.Author, ev, "cross_validated", pr, "")
+	case *events.ProposalPublished:
+		return p.notify(pr.Author, ev, "published", pr, fmt.Sprint(d.Edition))
+	case *events.ProposalReturnedToReview:
+		return p.notify(pr.Author, ev, "returned", pr, d.Reason)
+	case *events.EvidenceSourceChanged:
+		return p.notifyEvidence(ev, pr, d.EvidenceID, "source_changed")
+	case *events.EvidenceSourceDead:
+		return p.notifyEvidence(ev, pr, d.EvidenceID, "source_dead")
+	}
+	return nil
+}
+
+func (p *projector) notifyEvidence(ev events.Event, pr *domain.Proposal, id, kind string) error {
+	if e, ok := pr.EvidenceByID(id); ok {
+		return p.notify(e.AddedBy, ev, kind, pr, id)
+	}
+	return nil
+}
+
+// notify adds one inbox row; nobody is told of their own doing.
+func (p *projector) notify(user string, ev events.Event, kind string, pr *domain.Proposal, detail string) error {
+	if user == "" || user == ev.Actor {
+		return nil
+	}
+	return p.exec(`INSERT INTO inbox VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+		user, ev.Sequence, kind, pr.Ranking, pr.ID, ev.Actor, ts(ev.Time), detail)
+}
+
+// projectSchedule projects the edition's schedule events.
+func (p *projector) projectSchedule(ev events.Event, ed *domain.Edition, a *auditRow) error {
+	a.ranking = ev.Subject
+	switch d := ev.Data.(type) {
+	case *events.EditionScheduled:
+		a.en, a.zh = fmt.Sprintf("Scheduled an edition of %d proposals for %s", len(d.Proposals), d.At),
+			fmt.Sprintf("定时于 %s 发布包含 %d 个提案的一期", d.At, len(d.Proposals))
+		a.after = d.SnapshotHash
+		return p.exec(`INSERT INTO schedules(ranking, id, at, by_user, proposals, preview_hash, snapshot_hash, note, state,
+			scheduled_at, updated_at, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, ev.Subject, d.Schedule, d.At, ev.Actor,
+			jsonText(d.Proposals), d.PreviewHash, d.SnapshotHash, d.Note, domain.SchedulePending, ts(ev.Time), ts(ev.Time), ev.Sequence)
+	case *events.EditionScheduleCanceled:
+		a.en, a.zh = "Canceled the scheduled edition "+d.Schedule, "取消定时发布 "+d.Schedule
+		return p.exec(`UPDATE schedules SET state=?, detail=?, updated_at=?, seq=? WHERE ranking=? AND id=?`,
+			domain.ScheduleCanceled, d.Reason, ts(ev.Time), ev.Sequence, ev.Subject, d.Schedule)
+	case *events.EditionScheduleFailed:
+		a.en, a.zh = fmt.Sprintf("The scheduled edition %s did not publish: %s", d.Schedule, d.Code),
+			fmt.Sprintf("定时发布 %s 未能发布：%s", d.Schedule, d.Code)
+		a.after = d.Code
+		if err := p.exec(`UPDATE schedules SET state=?, code=?, detail=?, updated_at=?, seq=? WHERE ranking=? AND id=?`,
+			domain.ScheduleFailed, d.Code, d.Detail, ts(ev.Time), ev.Sequence, ev.Subject, d.Schedule); err != nil {
+			return err
+		}
+		if s := ed.Schedules[d.Schedule]; s != nil && s.By != "" {
+			return p.exec(`INSERT INTO inbox VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+				s.By, ev.Sequence, "schedule_failed", ev.Subject, d.Schedule, ev.Actor, ts(ev.Time), d.Code)
+		}
+	}
+	return nil
+}
