@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -57,7 +58,7 @@ var heldBack = map[string]struct {
 // held-back proposals. Every command carries a fixed id, so running Seed
 // again appends nothing.
 func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
-	sd := &seeder{ctx: ctx, h: h, o: o, observed: o.Now.AddDate(0, 0, -40).Format(time.DateOnly)}
+	sd := &seeder{ctx: ctx, h: h, o: o}
 	for _, u := range DemoUsers {
 		hash, err := o.HashPassword(o.Password)
 		if err != nil {
@@ -72,22 +73,40 @@ func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	if ed.Number == 0 {
-		ids := []string{definitionProposal}
-		sd.definition()
-		for _, p := range Platforms() {
-			id := "demo-" + p.Slug + "-1"
-			ids = append(ids, id)
-			sd.proposal(p, id, func(s Score) bool { return heldBack[p.Slug].criterion != s.Criterion }, true, "validated")
+	f := File()
+	observed := o.Now.AddDate(0, 0, -40).Format(time.DateOnly)
+	for i := range f.Entries {
+		for j := range f.Entries[i].Evidence {
+			// The demo's evidence is always 40 days old, so its freshness
+			// badges show what an ageing source looks like.
+			f.Entries[i].Evidence[j].ObservedOn = observed
 		}
-		sd.publish(ids)
 	}
-	for _, p := range Platforms() {
-		hb, ok := heldBack[p.Slug]
-		if !ok {
-			continue
+	if ed.Number == 0 {
+		first := *f
+		first.Entries = nil
+		for _, e := range f.Entries {
+			first.Entries = append(first.Entries, part(e, func(s rankfile.Score) bool { return heldBack[e.Slug].criterion != s.Criterion }, true))
 		}
-		sd.proposal(p, "demo-"+p.Slug+"-2", func(s Score) bool { return s.Criterion == hb.criterion }, false, hb.stage)
+		ids := sd.importFile(&first, "1", false)
+		sd.review(definitionProposal, 0, "validated")
+		for _, e := range first.Entries {
+			sd.review("demo-"+e.Slug+"-1", len(e.Evidence), "validated")
+		}
+		sd.publish(append([]string{definitionProposal}, ids...))
+	}
+	for _, draft := range []bool{false, true} {
+		held := *f
+		held.Entries = nil
+		for _, e := range f.Entries {
+			if hb, ok := heldBack[e.Slug]; ok && (hb.stage == "draft") == draft {
+				held.Entries = append(held.Entries, part(e, func(s rankfile.Score) bool { return s.Criterion == hb.criterion }, false))
+			}
+		}
+		sd.importFile(&held, "2", draft)
+		for _, e := range held.Entries {
+			sd.review("demo-"+e.Slug+"-2", len(e.Evidence), heldBack[e.Slug].stage)
+		}
 	}
 	if sd.err != nil {
 		return Summary{}, sd.err
@@ -100,7 +119,6 @@ type seeder struct {
 	ctx      context.Context
 	h        *domain.Handler
 	o        Options
-	observed string
 	appended bool
 	err      error
 }
@@ -136,94 +154,59 @@ func reviewer(n string) domain.Actor {
 	return domain.Actor{Name: n, Roles: []string{domain.RoleReviewer}, Via: seededBy}
 }
 
-// proposal opens a proposal for p with the scores keep selects (and, when
-// attrs, its attributes), the evidence those cite, and takes it to stage:
-// "draft", "review" (one approval) or "validated" (two approvals).
-func (sd *seeder) proposal(p Platform, id string, keep func(Score) bool, attrs bool, stage string) {
-	ctx, h := sd.ctx, sd.h
-	open := domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: RankingSlug, Entry: p.Slug, DependsOn: definitionProposal,
-		Title: p.Name.Zh + "：依据来源文章建立评分 / " + p.Name.En + ": scores from the source article"}
-	if attrs {
-		open.NewEntry = &domain.NewEntry{Name: p.Name, Category: p.Category, Description: p.Description}
-	} else {
-		open.Title = p.Name.Zh + "：补充评分 / " + p.Name.En + ": additional score"
-	}
-	sd.do(func() (domain.Result, error) { return h.OpenProposal(ctx, editor, open) })
-	var scores []Score
+// part is entry e with the scores keep selects (and, when attrs, its
+// attributes) and only the evidence those cite.
+func part(e rankfile.Entry, keep func(rankfile.Score) bool, attrs bool) rankfile.Entry {
 	cited := map[string]bool{}
-	for _, s := range p.Scores {
+	out := e
+	out.Scores, out.Attributes, out.Evidence = nil, nil, nil
+	for _, s := range e.Scores {
 		if keep(s) {
-			scores = append(scores, s)
-			for _, e := range s.Evidence {
-				cited[e] = true
+			out.Scores = append(out.Scores, s)
+			for _, k := range s.Evidence {
+				cited[k] = true
 			}
 		}
 	}
 	if attrs {
-		for _, keys := range p.AttributeEvidence {
-			for _, e := range keys {
-				cited[e] = true
+		out.Attributes = e.Attributes
+		for _, a := range e.Attributes {
+			for _, k := range a.Evidence {
+				cited[k] = true
 			}
 		}
 	}
-	evID := map[string]string{}
-	n := 0
-	for _, e := range p.Evidence {
-		if !cited[e.Key] {
-			continue
-		}
-		n++
-		evID[e.Key] = fmt.Sprintf("e%d", n)
-		sd.do(func() (domain.Result, error) {
-			return h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev-" + e.Key, Proposal: id,
-				Claim: e.Claim + " / " + e.ClaimEn, SourceName: SourceName, Section: e.Section,
-				Excerpt: e.Excerpt, ObservedOn: sd.observed, ValidForDays: e.ValidForDays})
-		})
-	}
-	ids := func(keys []string) []string {
-		out := make([]string, len(keys))
-		for i, k := range keys {
-			out[i] = evID[k]
-		}
-		return out
-	}
-	for _, s := range scores {
-		sd.do(func() (domain.Result, error) {
-			return h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id + "-score-" + s.Criterion, Proposal: id,
-				Criterion: s.Criterion, To: s.Value, Rationale: s.Rationale + " / " + s.RationaleEn, Evidence: ids(s.Evidence)})
-		})
-	}
-	if attrs {
-		for _, key := range sortedKeys(p.Attributes) {
-			sd.do(func() (domain.Result, error) {
-				return h.ProposeAttribute(ctx, editor, domain.ProposeAttribute{CommandID: id + "-attr-" + key, Proposal: id,
-					Attribute: key, To: p.Attributes[key], Rationale: "来源文章所述 / As stated in the source article",
-					Evidence: ids(p.AttributeEvidence[key])})
-			})
+	for _, ev := range e.Evidence {
+		if cited[ev.Key] {
+			out.Evidence = append(out.Evidence, ev)
 		}
 	}
-	sd.review(id, n, stage)
+	return out
 }
 
 // definitionProposal is the new-ranking proposal that defines the demo
 // ranking; edition 1 publishes it with the nine platforms.
 const definitionProposal = "demo-ranking-definition"
 
-// definition opens and cross-validates the methodology proposal that
-// defines the demo ranking, the way any research team starts a ranking.
-func (sd *seeder) definition() {
-	ctx, h, id := sd.ctx, sd.h, definitionProposal
-	sd.do(func() (domain.Result, error) {
-		return h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: RankingSlug,
-			Methodology: true, NewRanking: true,
-			Title: "定义榜单：GPU 云算力租用平台 / Define the ranking: GPU cloud rental platforms"})
+// importFile imports f as the editor through the ranking-file path, with
+// the demo's fixed proposal ids ("demo-<entry>-<round>"), and returns the
+// entry proposals' ids.
+func (sd *seeder) importFile(f *rankfile.File, round string, draft bool) []string {
+	if sd.err != nil || len(f.Entries) == 0 {
+		return nil
+	}
+	rep, err := rankfile.ImportWith(sd.ctx, sd.h, f, editor, rankfile.Options{
+		DefinitionID: definitionProposal,
+		ProposalID:   func(e rankfile.Entry) string { return "demo-" + e.Slug + "-" + round },
+		Rationale:    "评分维度与场景依据来源文章的四种交付路径与选型问题 / Criteria and scenarios follow the source article's four delivery paths and buyer's questions",
+		Draft:        draft,
 	})
-	sd.do(func() (domain.Result, error) {
-		return h.ProposeMethodology(ctx, editor, domain.ProposeMethodology{CommandID: id + "-methodology", Proposal: id,
-			Methodology: Methodology(),
-			Rationale:   "评分维度与场景依据来源文章的四种交付路径与选型问题 / Criteria and scenarios follow the source article's four delivery paths and buyer's questions"})
-	})
-	sd.review(id, 0, "validated")
+	if err != nil {
+		sd.err = fmt.Errorf("demo seed: %w", err)
+		return nil
+	}
+	sd.appended = sd.appended || rep.Appended
+	return rep.Proposals
 }
 
 // review submits proposal id and takes it to stage: "draft" (left as it
@@ -279,17 +262,4 @@ func (sd *seeder) publish(ids []string) {
 	}
 	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}, Via: seededBy}
 	sd.do(func() (domain.Result, error) { return h.Publish(ctx, publisher, c) })
-}
-
-func sortedKeys(m map[string][]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }

@@ -1,0 +1,27 @@
+package domain
+
+import (
+	"context"
+
+	"github.com/crossrank/crossrank/events"
+)
+
+// EditionHistory returns every edition a ranking published, oldest first:
+// what an export walks to find the proposal (and so the evidence) behind
+// each published value.
+func (h *Handler) EditionHistory(ctx context.Context, ranking string) ([]events.EditionPublished, error) {
+	if !events.ValidID(ranking) {
+		return nil, ErrRankingMissing
+	}
+	evs, err := h.store.Load(ctx, EditionID(ranking), 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []events.EditionPublished
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.EditionPublished); ok {
+			out = append(out, *d)
+		}
+	}
+	return out, nil
+}
