@@ -125,6 +125,7 @@ func TestCLIHelpTouchesNothing(t *testing.T) {
 		{"token", "--help"}, {"token", "create"}, {"token", "create", "a", "b"},
 		{"seed", "-h"}, {"seed", "extra"}, {"rebuild", "--help"}, {"verify", "--nope"},
 		{"export"}, {"export", "-h"},
+		{"ranking"}, {"ranking", "-h"}, {"ranking", "import", "f"}, {"ranking", "export", "x"},
 	} {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir

@@ -34,6 +34,7 @@ var storeParsers = map[string]func(args []string, w io.Writer) (*storeCommand, e
 	"rebuild": parseRebuild,
 	"verify":  parseVerify,
 	"export":  parseExport,
+	"ranking": parseRanking,
 }
 
 // errHelp is returned by a parser that printed the help asked for.

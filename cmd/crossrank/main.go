@@ -2,7 +2,7 @@
 // the operations around it: users, tokens, rebuilding and verifying the read
 // models, exporting the site, benchmarks and the demo seed.
 //
-// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|bench|version|help] [flags]
+// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|ranking|bench|version|help] [flags]
 package main
 
 import (
@@ -29,6 +29,9 @@ Usage:
   crossrank rebuild                replay the stream into fresh read models (server stopped)
   crossrank verify                 replay and check editions, published scores and the audit trail
   crossrank export --out DIR       write the public site as static files (atomic)
+  crossrank ranking export SLUG --out FILE   write a ranking's published edition as a ranking file
+  crossrank ranking import FILE --as USER    open its methodology and entries as proposals for review
+                                   (USER must be an editor; importing the same file again opens nothing)
   crossrank bench [--runs 3] [--events 1000000] [--quick] [--work DIR]   measure against the raw engine
   crossrank version                versions of Crossrank, nats-server, SQLite and Go
   crossrank help                   this text
