@@ -175,7 +175,7 @@ func (l *apiLoad) snapshot() []*apiOp {
 	return slices.Clone(l.ops)
 }
 
-var demoPlatforms = demo.Platforms()
+var demoPlatforms = demo.File().Entries
 
 var demoCriteria = []string{demo.CritDelivery, demo.CritGPUs, demo.CritCluster, demo.CritIntegration,
 	demo.CritElasticity, demo.CritGraphics, demo.CritOnboarding, demo.CritDataAccess}

@@ -109,7 +109,7 @@ func TestSeededExcerptsQuoteTheArticle(t *testing.T) {
 	if err != nil {
 		t.Skipf("article not present (%v); content_test checks excerpts where it is", err)
 	}
-	for _, p := range demo.Platforms() {
+	for _, p := range demo.File().Entries {
 		for _, e := range p.Evidence {
 			if !strings.Contains(string(text), e.Excerpt) {
 				t.Errorf("%s/%s: excerpt not in the article: %q", p.Slug, e.Key, e.Excerpt)

@@ -130,11 +130,11 @@ func distinctViews(t *testing.T, n int) []string {
 		values []string
 	}
 	dims := []dim{{key: "scenario", values: []string{""}}, {key: "category", values: []string{""}}}
-	set := demo.Scenarios()
+	set := demo.File().Methodology
 	for _, sc := range set.Scenarios {
 		dims[0].values = append(dims[0].values, sc.Slug)
 	}
-	for _, c := range demo.Definition().Categories {
+	for _, c := range set.Categories {
 		dims[1].values = append(dims[1].values, c.Slug)
 	}
 	for _, f := range set.Filters {
