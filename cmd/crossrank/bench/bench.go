@@ -71,7 +71,7 @@ func Command(ctx context.Context, args []string) error {
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the generated data")
 	fs.StringVar(&o.work, "work", "", "directory for generated data, reused when seed and size match (default: a temporary directory, removed at the end)")
 	fs.BoolVar(&o.genSync, "gen-sync", false, "generate with SyncAlways too (default: generation only runs without it; every measurement runs with it)")
-	only := fs.String("only", "", "comma-separated phases to run: commands,rebuild,startup,sse,http,capture (default all)")
+	only := fs.String("only", "", "comma-separated phases to run: commands,import,rebuild,startup,sse,http,capture (default all)")
 	fs.IntVar(&o.readers, "readers", 1000, "connected SSE readers")
 	fs.IntVar(&o.clients, "clients", 200, "concurrent HTTP clients")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured load per HTTP target and run")
@@ -161,6 +161,14 @@ func runAll(ctx context.Context, o *options, r *report) error {
 				return fmt.Errorf("commands: %w", err)
 			}
 			r.cmd = append(r.cmd, c)
+		}
+		if o.want("import") {
+			o.logf(" ranking file import through the handler and RawPublish")
+			var im importResult
+			if err := o.profiled(fmt.Sprintf("import-%d", run), func() (err error) { im, err = measureImport(ctx, o, run); return err }); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+			r.imports = append(r.imports, im)
 		}
 		if o.want("rebuild") {
 			o.logf(" rebuild of %d events (child process) and RawReplay", r.hist.Events)

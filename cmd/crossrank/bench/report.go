@@ -14,6 +14,7 @@ type report struct {
 	o         *options
 	hist, web dataset
 	cmd       []commandsResult
+	imports   []importResult
 	rebuild   []rebuildResult
 	startup   []startupResult
 	sseP50    series
@@ -57,6 +58,14 @@ func (r *report) print(w io.Writer) {
 		t.add(fmt.Sprintf("commands/s through the handler, %d aggregates in parallel", parallelAggregates), par.show(fmtRate),
 			fmt.Sprintf("RawPublish, %d at once: %s (%s sequential raw)", parallelAggregates, rawPar.show(fmtRate), rawScale.show(fmtTimes)),
 			scale.show(fmtTimes)+" sequential", "≥ 3× sequential", verdict(scale.median() >= 3))
+	}
+	if len(r.imports) > 0 {
+		im := r.imports[0]
+		rate, raw := collect(r.imports, func(x importResult) float64 { return x.rate }), collect(r.imports, func(x importResult) float64 { return x.raw })
+		ratio := collect(r.imports, func(x importResult) float64 { return x.rate / x.raw })
+		t.add(fmt.Sprintf("ranking file import: proposals opened/s (`crossrank ranking import`: %d entries × %d evidence items, %d KiB, %d events; decode, whole-file check, submit)",
+			im.proposals-1, importEvidence, im.bytes>>10, im.events),
+			rate.show(fmtRate), "RawPublish of the same events, sequential, as proposals/s: "+raw.show(fmtRate), ratio.show(fmtRatio), "≥ 0.5 of raw", verdict(ratio.median() >= 0.5))
 	}
 	if len(r.rebuild) > 0 {
 		rate, raw := collect(r.rebuild, func(x rebuildResult) float64 { return x.rate }), collect(r.rebuild, func(x rebuildResult) float64 { return x.raw })
