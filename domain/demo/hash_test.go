@@ -29,6 +29,15 @@ func TestSeedSnapshotHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("edition %d snapshot hash %s", ed.Number, ed.Last.SnapshotHash)
+	// The published methodology is the file's: importing the held-back
+	// proposals opened no methodology change.
+	r, err := h.Ranking(ctx, demo.RankingSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := domain.DiffMethodology(r.Methodology(), demo.File().Methodology, false); len(d) > 0 {
+		t.Errorf("the published methodology differs from the file's: %+v", d)
+	}
 	if ed.Number != 1 || ed.Last.SnapshotHash != editionOneHash {
 		t.Errorf("edition %d hash %s, want edition 1 hash %s", ed.Number, ed.Last.SnapshotHash, editionOneHash)
 	}
