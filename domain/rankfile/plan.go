@@ -209,17 +209,17 @@ func entryCommands(ep *entryPlan, e Entry) error {
 		ep.scores = append(ep.scores, domain.ProposeScore{CommandID: id + "-score-" + s.Criterion, Proposal: id,
 			Criterion: s.Criterion, To: s.Value, Rationale: s.Rationale, Evidence: cited})
 	}
-	for j, at := range e.Attributes {
+	for j, attr := range e.Attributes {
 		path := fmt.Sprintf("%s.attributes[%d]", ep.path, j)
-		cited, err := citations(path, at.Evidence, ids)
+		cited, err := citations(path, attr.Evidence, ids)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(e.Attributes[:j], func(o Attribute) bool { return o.Key == at.Key }) {
-			return domain.Invalid(path+".key", "field.repeats", domain.Args{"value": at.Key})
+		if slices.ContainsFunc(e.Attributes[:j], func(o Attribute) bool { return o.Key == attr.Key }) {
+			return domain.Invalid(path+".key", "field.repeats", domain.Args{"value": attr.Key})
 		}
-		ep.attrs = append(ep.attrs, domain.ProposeAttribute{CommandID: id + "-attr-" + at.Key, Proposal: id,
-			Attribute: at.Key, To: at.Tags, Rationale: at.Rationale, Evidence: cited})
+		ep.attrs = append(ep.attrs, domain.ProposeAttribute{CommandID: id + "-attr-" + attr.Key, Proposal: id,
+			Attribute: attr.Key, To: attr.Tags, Rationale: attr.Rationale, Evidence: cited})
 	}
 	return nil
 }
