@@ -15,6 +15,8 @@ type apiRankingItem struct {
 	Description events.Text `json:"description"`
 	Edition     int         `json:"edition"`
 	PublishedAt string      `json:"published_at,omitempty"`
+	// SnapshotHash is the hash of the latest edition's snapshot.
+	SnapshotHash string `json:"snapshot_hash"`
 }
 
 type apiRankingList struct {
@@ -22,7 +24,7 @@ type apiRankingList struct {
 }
 
 func apiRankingsOf(ctx context.Context, read *projections.Store) (apiRankingList, error) {
-	list, err := read.Rankings(ctx)
+	list, err := read.PublishedRankings(ctx)
 	out := apiRankingList{Rankings: []apiRankingItem{}}
 	if err != nil {
 		return out, err
@@ -32,12 +34,8 @@ func apiRankingsOf(ctx context.Context, read *projections.Store) (apiRankingList
 		if err != nil {
 			return out, err
 		}
-		m, err := read.EditionMark(ctx, rk.Slug)
-		if err != nil {
-			return out, err
-		}
 		out.Rankings = append(out.Rankings, apiRankingItem{Slug: rk.Slug, Title: rk.Title, Description: r.Description,
-			Edition: rk.Edition, PublishedAt: m.PublishedAt})
+			Edition: rk.Edition, PublishedAt: rk.PublishedAt, SnapshotHash: rk.SnapshotHash})
 	}
 	return out, nil
 }

@@ -179,7 +179,7 @@ func (x *exporter) site() error {
 		x.write("static/"+name, body)
 	}
 	x.page("index.html", exportIndex(), nil)
-	rankings, err := x.read.Rankings(x.ctx)
+	rankings, err := x.read.PublicRankings(x.ctx)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ type atomEntry struct {
 // feedOf builds the feed of ranking ("" for all) in lang. l builds the
 // links from the feed's own address; abs makes them absolute when served.
 func feedOf(ctx context.Context, read *projections.Store, lang, ranking string, l linkSet, abs func(string) string) ([]byte, error) {
-	list, err := read.Rankings(ctx)
+	list, err := read.PublicRankings(ctx)
 	if err != nil {
 		return nil, err
 	}

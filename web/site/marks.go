@@ -69,7 +69,13 @@ func memoized[T any](s *Site, m map[string]memoEntry[T], key string, load func()
 // editionMark is read.EditionMark, memoized until the next commit.
 func (s *Site) editionMark(ctx context.Context, ranking string) (projections.EditionMark, error) {
 	return memoized(s, s.memo.marks, ranking, func() (projections.EditionMark, error) {
-		return s.read.EditionMark(ctx, ranking)
+		m, err := s.read.EditionMark(ctx, ranking)
+		if err == nil && ranking != "" && m.Edition < 1 {
+			// Defined by a proposal still open (or never published): not
+			// public, and every public page and answer about it is a 404.
+			return m, projections.ErrNotFound
+		}
+		return m, err
 	})
 }
 
@@ -78,6 +84,9 @@ func (s *Site) editionMark(ctx context.Context, ranking string) (projections.Edi
 func (s *Site) definition(ctx context.Context, slug string) (*domain.Ranking, int, error) {
 	d, err := memoized(s, s.memo.defs, slug, func() (rankingDefinition, error) {
 		r, latest, err := s.read.Definition(ctx, slug)
+		if err == nil && latest < 1 {
+			return rankingDefinition{}, projections.ErrNotFound // not public yet
+		}
 		return rankingDefinition{r, latest}, err
 	})
 	return d.r, d.latest, err

@@ -125,7 +125,7 @@ type homeView struct {
 }
 
 func buildHome(ctx context.Context, read *projections.Store, p ui.Page, l linkSet) (homeView, error) {
-	list, err := read.Rankings(ctx)
+	list, err := read.PublicRankings(ctx)
 	if err != nil {
 		return homeView{}, err
 	}

@@ -265,7 +265,7 @@ func (s *Site) serveRanking(w http.ResponseWriter, r *http.Request, slug, markOf
 // home serves GET /: the single ranking, or the list of rankings.
 func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	list, err := s.read.Rankings(ctx)
+	list, err := s.read.PublicRankings(ctx)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
