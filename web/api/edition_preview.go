@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -23,6 +24,17 @@ type EditionPreview struct {
 	NewEntries   []string `json:"new_entries"`
 	Changes      []Change `json:"changes"`
 	Moves        []Move   `json:"moves"` // overall, by rank after the edition
+	// Methodology is what the edition does to the ranking's methodology,
+	// when a chosen proposal changes (or defines) it.
+	Methodology *MethodologyRelease `json:"methodology,omitempty"`
+}
+
+// MethodologyRelease is the methodology an edition would publish: the
+// proposal, the methodology whole, and what changes.
+type MethodologyRelease struct {
+	Proposal    string                     `json:"proposal"`
+	Methodology events.Methodology         `json:"methodology"`
+	Changes     []events.MethodologyChange `json:"changes"`
 }
 
 // Change is one value the edition publishes, with the field names of a
@@ -86,6 +98,9 @@ func previewOf(ctx context.Context, cmds *domain.Handler, ranking string, propos
 	}
 	out := EditionPreview{Ranking: pv.Ranking, Number: pv.Number, Proposals: orEmpty(pv.Proposals),
 		PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash, NewEntries: []string{}, Changes: []Change{}, Moves: []Move{}}
+	if m := pv.Methodology; m != nil {
+		out.Methodology = &MethodologyRelease{Proposal: m.Proposal, Methodology: m.Methodology, Changes: orEmpty(m.Changes)}
+	}
 	for _, ne := range pv.NewEntries {
 		out.NewEntries = append(out.NewEntries, ne.Slug)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -23,6 +24,21 @@ type Methodology struct {
 	Scenarios   []events.Scenario     `json:"scenarios"`
 	Filters     []events.Filter       `json:"filters"` // the needs questions
 	Quorum      events.QuorumPolicy   `json:"quorum"`
+	License     string                `json:"license,omitempty"` // SPDX identifier
+	// Illustrative marks scores that illustrate the tool rather than judge.
+	Illustrative bool `json:"illustrative,omitempty"`
+	// History lists the editions that published the methodology, oldest first.
+	History []MethodologyEdition `json:"history"`
+}
+
+// MethodologyEdition is one edition that published the methodology: the
+// proposal it published, what changed, when and by whom.
+type MethodologyEdition struct {
+	Edition  int                        `json:"edition"`
+	Proposal string                     `json:"proposal"`
+	Changes  []events.MethodologyChange `json:"changes"`
+	At       string                     `json:"at"`
+	Actor    string                     `json:"actor"`
 }
 
 // methodology answers GET /api/v1/rankings/{slug}/methodology from the
@@ -34,14 +50,28 @@ func methodology(read ReadModels) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		slug := r.PathValue("slug")
 		rk, edition, err := read.Definition(r.Context(), slug)
+		if err == nil && edition < 1 {
+			// Proposed by a proposal still open: not public yet.
+			err = projections.ErrNotFound
+		}
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		httpx.WriteJSON(w, http.StatusOK, Methodology{Ranking: slug, Title: rk.Title, Description: rk.Description,
+		hist, err := read.MethodologyHistory(r.Context(), slug)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		out := Methodology{Ranking: slug, Title: rk.Title, Description: rk.Description,
 			Edition: edition, Categories: orEmpty(rk.Categories), Criteria: orEmpty(rk.Criteria),
 			Attributes: orEmpty(rk.Attributes), Scenarios: orEmpty(rk.Scenarios), Filters: orEmpty(rk.Filters),
-			Quorum: rk.Quorum})
+			Quorum: rk.Quorum, License: rk.License, Illustrative: rk.Illustrative, History: []MethodologyEdition{}}
+		for _, h := range hist {
+			out.History = append(out.History, MethodologyEdition{Edition: h.Edition, Proposal: h.Proposal,
+				Changes: orEmpty(h.Changes), At: h.At, Actor: h.Actor})
+		}
+		httpx.WriteJSON(w, http.StatusOK, out)
 	}
 }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"slices"
@@ -17,6 +18,8 @@ import (
 type Proposal struct {
 	ID                     string                           `json:"id"`
 	Ranking                string                           `json:"ranking"`
+	Kind                   string                           `json:"kind"` // "" (an entry proposal) or "methodology"
+	NewRanking             bool                             `json:"new_ranking"`
 	Entry                  string                           `json:"entry"`
 	NewEntry               bool                             `json:"new_entry"`
 	Title                  string                           `json:"title"`
@@ -35,6 +38,13 @@ type Proposal struct {
 	Edition                int                              `json:"edition,omitempty"`
 	ClosedReason           string                           `json:"closed_reason,omitempty"`
 	Sequence               uint64                           `json:"sequence"`
+	// A methodology proposal's methodology, absent until one is proposed:
+	// the whole methodology, why, the edition whose methodology it changes
+	// (base) and what it changes against it.
+	Methodology *events.Methodology        `json:"methodology,omitempty"`
+	Rationale   string                     `json:"rationale,omitempty"`
+	Base        *int                       `json:"base,omitempty"`
+	Changes     []events.MethodologyChange `json:"changes,omitempty"`
 }
 
 // Quorum is domain.QuorumState with the API's field names.
@@ -82,7 +92,7 @@ type Vote struct {
 
 // proposal answers GET /api/v1/proposals/{id} from the event store
 // through the command handler (always current; no read model needed).
-func proposal(cmds *domain.Handler) http.HandlerFunc {
+func proposal(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		p, err := cmds.Proposal(ctx, r.PathValue("id"))
@@ -90,12 +100,17 @@ func proposal(cmds *domain.Handler) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		rs, err := rankingStateOf(ctx, cmds, p.Ranking)
+		rs, err := proposalRankingState(ctx, cmds, p)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		httpx.WriteJSON(w, http.StatusOK, proposalOf(p, rs.ranking, rs.edition, httpx.Now(ctx)))
+		v := proposalOf(p, rs.ranking, rs.edition, httpx.Now(ctx))
+		if err := withChanges(ctx, read, &v); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		httpx.WriteJSON(w, http.StatusOK, v)
 	}
 }
 
@@ -106,7 +121,11 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 		Revisers: orEmpty(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
 		Quorum: quorumOf(rk.QuorumOf(p, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
-		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq,
+		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq, Kind: p.Kind, NewRanking: p.NewRanking,
+	}
+	if m := p.Methodology; m != nil {
+		base := m.Base
+		v.Methodology, v.Rationale, v.Base = &m.Methodology, m.Rationale, &base
 	}
 	for _, e := range p.Evidence {
 		v.Evidence = append(v.Evidence, Evidence{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt,
@@ -125,6 +144,17 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 			Dismissed: vt.Dismissed, DismissedBy: vt.DismissBy, DismissReason: vt.DismissOn})
 	}
 	return v
+}
+
+// withChanges adds what a methodology proposal changes, as the read
+// models recorded it when it was proposed (nothing without read models).
+func withChanges(ctx context.Context, read ReadModels, v *Proposal) error {
+	if v.Methodology == nil || read == nil {
+		return nil
+	}
+	changes, err := read.MethodologyChanges(ctx, v.ID)
+	v.Changes = orEmpty(changes)
+	return err
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -21,6 +23,10 @@ type ReadModels interface {
 	ProposalIDs(ctx context.Context, f projections.ProposalFilter) (projections.ProposalPage, error)
 	// Definition returns a ranking's definition and its latest edition.
 	Definition(ctx context.Context, slug string) (*domain.Ranking, int, error)
+	// MethodologyChanges returns what a methodology proposal changes.
+	MethodologyChanges(ctx context.Context, proposal string) ([]events.MethodologyChange, error)
+	// MethodologyHistory lists the editions that published a ranking's methodology.
+	MethodologyHistory(ctx context.Context, ranking string) ([]projections.MethodologyEdition, error)
 }
 
 var _ ReadModels = (*projections.Store)(nil)
@@ -67,13 +73,18 @@ func proposalList(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 			}
 			rs, ok := rankings[p.Ranking]
 			if !ok {
-				if rs, err = rankingStateOf(ctx, cmds, p.Ranking); err != nil {
+				if rs, err = proposalRankingState(ctx, cmds, p); err != nil {
 					ui.Fail(w, r, err)
 					return
 				}
 				rankings[p.Ranking] = rs
 			}
-			out.Proposals = append(out.Proposals, proposalOf(p, rs.ranking, rs.edition, now))
+			v := proposalOf(p, rs.ranking, rs.edition, now)
+			if err := withChanges(ctx, read, &v); err != nil {
+				ui.Fail(w, r, err)
+				return
+			}
+			out.Proposals = append(out.Proposals, v)
 		}
 		httpx.WriteJSON(w, http.StatusOK, out)
 	}
@@ -90,6 +101,26 @@ func rankingStateOf(ctx context.Context, cmds *domain.Handler, slug string) (ran
 	if err != nil {
 		return rankingState{}, err
 	}
+	return editionStateOf(ctx, cmds, rk)
+}
+
+// proposalRankingState is rankingStateOf the proposal's ranking, or for a
+// new-ranking proposal whose ranking is not yet defined, the ranking it
+// proposes (its quorum is the one the proposal is judged by).
+func proposalRankingState(ctx context.Context, cmds *domain.Handler, p *domain.Proposal) (rankingState, error) {
+	rs, err := rankingStateOf(ctx, cmds, p.Ranking)
+	if errors.Is(err, domain.ErrRankingMissing) && p.NewRanking {
+		rk := &domain.Ranking{Slug: p.Ranking, Quorum: domain.DefaultQuorum}
+		if p.Methodology != nil {
+			rk = domain.ProposedRanking(p.Ranking, p.Methodology.Methodology)
+		}
+		return editionStateOf(ctx, cmds, rk)
+	}
+	return rs, err
+}
+
+func editionStateOf(ctx context.Context, cmds *domain.Handler, rk *domain.Ranking) (rankingState, error) {
+	slug := rk.Slug
 	ed, err := cmds.Edition(ctx, slug)
 	return rankingState{rk, ed}, err
 }

@@ -9,6 +9,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/command"
 )
 
@@ -22,6 +23,15 @@ type Reads struct {
 	Guard func(http.Handler) http.Handler
 }
 
+// optional returns Models, or nil when the server has none: for the reads
+// that answer from the event store and only add what the read models know.
+func (rd Reads) optional() ReadModels {
+	if rd.Models == nil || rd.Models == ReadModels((*projections.Store)(nil)) {
+		return nil
+	}
+	return rd.Models
+}
+
 // Routes lists the API's routes on mux; d runs the commands and signs the
 // user in, rd answers the reads of the read models.
 func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
@@ -30,8 +40,9 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	read := rd.Guard
 
 	handle("GET /api/v1/proposals", read(user(proposalList(d.Commands, rd.Models))))
-	handle("POST /api/v1/proposals", command.JSON(d, command.OpenProposal))
-	handle("GET /api/v1/proposals/{id}", user(proposal(d.Commands)))
+	handle("POST /api/v1/proposals", command.JSON(d, command.OpenAnyProposal))
+	handle("GET /api/v1/proposals/{id}", user(proposal(d.Commands, rd.optional())))
+	handle("PUT /api/v1/proposals/{id}/methodology", command.JSON(d, command.ProposeMethodology))
 	handle("POST /api/v1/proposals/{id}/evidence", command.JSON(d, command.AddEvidence))
 	handle("DELETE /api/v1/proposals/{id}/evidence/{evidence}", command.JSON(d, command.RemoveEvidence))
 	handle("POST /api/v1/proposals/{id}/changes", command.JSON(d, command.ProposeChange))

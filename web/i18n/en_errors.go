@@ -226,4 +226,6 @@ var enErrors = map[string]string{
 	"field.unknown_need":            "{Field} unknown need or answer \"{value}\".",
 	"field.unknown_status":          "{Field} unknown status \"{value}\"; it is one of draft, in_review, cross_validated, published, rejected, withdrawn.",
 	"field.cursor":                  "{Field} is not a cursor this list returned.",
+	"field.unknown_kind":            "{Field} unknown proposal kind \"{value}\"; it is \"methodology\" or absent (an entry proposal).",
+	"field.methodology_kind":        "{Field}: a methodology, a rationale or new_ranking needs \"kind\": \"methodology\".",
 }

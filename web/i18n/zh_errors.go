@@ -226,4 +226,6 @@ var zhErrors = map[string]string{
 	"field.unknown_need":            "{field}：“{value}”不是已知的需求或选项。",
 	"field.unknown_status":          "{field}：“{value}”不是已知的状态；可选 draft、in_review、cross_validated、published、rejected、withdrawn。",
 	"field.cursor":                  "{field}不是此列表返回的分页位置。",
+	"field.unknown_kind":            "{field}：“{value}”不是已知的提案类型；可为 \"methodology\"，或省略（条目提案）。",
+	"field.methodology_kind":        "{field}：提交方法论、理由或 new_ranking 时须写明 \"kind\": \"methodology\"。",
 }

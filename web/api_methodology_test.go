@@ -1,0 +1,271 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/api"
+)
+
+const newRanking = "laptops"
+
+// laptopMethodology is a small valid methodology for a new ranking.
+func laptopMethodology() events.Methodology {
+	return events.Methodology{
+		Title:       events.Text{Zh: "笔记本", En: "Laptops"},
+		Description: events.Text{Zh: "便携电脑", En: "Portable computers"},
+		Categories:  []events.Category{{Slug: "ultra", Name: events.Text{Zh: "轻薄", En: "Ultralight"}}},
+		Criteria: []events.Criterion{
+			{Slug: "price", Name: events.Text{Zh: "价格", En: "Price"}, Weight: 60},
+			{Slug: "battery", Name: events.Text{Zh: "续航", En: "Battery"}, Weight: 40},
+		},
+		Attributes: []events.AttributeDef{{Key: "os", Name: events.Text{Zh: "系统", En: "OS"},
+			Values: []events.AttributeValue{{Value: "linux", Label: events.Text{Zh: "Linux", En: "Linux"}}}}},
+		Scenarios: []events.Scenario{{Slug: "travel", Name: events.Text{Zh: "出差", En: "Travel"},
+			Weights: map[string]int{"price": 20, "battery": 80}}},
+		Filters: []events.Filter{{Key: "os", Question: events.Text{Zh: "系统？", En: "Which OS?"},
+			Options: []events.FilterOption{{Value: "linux", Label: events.Text{Zh: "Linux", En: "Linux"},
+				Requires: []events.Requirement{{Attribute: "os", AnyOf: []string{"linux"}}}}}}},
+		Quorum:  domain.DefaultQuorum,
+		License: "CC-BY-4.0",
+	}
+}
+
+// apiJSON sends v as JSON with method and decodes a 2xx answer into out
+// (nil: none); it fails unless the status is want.
+func apiJSON(t *testing.T, c *client, method, target string, v any, want int, out any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, body := c.do(method, target, bytes.NewReader(b), http.Header{"Content-Type": {"application/json"}})
+	if res.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d; body %.500s", method, target, res.StatusCode, want, body)
+	}
+	if out != nil {
+		if err := json.Unmarshal([]byte(body), out); err != nil {
+			t.Fatalf("%s %s: %v", method, target, err)
+		}
+	}
+	return body
+}
+
+// approveAndPublish has rev and rex approve proposal id and pat publish it
+// with the preview's hash; it returns the preview.
+func approveAndPublish(t *testing.T, e *adminEnv, ranking, id string) api.EditionPreview {
+	t.Helper()
+	var p api.Proposal
+	apiJSON(t, e.client("ed"), http.MethodPost, "/api/v1/proposals/"+id+"/submit", map[string]any{}, http.StatusOK, nil)
+	for _, reviewer := range []string{"rev", "rex"} {
+		apiJSON(t, e.client(reviewer), http.MethodGet, "/api/v1/proposals/"+id, nil, http.StatusOK, &p)
+		apiJSON(t, e.client(reviewer), http.MethodPost, "/api/v1/proposals/"+id+"/votes",
+			map[string]any{"verdict": "approve", "revision": p.Revision, "verified_evidence": []string{}}, http.StatusCreated, nil)
+	}
+	pat := e.client("pat")
+	var pv api.EditionPreview
+	apiJSON(t, pat, http.MethodPost, "/api/v1/rankings/"+ranking+"/editions/preview",
+		map[string]any{"proposals": []string{id}}, http.StatusOK, &pv)
+	apiJSON(t, pat, http.MethodPost, "/api/v1/rankings/"+ranking+"/editions",
+		map[string]any{"proposals": []string{id}, "preview_hash": pv.PreviewHash}, http.StatusCreated, nil)
+	e.caughtUp()
+	return pv
+}
+
+func TestAPIMethodologyDefinesAndChangesARanking(t *testing.T) {
+	e := newAdminEnv(t)
+	ed := e.client("ed")
+
+	// Open and propose in one request; the same command id again is a retry.
+	body := map[string]any{"id": "define-laptops", "kind": "methodology", "ranking": newRanking, "new_ranking": true,
+		"title": "Define laptops", "methodology": laptopMethodology(), "rationale": "Readers asked for it."}
+	var opened struct {
+		ID string `json:"id"`
+	}
+	apiJSON(t, ed, http.MethodPost, "/api/v1/proposals", body, http.StatusCreated, &opened)
+	before := e.lastSeq()
+	var again struct {
+		ID       string `json:"id"`
+		Replayed bool   `json:"replayed"`
+	}
+	apiJSON(t, ed, http.MethodPost, "/api/v1/proposals", body, http.StatusCreated, &again)
+	if again.ID != opened.ID || !again.Replayed || e.lastSeq() != before {
+		t.Fatalf("retry: %+v, stored %d → %d; want the same proposal, replayed, nothing stored", again, before, e.lastSeq())
+	}
+	e.caughtUp()
+
+	var p api.Proposal
+	apiJSON(t, ed, http.MethodGet, "/api/v1/proposals/"+opened.ID, nil, http.StatusOK, &p)
+	if p.Kind != "methodology" || !p.NewRanking || p.Methodology == nil || p.Rationale != "Readers asked for it." ||
+		p.Base == nil || len(p.Changes) != 1 || p.Changes[0].Kind != "defined" {
+		t.Fatalf("proposal = kind %q new %v methodology %v rationale %q base %v changes %+v",
+			p.Kind, p.NewRanking, p.Methodology != nil, p.Rationale, p.Base, p.Changes)
+	}
+
+	// Not public while the proposal is open.
+	for _, target := range []string{"/r/" + newRanking, "/r/" + newRanking + "/methodology", "/r/" + newRanking + "/editions",
+		"/r/" + newRanking + "/feed.atom", "/api/v1/rankings/" + newRanking, "/api/v1/rankings/" + newRanking + "/methodology",
+		"/api/v1/rankings/" + newRanking + "/editions"} {
+		if res, body := ed.do(http.MethodGet, target, nil, nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s while proposed: %d, want 404; %.200s", target, res.StatusCode, body)
+		}
+	}
+	if _, body := ed.do(http.MethodGet, "/api/v1/rankings", nil, nil); strings.Contains(body, newRanking) {
+		t.Errorf("the rankings list shows a proposed ranking: %.400s", body)
+	}
+	if _, body := ed.do(http.MethodGet, "/", nil, nil); strings.Contains(body, "/r/"+newRanking) {
+		t.Error("the home page links a proposed ranking")
+	}
+
+	pv := approveAndPublish(t, e, newRanking, opened.ID)
+	if pv.Number != 1 || pv.Methodology == nil || pv.Methodology.Proposal != opened.ID ||
+		len(pv.Methodology.Changes) != 1 || pv.Methodology.Changes[0].Kind != "defined" {
+		t.Fatalf("preview = number %d methodology %+v", pv.Number, pv.Methodology)
+	}
+
+	var list struct {
+		Rankings []struct {
+			Slug         string      `json:"slug"`
+			Title        events.Text `json:"title"`
+			Edition      int         `json:"edition"`
+			PublishedAt  string      `json:"published_at"`
+			SnapshotHash string      `json:"snapshot_hash"`
+		} `json:"rankings"`
+	}
+	apiJSON(t, ed, http.MethodGet, "/api/v1/rankings", nil, http.StatusOK, &list)
+	found := false
+	for _, r := range list.Rankings {
+		if r.Slug == newRanking {
+			found = r.Edition == 1 && r.Title.En == "Laptops" && r.PublishedAt != "" && r.SnapshotHash == pv.SnapshotHash
+			if !found {
+				t.Errorf("listed as %+v, want edition 1 with the preview's snapshot hash %s", r, pv.SnapshotHash)
+			}
+		}
+	}
+	if !found || len(list.Rankings) != 2 {
+		t.Fatalf("rankings = %+v, want the demo and %s", list.Rankings, newRanking)
+	}
+	if _, body := ed.do(http.MethodGet, "/", nil, nil); !strings.Contains(body, "/r/"+newRanking) {
+		t.Error("the home page does not link the published ranking")
+	}
+
+	var m api.Methodology
+	apiJSON(t, ed, http.MethodGet, "/api/v1/rankings/"+newRanking+"/methodology", nil, http.StatusOK, &m)
+	if m.Edition != 1 || m.License != "CC-BY-4.0" || len(m.Criteria) != 2 || len(m.Scenarios) != 1 || len(m.Filters) != 1 ||
+		len(m.History) != 1 || m.History[0].Edition != 1 || m.History[0].Proposal != opened.ID ||
+		m.History[0].Changes[0].Kind != "defined" || m.History[0].Actor != "pat" {
+		t.Fatalf("methodology = %+v", m)
+	}
+
+	// A weights change, opened, then replaced in the draft, published in edition 2.
+	changed := laptopMethodology()
+	changed.Criteria[0].Weight, changed.Criteria[1].Weight = 50, 50
+	apiJSON(t, ed, http.MethodPost, "/api/v1/proposals", map[string]any{"kind": "methodology", "ranking": newRanking,
+		"title": "Even weights", "methodology": changed, "rationale": "first try"}, http.StatusCreated, &opened)
+	changed.Criteria[0].Weight, changed.Criteria[1].Weight = 30, 70
+	apiJSON(t, ed, http.MethodPut, "/api/v1/proposals/"+opened.ID+"/methodology",
+		map[string]any{"methodology": changed, "rationale": "Battery matters more."}, http.StatusOK, nil)
+	e.caughtUp()
+	apiJSON(t, ed, http.MethodGet, "/api/v1/proposals/"+opened.ID, nil, http.StatusOK, &p)
+	if p.Rationale != "Battery matters more." || p.Methodology.Criteria[0].Weight != 30 || len(p.Changes) != 2 {
+		t.Fatalf("replaced proposal: rationale %q changes %+v", p.Rationale, p.Changes)
+	}
+	approveAndPublish(t, e, newRanking, opened.ID)
+	apiJSON(t, ed, http.MethodGet, "/api/v1/rankings/"+newRanking+"/methodology", nil, http.StatusOK, &m)
+	if m.Edition != 2 || len(m.History) != 2 || m.Criteria[0].Weight != 30 {
+		t.Fatalf("after edition 2: edition %d, history %+v", m.Edition, m.History)
+	}
+	want := []events.MethodologyChange{{Kind: "weight", Target: "price", From: "60", To: "30"},
+		{Kind: "weight", Target: "battery", From: "40", To: "70"}}
+	got := m.History[1].Changes
+	if m.History[1].Edition != 2 || len(got) != len(want) {
+		t.Fatalf("edition 2 changes = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("change %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestAPIMethodologyRefusesBadInputStoringNothing(t *testing.T) {
+	e := newAdminEnv(t)
+	ed := e.client("ed")
+	post := func(m events.Methodology, mutate func(map[string]any)) map[string]any {
+		b := map[string]any{"kind": "methodology", "ranking": newRanking, "new_ranking": true,
+			"title": "Define laptops", "methodology": m, "rationale": "why"}
+		if mutate != nil {
+			mutate(b)
+		}
+		return b
+	}
+	with := func(change func(*events.Methodology)) events.Methodology {
+		m := laptopMethodology()
+		change(&m)
+		return m
+	}
+	jsonOf := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	cases := []struct {
+		name   string
+		user   string
+		body   string
+		status int
+		field  string // the field the problem names ("": none checked)
+	}{
+		{"weights not summing to 100", "ed", jsonOf(post(with(func(m *events.Methodology) { m.Criteria[0].Weight = 50 }), nil)),
+			http.StatusUnprocessableEntity, "methodology.criteria"},
+		{"duplicate slug", "ed", jsonOf(post(with(func(m *events.Methodology) { m.Criteria[1].Slug = "price" }), nil)),
+			http.StatusUnprocessableEntity, "methodology.criteria[1].slug"},
+		{"scenario naming an unknown criterion", "ed", jsonOf(post(with(func(m *events.Methodology) {
+			m.Scenarios[0].Weights = map[string]int{"price": 20, "weight": 80}
+		}), nil)), http.StatusUnprocessableEntity, "methodology.scenarios[0]"},
+		{"filter requiring an unknown attribute", "ed", jsonOf(post(with(func(m *events.Methodology) {
+			m.Filters[0].Options[0].Requires[0].Attribute = "colour"
+		}), nil)), http.StatusUnprocessableEntity, "methodology.filters[0]"},
+		{"control character in a name", "ed", jsonOf(post(with(func(m *events.Methodology) { m.Criteria[0].Name.En = "Pri\x07ce" }), nil)),
+			http.StatusUnprocessableEntity, "methodology.criteria[0].name"},
+		{"no rationale", "ed", jsonOf(post(laptopMethodology(), func(b map[string]any) { b["rationale"] = " " })),
+			http.StatusUnprocessableEntity, "rationale"},
+		{"methodology without kind", "ed", jsonOf(post(laptopMethodology(), func(b map[string]any) { delete(b, "kind") })),
+			http.StatusUnprocessableEntity, "kind"},
+		{"unknown kind", "ed", jsonOf(post(laptopMethodology(), func(b map[string]any) { b["kind"] = "weights" })),
+			http.StatusUnprocessableEntity, "kind"},
+		{"existing ranking as new", "ed", jsonOf(post(laptopMethodology(), func(b map[string]any) { b["ranking"] = "gpu-cloud" })),
+			http.StatusConflict, ""},
+		{"invalid UTF-8", "ed", strings.Replace(jsonOf(post(laptopMethodology(), nil)), "Laptops", "Lap\xfftops", 1),
+			http.StatusBadRequest, ""},
+		{"body over the limit", "ed", jsonOf(post(laptopMethodology(), func(b map[string]any) {
+			b["rationale"] = strings.Repeat("x", 4<<20)
+		})), http.StatusRequestEntityTooLarge, ""},
+		{"a reviewer opening one", "rev", jsonOf(post(laptopMethodology(), nil)), http.StatusForbidden, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ed
+			if tc.user != "ed" {
+				c = e.client(tc.user)
+			}
+			before := e.lastSeq()
+			res, body := c.do(http.MethodPost, "/api/v1/proposals", strings.NewReader(tc.body),
+				http.Header{"Content-Type": {"application/json"}})
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d; body %.400s", res.StatusCode, tc.status, body)
+			}
+			pr := decodeProblem(t, res, body)
+			if tc.field != "" && (len(pr.Errors) == 0 || !strings.HasPrefix(pr.Errors[0].Field, tc.field)) {
+				t.Errorf("problem names %+v, want %s", pr.Errors, tc.field)
+			}
+			if after := e.lastSeq(); after != before {
+				t.Errorf("stored events %d → %d, want nothing", before, after)
+			}
+		})
+	}
+}
