@@ -3,7 +3,12 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/domain/demo"
+	"maps"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,6 +196,46 @@ func TestAPIMethodologyDefinesAndChangesARanking(t *testing.T) {
 			t.Errorf("change %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
+
+	// The public methodology page words the history per edition, newest
+	// first, in both languages, linking each proposal's audit record; the
+	// edition page shows what it changed.
+	for _, tc := range []struct{ lang, edition2, edition1 string }{
+		{"en", "Weight of Price 60 → 30.", "Defined the ranking “Laptops”."},
+		{"zh-CN", "「价格」权重 60 → 30。", "定义榜单「Laptops」。"},
+	} {
+		doc := pageDoc(t, ed, "/r/"+newRanking+"/methodology", tc.lang)
+		editions := doc.Find(`[data-testid="method-edition"]`)
+		if editions.Length() != 2 {
+			t.Fatalf("%s: %d editions in the history, want 2", tc.lang, editions.Length())
+		}
+		first := editions.First().Find(`[data-testid="method-change"]`).First().Text()
+		last := editions.Last().Find(`[data-testid="method-change"]`).First().Text()
+		if first != tc.edition2 || last != tc.edition1 {
+			t.Errorf("%s: history %q … %q, want %q … %q", tc.lang, first, last, tc.edition2, tc.edition1)
+		}
+		if href, _ := editions.First().Find(`[data-testid="method-audit"]`).Attr("href"); !strings.Contains(href, opened.ID) {
+			t.Errorf("%s: audit link %q does not name %s", tc.lang, href, opened.ID)
+		}
+		doc = pageDoc(t, ed, "/r/"+newRanking+"/editions/2", tc.lang)
+		if got := doc.Find(`[data-testid="edition-methodology"] li`).First().Text(); got != tc.edition2 {
+			t.Errorf("%s: edition 2 shows %q, want %q", tc.lang, got, tc.edition2)
+		}
+	}
+}
+
+// pageDoc gets a public page in lang and parses it; it fails unless 200.
+func pageDoc(t *testing.T, c *client, target, lang string) *goquery.Document {
+	t.Helper()
+	res, body := c.do(http.MethodGet, target, nil, http.Header{"Accept-Language": {lang}})
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %.300s", target, res.StatusCode, body)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }
 
 func TestAPIMethodologyRefusesBadInputStoringNothing(t *testing.T) {
@@ -267,5 +312,51 @@ func TestAPIMethodologyRefusesBadInputStoringNothing(t *testing.T) {
 				t.Errorf("stored events %d → %d, want nothing", before, after)
 			}
 		})
+	}
+}
+
+func TestAPIMethodologyRetiringACriterionClearsItsScores(t *testing.T) {
+	e := newAdminEnv(t)
+	ed := e.client("ed")
+	var cur api.Methodology
+	apiJSON(t, ed, http.MethodGet, "/api/v1/rankings/"+demo.RankingSlug+"/methodology", nil, http.StatusOK, &cur)
+	m := events.Methodology{Title: cur.Title, Description: cur.Description, Categories: cur.Categories,
+		Criteria: cur.Criteria, Attributes: cur.Attributes, Scenarios: cur.Scenarios, Filters: cur.Filters,
+		Quorum: cur.Quorum, License: cur.License, Illustrative: cur.Illustrative}
+	retired := m.Criteria[len(m.Criteria)-1]
+	m.Criteria = slices.Clone(m.Criteria[:len(m.Criteria)-1])
+	m.Criteria[0].Weight += retired.Weight
+	for i, sc := range m.Scenarios {
+		w := maps.Clone(sc.Weights)
+		w[m.Criteria[0].Slug] += w[retired.Slug]
+		delete(w, retired.Slug)
+		m.Scenarios[i].Weights = w
+	}
+	var opened struct {
+		ID string `json:"id"`
+	}
+	apiJSON(t, ed, http.MethodPost, "/api/v1/proposals", map[string]any{"kind": "methodology", "ranking": demo.RankingSlug,
+		"title": "Retire " + retired.Slug, "methodology": m, "rationale": "No longer measured."}, http.StatusCreated, &opened)
+	pv := approveAndPublish(t, e, demo.RankingSlug, opened.ID)
+	if pv.Methodology == nil || !slices.ContainsFunc(pv.Methodology.Changes, func(c events.MethodologyChange) bool {
+		return c.Kind == "criterion_retired" && c.Target == retired.Slug
+	}) {
+		t.Fatalf("preview methodology = %+v, want %s retired", pv.Methodology, retired.Slug)
+	}
+	cleared := 0
+	for _, c := range pv.Changes {
+		if c.Target == "score:"+retired.Slug && c.ToScore == nil && c.FromScore != nil {
+			cleared++
+		}
+	}
+	if cleared == 0 {
+		t.Fatalf("preview changes clear no %s score: %+v", retired.Slug, pv.Changes)
+	}
+	doc := pageDoc(t, ed, "/r/"+demo.RankingSlug+"/editions/"+strconv.Itoa(pv.Number), "en")
+	if n := strings.Count(doc.Text(), "cleared (criterion retired)"); n != cleared {
+		t.Errorf("the edition page shows %d cleared scores, want %d", n, cleared)
+	}
+	if !strings.Contains(doc.Find(`[data-testid="edition-methodology"]`).Text(), "Retired the criterion "+retired.Slug) {
+		t.Errorf("the edition page's methodology changes: %q", doc.Find(`[data-testid="edition-methodology"]`).Text())
 	}
 }

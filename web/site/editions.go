@@ -101,6 +101,7 @@ type editionView struct {
 	NewEntries   []moveRow
 	Scores       []changeRow
 	Attributes   []changeRow
+	Methodology  []string // the methodology changes the edition published, worded
 	PrevHref     string
 	NextHref     string
 }
@@ -123,6 +124,9 @@ func buildEdition(ctx context.Context, read *projections.Store, p ui.Page, l lin
 	}
 	if n < latest {
 		v.NextHref = l.Edition(slug, n+1)
+	}
+	if v.Methodology, err = methodChangesOf(ctx, read, p, slug, n, r); err != nil {
+		return v, err
 	}
 	for _, id := range d.Proposals {
 		v.Proposals = append(v.Proposals, choice{Value: id, Label: id, Href: l.Audit(id)})
@@ -155,6 +159,9 @@ func buildEdition(ctx context.Context, read *projections.Store, p ui.Page, l lin
 				}
 			}
 			row.From, row.To = scoreText(c.FromScore), scoreText(c.ToScore)
+			if c.ToScore == nil && c.FromScore != nil && !r.HasCriterion(c.Key()) {
+				row.To = p.T("public.score_cleared") // a methodology retired the criterion
+			}
 			row.EntryHref = l.Entry(slug, c.Entry, scoreAnchor(c.Key()))
 			v.Scores = append(v.Scores, row)
 		default:

@@ -52,7 +52,8 @@ type methodologyView struct {
 	Filters         []methodFilter
 	MinApprovals    int
 	EvidenceChecked bool
-	Illustrative    bool // scores only illustrate the tool (the demo ranking)
+	Illustrative    bool            // scores only illustrate the tool (the demo ranking)
+	History         []methodEdition // newest first
 }
 
 func buildMethodology(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string) (methodologyView, error) {
@@ -64,6 +65,9 @@ func buildMethodology(ctx context.Context, read *projections.Store, p ui.Page, l
 		Description: r.Description.In(p.Lang), MinApprovals: r.Quorum.MinApprovals,
 		EvidenceChecked: r.Quorum.RequireEvidenceVerified, Illustrative: r.Illustrative}
 	v.Page.Title = p.T("public.methodology_title") + " · " + v.RankingTitle
+	if v.History, err = methodHistoryOf(ctx, read, p, l, slug, r); err != nil {
+		return v, err
+	}
 	for _, sc := range r.Scenarios {
 		v.Scenarios = append(v.Scenarios, methodScenario{Name: sc.Name.In(p.Lang), Description: sc.Description.In(p.Lang),
 			Href: l.Ranking(slug, sc.Slug, "")})
