@@ -180,7 +180,15 @@ func TestAPIMethodologyDefinesAndChangesARanking(t *testing.T) {
 	if p.Rationale != "Battery matters more." || p.Methodology.Criteria[0].Weight != 30 || len(p.Changes) != 2 {
 		t.Fatalf("replaced proposal: rationale %q changes %+v", p.Rationale, p.Changes)
 	}
+	seq := e.lastSeq()
+	apiJSON(t, e.client("rev"), http.MethodPut, "/api/v1/proposals/"+opened.ID+"/methodology",
+		map[string]any{"methodology": laptopMethodology(), "rationale": "mine"}, http.StatusForbidden, nil)
+	if e.lastSeq() != seq {
+		t.Fatal("a reviewer's replacement was stored")
+	}
 	approveAndPublish(t, e, newRanking, opened.ID)
+	apiJSON(t, ed, http.MethodPut, "/api/v1/proposals/"+opened.ID+"/methodology",
+		map[string]any{"methodology": laptopMethodology(), "rationale": "too late"}, http.StatusConflict, nil)
 	apiJSON(t, ed, http.MethodGet, "/api/v1/rankings/"+newRanking+"/methodology", nil, http.StatusOK, &m)
 	if m.Edition != 2 || len(m.History) != 2 || m.Criteria[0].Weight != 30 {
 		t.Fatalf("after edition 2: edition %d, history %+v", m.Edition, m.History)
@@ -323,6 +331,12 @@ func TestAPIMethodologyRetiringACriterionClearsItsScores(t *testing.T) {
 	m := events.Methodology{Title: cur.Title, Description: cur.Description, Categories: cur.Categories,
 		Criteria: cur.Criteria, Attributes: cur.Attributes, Scenarios: cur.Scenarios, Filters: cur.Filters,
 		Quorum: cur.Quorum, License: cur.License, Illustrative: cur.Illustrative}
+	before := e.lastSeq()
+	res, body := ed.postJSON("/api/v1/proposals", map[string]any{"kind": "methodology", "ranking": demo.RankingSlug,
+		"title": "Nothing", "methodology": m, "rationale": "Same as now."}, nil)
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "methodology.unchanged") || e.lastSeq() != before {
+		t.Fatalf("an unchanged methodology: %d %.300s, stored %d → %d", res.StatusCode, body, before, e.lastSeq())
+	}
 	retired := m.Criteria[len(m.Criteria)-1]
 	m.Criteria = slices.Clone(m.Criteria[:len(m.Criteria)-1])
 	m.Criteria[0].Weight += retired.Weight

@@ -57,12 +57,19 @@ func openAnyProposal(d *Deps, ctx context.Context, a domain.Actor, commandID str
 	// The proposal is opened and then given its methodology: two commands,
 	// each idempotent by its own id, so a retry completes what a failed
 	// request began. The methodology is checked by the domain before the
-	// first, so a request refused for it stores nothing.
+	// first (and against the ranking's, for a change that changes nothing),
+	// so a request refused for it stores nothing.
 	if err := domain.ValidateMethodology(*in.Methodology); err != nil {
 		return domain.Result{}, underMethodology(err)
 	}
 	if strings.TrimSpace(in.Rationale) == "" {
 		return domain.Result{}, domain.Invalid("rationale", "field.required", nil)
+	}
+	if !in.NewRanking {
+		if rk, err := d.Commands.Ranking(ctx, in.Ranking); err == nil && rk.Exists() &&
+			domain.MethodologyHash(rk.Methodology()) == domain.MethodologyHash(*in.Methodology) {
+			return domain.Result{}, domain.Invalid("methodology", "methodology.unchanged", nil)
+		}
 	}
 	open, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
 		Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary,
