@@ -25,10 +25,14 @@ type ProposalSummary struct {
 	UpdatedAt string
 	Edition   int
 	Quorum    domain.QuorumState
+	// Kind is domain.KindMethodology for a methodology proposal (Entry
+	// empty); NewRanking, one that defines its ranking.
+	Kind       string
+	NewRanking bool
 }
 
 const proposalCols = `p.id, p.ranking, p.entry, coalesce(e.name_zh, p.entry), p.new_entry, p.title, p.author, p.status,
-	p.revision, p.revisers, p.opened_at, p.updated_at, p.edition, p.quorum`
+	p.revision, p.revisers, p.opened_at, p.updated_at, p.edition, p.quorum, p.kind, p.new_ranking`
 
 func (s *Store) proposalList(ctx context.Context, where string, args ...any) ([]ProposalSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+proposalCols+` FROM proposals p
@@ -42,7 +46,7 @@ func (s *Store) proposalList(ctx context.Context, where string, args ...any) ([]
 		var p ProposalSummary
 		var revisers, quorum, status string
 		if err := rows.Scan(&p.ID, &p.Ranking, &p.Entry, &p.EntryName, &p.NewEntry, &p.Title, &p.Author, &status,
-			&p.Revision, &revisers, &p.OpenedAt, &p.UpdatedAt, &p.Edition, &quorum); err != nil {
+			&p.Revision, &revisers, &p.OpenedAt, &p.UpdatedAt, &p.Edition, &quorum, &p.Kind, &p.NewRanking); err != nil {
 			return nil, err
 		}
 		p.Status = domain.Status(status)

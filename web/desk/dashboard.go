@@ -41,6 +41,7 @@ type queueItem struct {
 	Note   string // the quorum in words, or why the item is listed
 	Extra  string // a second link (the entry page), "" for none
 	XLabel string
+	Kind   string // the proposal's kind: "" for an entry's, "methodology"
 }
 
 // serveDashboard shows the signed-in user's queues.
@@ -100,6 +101,16 @@ func proposalItem(ctx context.Context, p ui.Page, labels *labelCache, ps project
 	}
 	if ps.NewEntry {
 		it.Detail += " · " + p.T("desk.item.new_entry")
+	}
+	if ps.Kind == domain.KindMethodology {
+		// The ranking stands where the entry would.
+		kind := "desk.item.methodology"
+		if ps.NewRanking {
+			kind = "desk.item.new_ranking"
+		}
+		rk := cmp.Or(labels.get(ctx, ps.Ranking).title(p.Lang), ps.Ranking)
+		it.Detail = p.T("desk.item.detail", rk, ps.Revision, ps.Author) + " · " + p.T(kind)
+		it.Kind = ps.Kind
 	}
 	if withQuorum {
 		it.Note = quorumSentence(p, labels.get(ctx, ps.Ranking), ps.Quorum)

@@ -107,6 +107,18 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle(proposal+"dismiss-veto", proposalForm(d, command.DismissVeto, formNamed[command.DismissVetoInput]("dismiss")))
 	handle(proposal+"reject", proposalForm(d, command.Reject, formNamed[command.ReasonInput]("reject")))
 
+	// Methodology proposals: a new ranking, a change to a ranking's
+	// methodology, and the edit of a methodology draft.
+	editor := func(h http.HandlerFunc) http.Handler { return role(domain.RoleEditor, h) }
+	methodology := func() http.Handler {
+		return command.Form(d.write, command.ProposeMethodology, methodologyDone, d.methodologyFailed)
+	}
+	handle("GET /desk/rankings/new", editor(d.serveNewRanking))
+	handle("POST /desk/rankings", methodology())
+	handle("GET /desk/rankings/{slug}/methodology", editor(d.serveChangeMethodology))
+	handle("POST /desk/rankings/{slug}/methodology", methodology())
+	handle(proposal+"methodology", methodology())
+
 	// An entry as the desk sees it.
 	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))
 

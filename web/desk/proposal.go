@@ -37,6 +37,8 @@ type proposalPageView struct {
 	Draft        bool
 	Today        string // YYYY-MM-DD, the evidence form's default observation day
 
+	Methodology *methodologyPanel // a methodology proposal's changes and moves; nil for an entry's
+
 	ShowImpact bool
 	Impact     impactView
 	Diff       []diffRow
@@ -111,6 +113,15 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 		Can:       dp.Allowed(httpx.Actor(ctx), ed), Vetoes: dp.OpenVetoes(),
 		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),
 		failed: failed, state: st,
+	}
+	if dp.IsMethodology() {
+		v.EntryName, v.EntryHref = v.RankingTitle, ""
+		v.Methodology, err = d.methodologyPanelOf(ctx, p, dp, v.Can)
+		v.Votes, v.History = voteRows(p, det)
+		v.Revisions = revisionRows(p, det)
+		v.Evidence = evidenceRows(p, l, det, v.Can.Edit, httpx.Now(ctx))
+		v.Citable = citable(det)
+		return v, err
 	}
 	v.EntryName = det.Entry
 	if pe := ed.Entry(det.Entry); pe != nil {

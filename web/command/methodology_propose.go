@@ -1,0 +1,94 @@
+package command
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/httpx"
+)
+
+// MethodologyInput proposes a ranking's whole methodology: into the draft
+// Proposal, or, when Proposal is "", into a methodology proposal it opens
+// for Ranking (one that defines it when NewRanking). The command id is the
+// opened proposal's id.
+type MethodologyInput struct {
+	WithCommandID
+	Proposal    string             `json:"proposal,omitempty"`
+	Ranking     string             `json:"ranking"`
+	NewRanking  bool               `json:"new_ranking,omitempty"`
+	Title       string             `json:"title,omitempty"` // the proposal's; "" names it after the ranking
+	Summary     string             `json:"summary,omitempty"`
+	Rationale   string             `json:"rationale"`
+	Methodology events.Methodology `json:"methodology"`
+}
+
+// ProposeMethodology opens a methodology proposal (unless the input names
+// a draft) and sets its methodology.
+var ProposeMethodology = Action[MethodologyInput]{
+	Name:    "methodology.propose",
+	Created: true,
+	Path: func(r *http.Request, in *MethodologyInput) {
+		if id := r.PathValue("id"); id != "" {
+			in.Proposal = id
+		}
+		if slug := r.PathValue("slug"); slug != "" {
+			in.Ranking = slug
+		}
+	},
+	Form: func(f *httpx.Form, in *MethodologyInput) {
+		in.Ranking, in.NewRanking = f.Str("slug"), f.Bool("new_ranking")
+		in.Title, in.Summary, in.Rationale = f.Str("proposal_title"), f.Str("summary"), f.Str("rationale")
+		in.Methodology = MethodologyForm(f)
+	},
+	Run: proposeMethodology,
+	Resource: func(_ *Deps, _ context.Context, in *MethodologyInput, commandID string) (string, string) {
+		return proposalResource(cmp.Or(in.Proposal, commandID))
+	},
+}
+
+// proposeMethodology checks the methodology before it opens anything, so
+// a refused form leaves no empty proposal behind; then it opens the
+// proposal (id: the command id) and proposes the methodology under a
+// command id derived from it, so a retry of the whole form stores nothing
+// twice.
+func proposeMethodology(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *MethodologyInput) (domain.Result, error) {
+	if err := domain.ValidateMethodology(in.Methodology); err != nil {
+		return domain.Result{}, err
+	}
+	proposeID := commandID
+	var opened domain.Result
+	if in.Proposal == "" {
+		title := in.Title
+		if title == "" {
+			title = methodologyTitle(in.NewRanking, in.Methodology.Title)
+		}
+		res, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
+			Ranking: in.Ranking, Title: title, Summary: in.Summary, Methodology: true, NewRanking: in.NewRanking})
+		if err != nil {
+			return res, err
+		}
+		opened, in.Proposal = res, commandID
+		derived, err := httpx.CommandID(a.Name, commandID+"/methodology", d.Now())
+		if err != nil {
+			return res, err
+		}
+		proposeID = derived
+	}
+	res, err := d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: proposeID,
+		Proposal: in.Proposal, Methodology: in.Methodology, Rationale: in.Rationale})
+	res.EventIDs = append(opened.EventIDs, res.EventIDs...)
+	res.Replayed = res.Replayed && (opened.Replayed || opened.Sequence == 0)
+	return res, err
+}
+
+// methodologyTitle names a methodology proposal after its ranking.
+func methodologyTitle(newRanking bool, t events.Text) string {
+	zh, en := cmp.Or(t.Zh, t.En), cmp.Or(t.En, t.Zh)
+	if newRanking {
+		return "定义榜单：" + zh + " / Define the ranking: " + en
+	}
+	return "方法论变更：" + zh + " / Methodology change: " + en
+}
