@@ -82,6 +82,9 @@ func TestBrowserMethodology(t *testing.T) {
 
 	browse(t, reader, chromedp.WaitVisible(chromedp.CSS(
 		`[data-testid="ranking-row"][data-entry="`+slug+`"][data-rank="`+to+`"]`)))
+
+	// The published proposal still says what it changed.
+	editor.open("/desk/proposals/"+change, `[data-testid="proposal"][data-status="published"] [data-testid="methodology-change-weight"]`)
 }
 
 // proposalIDAt is the id of the proposal page the browser shows.

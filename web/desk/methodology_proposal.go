@@ -64,11 +64,17 @@ func (d *Desk) methodologyPanelOf(ctx context.Context, p ui.Page, dp *domain.Pro
 		old = rk.Methodology()
 	}
 	proposed := dp.Methodology.Methodology
+	if !dp.Status.Open() {
+		// Closed: what it changed, as the read model recorded it (once
+		// published, the ranking's methodology is the proposed one).
+		changes, err := d.read.MethodologyChanges(ctx, dp.ID)
+		for _, c := range changes {
+			v.Changes = append(v.Changes, methodologyChangeRow{Kind: c.Kind, Text: changeText(p, c, old, proposed)})
+		}
+		return v, err
+	}
 	for _, c := range domain.DiffMethodology(old, proposed, first) {
 		v.Changes = append(v.Changes, methodologyChangeRow{Kind: c.Kind, Text: changeText(p, c, old, proposed)})
-	}
-	if !dp.Status.Open() {
-		return v, nil
 	}
 	ed, err := d.cmd.Edition(ctx, dp.Ranking)
 	if err != nil {
