@@ -20,11 +20,12 @@ func (h *Handler) OpenProposal(ctx context.Context, a Actor, c OpenProposal) (Re
 		return Result{}, invalid("proposal", "field.bad_proposal_ref", nil)
 	}
 	if c.Methodology {
-		// A methodology proposal reads the ranking; it writes only itself.
+		// A methodology proposal reads the ranking and its published state
+		// (the base of what it proposes); it writes only itself.
 		return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{ProposalID(c.ID)},
-			reads: []events.Aggregate{RankingID(c.Ranking)},
+			reads: []events.Aggregate{RankingID(c.Ranking), EditionID(c.Ranking)},
 			decide: func(s states) ([]Change, error) {
-				return DecideOpenProposal(s.ranking(c.Ranking), nil, nil, s.proposal(c.ID), a, c)
+				return DecideOpenProposal(s.ranking(c.Ranking), nil, s.edition(c.Ranking), s.proposal(c.ID), a, c)
 			}})
 	}
 	writes := []events.Aggregate{ProposalID(c.ID)}

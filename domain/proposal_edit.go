@@ -25,6 +25,11 @@ type OpenProposal struct {
 	// DependsOn names the open new-ranking proposal whose methodology an
 	// entry proposal is checked against while its ranking is unpublished.
 	DependsOn string
+	// Proposed, for a methodology proposal, is the methodology it proposes
+	// from the start, with its Rationale: opening and proposing are then
+	// one atomic append.
+	Proposed  *events.Methodology
+	Rationale string
 }
 
 // DecideOpenProposal yields ProposalOpened, preceded by EntryCreated for a
@@ -58,10 +63,21 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 		case !r.Exists():
 			return nil, ErrRankingMissing
 		}
-		return one(ProposalID(c.ID), &events.ProposalOpened{Ranking: c.Ranking, Title: c.Title, Summary: c.Summary,
-			Methodology: true, NewRanking: c.NewRanking}), nil
+		out := one(ProposalID(c.ID), &events.ProposalOpened{Ranking: c.Ranking, Title: c.Title, Summary: c.Summary,
+			Methodology: true, NewRanking: c.NewRanking})
+		if c.Proposed == nil {
+			return out, nil
+		}
+		if ed == nil {
+			ed = &Edition{}
+		}
+		opened := &Proposal{ID: c.ID, Ranking: c.Ranking, Kind: KindMethodology, NewRanking: c.NewRanking,
+			Author: actor.Name, Status: StatusDraft, Revision: 1}
+		more, err := DecideProposeMethodology(r, ed, opened, actor, ProposeMethodology{Proposal: c.ID,
+			Methodology: *c.Proposed, Rationale: c.Rationale})
+		return append(out, more...), err
 	}
-	if c.NewRanking {
+	if c.NewRanking || c.Proposed != nil {
 		return nil, invalid("new_ranking", "methodology.new_ranking_only", nil)
 	}
 	if !r.Exists() {

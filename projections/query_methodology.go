@@ -9,19 +9,36 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// MethodologyChanges returns what a methodology proposal's current
-// revision changes, against the methodology published when it was
-// proposed; nil (no error) for a proposal that proposes none yet.
+// MethodologyChanges lists what a methodology proposal changes: what its
+// edition published, once published; otherwise what its current revision
+// changes against the methodology published when it was proposed. nil (no
+// error) for a proposal that proposes none yet.
 func (s *Store) MethodologyChanges(ctx context.Context, proposal string) ([]events.MethodologyChange, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, target, from_value, to_value FROM methodology_history
+		WHERE proposal=? ORDER BY edition, idx`, proposal)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []events.MethodologyChange
+	for rows.Next() {
+		var c events.MethodologyChange
+		if err := rows.Scan(&c.Kind, &c.Target, &c.From, &c.To); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil || len(out) > 0 {
+		return out, err
+	}
 	var raw string
-	err := s.db.QueryRowContext(ctx, `SELECT changes FROM methodology_proposals WHERE proposal=?`, proposal).Scan(&raw)
+	err = s.db.QueryRowContext(ctx, `SELECT changes FROM methodology_proposals WHERE proposal=?`, proposal).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var out []events.MethodologyChange
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {
 		return nil, err
 	}

@@ -25,9 +25,10 @@ type MethodologyInput struct {
 	Methodology events.Methodology `json:"methodology"`
 }
 
-// ProposeMethodology opens a methodology proposal (unless the input names
-// a draft) and sets its methodology.
-var ProposeMethodology = Action[MethodologyInput]{
+// EditMethodology is the desk's methodology form: it opens a methodology
+// proposal with its methodology, or replaces the methodology of the draft
+// the input names.
+var EditMethodology = Action[MethodologyInput]{
 	Name:    "methodology.propose",
 	Created: true,
 	Path: func(r *http.Request, in *MethodologyInput) {
@@ -49,38 +50,24 @@ var ProposeMethodology = Action[MethodologyInput]{
 	},
 }
 
-// proposeMethodology checks the methodology before it opens anything, so
-// a refused form leaves no empty proposal behind; then it opens the
-// proposal (id: the command id) and proposes the methodology under a
-// command id derived from it, so a retry of the whole form stores nothing
-// twice.
+// proposeMethodology opens the proposal (id: the command id) with its
+// methodology in one atomic append, or replaces a draft's.
 func proposeMethodology(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *MethodologyInput) (domain.Result, error) {
-	if err := domain.ValidateMethodology(in.Methodology); err != nil {
-		return domain.Result{}, err
+	if in.Proposal != "" {
+		return d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: commandID,
+			Proposal: in.Proposal, Methodology: in.Methodology, Rationale: in.Rationale})
 	}
-	proposeID := commandID
-	var opened domain.Result
-	if in.Proposal == "" {
-		title := in.Title
-		if title == "" {
-			title = methodologyTitle(in.NewRanking, in.Methodology.Title)
-		}
-		res, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
-			Ranking: in.Ranking, Title: title, Summary: in.Summary, Methodology: true, NewRanking: in.NewRanking})
-		if err != nil {
-			return res, err
-		}
-		opened, in.Proposal = res, commandID
-		derived, err := httpx.CommandID(a.Name, commandID+"/methodology", d.Now())
-		if err != nil {
-			return res, err
-		}
-		proposeID = derived
+	title := in.Title
+	if title == "" {
+		title = methodologyTitle(in.NewRanking, in.Methodology.Title)
 	}
-	res, err := d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: proposeID,
-		Proposal: in.Proposal, Methodology: in.Methodology, Rationale: in.Rationale})
-	res.EventIDs = append(opened.EventIDs, res.EventIDs...)
-	res.Replayed = res.Replayed && (opened.Replayed || opened.Sequence == 0)
+	m := in.Methodology
+	res, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
+		Ranking: in.Ranking, Title: title, Summary: in.Summary, Methodology: true, NewRanking: in.NewRanking,
+		Proposed: &m, Rationale: in.Rationale})
+	if err == nil {
+		in.Proposal = commandID // the page to go to
+	}
 	return res, err
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
-	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // OpenAnyInput is the body of POST /api/v1/proposals: an entry proposal
@@ -54,41 +53,12 @@ func openAnyProposal(d *Deps, ctx context.Context, a domain.Actor, commandID str
 	if in.Methodology == nil {
 		return domain.Result{}, domain.Invalid("methodology", "field.required", nil)
 	}
-	// The proposal is opened and then given its methodology: two commands,
-	// each idempotent by its own id, so a retry completes what a failed
-	// request began. The methodology is checked by the domain before the
-	// first (and against the ranking's, for a change that changes nothing),
-	// so a request refused for it stores nothing.
-	if err := domain.ValidateMethodology(*in.Methodology); err != nil {
-		return domain.Result{}, underMethodology(err)
-	}
-	if strings.TrimSpace(in.Rationale) == "" {
-		return domain.Result{}, domain.Invalid("rationale", "field.required", nil)
-	}
-	if !in.NewRanking {
-		if rk, err := d.Commands.Ranking(ctx, in.Ranking); err == nil && rk.Exists() &&
-			domain.MethodologyHash(rk.Methodology()) == domain.MethodologyHash(*in.Methodology) {
-			return domain.Result{}, domain.Invalid("methodology", "methodology.unchanged", nil)
-		}
-	}
-	open, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
+	// Opened with its methodology in one atomic append: a request refused
+	// for the methodology stores nothing, and a retry replays the whole.
+	res, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
 		Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary,
-		Methodology: true, NewRanking: in.NewRanking})
-	if err != nil {
-		return open, err
-	}
-	proposeID, err := httpx.CommandID(a.Name, commandID+"/methodology", d.Now())
-	if err != nil {
-		return open, err
-	}
-	res, err := d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: proposeID,
-		Proposal: commandID, Methodology: *in.Methodology, Rationale: in.Rationale})
-	if err != nil {
-		return res, underMethodology(err)
-	}
-	res.EventIDs = append(open.EventIDs, res.EventIDs...)
-	res.Replayed = open.Replayed && res.Replayed
-	return res, nil
+		Methodology: true, NewRanking: in.NewRanking, Proposed: in.Methodology, Rationale: in.Rationale})
+	return res, underMethodology(err)
 }
 
 // ProposeMethodologyInput replaces the methodology a draft proposes.
