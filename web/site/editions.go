@@ -32,6 +32,7 @@ type editionsView struct {
 	RankingTitle string
 	RankingHref  string
 	Editions     []editionRow
+	Dataset      datasetView // the newest edition's license, citation and schema.org Dataset
 }
 
 func buildEditions(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string) (editionsView, error) {
@@ -50,7 +51,8 @@ func buildEditions(ctx context.Context, read *projections.Store, p ui.Page, l li
 			PublishedOn: dayText(p, e.PublishedAt), Publisher: e.Publisher, Note: e.Note, Changes: e.Changes,
 			Proposals: len(e.Proposals)})
 	}
-	return v, nil
+	v.Dataset, err = editionsDataset(ctx, read, p, l, slug)
+	return v, err
 }
 
 // moveRow is one entry's move in an edition.

@@ -187,6 +187,7 @@ func (x *exporter) site() error {
 	x.json("api/v1/rankings.json", list, err)
 	for _, rk := range rankings {
 		x.api(rk.Slug)
+		x.downloads(rk.Slug)
 	}
 	for _, lang := range []string{i18n.Zh, i18n.En} {
 		x.lang(lang, rankings)

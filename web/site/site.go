@@ -82,6 +82,13 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
 
+	// An edition's downloads and citations: immutable, like the edition.
+	handle("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
+	handle("GET /r/{slug}/editions/{n}/ranking.json", s.rankingJSON)
+	handle("GET /r/{slug}/editions/{n}/ranking.csv-metadata.json", s.csvMetadata)
+	handle("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
+	handle("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
+
 	// Archived copies of the pages evidence cites: they read the archive,
 	// not the read models.
 	mux.HandleFunc("GET /captures/{sha256}", s.capture)
