@@ -156,4 +156,7 @@ var enSite = map[string]string{
 	"cite.title":                 "Cite this edition",
 	"cite.permalink":             "Permalink",
 	"cite.text":                  "%[1]s (%[2]s). %[3]s [Data set]. Snapshot SHA-256 %[4]s.",
+	"badge.title":                "Embed a badge",
+	"badge.hint":                 "The badge shows this entry's rank in the newest edition and links to this page. Add ?scenario= to the image address for a scenario's rank, ?lang=zh for Chinese.",
+	"badge.alt":                  "%s in %s",
 }

@@ -156,4 +156,7 @@ var zhSite = map[string]string{
 	"cite.title":                 "引用本期",
 	"cite.permalink":             "永久链接",
 	"cite.text":                  "%[1]s（%[2]s）。%[3]s [数据集]。快照 SHA-256 %[4]s。",
+	"badge.title":                "嵌入徽章",
+	"badge.hint":                 "徽章显示本条目在最新一期中的排名，并链接到本页。在图片地址后加 ?scenario= 可显示某场景下的排名，加 ?lang=zh 显示中文。",
+	"badge.alt":                  "%s · %s",
 }

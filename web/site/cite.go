@@ -111,9 +111,13 @@ func (c citation) Text(lang string) string {
 // hostPattern is what a request's Host may be to enter a permalink.
 var hostPattern = regexp.MustCompile(`^[A-Za-z0-9.-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]+)?$`)
 
-// origin is the scheme and host the request came to, for permalinks in
-// files read away from the site; "" when the Host is not a plain name.
-func (s *Site) origin(r *http.Request) string {
+// requestOrigin is the site's public address, for permalinks in files read
+// away from the site: Config.Origin, else the scheme and host the request
+// came to; "" when the Host is not a plain name.
+func (s *Site) requestOrigin(r *http.Request) string {
+	if s.origin != "" {
+		return s.origin
+	}
 	if !hostPattern.MatchString(r.Host) {
 		return ""
 	}
@@ -135,7 +139,7 @@ func (s *Site) citationFor(r *http.Request) (citation, error) {
 		return citation{}, err
 	}
 	ref := projections.EditionSummary{Ranking: d.Ranking, Number: d.Number, PublishedAt: d.PublishedAt, SnapshotHash: d.SnapshotHash}
-	return citationOf(def, ref, s.origin(r)+liveLinks.Edition(d.Ranking, d.Number)), nil
+	return citationOf(def, ref, s.requestOrigin(r)+liveLinks.Edition(d.Ranking, d.Number)), nil
 }
 
 // citeBib serves GET /r/{slug}/editions/{n}/cite.bib.

@@ -200,7 +200,9 @@ func (s *Site) editions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug := r.PathValue("slug")
 	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
-		v, err := buildEditions(ctx, s.read, p, liveLinks, slug)
+		l := liveLinks
+		l.origin = s.origin
+		v, err := buildEditions(ctx, s.read, p, l, slug)
 		v.Live = live
 		return editionsPage(v), err
 	})

@@ -263,6 +263,7 @@ func (s *Site) entry(w http.ResponseWriter, r *http.Request) {
 	s.servePage(w, r, slug, nil, true, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		l := liveLinks
 		l.captures = s.captures != nil
+		l.origin = s.origin
 		v, err := buildEntry(ctx, s.read, p, l, slug, entry, httpx.Now(ctx))
 		v.Live = live
 		return entryPage(v), err

@@ -87,7 +87,7 @@ func datasetOf(p ui.Page, l linkSet, def *domain.Ranking, editions []projections
 	}
 	ed := editions[0]
 	v := datasetView{Number: ed.Number, License: def.License, LicenseHref: licenseURL(def.License),
-		Permalink: l.Edition(def.Slug, ed.Number), BibHref: l.Download(def.Slug, ed.Number, citeBibFile),
+		Permalink: l.Abs(l.Edition(def.Slug, ed.Number)), BibHref: l.Download(def.Slug, ed.Number, citeBibFile),
 		CSLHref: l.Download(def.Slug, ed.Number, citeJSONFile)}
 	v.Cite = citationOf(def, ed, v.Permalink)
 	v.CiteText = v.Cite.Text(p.Lang)

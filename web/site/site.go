@@ -8,6 +8,7 @@ package site
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
@@ -32,6 +33,11 @@ type Config struct {
 	// answers kept for readers who are not signed in; 0: 64 MiB
 	// (DefaultPageCacheBytes); negative: keep none.
 	PageCacheBytes int
+	// Origin is the site's public address ("https://rank.example"), for
+	// the permalinks a reader takes elsewhere: citations and badge embeds.
+	// "": downloads use the Host of each request, and pages (cached for
+	// every Host) show site paths.
+	Origin string
 	// Captures reads the archived copies of cited pages; nil: GET
 	// /captures/{sha256} answers 404, and pages link no copies.
 	Captures Captures
@@ -47,6 +53,7 @@ type Site struct {
 	cache  *bodyCache
 	memo   *markMemo
 	hub    *hub
+	origin string // Config.Origin, without a final slash
 	// captures is nil when the server keeps no archive.
 	captures Captures
 }
@@ -54,7 +61,8 @@ type Site struct {
 // New returns a Site; mount its routes with Routes.
 func New(cfg Config) *Site {
 	s := &Site{read: cfg.Read, log: cfg.Log, now: cfg.Now, secure: cfg.Secure, rows: pageRows,
-		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures}
+		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures,
+		origin: strings.TrimSuffix(cfg.Origin, "/")}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -78,6 +86,8 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /{$}", s.home)
 	handle("GET /r/{slug}", s.ranking)
 	handle("GET /r/{slug}/e/{entry}", s.entry)
+	handle("GET /r/{slug}/e/{entry}/badge.svg", s.badgeSVG)
+	handle("GET /r/{slug}/e/{entry}/badge.json", s.badgeJSON)
 	handle("GET /r/{slug}/editions", s.editions)
 	handle("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
