@@ -91,6 +91,7 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/editions", s.editions)
 	handle("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
+	handle("GET /r/{slug}/compare", s.compare)
 
 	// An edition's downloads and citations: immutable, like the edition.
 	handle("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
