@@ -74,7 +74,7 @@ type datasetView struct {
 	Cite        citation
 	Permalink   string
 	CiteText    string
-	BibHref     string
+	BibHref     string // "" in a static export
 	CSLHref     string
 	JSONLD      string // the schema.org Dataset
 }
@@ -87,8 +87,12 @@ func datasetOf(p ui.Page, l linkSet, def *domain.Ranking, editions []projections
 	}
 	ed := editions[0]
 	v := datasetView{Number: ed.Number, License: def.License, LicenseHref: licenseURL(def.License),
-		Permalink: l.Abs(l.Edition(def.Slug, ed.Number)), BibHref: l.Download(def.Slug, ed.Number, citeBibFile),
-		CSLHref: l.Download(def.Slug, ed.Number, citeJSONFile)}
+		Permalink: l.Abs(l.Edition(def.Slug, ed.Number))}
+	if !l.Static() {
+		// The citation files name the permalink, which a static export,
+		// hosted anywhere, does not know.
+		v.BibHref, v.CSLHref = l.Download(def.Slug, ed.Number, citeBibFile), l.Download(def.Slug, ed.Number, citeJSONFile)
+	}
 	v.Cite = citationOf(def, ed, v.Permalink)
 	v.CiteText = v.Cite.Text(p.Lang)
 	site := &ldThing{Type: "Organization", Name: v.Cite.Publisher}
