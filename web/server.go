@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 
@@ -48,6 +50,10 @@ type Config struct {
 	// Secure marks cookies Secure and sends HSTS; set it when the site is
 	// served over TLS, directly or behind a TLS-terminating proxy.
 	Secure bool
+	// PublicURL is the site's public address ("https://rank.example"), for
+	// permalinks readers take elsewhere: citations and badge embeds. "":
+	// downloads name the Host each request came to, and pages show paths.
+	PublicURL string
 	// TrustedOrigins are extra origins ("https://desk.example.org") allowed to
 	// post cross-origin, such as a proxy that rewrites Host.
 	TrustedOrigins []string
@@ -143,8 +149,11 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	if err := checkPublicURL(cfg.PublicURL); err != nil {
+		return nil, err
+	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
-		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures})
+		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log})
 	s.routes()
 	s.handler = s.middleware(s.mux)
@@ -202,4 +211,18 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+}
+
+// checkPublicURL accepts "" or an http(s) origin: a scheme and a host,
+// nothing after but a final slash.
+func checkPublicURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("public URL %q: want http(s)://host[:port]", s)
+	}
+	return nil
 }

@@ -33,6 +33,8 @@ func serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", envOr("CROSSRANK_ADDR", ":8080"), "HTTP listen address (CROSSRANK_ADDR)")
 	noDemo := fs.Bool("no-demo", os.Getenv("CROSSRANK_NO_DEMO") != "", "do not load the demo ranking into an empty store (CROSSRANK_NO_DEMO)")
 	secure := fs.Bool("secure", os.Getenv("CROSSRANK_SECURE") != "", "the site is served over TLS (Secure cookies, HSTS) (CROSSRANK_SECURE)")
+	publicURL := fs.String("public-url", os.Getenv("CROSSRANK_PUBLIC_URL"),
+		"the site's public address, e.g. https://rank.example, for permalinks in citations and badge embeds (CROSSRANK_PUBLIC_URL)")
 	trusted := fs.String("trusted-proxies", os.Getenv("CROSSRANK_TRUSTED_PROXIES"),
 		"reverse proxies (CIDR,…) whose X-Forwarded-For or Forwarded header names the client (CROSSRANK_TRUSTED_PROXIES)")
 	metricsAddr := fs.String("metrics-addr", envOr("CROSSRANK_METRICS_ADDR", ""),
@@ -105,7 +107,7 @@ func serve(ctx context.Context, args []string) error {
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
 		Verify: desk.ProjectionVerifier(e.events, e.read.DB()),
 		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
-		PageCacheBytes: *pageCache, Captures: copies,
+		PageCacheBytes: *pageCache, Captures: copies, PublicURL: *publicURL,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {

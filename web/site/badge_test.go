@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -110,5 +112,46 @@ func TestBadgeEscapes(t *testing.T) {
 	}
 	if string(b.SVG()) != svg {
 		t.Error("not deterministic")
+	}
+}
+
+func TestPublicOriginInPermalinks(t *testing.T) {
+	e := newEnv(t, 0)
+	s := New(Config{Read: e.site.read, Origin: "https://rank.example/"})
+	mux := http.NewServeMux()
+	s.Routes(mux, func(h http.Handler) http.Handler { return h })
+	o := &env{t: t, site: s, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rq := &httpx.Request{Lang: i18n.En, Nonce: "test-nonce", Clock: time.Now, Now: time.Now()}
+		mux.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))
+	})}
+	n, _ := o.latestEdition()
+	_, js := o.get("/r/" + demo.RankingSlug + "/editions/" + strconv.Itoa(n) + "/ranking.json")
+	var snap domain.Snapshot
+	if err := json.Unmarshal([]byte(js), &snap); err != nil {
+		t.Fatal(err)
+	}
+	entry := "/r/" + demo.RankingSlug + "/e/" + snap.Entries[0].Slug
+
+	_, body := o.get(entry)
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Find(`[data-testid="badge-markdown"]`).Text(), "](https://rank.example"+entry+"/badge.svg)](https://rank.example"+entry+")"; !strings.HasSuffix(got, want) {
+		t.Errorf("markdown %q, want it to end %q", got, want)
+	}
+	_, body = o.get("/r/" + demo.RankingSlug + "/editions")
+	doc, err = goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Find(`[data-testid="cite-permalink"]`).AttrOr("href", ""), "https://rank.example/r/"+demo.RankingSlug+"/editions/"+strconv.Itoa(n); got != want {
+		t.Errorf("permalink %q, want %q", got, want)
+	}
+	if _, bib := o.get("/r/" + demo.RankingSlug + "/editions/" + strconv.Itoa(n) + "/cite.bib"); !strings.Contains(bib, "{https://rank.example/r/") {
+		t.Errorf("cite.bib ignores the public origin:\n%s", bib)
+	}
+	if _, svg := o.get(entry + "/badge.svg"); !strings.Contains(svg, `href="https://rank.example`+entry+`"`) {
+		t.Errorf("badge ignores the public origin:\n%s", svg)
 	}
 }
