@@ -2,12 +2,14 @@ package site
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/httpx"
 )
 
 func TestCompare(t *testing.T) {
@@ -120,4 +122,35 @@ func TestCompare(t *testing.T) {
 			t.Errorf("GET %s: %d, want %d", target, res.StatusCode, want)
 		}
 	}
+}
+
+// FuzzCompareQuery: any query either names two to four distinct entries
+// from a–d, fewer (the picker), or is refused as malformed — never more.
+func FuzzCompareQuery(f *testing.F) {
+	for _, s := range []string{"a=x&b=y", "a=x&b=x", "a=1&b=2&c=3&d=4&e=5", "a=x&a=y", "z=1", "lang=zh&a=x", "%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		got, err := compareQueryOf(q)
+		if err != nil {
+			if httpx.Status(err) != http.StatusBadRequest {
+				t.Fatalf("%q: status %d", raw, httpx.Status(err))
+			}
+			return
+		}
+		if len(got) > compareMax {
+			t.Fatalf("%q: %d entries", raw, len(got))
+		}
+		seen := map[string]bool{}
+		for _, e := range got {
+			if e == "" || seen[e] {
+				t.Fatalf("%q: %q", raw, got)
+			}
+			seen[e] = true
+		}
+	})
 }
