@@ -124,8 +124,9 @@ func (b badge) SVG() []byte {
 	lw, mw := textWidth(b.Label), textWidth(b.Message)
 	label, msg, title := xmlText(b.Label), xmlText(b.Message), xmlText(b.Label+": "+b.Message)
 	var out bytes.Buffer
-	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="20" role="img" aria-label="%s">`, lw+mw, title)
-	fmt.Fprintf(&out, `<title>%s</title><a href="%s">`, title, xmlText(b.Href))
+	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="%d" height="20" role="img" aria-label="%s">`, lw+mw, title)
+	// href for SVG 2, xlink:href for SVG 1.1 renderers.
+	fmt.Fprintf(&out, `<title>%s</title><a href="%s" xlink:href="%[2]s">`, title, xmlText(b.Href))
 	fmt.Fprintf(&out, `<rect width="%d" height="20" fill="#555"/><rect x="%d" width="%d" height="20" fill="%s"/>`, lw, lw, mw, badgeColors[b.Color])
 	out.WriteString(`<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,Noto Sans CJK SC,sans-serif" font-size="11">`)
 	fmt.Fprintf(&out, `<text x="%d" y="14">%s</text><text x="%d" y="14">%s</text>`, lw/2, label, lw+mw/2, msg)

@@ -57,8 +57,10 @@ func ldScript(v ldThing) string {
 // itemListOf is the ranking page's list as a schema.org ItemList: each
 // row shown, at its place, with its name and entry page.
 func itemListOf(v rankingView) string {
-	list := ldThing{Context: "https://schema.org", Type: "ItemList", Name: v.Title, InLanguage: v.HTMLLang(),
-		Version: strconv.Itoa(v.Edition), ItemListOrder: "https://schema.org/ItemListOrderAscending", NumberOfItems: len(v.Rows)}
+	// ItemList is no CreativeWork (no version, no inLanguage): the edition
+	// shown goes in its description, as the page's heading says it.
+	list := ldThing{Context: "https://schema.org", Type: "ItemList", Name: v.Title, Description: v.T("public.edition_title", v.Edition),
+		ItemListOrder: "https://schema.org/ItemListOrderAscending", NumberOfItems: len(v.Rows)}
 	for _, row := range v.Rows {
 		list.Items = append(list.Items, ldThing{Type: "ListItem", Position: row.Pos, Name: row.Name, URL: row.Href})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/i18n"
 )
 
 // ldOf parses the page's JSON-LD blocks.
@@ -41,8 +42,11 @@ func TestRankingItemList(t *testing.T) {
 		if len(ld) != 1 || ld[0]["@type"] != "ItemList" || ld[0]["@context"] != "https://schema.org" {
 			t.Fatalf("%s: JSON-LD %v", lang, ld)
 		}
-		if ld[0]["version"] != strconv.Itoa(n) || ld[0]["name"] != doc.Find(`[data-testid="ranking-title"]`).Text() {
-			t.Errorf("%s: version %v name %v", lang, ld[0]["version"], ld[0]["name"])
+		if ld[0]["description"] != doc.Find(`[data-testid="edition-number"]`).Text() || ld[0]["name"] != doc.Find(`[data-testid="ranking-title"]`).Text() {
+			t.Errorf("%s: description %v name %v", lang, ld[0]["description"], ld[0]["name"])
+		}
+		if ld[0]["description"] != i18n.T(lang, "public.edition_title", n) {
+			t.Errorf("%s: the list does not name edition %d", lang, n)
 		}
 		items, _ := ld[0]["itemListElement"].([]any)
 		rows := doc.Find(`[data-testid="ranking-row"]`)
