@@ -160,7 +160,7 @@ var enSite = map[string]string{
 	"badge.hint":                 "The badge shows this entry's rank in the newest edition and links to this page. Add ?scenario= to the image address for a scenario's rank, ?lang=zh for Chinese.",
 	"badge.alt":                  "%s in %s",
 	"compare.title":              "Compare",
-	"compare.pick":               "Choose two to %d entries of the newest edition.",
+	"compare.pick":               "Choose 2 to %d entries of the newest edition.",
 	"compare.entry_n":            "Entry %d",
 	"compare.submit":             "Compare",
 	"compare.caption":            "Scores per criterion, the evidence behind each, and the difference to the first entry",
