@@ -82,11 +82,11 @@ func TestEditionsDatasetAndCite(t *testing.T) {
 			ds["name"] == "" || ds["description"] == "" {
 			t.Errorf("%s: dataset %v", lang, ds)
 		}
-		// The demo states no license: none in the data, "not stated" on the page.
-		if _, ok := ds["license"]; ok {
-			t.Errorf("%s: license %v, the demo states none", lang, ds["license"])
+		// The demo states CC-BY-4.0: the SPDX page in the data, the id on the page.
+		if ds["license"] != "https://spdx.org/licenses/CC-BY-4.0.html" {
+			t.Errorf("%s: license %v, want the demo's CC-BY-4.0", lang, ds["license"])
 		}
-		if got := doc.Find(`[data-testid="license"]`).Text(); !strings.Contains(got, map[string]string{"en": "not stated", "zh": "未声明"}[lang]) {
+		if got := doc.Find(`[data-testid="license"]`).Text(); !strings.Contains(got, "CC-BY-4.0") {
 			t.Errorf("%s: license line %q", lang, got)
 		}
 		dist, _ := ds["distribution"].([]any)
