@@ -115,6 +115,7 @@ var english = map[string]string{
 	// Field errors: proposals, reviews, editions, tokens.
 	"evidence.too_many":         "a revision holds at most {limit} evidence items",
 	"evidence.source_required":  "give a source URL or name the source",
+	"evidence.bad_tier":         `unknown provenance tier "{tier}"`,
 	"evidence.still_cited":      "{evidence} is cited by the change {change}; remove that first",
 	"evidence.cited_twice":      "cites {evidence} twice",
 	"evidence.no_source_url":    "the evidence item has no source URL to capture",

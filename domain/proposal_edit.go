@@ -132,6 +132,7 @@ type AddEvidence struct {
 	Excerpt      string
 	ObservedOn   string // YYYY-MM-DD
 	ValidForDays int
+	Tier         Tier // "" when not stated
 }
 
 // MaxEvidence bounds the evidence items of one revision.
@@ -169,10 +170,13 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 	if c.ValidForDays < 0 || c.ValidForDays > 3650 {
 		return nil, invalid("valid_for_days", "field.validity_days", nil)
 	}
+	if c.Tier != "" && !c.Tier.Valid() {
+		return nil, invalid("tier", "evidence.bad_tier", Args{"tier": string(c.Tier)})
+	}
 	return one(ProposalID(p.ID), &events.EvidenceAdded{
 		EvidenceID: fmt.Sprintf("e%d", p.EvidenceSeq+1), Revision: p.Revision,
 		Claim: c.Claim, SourceURL: c.SourceURL, SourceName: c.SourceName, Section: c.Section,
-		Excerpt: c.Excerpt, ObservedOn: c.ObservedOn, ValidForDays: c.ValidForDays,
+		Excerpt: c.Excerpt, ObservedOn: c.ObservedOn, ValidForDays: c.ValidForDays, Tier: string(c.Tier),
 	}), nil
 }
 

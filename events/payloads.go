@@ -144,6 +144,10 @@ type EvidenceAdded struct {
 	Excerpt      string `json:"excerpt"`
 	ObservedOn   string `json:"observed_on"`              // YYYY-MM-DD
 	ValidForDays int    `json:"valid_for_days,omitempty"` // 0: does not expire
+	// Tier is where the claim comes from: "vendor", "third_party" or "own"
+	// (see domain.Tier); "" where the editor did not say, as in every
+	// event stored before tiers existed, which keep their bytes and hashes.
+	Tier string `json:"tier,omitempty"`
 }
 
 // EvidenceRemoved drops an evidence item from the current revision.

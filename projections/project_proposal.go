@@ -29,9 +29,9 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			}
 		}
 		if err := p.exec(`INSERT INTO evidence(proposal, evidence_id, revision, claim, source_url, source_name, section,
-			excerpt, observed_on, valid_for_days, stale_after, added_by, added_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			excerpt, observed_on, valid_for_days, stale_after, added_by, added_at, tier) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			pr.ID, d.EvidenceID, d.Revision, d.Claim, d.SourceURL, d.SourceName, d.Section, d.Excerpt,
-			d.ObservedOn, d.ValidForDays, stale, ev.Actor, ts(ev.Time)); err != nil {
+			d.ObservedOn, d.ValidForDays, stale, ev.Actor, ts(ev.Time), d.Tier); err != nil {
 			return err
 		}
 	case *events.EvidenceRemoved:

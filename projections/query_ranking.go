@@ -213,6 +213,7 @@ type EvidenceView struct {
 	Removed      bool
 	Capture      CaptureView
 	Drift        DriftView
+	Tier         domain.Tier // "" when not stated
 }
 
 // DriftView is what the latest scheduled re-check that found an evidence

@@ -19,6 +19,8 @@ type AddEvidenceInput struct {
 	Excerpt      string `json:"excerpt"`
 	ObservedOn   string `json:"observed_on"`
 	ValidForDays int    `json:"valid_for_days,omitempty"`
+	// Tier is "vendor", "third_party" or "own"; absent or "": not stated.
+	Tier string `json:"tier,omitempty"`
 }
 
 var AddEvidence = Action[AddEvidenceInput]{
@@ -28,7 +30,7 @@ var AddEvidence = Action[AddEvidenceInput]{
 	Form: func(f *httpx.Form, in *AddEvidenceInput) {
 		in.Claim, in.SourceURL, in.SourceName = f.Str("claim"), f.Str("source_url"), f.Str("source_name")
 		in.Section, in.Excerpt, in.ObservedOn = f.Str("section"), f.Str("excerpt"), f.Str("observed_on")
-		in.ValidForDays = f.Int("valid_for_days")
+		in.ValidForDays, in.Tier = f.Int("valid_for_days"), f.Str("tier")
 	},
 	Run: addEvidence,
 	Resource: func(_ *Deps, _ context.Context, in *AddEvidenceInput, _ string) (string, string) {
@@ -40,5 +42,6 @@ func addEvidence(d *Deps, ctx context.Context, a domain.Actor, commandID string,
 	return d.Commands.AddEvidence(ctx, a, domain.AddEvidence{CommandID: commandID,
 		Proposal: in.Proposal, Claim: in.Claim, SourceURL: in.SourceURL, SourceName: in.SourceName,
 		Section: in.Section, Excerpt: in.Excerpt, ObservedOn: in.ObservedOn, ValidForDays: in.ValidForDays,
+		Tier: domain.Tier(in.Tier),
 	})
 }

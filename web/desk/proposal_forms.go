@@ -128,6 +128,17 @@ func citable(d projections.ProposalDetail) []evidenceChoice {
 func (v proposalPageView) Action(name string) string { return ProposalPath(v.ID) + "/" + name }
 
 // Val returns what a failed submit of form sent in field, else def.
+// TierOptions lists the provenance tiers for the evidence form, "not
+// stated" first, keeping the choice of a failed submit.
+func (v proposalPageView) TierOptions() []selectOption {
+	chosen := v.Val("evidence", "tier", "")
+	out := []selectOption{{Value: "", Label: v.T("desk.field.tier_unstated"), Selected: chosen == ""}}
+	for _, t := range domain.Tiers {
+		out = append(out, selectOption{Value: string(t), Label: v.T("tier." + string(t)), Selected: chosen == string(t)})
+	}
+	return out
+}
+
 func (v proposalPageView) Val(form, field, def string) string {
 	if st := v.Form(form); st.Values != nil {
 		return st.Value(field)

@@ -99,6 +99,7 @@ type evidenceRow struct {
 	Unverified bool        // no approver of the current revision checked it yet
 	Removable  bool        // the editor may remove it (not cited, not removed)
 	Capture    *captureRow // nil: no http(s) source to capture
+	Tier       ui.Tier
 }
 
 // evidenceRows lists the proposal's evidence, current first.
@@ -123,6 +124,7 @@ func evidenceRows(p ui.Page, l rankingLabels, d projections.ProposalDetail, edit
 			ID: e.ID, Claim: e.Claim, Source: e.SourceName, Href: sourceHref(e.SourceURL), Section: e.Section,
 			Excerpt: e.Excerpt, Observed: p.Day(e.ObservedOn), Stale: e.Stale(now), Removed: e.Removed,
 			AddedBy: e.AddedBy, VerifiedBy: joinNames(p.Lang, verified[e.ID]), Capture: captureOf(p, e),
+			Tier: ui.TierOf(p, e.Tier),
 		}
 		if row.Source == "" {
 			row.Source = e.SourceURL

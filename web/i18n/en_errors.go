@@ -143,6 +143,8 @@ var enErrors = map[string]string{
 	"field.score":                  "{Field} must be an integer from {min} to {max}.",
 	"field.too_many_tags":          "{Field} has {count} tags; the limit is {limit}.",
 	"field.repeats":                "{Field} repeats \"{value}\".",
+	"label.tier":                   "provenance",
+	"evidence.bad_tier":            `{Field}: "{tier}" is not a provenance tier; choose the vendor's own claim, a third-party report or our own measurement.`,
 	"comment.resolved":             "The comment is already resolved.",
 	"inbox.not_own":                "Only its own user can change an inbox or its feed.",
 	"reviewers.unknown":            "{Field}: “{user}” is not a user.",

@@ -143,6 +143,8 @@ var zhErrors = map[string]string{
 	"field.score":                  "{field}须为 {min} 到 {max} 之间的整数。",
 	"field.too_many_tags":          "{field}有 {count} 个标签，上限为 {limit} 个。",
 	"field.repeats":                "{field}重复了“{value}”。",
+	"label.tier":                   "来源类别",
+	"evidence.bad_tier":            `{field}："{tier}" 不是来源类别；请选择厂商自述、第三方报告或编辑自测。`,
 	"comment.resolved":             "该评论已标为已解决。",
 	"inbox.not_own":                "只有本人才能更改自己的收件箱或其订阅。",
 	"reviewers.unknown":            "{field}：“{user}”不是已登记的用户。",

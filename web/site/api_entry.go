@@ -23,6 +23,9 @@ type apiEvidence struct {
 	ValidForDays int    `json:"valid_for_days,omitempty"`
 	StaleAfter   string `json:"stale_after,omitempty"`
 	Stale        bool   `json:"stale"`
+	// Tier is where the claim comes from: "vendor", "third_party" or
+	// "own"; absent where the editor did not say.
+	Tier string `json:"tier,omitempty"`
 	// Capture is the archived copy of the source; absent until one is.
 	Capture *apiCapture `json:"capture,omitempty"`
 	// Drift is what the latest re-check that found the source different
@@ -132,7 +135,7 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 		for _, v := range list {
 			out = append(out, apiEvidence{Proposal: v.Proposal, ID: v.ID, Claim: v.Claim, SourceURL: v.SourceURL,
 				SourceName: v.SourceName, Section: v.Section, Excerpt: v.Excerpt, ObservedOn: v.ObservedOn,
-				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now),
+				ValidForDays: v.ValidForDays, StaleAfter: v.StaleAfter, Stale: v.Stale(now), Tier: string(v.Tier),
 				Capture: apiCaptureOf(v.Capture), Drift: apiDriftOf(v.Drift)})
 		}
 		return out

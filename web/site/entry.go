@@ -31,6 +31,7 @@ type evidenceView struct {
 	Archive    bool // the source is itself an archive (web.archive.org, perma.cc)
 	Copy       copyView
 	Drift      driftView
+	Tier       ui.Tier
 }
 
 // driftView is what an evidence item shows of the latest re-check that
@@ -82,7 +83,7 @@ func sourceHref(raw string) string {
 func evidenceOf(p ui.Page, l linkSet, e projections.EvidenceView, now time.Time) evidenceView {
 	v := evidenceView{Anchor: evidenceAnchor(e.Proposal, e.ID), Claim: e.Claim, Excerpt: e.Excerpt,
 		Href: sourceHref(e.SourceURL), Section: e.Section, Observed: p.Day(e.ObservedOn),
-		Stale: e.Stale(now), AuditHref: l.Audit(e.Proposal)}
+		Stale: e.Stale(now), AuditHref: l.Audit(e.Proposal), Tier: ui.TierOf(p, e.Tier)}
 	if e.StaleAfter != "" {
 		v.StaleAfter = p.Day(e.StaleAfter)
 	}

@@ -16,10 +16,17 @@ type viewQuery struct {
 	Category string
 	Needs    map[string]string // filter key → option value
 	All      bool              // every row, not only the first pageRows
+	// Independent counts only the scores independent evidence backs
+	// (?evidence=independent; see domain.IndependentEdition).
+	Independent bool
 }
 
 // reserved are query names that are not needs.
-var reserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true}
+var reserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true, "evidence": true}
+
+// independentEvidence is the value of ?evidence= that asks for the
+// independent view.
+const independentEvidence = "independent"
 
 // viewQueryOf reads the reader's choices from q, keeping known values only.
 func viewQueryOf(r *domain.Ranking, q url.Values) viewQuery {
@@ -31,6 +38,7 @@ func viewQueryOf(r *domain.Ranking, q url.Values) viewQuery {
 		out.Category = q.Get("category")
 	}
 	out.All = q.Get("all") == "1"
+	out.Independent = q.Get("evidence") == independentEvidence
 	for _, f := range r.Filters {
 		v := q.Get(f.Key)
 		if reserved[f.Key] || v == "" {
@@ -58,6 +66,9 @@ func (q viewQuery) values() url.Values {
 	}
 	if q.All {
 		v.Set("all", "1")
+	}
+	if q.Independent {
+		v.Set("evidence", independentEvidence)
 	}
 	return v
 }

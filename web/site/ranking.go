@@ -94,18 +94,22 @@ type rankingView struct {
 	NeedsSet    bool
 	ResetHref   string
 	APIHref     string
+	Bases       []choice // all evidence, or independent evidence only
+	// IndependentHash is the SHA-256 of the independent view's canonical
+	// snapshot; "" on the published view.
+	IndependentHash string
 }
 
 // buildRanking assembles a ranking page from the read models, with at most
 // limit rows unless q.All (limit 0: every row).
 func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string, q viewQuery, limit int) (rankingView, error) {
-	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+	st, hash, err := standingOf(ctx, read, slug, q)
 	if err != nil {
 		return rankingView{}, err
 	}
 	r := st.Ranking
 	v := rankingView{Page: p, L: l, Slug: slug, Title: r.Title.In(p.Lang), Description: r.Description.In(p.Lang),
-		Edition: st.Edition, Query: q, NeedsSet: len(q.Needs) > 0, APIHref: l.API(slug)}
+		Edition: st.Edition, Query: q, NeedsSet: len(q.Needs) > 0, APIHref: l.API(slug), IndependentHash: hash}
 	v.Page.Title = v.Title
 	v.ResetHref = l.Ranking(slug, q.Scenario, q.Category)
 	if mark, err := read.EditionMark(ctx, slug); err == nil {
@@ -118,6 +122,9 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 		v.Criteria = append(v.Criteria, criterionView{Slug: c.Slug, Name: c.Name.In(p.Lang), Weight: st.Weights[c.Slug]})
 	}
 	v.Scenarios, v.Categories, v.Filters = pickers(p, l, r, q)
+	if !l.Static() {
+		v.Bases = bases(p, l, slug, q)
+	}
 	moves, err := movesOf(ctx, read, slug, st.Edition, q)
 	if err != nil {
 		return v, err
@@ -134,6 +141,9 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 			Href: l.Entry(slug, sr.Slug, ""), Total: sr.Total, TotalText: totalText(sr.Total),
 			TotalFill: totalMeter(sr.Total), Move: moveOf(p, moves, sr.Slug),
 			Spark: sparkOf(p, v.Criteria, sr.Scores)}
+		if q.Independent {
+			row.Move = moveView{} // editions record the moves of the published order only
+		}
 		for _, c := range v.Criteria {
 			sc, ok := sr.Scores[c.Slug]
 			row.Scores = append(row.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: meterOf(sc)})
@@ -188,6 +198,28 @@ func pickers(p ui.Page, l linkSet, r *domain.Ranking, q viewQuery) (scen, cats [
 		filters = append(filters, pf)
 	}
 	return scen, cats, filters
+}
+
+// standingOf returns the standing q asks for: the published one, or the
+// independent view with its hash.
+func standingOf(ctx context.Context, read *projections.Store, slug string, q viewQuery) (projections.StandingView, string, error) {
+	if !q.Independent {
+		st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+		return st, "", err
+	}
+	iv, err := read.IndependentStanding(ctx, slug, q.Scenario, q.Needs)
+	return iv.StandingView, iv.Hash, err
+}
+
+// bases are the two tabs of the evidence a ranking counts, each keeping
+// the reader's other choices.
+func bases(p ui.Page, l linkSet, slug string, q viewQuery) []choice {
+	all, ind := q, q
+	all.Independent, ind.Independent = false, true
+	return []choice{
+		{Value: "all", Label: p.T("public.view_published"), Href: l.RankingQuery(slug, all.values()), Current: !q.Independent},
+		{Value: independentEvidence, Label: p.T("public.view_independent"), Href: l.RankingQuery(slug, ind.values()), Current: q.Independent},
+	}
 }
 
 // movesOf returns the rank moves of the latest edition in the view's

@@ -1,0 +1,21 @@
+package i18n
+
+// enProvenance holds the English words about where evidence comes from and
+// how it is kept checkable: provenance tiers, the independent view, the
+// highlighted quote, re-verification and pending captures.
+var enProvenance = map[string]string{
+	"tier.vendor":      "vendor's own claim",
+	"tier.third_party": "third-party report",
+	"tier.own":         "our own measurement",
+	"tier.unknown":     "provenance not stated",
+	"tier.label":       "Provenance",
+
+	"desk.field.tier":          "Provenance",
+	"desk.field.tier_unstated": "Not stated",
+	"desk.field.tier_hint":     "Whose claim is this? The independent view of the ranking counts only scores that a third-party report or our own measurement backs.",
+	"public.view_published":    "All evidence",
+	"public.view_independent":  "Independent evidence only",
+	"public.basis_label":       "Evidence counted",
+	"public.independent_note":  "Counting only scores backed by at least one third-party report or our own measurement; a score resting on the vendor's own claims alone counts as 0. This view is computed from edition %d, not published.",
+	"public.independent_hash":  "View hash (SHA-256)",
+}

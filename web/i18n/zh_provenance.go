@@ -1,0 +1,21 @@
+package i18n
+
+// zhProvenance holds the Chinese words about where evidence comes from and
+// how it is kept checkable: provenance tiers, the independent view, the
+// highlighted quote, re-verification and pending captures.
+var zhProvenance = map[string]string{
+	"tier.vendor":      "厂商自述",
+	"tier.third_party": "第三方报告",
+	"tier.own":         "编辑自测",
+	"tier.unknown":     "未注明来源类别",
+	"tier.label":       "来源类别",
+
+	"desk.field.tier":          "来源类别",
+	"desk.field.tier_unstated": "未注明",
+	"desk.field.tier_hint":     "这是谁的说法？排名的“仅独立证据”视图只计入有第三方报告或编辑自测支持的评分。",
+	"public.view_published":    "全部证据",
+	"public.view_independent":  "仅独立证据",
+	"public.basis_label":       "计入的证据",
+	"public.independent_note":  "只计入至少有一项第三方报告或编辑自测支持的评分；仅凭厂商自述的评分按 0 计。此视图由第 %d 版计算得出，并非正式发布。",
+	"public.independent_hash":  "视图哈希（SHA-256）",
+}
