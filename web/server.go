@@ -77,6 +77,10 @@ type Config struct {
 	// (GET /captures/{sha256}); nil: that route answers 404 and pages
 	// link no copies.
 	Captures site.Captures
+	// Passages marks the quoted passage in an archived copy for signed-in
+	// reviewers (GET /desk/proposals/{id}/evidence/{e}/passage); nil: that
+	// route answers 404 and the desk links no highlighted copies.
+	Passages desk.Passages
 
 	// sleep replaces the sign-in throttle's account-wide wait (tests).
 	sleep func(ctx context.Context, d time.Duration)
@@ -154,7 +158,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
-	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log})
+	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
+		Passages: cfg.Passages})
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
+	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -69,20 +70,24 @@ func (c *capturing) openArchive(ctx context.Context, e *env, replicas int) (*cap
 	return c.archive, err
 }
 
-// copies returns the archive as the public site reads it. Copies already
-// taken are served even when capturing is off.
-func (c *capturing) copies(ctx context.Context, e *env, replicas int) (site.Captures, error) {
+// copies returns the archive as the public site and the desk read it.
+// Copies already taken are served even when capturing is off.
+func (c *capturing) copies(ctx context.Context, e *env, replicas int) (archivedCopies, error) {
 	a, err := c.openArchive(ctx, e, replicas)
 	if err != nil {
-		return nil, err
+		return archivedCopies{}, err
 	}
 	return archivedCopies{a}, nil
 }
 
-// archivedCopies serves the archive's WARC records to the public site.
+// archivedCopies serves the archive's WARC records to the public site,
+// and their text with the quote marked to the desk.
 type archivedCopies struct{ archive *capture.Archive }
 
-var _ site.Captures = archivedCopies{}
+var (
+	_ site.Captures = archivedCopies{}
+	_ desk.Passages = archivedCopies{}
+)
 
 func (a archivedCopies) Get(ctx context.Context, sha256 string) (site.Capture, error) {
 	rec, err := a.archive.Get(ctx, sha256)
@@ -93,6 +98,17 @@ func (a archivedCopies) Get(ctx context.Context, sha256 string) (site.Capture, e
 		return site.Capture{}, err
 	}
 	return site.Capture{Body: rec.Body, ContentType: rec.Header.Get("Content-Type"), Fetched: rec.Date, URL: rec.TargetURI}, nil
+}
+
+// Passage reads the record under sha256 as the quote check does and
+// locates excerpt in it.
+func (a archivedCopies) Passage(ctx context.Context, sha256, excerpt string) (desk.Passage, error) {
+	c, err := a.Get(ctx, sha256)
+	if err != nil {
+		return desk.Passage{}, err
+	}
+	p := capture.FindPassage(c.Body, c.ContentType, excerpt)
+	return desk.Passage{URL: c.URL, Fetched: c.Fetched, Text: p.Text, Start: p.Start, End: p.End, Checked: p.Checked}, nil
 }
 
 // start runs the capture worker until ctx ends.

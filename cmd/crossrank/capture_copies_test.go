@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -53,5 +54,17 @@ func TestArchivedCopies(t *testing.T) {
 		if _, err := copies.Get(ctx, k); !errors.Is(err, site.ErrNoCapture) || !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("Get(%q): %v, want ErrNoCapture", k, err)
 		}
+		if _, err := (archivedCopies{archive}).Passage(ctx, k, "prices"); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("Passage(%q): %v, want not found", k, err)
+		}
+	}
+	// The desk reads the same record's text with the quote located.
+	var passages desk.Passage
+	if passages, err = (archivedCopies{archive}).Passage(ctx, key, "PRICES"); err != nil {
+		t.Fatal(err)
+	}
+	if passages.Text != "prices" || passages.Start != 0 || passages.End != 6 || !passages.Checked ||
+		passages.URL != "https://example.org/prices" || !passages.Fetched.Equal(at) {
+		t.Errorf("passage %+v", passages)
 	}
 }

@@ -107,7 +107,7 @@ func serve(ctx context.Context, args []string) error {
 		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
 		Verify: desk.ProjectionVerifier(e.events, e.read.DB()),
 		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
-		PageCacheBytes: *pageCache, Captures: copies, PublicURL: *publicURL,
+		PageCacheBytes: *pageCache, Captures: copies, Passages: copies, PublicURL: *publicURL,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {

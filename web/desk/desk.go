@@ -35,6 +35,9 @@ type Config struct {
 	Verify Verifier
 	// Log receives what a request log would not show; nil: slog.Default().
 	Log *slog.Logger
+	// Passages marks the quote in an archived copy for reviewers; nil:
+	// the desk links no highlighted copies.
+	Passages Passages
 }
 
 // Sessions are the session operations the password forms need.
@@ -56,11 +59,13 @@ type Desk struct {
 	read     *projections.Store
 	verify   Verifier
 	log      *slog.Logger
+	passages Passages
 }
 
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
-	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log}
+	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
+		passages: cfg.Passages}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
@@ -95,6 +100,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("POST /desk/proposals", command.Form(d.write, command.OpenProposal, proposalOpened, d.newProposalFailed))
 	handle("GET /desk/proposals/{id}", user(d.serveProposal))
 	handle("GET /desk/proposals/{id}/impact", user(d.serveImpact))
+	handle("GET /desk/proposals/{id}/evidence/{evidence}/passage", user(d.servePassage))
 	const proposal = "POST /desk/proposals/{id}/"
 	handle(proposal+"evidence", proposalForm(d, command.AddEvidence, formNamed[command.AddEvidenceInput]("evidence")))
 	handle(proposal+"evidence/remove", proposalForm(d, command.RemoveEvidence, formNamed[command.RemoveEvidenceInput]("evidence-remove")))

@@ -138,6 +138,14 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	}
 	v.Diff = diffRows(p, l, det, ed)
 	v.Evidence = evidenceRows(p, l, det, v.Can.Edit, httpx.Now(ctx))
+	if d.passages != nil {
+		for i, e := range v.Evidence {
+			if c := e.Capture; c != nil && c.State == "captured" && c.Quote != "unchecked" {
+				c.Passage, c.PassageT = PassagePath(det.ID, e.ID, false), p.T("desk.passage.link")
+				v.Evidence[i].Capture = c
+			}
+		}
+	}
 	v.Votes, v.History = voteRows(p, det)
 	v.Revisions = revisionRows(p, det)
 	v.Citable = citable(det)

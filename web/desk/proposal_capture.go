@@ -17,6 +17,10 @@ type captureRow struct {
 	Href   string // the archived copy, with State "captured"
 	Quote  string // "found", "not-found" or "unchecked", with State "captured"
 	QuoteT string // the quote check in words
+	// Passage is the copy's text with the quote marked, with State
+	// "captured" when the desk can show it and the copy has text; "" else.
+	Passage  string
+	PassageT string
 }
 
 // captureOf describes the capture of an evidence item whose source is an
