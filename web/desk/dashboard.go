@@ -42,6 +42,8 @@ type queueItem struct {
 	Extra  string // a second link (the entry page), "" for none
 	XLabel string
 	Kind   string // the proposal's kind: "" for an entry's, "methodology"
+	Action string // a third link: the next step (a re-verification proposal), "" for none
+	ALabel string
 }
 
 // serveDashboard shows the signed-in user's queues.

@@ -20,7 +20,12 @@ func (d *Desk) reverifySection(ctx context.Context, p ui.Page, labels *labelCach
 	for _, s := range all {
 		lb := labels.get(ctx, s.Ranking)
 		ev := s.Evidence
+		var action string
+		if p.Has(domain.RoleEditor) {
+			action = ReverifyPath(s.Ranking, s.Entry, ev.Proposal, ev.ID)
+		}
 		sec.Items = append(sec.Items, queueItem{
+			Action: action, ALabel: p.T("desk.reverify.open"),
 			Href:   ProposalPath(ev.Proposal) + "#evidence-" + ev.ID,
 			Title:  entryLabel(labels.entryName(ctx, p.Lang, s.Ranking, s.Entry, s.EntryName), s.Entry) + " · " + lb.target(p.Lang, s.Target),
 			Detail: p.T("desk.stale.detail", ev.ID, ev.Claim),

@@ -74,6 +74,11 @@ type entryEvidenceView struct {
 	Observed    string
 	StaleAfter  string // "" when it does not expire
 	Stale       bool
+	Tier        ui.Tier
+	Drift       string // what the latest re-check found at a changed or dead source; "" otherwise
+	// ReverifyURL opens a re-verification proposal for a changed or dead
+	// source, for editors; "" otherwise.
+	ReverifyURL string
 }
 
 // entryProposalView is a proposal in the entry's lists.
@@ -153,14 +158,14 @@ func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.Entr
 			sc := ev.Scores[i]
 			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, sc.Proposal, sc.Edition, sc.Rationale
 			sv.ProposalURL = proposalURL(sc.Proposal)
-			sv.Evidence = entryEvidenceOf(p, sc.Evidence, now)
+			sv.Evidence = entryEvidenceOf(p, ev, sc.Evidence, now)
 		}
 		v.Scores = append(v.Scores, sv)
 	}
 	for _, a := range ev.Attributes {
 		v.Attributes = append(v.Attributes, entryAttrView{Key: a.Key, Label: w.Target("attr:" + a.Key),
 			Tags: w.Tags(a.Key, a.Tags), ProposalURL: proposalURL(a.Proposal), Edition: a.Edition,
-			Evidence: entryEvidenceOf(p, a.Evidence, now)})
+			Evidence: entryEvidenceOf(p, ev, a.Evidence, now)})
 	}
 	for _, pr := range ev.Proposals {
 		pv := entryProposalView{ID: pr.ID, URL: proposalURL(pr.ID), Title: pr.Title, Author: pr.Author,
@@ -190,12 +195,19 @@ func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.Entr
 	return v
 }
 
-func entryEvidenceOf(p ui.Page, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
+func entryEvidenceOf(p ui.Page, entry projections.EntryView, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
 	out := make([]entryEvidenceView, 0, len(evs))
 	for _, e := range evs {
-		out = append(out, entryEvidenceView{ID: e.ID, ProposalURL: proposalURL(e.Proposal), Claim: e.Claim,
+		v := entryEvidenceView{ID: e.ID, ProposalURL: proposalURL(e.Proposal), Claim: e.Claim,
 			SourceURL: e.SourceURL, SourceName: e.SourceName, Section: e.Section, Excerpt: e.Excerpt,
-			Observed: p.Day(e.ObservedOn), StaleAfter: p.Day(e.StaleAfter), Stale: e.Stale(now)})
+			Observed: p.Day(e.ObservedOn), StaleAfter: p.Day(e.StaleAfter), Stale: e.Stale(now), Tier: ui.TierOf(p, e.Tier)}
+		if e.Drift.State == domain.DriftChanged || e.Drift.State == domain.DriftDead {
+			v.Drift = driftNote(p, e.Drift)
+			if p.Has(domain.RoleEditor) && entry.Published {
+				v.ReverifyURL = ReverifyPath(entry.Ranking.Slug, entry.Slug, e.Proposal, e.ID)
+			}
+		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -55,6 +55,11 @@ type proposalPageView struct {
 	Attributes []attrForm
 	Citable    []evidenceChoice // evidence of the current revision, for citing and verifying
 	Vetoes     []string         // reviewers with an open veto
+	// Reverify is the drifted source this draft re-verifies
+	// (?reverify=&evidence=), pre-filling the evidence and score forms;
+	// nil for none.
+	Reverify     *reverifySource
+	ReverifyNote string
 
 	failed string       // the form whose submit failed, "" for none
 	state  ui.FormState // what it showed
@@ -150,8 +155,19 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	v.Revisions = revisionRows(p, det)
 	v.Citable = citable(det)
 	if v.Can.Edit {
+		if ref, ok := reverifyRefOf(r.URL.Query()); ok && failed == "" {
+			if v.Reverify, err = d.reverifySourceOf(ctx, det.Ranking, det.Entry, ref); err != nil {
+				return v, err
+			}
+		}
 		v.Criteria = criterionOptions(p, rk, ed.Entry(det.Entry), det, v.Form("score"))
 		v.Attributes = attrForms(p, v, rk, ed.Entry(det.Entry), det)
+		if s := v.Reverify; s != nil {
+			v.ReverifyNote = reverifyNote(p, l, s)
+			for i := range v.Criteria {
+				v.Criteria[i].Selected = v.Criteria[i].Slug == s.Criterion()
+			}
+		}
 	}
 	return v, nil
 }

@@ -131,12 +131,25 @@ func (v proposalPageView) Action(name string) string { return ProposalPath(v.ID)
 // TierOptions lists the provenance tiers for the evidence form, "not
 // stated" first, keeping the choice of a failed submit.
 func (v proposalPageView) TierOptions() []selectOption {
-	chosen := v.Val("evidence", "tier", "")
+	chosen := v.EvidenceVal("tier")
 	out := []selectOption{{Value: "", Label: v.T("desk.field.tier_unstated"), Selected: chosen == ""}}
 	for _, t := range domain.Tiers {
 		out = append(out, selectOption{Value: string(t), Label: v.T("tier." + string(t)), Selected: chosen == string(t)})
 	}
 	return out
+}
+
+// EvidenceVal returns what a field of the evidence form shows: what a
+// failed submit sent, else the re-verified item's claim, source and tier,
+// else nothing.
+func (v proposalPageView) EvidenceVal(field string) string {
+	def := ""
+	if s := v.Reverify; s != nil {
+		e := s.Evidence
+		def = map[string]string{"claim": e.Claim, "source_url": e.SourceURL, "source_name": e.SourceName,
+			"section": e.Section, "tier": string(e.Tier)}[field]
+	}
+	return v.Val("evidence", field, def)
 }
 
 func (v proposalPageView) Val(form, field, def string) string {

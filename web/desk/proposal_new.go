@@ -20,6 +20,9 @@ type newProposalView struct {
 	RankingTitle string
 	Entries      []selectOption // its published entries (and the one asked for)
 	Categories   []selectOption
+	// Reverify pre-fills the form for an existing entry to re-verify a
+	// drifted source (?reverify=&evidence=); nil for none.
+	Reverify *reverifyPrefill
 
 	failed string // "existing" or "new": the form whose submit failed
 	state  ui.FormState
@@ -40,14 +43,39 @@ func (v newProposalView) Form(name string) ui.FormState {
 	return ui.FormState{}
 }
 
+// ExistingVal returns what a field of the form for an existing entry
+// shows: what a failed submit sent, else the re-verification's words.
+func (v newProposalView) ExistingVal(field string) string {
+	if v.failed == "existing" || v.Reverify == nil {
+		return v.Form("existing").Value(field)
+	}
+	return map[string]string{"title": v.Reverify.Title, "summary": v.Reverify.Summary}[field]
+}
+
 // serveNewProposal shows the form; ?ranking= and ?entry= preselect (the desk
-// entry page links here with both).
+// entry page links here with both), and ?reverify= with ?evidence= name a
+// drifted source to re-verify (the dashboard's queue links here so).
 func (d *Desk) serveNewProposal(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v, err := d.buildNewProposal(r, q.Get("ranking"), q.Get("entry"), "", ui.FormState{})
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
+	}
+	if ref, ok := reverifyRefOf(q); ok && v.Ranking != "" {
+		s, err := d.reverifySourceOf(r.Context(), v.Ranking, q.Get("entry"), ref)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		if s != nil {
+			def, _, err := d.read.Definition(r.Context(), v.Ranking)
+			if err != nil {
+				ui.Fail(w, r, err)
+				return
+			}
+			v.Reverify = prefillOf(v.Page, rankingLabels{def}, s)
+		}
 	}
 	ui.Render(w, r, http.StatusOK, newProposalPage(v))
 }
@@ -67,6 +95,9 @@ func (d *Desk) RenderNewProposal(w http.ResponseWriter, r *http.Request, status 
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
+	}
+	if ref, ok := reverifyRefOf(r.PostForm); ok && c.Failed == "existing" {
+		v.Reverify = &reverifyPrefill{Ref: ref} // the form shows what was sent; keep where it started
 	}
 	ui.Render(w, r, status, newProposalPage(v))
 }

@@ -46,13 +46,11 @@ func voteFormName(in *command.VoteInput) string {
 	return "approve"
 }
 
-// proposalOpened is where a new proposal goes: its page. The proposal's
-// id is its command id, which is the id of the first event stored.
-func proposalOpened(_ *http.Request, _ *command.OpenInput, res domain.Result) string {
-	if len(res.EventIDs) == 0 {
-		return paths.Desk
-	}
-	return ProposalPath(res.EventIDs[0])
+// proposalOpened is where a new proposal goes: its page (the proposal's
+// id is its command id, which is the id of the first event stored), with
+// the re-verification it starts from, if any (proposalOpenedFrom).
+func proposalOpened(r *http.Request, _ *command.OpenInput, res domain.Result) string {
+	return proposalOpenedFrom(r, res)
 }
 
 // newProposalFailed shows the form again with the message of a failed open.

@@ -23,4 +23,10 @@ var enProvenance = map[string]string{
 	"desk.passage.title":  "Quoted passage in the archived copy",
 	"desk.passage.banner": "Text of the archived copy of %s, fetched by Crossrank on %s, as the quote check reads it: not the live page.",
 	"desk.passage.found":  "the quote is marked below",
+
+	"desk.reverify.open":            "Open a re-verification proposal",
+	"desk.reverify.prefill_intro":   "This proposal re-verifies a published source that changed or is gone. Check the source again, then add the evidence and the score it supports.",
+	"desk.reverify.prefill_title":   "Re-verify: %s",
+	"desk.reverify.prefill_summary": "Re-verify %s. Published evidence %s (“%s”, %s): %s.",
+	"desk.reverify.prefill_note":    "Re-verifying evidence %s of proposal %s, behind %s: %s. The form starts from the old item's claim and source; quote what the source says now.",
 }

@@ -23,4 +23,10 @@ var zhProvenance = map[string]string{
 	"desk.passage.title":  "存档副本中的引文",
 	"desk.passage.banner": "这是 %s 的存档副本文本（由 Crossrank 于 %s 抓取），按引文核对时的读法显示，并非实时页面。",
 	"desk.passage.found":  "引文已在下方标出",
+
+	"desk.reverify.open":            "发起复核提案",
+	"desk.reverify.prefill_intro":   "本提案复核一项已发布、但来源已变动或失效的证据。请重新核对来源，再添加证据及其支持的评分。",
+	"desk.reverify.prefill_title":   "复核：%s",
+	"desk.reverify.prefill_summary": "复核%s。已发布的证据 %s（“%s”，%s）：%s。",
+	"desk.reverify.prefill_note":    "正在复核提案 %[2]s 的证据 %[1]s（支持%[3]s）：%[4]s。下表已填入原证据的说法和来源，请引用来源现在的内容。",
 }
