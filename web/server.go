@@ -168,8 +168,12 @@ func New(cfg Config) (*Server, error) {
 // Handler returns the server's HTTP handler, middleware included.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// CloseStreams ends every live event stream (see site.Site.CloseStreams).
-func (s *Server) CloseStreams() { s.site.CloseStreams() }
+// CloseStreams ends every live event stream (see site.Site.CloseStreams
+// and desk.Desk.CloseStreams).
+func (s *Server) CloseStreams() {
+	s.site.CloseStreams()
+	s.desk.CloseStreams()
+}
 
 // noRoute answers a request no other pattern took. The catch-all "/"
 // matches every method, so it shadows ServeMux's own 405: it asks the mux

@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
@@ -60,12 +61,15 @@ type Desk struct {
 	verify   Verifier
 	log      *slog.Logger
 	passages Passages
+
+	closed    chan struct{} // closed by CloseStreams
+	closeOnce sync.Once
 }
 
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
 	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
-		passages: cfg.Passages}
+		passages: cfg.Passages, closed: make(chan struct{})}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
@@ -101,6 +105,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("GET /desk/proposals/{id}", user(d.serveProposal))
 	handle("GET /desk/proposals/{id}/impact", user(d.serveImpact))
 	handle("GET /desk/proposals/{id}/evidence/{evidence}/passage", user(d.servePassage))
+	handle("GET /desk/proposals/{id}/captures", user(d.serveCaptureEvents))
 	const proposal = "POST /desk/proposals/{id}/"
 	handle(proposal+"evidence", proposalForm(d, command.AddEvidence, formNamed[command.AddEvidenceInput]("evidence")))
 	handle(proposal+"evidence/remove", proposalForm(d, command.RemoveEvidence, formNamed[command.RemoveEvidenceInput]("evidence-remove")))

@@ -60,6 +60,9 @@ type proposalPageView struct {
 	// nil for none.
 	Reverify     *reverifySource
 	ReverifyNote string
+	// CaptureLive is the stream that says when a pending capture has a
+	// result (CaptureEventsPath); "" when none is pending.
+	CaptureLive string
 
 	failed string       // the form whose submit failed, "" for none
 	state  ui.FormState // what it showed
@@ -149,6 +152,17 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 				c.Passage, c.PassageT = PassagePath(det.ID, e.ID, false), p.T("desk.passage.link")
 				v.Evidence[i].Capture = c
 			}
+		}
+	}
+	settled := 0
+	for _, e := range det.Evidence {
+		if e.Capture.State != domain.CaptureNone {
+			settled++
+		}
+	}
+	for _, e := range v.Evidence {
+		if e.Capture != nil && e.Capture.State == "pending" && !e.Removed {
+			v.CaptureLive = CaptureEventsPath(det.ID, settled)
 		}
 	}
 	v.Votes, v.History = voteRows(p, det)

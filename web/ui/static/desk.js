@@ -43,3 +43,38 @@
   form.addEventListener("input", later);
   form.addEventListener("change", later);
 })();
+
+// Crossrank desk: live capture results. While an evidence item of the
+// proposal shows "capturing…", the evidence section (data-capture-live =
+// the stream's URL) listens for "capture" and then fetches the page again
+// and swaps in its evidence and quorum sections, which say what the
+// capture found. Without this script the page shows the result when it
+// is reloaded.
+(function () {
+  "use strict";
+
+  var section = document.querySelector("[data-capture-live]");
+  if (!section || !window.EventSource || !window.fetch || !window.DOMParser) return;
+  var source = new EventSource(section.getAttribute("data-capture-live"));
+
+  function swap(doc, selector) {
+    var fresh = doc.querySelector(selector);
+    var current = document.querySelector(selector);
+    if (fresh && current) current.replaceWith(document.adoptNode(fresh));
+  }
+
+  source.addEventListener("capture", function () {
+    fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (res) { return res.ok ? res.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        // Our own server-rendered, escaped HTML, parsed inert: moving its
+        // nodes in runs no script.
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        swap(doc, '[data-testid="evidence"]');
+        swap(doc, '[data-testid="quorum"]');
+        if (!document.querySelector("[data-capture-live]")) source.close();
+      })
+      .catch(function () {});
+  });
+})();
