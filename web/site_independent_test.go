@@ -144,3 +144,47 @@ func TestPublicEvidenceTiers(t *testing.T) {
 		t.Errorf("tiers of the GPU score's evidence: %v", got)
 	}
 }
+
+// TestAPIIndependentView: the JSON API serves the same view with the same
+// hash as the page, and refuses an unknown basis.
+func TestAPIIndependentView(t *testing.T) {
+	e := newSiteEnv(t)
+	_, _, pageHash := independentOf(e.page("/r/gpu-cloud?evidence=independent", "Accept-Language", "en"))
+	var got struct {
+		Evidence        string `json:"evidence"`
+		IndependentHash string `json:"independent_hash"`
+		Entries         []struct {
+			Slug   string         `json:"slug"`
+			Total  int            `json:"total"`
+			Scores map[string]int `json:"scores"`
+			Move   *int           `json:"move"`
+		} `json:"entries"`
+	}
+	res, body := e.get("/api/v1/rankings/gpu-cloud?evidence=independent")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%d %.300s", res.StatusCode, body)
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Evidence != "independent" || got.IndependentHash != pageHash || len(got.Entries) != 9 {
+		t.Fatalf("evidence %q hash %q (page %q), %d entries", got.Evidence, got.IndependentHash, pageHash, len(got.Entries))
+	}
+	if q := got.Entries[2]; q.Slug != "qingcloud" || q.Total != 435 || q.Move != nil {
+		t.Errorf("third entry %+v, want qingcloud at 435 with no move", q)
+	}
+	if _, ok := got.Entries[2].Scores[demo.CritGPUs]; ok {
+		t.Error("the vendor-only GPU score is listed")
+	}
+	res, body = e.get("/api/v1/rankings/gpu-cloud")
+	got.Evidence, got.IndependentHash = "", ""
+	if err := json.Unmarshal([]byte(body), &got); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatal(res.StatusCode, err)
+	}
+	if got.Evidence != "all" || got.IndependentHash != "" {
+		t.Errorf("published view: evidence %q hash %q", got.Evidence, got.IndependentHash)
+	}
+	if res, _ := e.get("/api/v1/rankings/gpu-cloud?evidence=vendor"); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("unknown basis: %d, want 422", res.StatusCode)
+	}
+}

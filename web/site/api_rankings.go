@@ -67,15 +67,23 @@ type apiStandingEntry struct {
 }
 
 type apiStanding struct {
-	Ranking     string             `json:"ranking"`
-	Title       events.Text        `json:"title"`
-	Edition     int                `json:"edition"`
-	PublishedAt string             `json:"published_at,omitempty"`
-	Scenario    string             `json:"scenario"` // "" for the overall weights
-	Needs       map[string]string  `json:"needs"`
-	Criteria    []apiCriterion     `json:"criteria"`
-	Entries     []apiStandingEntry `json:"entries"`  // meeting every need, best first
-	Excluded    []apiStandingEntry `json:"excluded"` // hidden by a need, with the reasons
+	Ranking     string      `json:"ranking"`
+	Title       events.Text `json:"title"`
+	Edition     int         `json:"edition"`
+	PublishedAt string      `json:"published_at,omitempty"`
+	Scenario    string      `json:"scenario"` // "" for the overall weights
+	// Evidence is "independent" when only the scores independent evidence
+	// backs are counted (?evidence=independent), "all" otherwise.
+	Evidence string `json:"evidence"`
+	// IndependentHash is the SHA-256 of the independent view's canonical
+	// snapshot (domain.IndependentSnapshot), with Evidence "independent".
+	// Moves are null there and new false: editions record the moves of
+	// the published order only.
+	IndependentHash string             `json:"independent_hash,omitempty"`
+	Needs           map[string]string  `json:"needs"`
+	Criteria        []apiCriterion     `json:"criteria"`
+	Entries         []apiStandingEntry `json:"entries"`  // meeting every need, best first
+	Excluded        []apiStandingEntry `json:"excluded"` // hidden by a need, with the reasons
 }
 
 // apiQueryOf validates the API's ranking query: an unknown scenario, need
@@ -84,6 +92,9 @@ func apiQueryOf(r *domain.Ranking, q url.Values) (viewQuery, error) {
 	out := viewQueryOf(r, q)
 	if sc := q.Get("scenario"); sc != out.Scenario {
 		return out, &domain.FieldError{Field: "scenario", Code: "field.unknown_scenario", Args: domain.Args{"value": sc}}
+	}
+	if ev := q.Get("evidence"); ev != "" && ev != independentEvidence {
+		return out, &domain.FieldError{Field: "evidence", Code: "field.unknown_evidence_basis", Args: domain.Args{"value": ev}}
 	}
 	for k, vs := range q {
 		if reserved[k] || k == "category" {
@@ -97,7 +108,7 @@ func apiQueryOf(r *domain.Ranking, q url.Values) (viewQuery, error) {
 }
 
 func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q viewQuery) (apiStanding, error) {
-	st, err := read.Standing(ctx, slug, q.Scenario, q.Needs)
+	st, hash, err := standingOf(ctx, read, slug, q)
 	if err != nil {
 		return apiStanding{}, err
 	}
@@ -111,18 +122,24 @@ func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q 
 		return apiStanding{}, err
 	}
 	out := apiStanding{Ranking: slug, Title: st.Ranking.Title, Edition: st.Edition, PublishedAt: m.PublishedAt,
-		Scenario: st.Scenario, Needs: q.Needs, Criteria: []apiCriterion{}, Entries: []apiStandingEntry{}, Excluded: []apiStandingEntry{}}
+		Scenario: st.Scenario, Needs: q.Needs, Criteria: []apiCriterion{}, Entries: []apiStandingEntry{}, Excluded: []apiStandingEntry{},
+		Evidence: "all", IndependentHash: hash}
+	if q.Independent {
+		out.Evidence = independentEvidence
+	}
 	for _, c := range st.Ranking.Criteria {
 		out.Criteria = append(out.Criteria, apiCriterion{Slug: c.Slug, Name: c.Name, Weight: st.Weights[c.Slug]})
 	}
 	for _, row := range st.Rows {
 		e := apiStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
 			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since}
-		if d, ok := moves[row.Slug]; ok && d == nil {
+		switch d, ok := moves[row.Slug]; {
+		case q.Independent: // no moves: see IndependentHash
+		case ok && d == nil:
 			e.New = true
-		} else if ok {
+		case ok:
 			e.Move = d
-		} else {
+		default:
 			zero := 0
 			e.Move = &zero
 		}
