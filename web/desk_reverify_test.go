@@ -64,6 +64,9 @@ func TestReverifyProposal(t *testing.T) {
 		!strings.Contains(testText(entry, "evidence-drift"), "the quote is gone") {
 		t.Errorf("entry page: re-verify link %q, drift %q", got, testText(entry, "evidence-drift"))
 	}
+	if got := entry.Find(`[data-testid="evidence-changed-passage"]`).AttrOr("href", ""); got != desk.PassagePath(id, "e1", true) {
+		t.Errorf("entry page: changed version link %q", got)
+	}
 
 	doc := e.page(c, href, http.StatusOK)
 	form := doc.Find(`[data-testid="open-existing-form"]`)

@@ -79,6 +79,10 @@ type entryEvidenceView struct {
 	// ReverifyURL opens a re-verification proposal for a changed or dead
 	// source, for editors; "" otherwise.
 	ReverifyURL string
+	// ChangedURL shows the quote looked for in the version a re-check
+	// found changed (PassagePath); "" otherwise.
+	ChangedURL string
+	changed    string // the same link, whether or not the desk can serve it
 }
 
 // entryProposalView is a proposal in the entry's lists.
@@ -132,6 +136,9 @@ func (d *Desk) serveEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	p := ui.PageOf(r, "", "dashboard")
 	v := entryViewOf(p, ev, changes, httpx.Now(ctx))
+	if d.passages != nil {
+		v.linkChangedVersions()
+	}
 	v.Title = v.Name
 	ui.Render(w, r, http.StatusOK, entryPage(v))
 }
@@ -195,12 +202,38 @@ func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.Entr
 	return v
 }
 
+// linkChangedVersions links each evidence item whose source a re-check
+// found changed to the new version's text with the quote looked for: the
+// desk shows it when it has the archive (Config.Passages).
+func (v *entryView) linkChangedVersions() {
+	for _, list := range v.evidenceLists() {
+		for i := range list {
+			list[i].ChangedURL = list[i].changed
+		}
+	}
+}
+
+// evidenceLists returns the evidence lists of every score and attribute.
+func (v *entryView) evidenceLists() [][]entryEvidenceView {
+	var out [][]entryEvidenceView
+	for _, s := range v.Scores {
+		out = append(out, s.Evidence)
+	}
+	for _, a := range v.Attributes {
+		out = append(out, a.Evidence)
+	}
+	return out
+}
+
 func entryEvidenceOf(p ui.Page, entry projections.EntryView, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
 	out := make([]entryEvidenceView, 0, len(evs))
 	for _, e := range evs {
 		v := entryEvidenceView{ID: e.ID, ProposalURL: proposalURL(e.Proposal), Claim: e.Claim,
 			SourceURL: e.SourceURL, SourceName: e.SourceName, Section: e.Section, Excerpt: e.Excerpt,
 			Observed: p.Day(e.ObservedOn), StaleAfter: p.Day(e.StaleAfter), Stale: e.Stale(now), Tier: ui.TierOf(p, e.Tier)}
+		if e.Drift.State == domain.DriftChanged {
+			v.changed = PassagePath(e.Proposal, e.ID, true)
+		}
 		if e.Drift.State == domain.DriftChanged || e.Drift.State == domain.DriftDead {
 			v.Drift = driftNote(p, e.Drift)
 			if p.Has(domain.RoleEditor) && entry.Published {

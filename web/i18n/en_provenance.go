@@ -19,10 +19,11 @@ var enProvenance = map[string]string{
 	"public.independent_note":  "Counting only scores backed by at least one third-party report or our own measurement; a score resting on the vendor's own claims alone counts as 0. This view is computed from edition %d, not published.",
 	"public.independent_hash":  "View hash (SHA-256)",
 
-	"desk.passage.link":   "quoted passage in the copy",
-	"desk.passage.title":  "Quoted passage in the archived copy",
-	"desk.passage.banner": "Text of the archived copy of %s, fetched by Crossrank on %s, as the quote check reads it: not the live page.",
-	"desk.passage.found":  "the quote is marked below",
+	"desk.passage.changed_link": "quote in the new version",
+	"desk.passage.link":         "quoted passage in the copy",
+	"desk.passage.title":        "Quoted passage in the archived copy",
+	"desk.passage.banner":       "Text of the archived copy of %s, fetched by Crossrank on %s, as the quote check reads it: not the live page.",
+	"desk.passage.found":        "the quote is marked below",
 
 	"desk.reverify.open":            "Open a re-verification proposal",
 	"desk.reverify.prefill_intro":   "This proposal re-verifies a published source that changed or is gone. Check the source again, then add the evidence and the score it supports.",

@@ -19,10 +19,11 @@ var zhProvenance = map[string]string{
 	"public.independent_note":  "只计入至少有一项第三方报告或编辑自测支持的评分；仅凭厂商自述的评分按 0 计。此视图由第 %d 版计算得出，并非正式发布。",
 	"public.independent_hash":  "视图哈希（SHA-256）",
 
-	"desk.passage.link":   "在副本中查看引文",
-	"desk.passage.title":  "存档副本中的引文",
-	"desk.passage.banner": "这是 %s 的存档副本文本（由 Crossrank 于 %s 抓取），按引文核对时的读法显示，并非实时页面。",
-	"desk.passage.found":  "引文已在下方标出",
+	"desk.passage.changed_link": "在新版本中查找引文",
+	"desk.passage.link":         "在副本中查看引文",
+	"desk.passage.title":        "存档副本中的引文",
+	"desk.passage.banner":       "这是 %s 的存档副本文本（由 Crossrank 于 %s 抓取），按引文核对时的读法显示，并非实时页面。",
+	"desk.passage.found":        "引文已在下方标出",
 
 	"desk.reverify.open":            "发起复核提案",
 	"desk.reverify.prefill_intro":   "本提案复核一项已发布、但来源已变动或失效的证据。请重新核对来源，再添加证据及其支持的评分。",
