@@ -156,7 +156,7 @@ func (x *exporter) entry(r *domain.Ranking, pe *domain.PublishedEntry, source ma
 		key[it.ref] = fmt.Sprintf("e%d", i+1)
 		out.Evidence = append(out.Evidence, Evidence{Key: key[it.ref], Claim: ev.Claim, SourceURL: ev.SourceURL,
 			SourceName: ev.SourceName, Section: ev.Section, Excerpt: ev.Excerpt, ObservedOn: ev.ObservedOn,
-			ValidForDays: ev.ValidForDays})
+			ValidForDays: ev.ValidForDays, Tier: ev.Tier})
 	}
 	for i := range out.Scores {
 		for j, ref := range out.Scores[i].Evidence {

@@ -65,8 +65,9 @@ type Evidence struct {
 	Excerpt      string `json:"excerpt"`
 	ObservedOn   string `json:"observed_on"` // YYYY-MM-DD
 	ValidForDays int    `json:"valid_for_days,omitempty"`
-	// Tier ("vendor", "third_party", "own") is reserved for evidence
-	// tiers; it is checked but not yet stored.
+	// Tier is the evidence's provenance: "vendor" (the vendor's own claim),
+	// "third_party" (a third-party report) or "own" (the editors' own
+	// measurement); "" when not stated.
 	Tier string `json:"tier,omitempty"`
 }
 

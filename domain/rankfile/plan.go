@@ -195,7 +195,7 @@ func entryCommands(ep *entryPlan, e Entry) error {
 		ids[ev.Key] = fmt.Sprintf("e%d", j+1)
 		ep.evidence = append(ep.evidence, domain.AddEvidence{CommandID: id + "-ev-" + ev.Key, Proposal: id,
 			Claim: ev.Claim, SourceURL: ev.SourceURL, SourceName: ev.SourceName, Section: ev.Section,
-			Excerpt: ev.Excerpt, ObservedOn: ev.ObservedOn, ValidForDays: ev.ValidForDays})
+			Excerpt: ev.Excerpt, ObservedOn: ev.ObservedOn, ValidForDays: ev.ValidForDays, Tier: domain.Tier(ev.Tier)})
 	}
 	for j, s := range e.Scores {
 		path := fmt.Sprintf("%s.scores[%d]", ep.path, j)
