@@ -32,6 +32,12 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 		jsonText(nonNil(d.Proposals)), string(after.JSON()), d.SnapshotHash, d.PreviewHash, d.AuditHead, d.AuditSeq, d.Note, ev.Sequence); err != nil {
 		return err
 	}
+	if d.Schedule != "" {
+		if err := p.exec(`UPDATE schedules SET state=?, edition=?, updated_at=?, seq=? WHERE ranking=? AND id=?`,
+			domain.SchedulePublished, d.Number, ts(ev.Time), ev.Sequence, d.Ranking, d.Schedule); err != nil {
+			return err
+		}
+	}
 	for _, ne := range d.NewEntries {
 		if err := p.exec(`UPDATE entries SET published_edition=? WHERE ranking=? AND slug=?`, d.Number, d.Ranking, ne.Slug); err != nil {
 			return err

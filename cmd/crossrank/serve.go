@@ -128,6 +128,9 @@ func serve(ctx context.Context, args []string) error {
 	if err := capt.start(runCtx, e, c.replicas, log, &wg); err != nil {
 		return err
 	}
+	if err := startScheduler(runCtx, e, c.replicas, log, &wg); err != nil {
+		return err
+	}
 	hs := web.NewHTTPServer(*addr, srv.Handler())
 	hs.RegisterOnShutdown(srv.CloseStreams)
 	ln, err := net.Listen("tcp", *addr)
