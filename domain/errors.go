@@ -92,6 +92,7 @@ var (
 	ErrScheduleMissing   = kindErr(ErrNotFound, "schedule.missing")
 	ErrScheduleDone      = kindErr(ErrState, "schedule.done")
 	ErrNotOwnInbox       = kindErr(ErrForbidden, "inbox.not_own")
+	ErrConflictForOther  = kindErr(ErrForbidden, "conflict.not_own")
 	ErrScheduleRevised   = kindErr(ErrState, "schedule.revised")
 )
 

@@ -65,6 +65,7 @@ var english = map[string]string{
 	"field.repeats":                `repeats "{value}"`,
 	"comment.resolved":             "the comment is already resolved",
 	"inbox.not_own":                "only its own user can change an inbox",
+	"conflict.not_own":             "a conflict of interest is declared by the reviewer it concerns",
 	"reviewers.unknown":            `"{user}" is not a user`,
 	"schedule.missing":             "no such scheduled edition",
 	"reviewers.not_reviewer":       `"{user}" does not hold the reviewer role`,

@@ -230,11 +230,17 @@ type DeclareConflict struct {
 	Ranking   string
 	Entry     string // "" : the whole ranking
 	Reason    string
+	// User is whom the conflict is declared for: "" or the actor, as
+	// nobody declares a conflict for someone else.
+	User string
 }
 
 // DecideDeclareConflict records a reviewer's own declaration; entry, when
 // named, must be registered in the ranking.
 func DecideDeclareConflict(r *Ranking, entry *Entry, actor Actor, c DeclareConflict) ([]Change, error) {
+	if c.User != "" && c.User != actor.Name {
+		return nil, ErrConflictForOther
+	}
 	if err := actor.require(RoleReviewer); err != nil {
 		return nil, err
 	}

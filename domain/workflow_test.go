@@ -101,7 +101,10 @@ func TestConflictOfInterest(t *testing.T) {
 	if _, err := h.DeclareConflict(ctx, actor("alice"), domain.DeclareConflict{CommandID: newCommandID(), Ranking: rk, Entry: "nova", Reason: "x"}); !errors.Is(err, domain.ErrRoleRequired) {
 		t.Errorf("an editor declaring a conflict: %v", err)
 	}
-	must(t)(h.DeclareConflict(ctx, actor("ravi"), domain.DeclareConflict{CommandID: newCommandID(), Ranking: rk, Entry: "nova", Reason: "I consult for Nova."}))
+	if _, err := h.DeclareConflict(ctx, actor("ravi"), domain.DeclareConflict{CommandID: newCommandID(), Ranking: rk, Entry: "nova", Reason: "x", User: "alice"}); !errors.Is(err, domain.ErrConflictForOther) {
+		t.Errorf("declaring a conflict for someone else: %v", err)
+	}
+	must(t)(h.DeclareConflict(ctx, actor("ravi"), domain.DeclareConflict{CommandID: newCommandID(), Ranking: rk, Entry: "nova", Reason: "I consult for Nova.", User: "ravi"}))
 	if _, err := h.DeclareConflict(ctx, actor("ravi"), domain.DeclareConflict{CommandID: newCommandID(), Ranking: rk, Entry: "nova", Reason: "again"}); !errors.Is(err, domain.ErrConflictDeclared) {
 		t.Errorf("declaring twice: %v", err)
 	}

@@ -147,6 +147,7 @@ var enErrors = map[string]string{
 	"evidence.bad_tier":            `{Field}: "{tier}" is not a provenance tier; choose the vendor's own claim, a third-party report or our own measurement.`,
 	"comment.resolved":             "The comment is already resolved.",
 	"inbox.not_own":                "Only its own user can change an inbox or its feed.",
+	"conflict.not_own":             "Only the reviewer it concerns can declare a conflict of interest.",
 	"reviewers.unknown":            "{Field}: “{user}” is not a user.",
 	"schedule.missing":             "No such scheduled edition.",
 	"reviewers.not_reviewer":       "{Field}: “{user}” does not hold the reviewer role.",
@@ -210,6 +211,7 @@ var enErrors = map[string]string{
 
 	// Field errors the web raises itself.
 	"field.whole_number":            "{Field} must be a whole number.",
+	"field.time":                    "{Field} must be an RFC 3339 time like 2026-12-01T09:00:00+08:00.",
 	"field.number":                  "{Field} must be a number.",
 	"field.list":                    "{Field} must be a list.",
 	"field.object":                  "{Field} must be an object.",

@@ -147,6 +147,7 @@ var zhErrors = map[string]string{
 	"evidence.bad_tier":            `{field}："{tier}" 不是来源类别；请选择厂商自述、第三方报告或编辑自测。`,
 	"comment.resolved":             "该评论已标为已解决。",
 	"inbox.not_own":                "只有本人才能更改自己的收件箱或其订阅。",
+	"conflict.not_own":             "利益冲突只能由相关审核人本人声明。",
 	"reviewers.unknown":            "{field}：“{user}”不是已登记的用户。",
 	"schedule.missing":             "没有这个定时发布。",
 	"reviewers.not_reviewer":       "{field}：“{user}”没有审核人角色。",
@@ -210,6 +211,7 @@ var zhErrors = map[string]string{
 
 	// Field errors the web raises itself.
 	"field.whole_number":            "{field}须为整数。",
+	"field.time":                    "{field}须为 RFC 3339 时间，例如 2026-12-01T09:00:00+08:00。",
 	"field.number":                  "{field}须为数字。",
 	"field.list":                    "{field}须为列表。",
 	"field.object":                  "{field}须为对象。",
