@@ -45,6 +45,23 @@ type Proposal struct {
 	Rationale   string                     `json:"rationale,omitempty"`
 	Base        *int                       `json:"base,omitempty"`
 	Changes     []events.MethodologyChange `json:"changes,omitempty"`
+	// Attention is whose turn it is (domain.Proposal.AttentionSet).
+	Attention          []string  `json:"attention"`
+	RequestedReviewers []string  `json:"requested_reviewers"`
+	Comments           []Comment `json:"comments"`
+}
+
+// Comment is one comment on a proposal; reply_to makes threads.
+type Comment struct {
+	ID         string    `json:"id"`
+	Revision   int       `json:"revision"`
+	On         string    `json:"on,omitempty"`
+	ReplyTo    string    `json:"reply_to,omitempty"`
+	Body       string    `json:"body"`
+	Author     string    `json:"author"`
+	At         time.Time `json:"at"`
+	Resolved   bool      `json:"resolved"`
+	ResolvedBy string    `json:"resolved_by,omitempty"`
 }
 
 // Quorum is domain.QuorumState with the API's field names.
@@ -57,11 +74,21 @@ type Quorum struct {
 	Outdated    []string `json:"outdated"`
 	Ineligible  []string `json:"ineligible"`
 	StaleTarget []string `json:"stale_targets"`
+	// Conflicted are approvals that do not count, by reviewer, with the
+	// reason the reviewer declared; OpenComments are reviewers' unresolved
+	// comments (they never block).
+	Conflicted   map[string]string `json:"conflicted"`
+	OpenComments []string          `json:"open_comments"`
 }
 
 func quorumOf(q domain.QuorumState) Quorum {
-	return Quorum{Met: q.Met, Approvers: orEmpty(q.Approvers), Needed: q.Needed, Unverified: orEmpty(q.Unverified),
-		Vetoes: orEmpty(q.Vetoes), Outdated: orEmpty(q.Outdated), Ineligible: orEmpty(q.Ineligible), StaleTarget: orEmpty(q.StaleTarget)}
+	out := Quorum{Met: q.Met, Approvers: orEmpty(q.Approvers), Needed: q.Needed, Unverified: orEmpty(q.Unverified),
+		Vetoes: orEmpty(q.Vetoes), Outdated: orEmpty(q.Outdated), Ineligible: orEmpty(q.Ineligible), StaleTarget: orEmpty(q.StaleTarget),
+		Conflicted: q.Conflicted, OpenComments: orEmpty(q.OpenComments)}
+	if out.Conflicted == nil {
+		out.Conflicted = map[string]string{}
+	}
+	return out
 }
 
 // Evidence is one evidence item of the current revision, with who added it,
@@ -122,10 +149,15 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
 		Quorum: quorumOf(rk.QuorumOf(p, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq, Kind: p.Kind, NewRanking: p.NewRanking,
+		Attention: orEmpty(p.AttentionSet()), RequestedReviewers: orEmpty(slices.Clone(p.Requested)), Comments: []Comment{},
 	}
 	if m := p.Methodology; m != nil {
 		base := m.Base
 		v.Methodology, v.Rationale, v.Base = &m.Methodology, m.Rationale, &base
+	}
+	for _, c := range p.Comments {
+		v.Comments = append(v.Comments, Comment{ID: c.CommentID, Revision: c.Revision, On: c.On, ReplyTo: c.ReplyTo,
+			Body: c.Body, Author: c.Author, At: c.At, Resolved: c.Resolved, ResolvedBy: c.ResolvedBy})
 	}
 	for _, e := range p.Evidence {
 		v.Evidence = append(v.Evidence, Evidence{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt,

@@ -27,6 +27,12 @@ type ReadModels interface {
 	MethodologyChanges(ctx context.Context, proposal string) ([]events.MethodologyChange, error)
 	// MethodologyHistory lists the editions that published a ranking's methodology.
 	MethodologyHistory(ctx context.Context, ranking string) ([]projections.MethodologyEdition, error)
+	// Schedules lists a ranking's scheduled editions.
+	Schedules(ctx context.Context, ranking string) ([]projections.ScheduleRow, error)
+	// Conflicts lists a ranking's declared conflicts of interest.
+	Conflicts(ctx context.Context, ranking string) ([]projections.ConflictRow, error)
+	// Inbox returns a page of a user's inbox.
+	Inbox(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
 }
 
 var _ ReadModels = (*projections.Store)(nil)

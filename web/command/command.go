@@ -83,6 +83,11 @@ type Action[In Input] struct {
 	// Resource names what the command wrote, for the API's answer: an id
 	// and the address to read it at.
 	Resource func(d *Deps, ctx context.Context, in *In, commandID string) (id, location string)
+	// NoContent: the API answers 204 No Content, with no body.
+	NoContent bool
+	// Answer, when set, is the API's body instead of a Response: for a
+	// resource whose state the client needs at once (a schedule's moment).
+	Answer func(d *Deps, ctx context.Context, in *In, commandID string, res domain.Result) any
 }
 
 // Execute runs act for the signed-in user: command id (from the one the

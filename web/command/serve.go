@@ -49,8 +49,16 @@ func JSON[In Input](d *Deps, act Action[In]) http.Handler {
 			w.Header().Set("Location", loc)
 		}
 		status := http.StatusOK
-		if act.Created {
+		switch {
+		case act.NoContent:
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case act.Created:
 			status = http.StatusCreated
+		}
+		if act.Answer != nil {
+			httpx.WriteJSON(w, status, act.Answer(d, r.Context(), &in, commandID, res))
+			return
 		}
 		httpx.WriteJSON(w, status, Response{ID: id, Command: commandID, Sequence: res.Sequence, Events: res.EventIDs, Replayed: res.Replayed})
 	}))

@@ -263,4 +263,17 @@ var enProposals = map[string]string{
 	"deskentry.rank_in":       "Edition %d: rank %d",
 	"deskentry.all_proposals": "All proposals",
 	"deskentry.proposal_meta": "by %s · updated %s",
+
+	// The inbox and its private Atom feed: one title per kind of item,
+	// given the actor and the proposal (for a schedule, the schedule).
+	"inbox.feed_title":            "Crossrank inbox of %s",
+	"inbox.kind.review_requested": "%s asked you to review proposal %s",
+	"inbox.kind.veto":             "%s vetoed your proposal %s",
+	"inbox.kind.comment":          "%s commented on proposal %s",
+	"inbox.kind.cross_validated":  "Your proposal %[2]s was cross-validated (%[1]s)",
+	"inbox.kind.published":        "Your proposal %[2]s was published by %[1]s",
+	"inbox.kind.returned":         "Your proposal %[2]s returned to review (%[1]s)",
+	"inbox.kind.schedule_failed":  "Your scheduled edition %[2]s did not publish (%[1]s)",
+	"inbox.kind.source_changed":   "A source under your evidence on proposal %[2]s changed (%[1]s)",
+	"inbox.kind.source_dead":      "A source under your evidence on proposal %[2]s is gone (%[1]s)",
 }

@@ -263,4 +263,16 @@ var zhProposals = map[string]string{
 	"deskentry.rank_in":       "第 %d 期：第 %d 名",
 	"deskentry.all_proposals": "全部提案",
 	"deskentry.proposal_meta": "作者 %s · 更新于 %s",
+
+	// 收件箱及其私有 Atom 订阅。
+	"inbox.feed_title":            "%s 的 Crossrank 收件箱",
+	"inbox.kind.review_requested": "%s 请你审核提案 %s",
+	"inbox.kind.veto":             "%s 否决了你的提案 %s",
+	"inbox.kind.comment":          "%s 评论了提案 %s",
+	"inbox.kind.cross_validated":  "你的提案 %[2]s 已交叉验证（%[1]s）",
+	"inbox.kind.published":        "你的提案 %[2]s 已由 %[1]s 发布",
+	"inbox.kind.returned":         "你的提案 %[2]s 已退回审核（%[1]s）",
+	"inbox.kind.schedule_failed":  "你的定时发布 %[2]s 未能发布（%[1]s）",
+	"inbox.kind.source_changed":   "你在提案 %[2]s 中引用的来源已变化（%[1]s）",
+	"inbox.kind.source_dead":      "你在提案 %[2]s 中引用的来源已失效（%[1]s）",
 }

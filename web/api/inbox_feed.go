@@ -1,0 +1,200 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// A private per-user Atom feed of the inbox, for feed readers that cannot
+// sign in: its address carries a token that only its user is shown, once.
+// The user aggregate keeps the token's SHA-256, not the token; a new token
+// replaces the old, and revoking leaves none. Any mismatch answers 404, so
+// the address tells nothing about who has a feed.
+
+// FeedToken is the answer to POST /api/v1/inbox/feed-token: the token,
+// shown this once, and the feed's address with it.
+type FeedToken struct {
+	Token string `json:"token"`
+	Feed  string `json:"feed"`
+}
+
+// feedTokenCreate answers POST /api/v1/inbox/feed-token. It takes no
+// idempotency key: a token is shown once, so a retry must draw a new one
+// (which replaces the first) rather than replay a write whose token is
+// lost.
+func feedTokenCreate(d *command.Deps) http.Handler {
+	return d.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := make([]byte, 32)
+		rand.Read(b)
+		token := base64.RawURLEncoding.EncodeToString(b)
+		in := command.FeedTokenInput{Hash: feedTokenHash(token)}
+		if _, _, err := command.Execute(d, r.Context(), command.SetFeedToken, "", &in, true); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		user := httpx.Actor(r.Context()).Name
+		httpx.WriteJSON(w, http.StatusCreated, FeedToken{Token: token, Feed: inboxFeedPath(user, token)})
+	}))
+}
+
+func feedTokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func inboxFeedPath(user, token string) string {
+	return "/feeds/inbox/" + user + ".atom?token=" + url.QueryEscape(token)
+}
+
+// FeedUsers is what the feed needs of the command handler
+// (*domain.Handler): the user aggregate, which holds the token's hash.
+type FeedUsers interface {
+	User(ctx context.Context, name string) (*domain.User, error)
+}
+
+// inboxFeed answers GET /feeds/inbox/{file} ({user}.atom?token=…).
+func inboxFeed(users FeedUsers, read ReadModels) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		user, ok := strings.CutSuffix(r.PathValue("file"), ".atom")
+		token := r.URL.Query().Get("token")
+		var u *domain.User
+		var err error
+		if ok && token != "" {
+			u, err = users.User(ctx, user)
+		}
+		if !ok || token == "" || err != nil || !u.Exists() || u.FeedTokenHash == "" ||
+			subtle.ConstantTimeCompare([]byte(feedTokenHash(token)), []byte(u.FeedTokenHash)) != 1 {
+			ui.Fail(w, r, domain.ErrNotFound)
+			return
+		}
+		page, err := read.Inbox(ctx, inboxFeedFilter(user))
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		abs := func(p string) string { return scheme + "://" + r.Host + p }
+		lang := httpx.Lang(ctx)
+		f := inboxAtom{Lang: htmlLang(lang), ID: "urn:crossrank:inbox:" + user, Title: i18n.T(lang, "inbox.feed_title", user),
+			Updated: "1970-01-01T00:00:00Z", Author: atomPerson{Name: "Crossrank"},
+			Links: []atomLink{{Rel: "alternate", Type: "text/html", Href: abs("/desk/inbox")}}}
+		for i, row := range page.Rows {
+			at := atomTime(row.At)
+			if i == 0 {
+				f.Updated = at
+			}
+			item := inboxItemOf(row, page.ReadUpTo)
+			f.Entries = append(f.Entries, atomEntry{
+				ID:    "urn:crossrank:inbox:" + user + ":" + strconv.FormatUint(row.Seq, 10) + ":" + row.Kind,
+				Title: i18n.T(lang, "inbox.kind."+row.Kind, row.Actor, row.Proposal), Updated: at, Published: at,
+				Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: abs(inboxItemPath(item))}},
+				Author:  atomPerson{Name: row.Actor},
+				Summary: atomText{Type: "text", Body: inboxSummary(lang, item)},
+			})
+		}
+		b, err := xml.MarshalIndent(f, "", "  ")
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
+		w.Header().Set("Cache-Control", "private, no-store")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		_, _ = w.Write(append([]byte(xml.Header), append(b, '\n')...))
+	}
+}
+
+func inboxFeedFilter(user string) (f projections.InboxFilter) {
+	f.User, f.Limit = user, 100
+	return f
+}
+
+// inboxItemPath is where the desk shows what an inbox item is about.
+func inboxItemPath(it InboxItem) string {
+	if it.Kind == "schedule_failed" {
+		return "/desk/publish?ranking=" + url.QueryEscape(it.Ranking)
+	}
+	return "/desk/proposals/" + it.Proposal
+}
+
+func inboxSummary(lang string, it InboxItem) string {
+	s := i18n.T(lang, "inbox.kind."+it.Kind, it.Actor, it.Proposal)
+	if it.Detail != "" {
+		s += " — " + it.Detail
+	}
+	return s
+}
+
+// The feed's Atom elements (RFC 4287), as the public site's feed writes
+// them.
+type inboxAtom struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Lang    string      `xml:"xml:lang,attr"`
+	ID      string      `xml:"id"`
+	Title   string      `xml:"title"`
+	Updated string      `xml:"updated"`
+	Links   []atomLink  `xml:"link"`
+	Author  atomPerson  `xml:"author"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+type atomLink struct {
+	Rel  string `xml:"rel,attr"`
+	Type string `xml:"type,attr,omitempty"`
+	Href string `xml:"href,attr"`
+}
+
+type atomPerson struct {
+	Name string `xml:"name"`
+}
+
+type atomText struct {
+	Type string `xml:"type,attr"`
+	Body string `xml:",chardata"`
+}
+
+type atomEntry struct {
+	ID        string     `xml:"id"`
+	Title     string     `xml:"title"`
+	Updated   string     `xml:"updated"`
+	Published string     `xml:"published"`
+	Links     []atomLink `xml:"link"`
+	Author    atomPerson `xml:"author"`
+	Summary   atomText   `xml:"summary"`
+}
+
+func atomTime(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ts
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func htmlLang(lang string) string {
+	if lang == i18n.Zh {
+		return "zh-Hans"
+	}
+	return "en"
+}

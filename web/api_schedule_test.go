@@ -1,0 +1,106 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/api"
+	"github.com/crossrank/crossrank/web/command"
+)
+
+func TestAPIScheduleEdition(t *testing.T) {
+	e := newAdminEnv(t)
+	pat, ed := e.client("pat"), e.client("ed")
+	ids, err := e.read.CrossValidated(e.ctx, demo.RankingSlug)
+	if err != nil || len(ids) == 0 {
+		t.Fatalf("cross-validated: %v %v", ids, err)
+	}
+	pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "/api/v1/rankings/" + demo.RankingSlug + "/editions/schedule"
+	at := time.Now().Add(time.Hour).In(time.FixedZone("CST", 8*3600)).Format(time.RFC3339)
+	body := func(hash, at string) map[string]any {
+		return map[string]any{"proposals": ids, "preview_hash": hash, "at": at, "note": "morning edition"}
+	}
+
+	refused := []struct {
+		name   string
+		c      *client
+		body   map[string]any
+		status int
+		field  string
+	}{
+		{"in the past", pat, body(pv.Hash, time.Now().Add(-time.Minute).Format(time.RFC3339)), http.StatusUnprocessableEntity, "at"},
+		{"over a year ahead", pat, body(pv.Hash, time.Now().AddDate(1, 1, 0).Format(time.RFC3339)), http.StatusUnprocessableEntity, "at"},
+		{"not a time", pat, body(pv.Hash, "tomorrow at nine"), http.StatusBadRequest, "at"},
+		{"another preview", pat, body(strings.Repeat("0", 64), at), http.StatusConflict, ""},
+		{"not a publisher", ed, body(pv.Hash, at), http.StatusForbidden, ""},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.lastSeq()
+			res, got := tc.c.postJSON(base, tc.body, nil)
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d; body %s", res.StatusCode, tc.status, got)
+			}
+			p := decodeProblem(t, res, got)
+			if tc.field != "" && (len(p.Errors) != 1 || p.Errors[0].Field != tc.field) {
+				t.Errorf("field errors %+v, want one on %q", p.Errors, tc.field)
+			}
+			if tc.status == http.StatusConflict && !strings.Contains(got, `"preview_hash":"`+pv.Hash+`"`) {
+				t.Errorf("409 without the current preview: %s", got)
+			}
+			if after := e.lastSeq(); after != before {
+				t.Errorf("stored %d events", after-before)
+			}
+		})
+	}
+
+	res, got := pat.postJSON(base, body(pv.Hash, at), nil)
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("schedule: status %d, body %s", res.StatusCode, got)
+	}
+	var s command.Scheduled
+	if err := json.Unmarshal([]byte(got), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.ID == "" || s.At != at || s.State != domain.SchedulePending || res.Header.Get("Location") != base+"/"+s.ID {
+		t.Errorf("answer %+v, Location %q; want pending at %s", s, res.Header.Get("Location"), at)
+	}
+
+	list := func() api.ScheduleList {
+		t.Helper()
+		res, got := pat.do(http.MethodGet, base, nil, nil)
+		var l api.ScheduleList
+		if err := json.Unmarshal([]byte(got), &l); err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("list: %d %v %s", res.StatusCode, err, got)
+		}
+		return l
+	}
+	if l := list(); len(l.Upcoming) != 1 || l.Upcoming[0].ID != s.ID || l.Upcoming[0].By != "pat" || len(l.Past) != 0 {
+		t.Errorf("list after scheduling: %+v", l)
+	}
+
+	res, got = ed.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("an editor cancels: status %d, body %s", res.StatusCode, got)
+	}
+	res, got = pat.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
+	if res.StatusCode != http.StatusNoContent || got != "" {
+		t.Fatalf("cancel: status %d, body %q", res.StatusCode, got)
+	}
+	if l := list(); len(l.Upcoming) != 0 || len(l.Past) != 1 || l.Past[0].State != domain.ScheduleCanceled {
+		t.Errorf("list after the cancel: %+v", l)
+	}
+	res, got = pat.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
+	if res.StatusCode != http.StatusConflict {
+		t.Errorf("cancel twice: status %d, body %s", res.StatusCode, got)
+	}
+}
