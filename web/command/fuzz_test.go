@@ -22,6 +22,9 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		`{"attribute":"billing","to":["hourly","monthly"],"rationale":"r","evidence":["e1"]}`,
 		`{"verdict":"approve","revision":1,"verified_evidence":["e1","e2"],"comment":"ok"}`,
 		`{"proposals":["p1"],"preview_hash":"00","note":"n"}`,
+		`{"proposals":["p1"],"preview_hash":"00","at":"2026-12-01T09:00:00+08:00","note":"n"}`,
+		`{"reviewers":["rev","rex"]}`, `{"on":"evidence:e1","reply_to":"c1","body":"why?"}`,
+		`{"user":"rev","reason":"I consult for them"}`, `{"up_to":42}`, `{"up_to":-1}`, `{"up_to":18446744073709551616}`,
 		`{"id":"01890a5d-ac96-774b-bcce-b302099a8057","title":"\u00e9\ud83d\ude00"}`,
 		``, `null`, `[]`, `{"to":null}`, `{"title":"a"} {}`, "{\"title\":\"\xff\"}", `{"title":1e400}`,
 	} {
@@ -32,6 +35,12 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		checkDecode[ProposeChangeInput](t, body)
 		checkDecode[VoteInput](t, body)
 		checkDecode[PublishInput](t, body)
+		checkDecode[ScheduleInput](t, body)
+		checkDecode[CancelScheduleInput](t, body)
+		checkDecode[ReviewersInput](t, body)
+		checkDecode[CommentInput](t, body)
+		checkDecode[ConflictInput](t, body)
+		checkDecode[InboxReadInput](t, body)
 	})
 }
 
