@@ -63,13 +63,22 @@ func TestAPIScheduleEdition(t *testing.T) {
 		})
 	}
 
-	res, got := pat.postJSON(base, body(pv.Hash, at), nil)
+	key := http.Header{"Idempotency-Key": {"morning-edition"}}
+	before := e.lastSeq()
+	res, got := pat.postJSON(base, body(pv.Hash, at), key)
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("schedule: status %d, body %s", res.StatusCode, got)
 	}
 	var s command.Scheduled
 	if err := json.Unmarshal([]byte(got), &s); err != nil {
 		t.Fatal(err)
+	}
+	// Sent again with its key: the same schedule, nothing more stored.
+	res, got = pat.postJSON(base, body(pv.Hash, at), key)
+	var again command.Scheduled
+	if err := json.Unmarshal([]byte(got), &again); err != nil || res.StatusCode != http.StatusCreated ||
+		again.ID != s.ID || !again.Replayed || e.lastSeq() != before+1 {
+		t.Errorf("retry: %d %s; want the replay of %s, one event stored", res.StatusCode, got, s.ID)
 	}
 	if s.ID == "" || s.At != at || s.State != domain.SchedulePending || res.Header.Get("Location") != base+"/"+s.ID {
 		t.Errorf("answer %+v, Location %q; want pending at %s", s, res.Header.Get("Location"), at)
