@@ -24,6 +24,8 @@ func (p *Proposal) clone() *Proposal {
 	c.Evidence = slices.Clone(p.Evidence)
 	c.Scores = maps.Clone(p.Scores)
 	c.Attributes = maps.Clone(p.Attributes)
+	c.Requested = slices.Clone(p.Requested)
+	c.Comments = slices.Clone(p.Comments) // resolving changes one in place
 	c.Votes = make(map[string]*Vote, len(p.Votes))
 	for k, v := range p.Votes {
 		vv := *v

@@ -55,8 +55,8 @@ func (ed *Edition) Evolve(e events.Event) {
 	}
 	ed.apply(*d)
 	ed.Last = *d
-	if s := ed.Schedules[d.Schedule]; s != nil {
-		s.State, s.Edition = SchedulePublished, d.Number
+	if d.Schedule != "" {
+		ed.updateSchedule(d.Schedule, func(s *Schedule) { s.State, s.Edition = SchedulePublished, d.Number })
 	}
 }
 

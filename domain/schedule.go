@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -37,22 +38,34 @@ type Schedule struct {
 }
 
 func (ed *Edition) evolveSchedule(e events.Event) {
-	if ed.Schedules == nil {
-		ed.Schedules = map[string]*Schedule{}
-	}
 	switch d := e.Data.(type) {
 	case *events.EditionScheduled:
 		at, _ := time.Parse(time.RFC3339, d.At)
+		ed.Schedules = maps.Clone(ed.Schedules)
+		if ed.Schedules == nil {
+			ed.Schedules = map[string]*Schedule{}
+		}
 		ed.Schedules[d.Schedule] = &Schedule{EditionScheduled: *d, By: e.Actor, AtTime: at, State: SchedulePending}
 	case *events.EditionScheduleCanceled:
-		if s := ed.Schedules[d.Schedule]; s != nil {
-			s.State, s.Detail = ScheduleCanceled, d.Reason
-		}
+		ed.updateSchedule(d.Schedule, func(s *Schedule) { s.State, s.Detail = ScheduleCanceled, d.Reason })
 	case *events.EditionScheduleFailed:
-		if s := ed.Schedules[d.Schedule]; s != nil {
-			s.State, s.Code, s.Detail = ScheduleFailed, d.Code, d.Detail
-		}
+		ed.updateSchedule(d.Schedule, func(s *Schedule) { s.State, s.Code, s.Detail = ScheduleFailed, d.Code, d.Detail })
 	}
+}
+
+// updateSchedule changes a schedule on a copy of it in a copy of the map:
+// the handler's cache hands earlier states of the edition to readers on
+// other goroutines (Edition, FireSchedule), which share the map and its
+// schedules with this state until it changes them.
+func (ed *Edition) updateSchedule(id string, change func(*Schedule)) {
+	old := ed.Schedules[id]
+	if old == nil {
+		return
+	}
+	s := *old
+	change(&s)
+	ed.Schedules = maps.Clone(ed.Schedules)
+	ed.Schedules[id] = &s
 }
 
 // Pending returns the pending scheduled editions, soonest first.
