@@ -97,6 +97,9 @@ func TestAPIScheduleEdition(t *testing.T) {
 		t.Errorf("list after scheduling: %+v", l)
 	}
 
+	if res, got := pat.do(http.MethodGet, "/api/v1/rankings/no-such-ranking/editions/schedule", nil, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("schedules of a missing ranking: %d %s", res.StatusCode, got)
+	}
 	res, got = ed.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("an editor cancels: status %d, body %s", res.StatusCode, got)

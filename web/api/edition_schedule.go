@@ -42,7 +42,12 @@ type ScheduleList struct {
 // the signed-in.
 func scheduleList(read ReadModels) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rows, err := read.Schedules(r.Context(), r.PathValue("slug"))
+		slug := r.PathValue("slug")
+		if _, _, err := read.Definition(r.Context(), slug); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		rows, err := read.Schedules(r.Context(), slug)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
