@@ -7,15 +7,14 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/xml"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/atom"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
@@ -96,24 +95,24 @@ func inboxFeed(users FeedUsers, read ReadModels) http.HandlerFunc {
 		}
 		abs := func(p string) string { return scheme + "://" + r.Host + p }
 		lang := httpx.Lang(ctx)
-		f := inboxAtom{Lang: htmlLang(lang), ID: "urn:crossrank:inbox:" + user, Title: i18n.T(lang, "inbox.feed_title", user),
-			Updated: "1970-01-01T00:00:00Z", Author: atomPerson{Name: "Crossrank"},
-			Links: []atomLink{{Rel: "alternate", Type: "text/html", Href: abs("/desk/inbox")}}}
+		f := atom.Feed{Lang: atom.Lang(lang), ID: "urn:crossrank:inbox:" + user, Title: i18n.T(lang, "inbox.feed_title", user),
+			Updated: "1970-01-01T00:00:00Z", Author: atom.Person{Name: "Crossrank"},
+			Links: []atom.Link{{Rel: "alternate", Type: "text/html", Href: abs("/desk/inbox")}}}
 		for i, row := range page.Rows {
-			at := atomTime(row.At)
+			at := atom.Time(row.At)
 			if i == 0 {
 				f.Updated = at
 			}
 			item := inboxItemOf(row, page.ReadUpTo)
-			f.Entries = append(f.Entries, atomEntry{
+			f.Entries = append(f.Entries, atom.Entry{
 				ID:    "urn:crossrank:inbox:" + user + ":" + strconv.FormatUint(row.Seq, 10) + ":" + row.Kind,
 				Title: i18n.T(lang, "inbox.kind."+row.Kind, row.Actor, row.Proposal), Updated: at, Published: at,
-				Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: abs(inboxItemPath(item))}},
-				Author:  atomPerson{Name: row.Actor},
-				Summary: atomText{Type: "text", Body: inboxSummary(lang, item)},
+				Links:   []atom.Link{{Rel: "alternate", Type: "text/html", Href: abs(inboxItemPath(item))}},
+				Author:  atom.Person{Name: row.Actor},
+				Summary: atom.Text{Type: "text", Body: inboxSummary(lang, item)},
 			})
 		}
-		b, err := xml.MarshalIndent(f, "", "  ")
+		b, err := f.Marshal()
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
@@ -121,7 +120,7 @@ func inboxFeed(users FeedUsers, read ReadModels) http.HandlerFunc {
 		w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
 		w.Header().Set("Cache-Control", "private, no-store")
 		w.Header().Set("Referrer-Policy", "no-referrer")
-		_, _ = w.Write(append([]byte(xml.Header), append(b, '\n')...))
+		_, _ = w.Write(b)
 	}
 }
 
@@ -144,57 +143,4 @@ func inboxSummary(lang string, it InboxItem) string {
 		s += " — " + it.Detail
 	}
 	return s
-}
-
-// The feed's Atom elements (RFC 4287), as the public site's feed writes
-// them.
-type inboxAtom struct {
-	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
-	Lang    string      `xml:"xml:lang,attr"`
-	ID      string      `xml:"id"`
-	Title   string      `xml:"title"`
-	Updated string      `xml:"updated"`
-	Links   []atomLink  `xml:"link"`
-	Author  atomPerson  `xml:"author"`
-	Entries []atomEntry `xml:"entry"`
-}
-
-type atomLink struct {
-	Rel  string `xml:"rel,attr"`
-	Type string `xml:"type,attr,omitempty"`
-	Href string `xml:"href,attr"`
-}
-
-type atomPerson struct {
-	Name string `xml:"name"`
-}
-
-type atomText struct {
-	Type string `xml:"type,attr"`
-	Body string `xml:",chardata"`
-}
-
-type atomEntry struct {
-	ID        string     `xml:"id"`
-	Title     string     `xml:"title"`
-	Updated   string     `xml:"updated"`
-	Published string     `xml:"published"`
-	Links     []atomLink `xml:"link"`
-	Author    atomPerson `xml:"author"`
-	Summary   atomText   `xml:"summary"`
-}
-
-func atomTime(ts string) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return ts
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func htmlLang(lang string) string {
-	if lang == i18n.Zh {
-		return "zh-Hans"
-	}
-	return "en"
 }

@@ -2,13 +2,12 @@ package site
 
 import (
 	"context"
-	"encoding/xml"
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/atom"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
@@ -17,42 +16,6 @@ import (
 // The Atom feed (RFC 4287): one entry per published edition, newest
 // first, of one ranking or of all. Ids are URNs, so they stay the same
 // whatever host or folder serves the feed.
-
-type atomFeed struct {
-	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
-	Lang    string      `xml:"xml:lang,attr"`
-	ID      string      `xml:"id"`
-	Title   string      `xml:"title"`
-	Updated string      `xml:"updated"`
-	Links   []atomLink  `xml:"link"`
-	Author  atomPerson  `xml:"author"`
-	Entries []atomEntry `xml:"entry"`
-}
-
-type atomLink struct {
-	Rel  string `xml:"rel,attr"`
-	Type string `xml:"type,attr,omitempty"`
-	Href string `xml:"href,attr"`
-}
-
-type atomPerson struct {
-	Name string `xml:"name"`
-}
-
-type atomText struct {
-	Type string `xml:"type,attr"`
-	Body string `xml:",chardata"`
-}
-
-type atomEntry struct {
-	ID        string     `xml:"id"`
-	Title     string     `xml:"title"`
-	Updated   string     `xml:"updated"`
-	Published string     `xml:"published"`
-	Links     []atomLink `xml:"link"`
-	Author    atomPerson `xml:"author"`
-	Summary   atomText   `xml:"summary"`
-}
 
 // feedOf builds the feed of ranking ("" for all) in lang. l builds the
 // links from the feed's own address; abs makes them absolute when served.
@@ -65,8 +28,8 @@ func feedOf(ctx context.Context, read *projections.Store, lang, ranking string, 
 	for _, r := range list {
 		titles[r.Slug] = r.Title.In(lang)
 	}
-	f := atomFeed{Lang: htmlLang(lang), ID: "urn:crossrank:feed", Title: i18n.T(lang, "public.feed_title_all"),
-		Author: atomPerson{Name: "Crossrank"}, Updated: "1970-01-01T00:00:00Z"}
+	f := atom.Feed{Lang: atom.Lang(lang), ID: "urn:crossrank:feed", Title: i18n.T(lang, "public.feed_title_all"),
+		Author: atom.Person{Name: "Crossrank"}, Updated: "1970-01-01T00:00:00Z"}
 	self, alt := l.Feed(""), l.Home()
 	if ranking != "" {
 		if _, ok := titles[ranking]; !ok {
@@ -75,13 +38,13 @@ func feedOf(ctx context.Context, read *projections.Store, lang, ranking string, 
 		f.ID, f.Title = "urn:crossrank:feed:"+ranking, titles[ranking]+" · "+i18n.T(lang, "public.editions_title")
 		self, alt = l.Feed(ranking), l.Editions(ranking)
 	}
-	f.Links = []atomLink{{Rel: "self", Type: "application/atom+xml", Href: abs(self)}, {Rel: "alternate", Type: "text/html", Href: abs(alt)}}
+	f.Links = []atom.Link{{Rel: "self", Type: "application/atom+xml", Href: abs(self)}, {Rel: "alternate", Type: "text/html", Href: abs(alt)}}
 	eds, err := read.Editions(ctx, ranking, 100)
 	if err != nil {
 		return nil, err
 	}
 	for i, e := range eds {
-		at := atomTime(e.PublishedAt)
+		at := atom.Time(e.PublishedAt)
 		if i == 0 {
 			f.Updated = at
 		}
@@ -89,35 +52,15 @@ func feedOf(ctx context.Context, read *projections.Store, lang, ranking string, 
 		if e.Note != "" {
 			summary = e.Note + " — " + summary
 		}
-		f.Entries = append(f.Entries, atomEntry{
+		f.Entries = append(f.Entries, atom.Entry{
 			ID:    "urn:crossrank:edition:" + e.Ranking + ":" + strconv.Itoa(e.Number),
 			Title: titles[e.Ranking] + " · " + i18n.T(lang, "public.edition_title", e.Number), Updated: at, Published: at,
-			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: abs(l.Edition(e.Ranking, e.Number))}},
-			Author:  atomPerson{Name: e.Publisher},
-			Summary: atomText{Type: "text", Body: summary},
+			Links:   []atom.Link{{Rel: "alternate", Type: "text/html", Href: abs(l.Edition(e.Ranking, e.Number))}},
+			Author:  atom.Person{Name: e.Publisher},
+			Summary: atom.Text{Type: "text", Body: summary},
 		})
 	}
-	b, err := xml.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(xml.Header), append(b, '\n')...), nil
-}
-
-// atomTime writes a stored RFC 3339 time as Atom wants it (seconds, UTC).
-func atomTime(ts string) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return ts
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func htmlLang(lang string) string {
-	if lang == i18n.Zh {
-		return "zh-Hans"
-	}
-	return "en"
+	return f.Marshal()
 }
 
 // feed serves GET /feed.atom (?ranking= narrows it) and
