@@ -76,3 +76,25 @@ func TestScheduleOnceFiresOnceAndUnschedules(t *testing.T) {
 		t.Errorf("a.one set again after it fired: %v, want nothing stored", err)
 	}
 }
+
+// TestScheduleOncePastFiresAtOnce: a moment already past (a schedule set
+// again after every replica was down through it) fires at once.
+func TestScheduleOncePastFiresAtOnce(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	js, stop := scheduleEnv(t, t.TempDir())
+	defer stop()
+	if err := crjs.ScheduleOnce(ctx, js, 1, "job", "late", "late", time.Now().Add(-time.Hour), []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, crjs.ScheduleStreamName, jetstream.ConsumerConfig{
+		Durable: "fired", FilterSubject: crjs.FiredSubject("job", "late"), AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second)); err != nil {
+		t.Fatalf("a past moment did not fire: %v", err)
+	}
+	t.Logf("fired %s after it was set", time.Since(start).Round(time.Millisecond))
+}
