@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
@@ -52,7 +54,19 @@ func (s *Store) Schedules(ctx context.Context, ranking string) ([]ScheduleRow, e
 		}
 		out = append(out, r)
 	}
+	// The moments keep their publishers' offsets, so they sort as times,
+	// not as text.
+	pending := 0
+	for pending < len(out) && out[pending].State == domain.SchedulePending {
+		pending++
+	}
+	slices.SortStableFunc(out[:pending], func(a, b ScheduleRow) int { return parseAt(a.At).Compare(parseAt(b.At)) })
 	return out, rows.Err()
+}
+
+func parseAt(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339, s)
+	return t
 }
 
 // ConflictRow is a reviewer's declared conflict of interest.

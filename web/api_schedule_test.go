@@ -116,3 +116,41 @@ func TestAPIScheduleEdition(t *testing.T) {
 		t.Errorf("cancel twice: status %d, body %s", res.StatusCode, got)
 	}
 }
+
+// TestAPIScheduledEditionsSoonestFirst: upcoming editions are listed by
+// their moment as a time, whatever offset each publisher wrote it in.
+func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
+	e := newAdminEnv(t)
+	pat := e.client("pat")
+	ids, err := e.read.CrossValidated(e.ctx, demo.RankingSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "/api/v1/rankings/" + demo.RankingSlug + "/editions/schedule"
+	soon := time.Now().Add(2 * time.Hour).Truncate(time.Hour)
+	// Scheduled first, and first as text ("…T02:00:00Z" < "…T09:00:00+08:00"), but an hour later.
+	later := soon.Add(time.Hour).UTC().Format(time.RFC3339)
+	sooner := soon.In(time.FixedZone("CST", 8*3600)).Format(time.RFC3339)
+	var want []string
+	for _, at := range []string{later, sooner} {
+		// A schedule changes the edition, and so the preview's hash.
+		pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, got := pat.postJSON(base, map[string]any{"proposals": ids, "preview_hash": pv.Hash, "at": at}, nil)
+		var s command.Scheduled
+		if err := json.Unmarshal([]byte(got), &s); err != nil || res.StatusCode != http.StatusCreated {
+			t.Fatalf("schedule at %s: %d %s", at, res.StatusCode, got)
+		}
+		want = append([]string{s.ID}, want...)
+	}
+	res, got := pat.do(http.MethodGet, base, nil, nil)
+	var l api.ScheduleList
+	if err := json.Unmarshal([]byte(got), &l); err != nil || res.StatusCode != http.StatusOK || len(l.Upcoming) != 2 {
+		t.Fatalf("list: %d %v %s", res.StatusCode, err, got)
+	}
+	if l.Upcoming[0].ID != want[0] || l.Upcoming[1].ID != want[1] {
+		t.Errorf("upcoming %s (%s), %s (%s); want %v", l.Upcoming[0].ID, l.Upcoming[0].At, l.Upcoming[1].ID, l.Upcoming[1].At, want)
+	}
+}
