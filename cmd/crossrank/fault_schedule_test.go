@@ -93,6 +93,9 @@ func TestFaultKillBeforeScheduledEdition(t *testing.T) {
 			ev.Time, d.Schedule, at, s.ID)
 	}
 	srv.stop()
+	if out, err := runCLIErr(t, "verify", "--data", data); err != nil {
+		t.Errorf("crossrank verify after the scheduled edition: %v\n%s", err, out)
+	}
 }
 
 // apiPostJSON posts v as JSON with the token and returns status and body.
