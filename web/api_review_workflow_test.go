@@ -54,7 +54,10 @@ func TestAPIReviewersCommentsAndAttention(t *testing.T) {
 	p := e.inReview()
 	base := "/api/v1/proposals/" + p.ID
 
-	e.refuses(ed, base+"/reviewers", map[string]any{"reviewers": []string{"pat"}}, http.StatusUnprocessableEntity)
+	prob := e.refuses(ed, base+"/reviewers", map[string]any{"reviewers": []string{"rex", "pat"}}, http.StatusUnprocessableEntity)
+	if len(prob.Errors) != 1 || prob.Errors[0].Field != "reviewers[1]" || prob.Errors[0].Code != "reviewers.not_reviewer" {
+		t.Errorf("a reviewer without the role: %+v, want reviewers[1] reviewers.not_reviewer", prob.Errors)
+	}
 	e.refuses(ed, "/api/v1/proposals/0190aaaa-0000-7000-8000-000000000000/comments", map[string]any{"body": "hello"}, http.StatusNotFound)
 
 	if res, body := ed.postJSON(base+"/reviewers", map[string]any{"reviewers": []string{"rev", "rex"}}, nil); res.StatusCode != http.StatusOK {

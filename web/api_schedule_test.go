@@ -96,6 +96,15 @@ func TestAPIScheduleEdition(t *testing.T) {
 	if l := list(); len(l.Upcoming) != 1 || l.Upcoming[0].ID != s.ID || l.Upcoming[0].By != "pat" || len(l.Past) != 0 {
 		t.Errorf("list after scheduling: %+v", l)
 	}
+	res, got = pat.do(http.MethodGet, res.Header.Get("Location"), nil, nil)
+	var one api.Schedule
+	if err := json.Unmarshal([]byte(got), &one); err != nil || res.StatusCode != http.StatusOK || one.ID != s.ID ||
+		one.At != at || one.Note != "morning edition" || len(one.Proposals) != len(ids) {
+		t.Errorf("GET its Location: %d %v %s", res.StatusCode, err, got)
+	}
+	if res, got := pat.do(http.MethodGet, base+"/nope", nil, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET a missing schedule: %d %s", res.StatusCode, got)
+	}
 
 	if res, got := pat.do(http.MethodGet, "/api/v1/rankings/no-such-ranking/editions/schedule", nil, nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("schedules of a missing ranking: %d %s", res.StatusCode, got)

@@ -65,6 +65,25 @@ func scheduleList(read ReadModels) http.HandlerFunc {
 	}
 }
 
+// schedule answers GET /api/v1/rankings/{slug}/editions/schedule/{schedule}
+// to the signed-in: one scheduled edition, where its 201 pointed.
+func schedule(read ReadModels) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rows, err := read.Schedules(r.Context(), r.PathValue("slug"))
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		for _, s := range rows {
+			if s.ID == r.PathValue("schedule") {
+				httpx.WriteJSON(w, http.StatusOK, scheduleOf(s))
+				return
+			}
+		}
+		ui.Fail(w, r, domain.ErrScheduleMissing)
+	}
+}
+
 func scheduleOf(s projections.ScheduleRow) Schedule {
 	return Schedule{ID: s.ID, Ranking: s.Ranking, At: s.At, By: s.By, Proposals: orEmpty(s.Proposals),
 		PreviewHash: s.PreviewHash, Note: s.Note, State: s.State, Code: s.Code, Detail: s.Detail, Edition: s.Edition,

@@ -58,6 +58,7 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle("GET /api/v1/rankings/{slug}/methodology", read(methodology(rd.Models)))
 	handle("POST /api/v1/rankings/{slug}/editions/schedule", command.JSON(d, scheduleWithPreview()))
 	handle("GET /api/v1/rankings/{slug}/editions/schedule", read(user(scheduleList(rd.Models))))
+	handle("GET /api/v1/rankings/{slug}/editions/schedule/{schedule}", read(user(schedule(rd.Models))))
 	handle("DELETE /api/v1/rankings/{slug}/editions/schedule/{schedule}", command.JSON(d, command.CancelSchedule))
 	handle("POST /api/v1/proposals/{id}/reviewers", command.JSON(d, command.RequestReviewers))
 	handle("POST /api/v1/proposals/{id}/comments", command.JSON(d, command.AddComment))
