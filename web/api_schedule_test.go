@@ -163,3 +163,22 @@ func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
 		t.Errorf("upcoming %s (%s), %s (%s); want %v", l.Upcoming[0].ID, l.Upcoming[0].At, l.Upcoming[1].ID, l.Upcoming[1].At, want)
 	}
 }
+
+// TestAPIWorkflowRefusalsInChinese: the workflow's refusals read in the
+// caller's language.
+func TestAPIWorkflowRefusalsInChinese(t *testing.T) {
+	e := newAdminEnv(t)
+	pat, rex := e.client("pat"), e.client("rex")
+	zh := http.Header{"Accept-Language": {"zh-CN"}}
+	res, got := pat.postJSON("/api/v1/rankings/"+demo.RankingSlug+"/editions/schedule", map[string]any{
+		"proposals": []string{"demo-qingjiao-2"}, "preview_hash": strings.Repeat("0", 64),
+		"at": time.Now().Add(-time.Hour).Format(time.RFC3339)}, zh)
+	if p := decodeProblem(t, res, got); res.StatusCode != http.StatusUnprocessableEntity || len(p.Errors) != 1 ||
+		!strings.Contains(p.Errors[0].Message, "必须是将来的时间") {
+		t.Errorf("scheduling in the past, in Chinese: %d %s", res.StatusCode, got)
+	}
+	res, got = rex.postJSON("/api/v1/rankings/"+demo.RankingSlug+"/conflicts", map[string]any{"user": "rev", "reason": "x"}, zh)
+	if res.StatusCode != http.StatusForbidden || !strings.Contains(got, "利益冲突只能由相关审核人本人声明") {
+		t.Errorf("a conflict for someone else, in Chinese: %d %s", res.StatusCode, got)
+	}
+}
