@@ -102,6 +102,10 @@ type Evidence struct {
 	// records a result, and for items without a source URL.
 	Capture       *events.EvidenceCaptured      `json:"capture,omitempty"`
 	CaptureFailed *events.EvidenceCaptureFailed `json:"capture_failed,omitempty"`
+	// What the scheduled re-checks of the captured source found last: a
+	// newer version, or the source gone (absent when neither).
+	SourceChanged *events.EvidenceSourceChanged `json:"source_changed,omitempty"`
+	SourceDead    *events.EvidenceSourceDead    `json:"source_dead,omitempty"`
 }
 
 // Vote is one reviewer's verdict, and its dismissal if a publisher lifted it.
@@ -161,7 +165,8 @@ func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now 
 	}
 	for _, e := range p.Evidence {
 		v.Evidence = append(v.Evidence, Evidence{EvidenceAdded: e.EvidenceAdded, AddedBy: e.AddedBy, AddedAt: e.AddedAt,
-			Stale: e.Stale(now), Capture: e.Captured, CaptureFailed: e.CaptureFailure})
+			Stale: e.Stale(now), Capture: e.Captured, CaptureFailed: e.CaptureFailure,
+			SourceChanged: e.SourceChanged, SourceDead: e.SourceDead})
 	}
 	for _, c := range sortedKeys(p.Scores) {
 		v.Scores = append(v.Scores, p.Scores[c])
