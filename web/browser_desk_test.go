@@ -73,7 +73,7 @@ func TestBrowserDesk(t *testing.T) {
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.srv.Handler())
 	defer ts.Close()
-	defer e.srv.CloseStreams() // the proposal page follows its pending captures: Close would wait for that stream
+	defer e.srv.CloseStreams() // the proposal page follows its pending captures and every desk page its inbox count: Close would wait for those streams
 	n := 0
 	shot := func(b *userBrowser, step string) {
 		n++

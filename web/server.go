@@ -168,8 +168,8 @@ func New(cfg Config) (*Server, error) {
 // Handler returns the server's HTTP handler, middleware included.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// CloseStreams ends every live event stream (see site.Site.CloseStreams
-// and desk.Desk.CloseStreams).
+// CloseStreams ends every live event stream: the public site's (see
+// site.Site.CloseStreams) and the desk's (pending captures, inbox counts).
 func (s *Server) CloseStreams() {
 	s.site.CloseStreams()
 	s.desk.CloseStreams()

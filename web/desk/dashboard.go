@@ -22,7 +22,7 @@ type dashboardView struct {
 
 // queueSection is one queue of the dashboard.
 type queueSection struct {
-	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "stale", "reverify", "recent"
+	ID    string // "my-drafts", "my-in-review", "awaiting-review", "ready-to-publish", "upcoming", "stale", "reverify", "recent"
 	Title string
 	Empty string // shown when the queue is empty
 	Count int
@@ -44,6 +44,9 @@ type queueItem struct {
 	Kind   string // the proposal's kind: "" for an entry's, "methodology"
 	Action string // a third link: the next step (a re-verification proposal), "" for none
 	ALabel string
+	// Requested: the user was asked to review it (in its attention set).
+	Requested bool
+	Cancel    *scheduleCancel // an upcoming edition's cancel button, nil for none
 }
 
 // serveDashboard shows the signed-in user's queues.
@@ -71,15 +74,24 @@ func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 			proposals("my-in-review", "desk.queue.my_in_review", "desk.queue.my_in_review.empty", q.MyInReview, true))
 	}
 	if p.Has(domain.RoleReviewer) {
-		v.Sections = append(v.Sections,
-			proposals("awaiting-review", "desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", q.AwaitingReview, true))
+		sec := proposals("awaiting-review", "desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", q.AwaitingReview, true)
+		if err := d.requestedFirst(ctx, p, p.User.Username, &sec, q.AwaitingReview); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		v.Sections = append(v.Sections, sec)
 	}
 	if p.Has(domain.RolePublisher) {
 		sec := proposals("ready-to-publish", "desk.queue.ready", "desk.queue.ready.empty", q.ReadyToPublish, false)
 		sec.Link, sec.Label = paths.Publish, p.T("desk.queue.ready.publish")
 		v.Sections = append(v.Sections, sec)
 	}
-	v.Sections = append(v.Sections, staleSection(ctx, p, labels, q.Stale))
+	up, err := d.upcomingSection(ctx, p, labels)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	v.Sections = append(v.Sections, up, staleSection(ctx, p, labels, q.Stale))
 	rv, err := d.reverifySection(ctx, p, labels)
 	if err != nil {
 		ui.Fail(w, r, err)

@@ -76,6 +76,11 @@ func New(cfg Config) *Desk {
 	return d
 }
 
+// CloseStreams ends every desk stream (GET /desk/events and the proposal
+// pages' capture streams). Streams never go idle, so a server registers it
+// with http.Server.RegisterOnShutdown.
+func (d *Desk) CloseStreams() { d.closeOnce.Do(func() { close(d.closed) }) }
+
 // Guards wrap the desk's pages and forms: User lets any signed-in user
 // in, Role only users holding the role, and Read answers 503 when the read
 // models are missing.
@@ -90,7 +95,7 @@ type Guards struct {
 // runs too (web/command); the proposal forms and the account's password
 // form sign the user in through the command path itself.
 func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
-	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, g.Read(h)) }
+	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, g.Read(d.withUnread(h))) }
 	user := func(h http.HandlerFunc) http.Handler { return g.User(h) }
 	role := func(role string, h http.Handler) http.Handler { return g.Role(role, h) }
 	admin := func(h http.Handler) http.Handler { return g.Role(domain.RoleAdmin, h) }
@@ -129,6 +134,20 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("GET /desk/rankings/{slug}/methodology", editor(d.serveChangeMethodology))
 	handle("POST /desk/rankings/{slug}/methodology", methodology())
 	handle(proposal+"methodology", methodology())
+	// The workflow around review: reviewers requested, comments and
+	// declared conflicts of interest.
+	handle(proposal+"reviewers", proposalForm(d, command.RequestReviewers, formNamed[command.ReviewersInput]("reviewers")))
+	handle(proposal+"comments", proposalForm(d, command.AddComment, commentFormName))
+	handle(proposal+"comments/resolve", proposalForm(d, command.ResolveComment, formNamed[command.ResolveCommentInput]("resolve")))
+	handle("POST /desk/conflicts", command.Form(d.write, command.DeclareConflict, conflictDeclared, d.conflictFailed))
+
+	// The signed-in user's inbox, its private feed, and the header's live
+	// unread count.
+	handle("GET "+ui.InboxPath, user(d.serveInbox))
+	handle("POST "+ui.InboxPath+"/read", command.Form(d.write, command.MarkInboxRead, inboxRead, inboxFailed[command.InboxReadInput](d, "read")))
+	handle("POST "+ui.InboxPath+"/feed", user(d.feedTokenCreate))
+	handle("POST "+ui.InboxPath+"/feed/revoke", command.Form(d.write, command.RevokeFeedToken, feedTokenRevoked, inboxFailed[command.FeedTokenInput](d, "feed")))
+	handle("GET "+ui.InboxEvents, user(d.serveEvents))
 
 	// An entry as the desk sees it.
 	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))
@@ -136,6 +155,8 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	// Publishing the next edition of a ranking.
 	handle("GET "+paths.Publish, role(domain.RolePublisher, http.HandlerFunc(d.servePublish)))
 	handle("POST "+paths.Publish, role(domain.RolePublisher, command.Form(d.write, command.Publish, d.published, d.publishFailed)))
+	handle("POST "+paths.Publish+"/schedule", role(domain.RolePublisher, command.Form(d.write, scheduleAction, scheduled, d.scheduleFailed)))
+	handle("POST "+paths.Publish+"/schedule/cancel", role(domain.RolePublisher, command.Form(d.write, command.CancelSchedule, scheduleCanceled, nil)))
 
 	// The audit trail, its verification, and its export: the page's
 	// ?format= download and GET /api/v1/audit are the same handler, so the

@@ -36,6 +36,7 @@ type entryView struct {
 	ProposeURL   string // "" when the user may not propose (not an editor)
 	PublicURL    string
 	AuditURL     string
+	Conflicts    conflictBox
 }
 
 // entryScoreView is one criterion: its published score and evidence.
@@ -122,6 +123,12 @@ type entryRankView struct {
 
 // serveEntry shows an entry to the desk.
 func (d *Desk) serveEntry(w http.ResponseWriter, r *http.Request) {
+	d.renderEntry(w, r, http.StatusOK, ui.FormState{})
+}
+
+// renderEntry shows the entry in the request's path with status; st is
+// the conflict form's state after a failed declaration.
+func (d *Desk) renderEntry(w http.ResponseWriter, r *http.Request, status int, st ui.FormState) {
 	ctx := r.Context()
 	ranking, slug := r.PathValue("ranking"), r.PathValue("entry")
 	ev, err := d.read.Entry(ctx, ranking, slug)
@@ -140,7 +147,13 @@ func (d *Desk) serveEntry(w http.ResponseWriter, r *http.Request) {
 		v.linkChangedVersions()
 	}
 	v.Title = v.Name
-	ui.Render(w, r, http.StatusOK, entryPage(v))
+	conflicts, err := d.read.Conflicts(ctx, ranking)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	v.Conflicts = conflictBoxOf(p, conflicts, slug, st)
+	ui.Render(w, r, status, entryPage(v))
 }
 
 func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.EntryChange, now time.Time) entryView {

@@ -63,6 +63,7 @@ type proposalPageView struct {
 	// CaptureLive is the stream that says when a pending capture has a
 	// result (CaptureEventsPath); "" when none is pending.
 	CaptureLive string
+	Workflow    workflowView // whose turn, reviewers requested, comments
 
 	failed string       // the form whose submit failed, "" for none
 	state  ui.FormState // what it showed
@@ -168,6 +169,9 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	v.Votes, v.History = voteRows(p, det)
 	v.Revisions = revisionRows(p, det)
 	v.Citable = citable(det)
+	if v.Workflow, err = d.workflowOf(ctx, p, l, dp); err != nil {
+		return v, err
+	}
 	if v.Can.Edit {
 		if ref, ok := reverifyRefOf(r.URL.Query()); ok && failed == "" {
 			if v.Reverify, err = d.reverifySourceOf(ctx, det.Ranking, det.Entry, ref); err != nil {

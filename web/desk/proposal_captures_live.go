@@ -90,6 +90,3 @@ func (d *Desk) serveCaptureEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// CloseStreams ends every capture stream: they never go idle, so a
-// graceful shutdown would wait for them forever.
-func (d *Desk) CloseStreams() { d.closeOnce.Do(func() { close(d.closed) }) }

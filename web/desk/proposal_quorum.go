@@ -1,6 +1,8 @@
 package desk
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,7 +15,7 @@ import (
 // quorumPart is one clause of a proposal's quorum state in words, such as
 // "needs 1 more approval" or "1 open veto by reviewer2".
 type quorumPart struct {
-	ID   string // "met", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale"
+	ID   string // "met", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale", "conflicted", "comments"
 	Lead string // the separator before it: "" for the first clause, "; " or "；" after
 	Text string
 }
@@ -60,6 +62,17 @@ func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState, quoteNotFound
 	}
 	if n := len(q.Ineligible); n > 0 {
 		add("ineligible", plural(p.Lang, "desk.quorum.ineligible", n, strings.Join(q.Ineligible, sep)))
+	}
+	if n := len(q.Conflicted); n > 0 {
+		voters := slices.Sorted(maps.Keys(q.Conflicted))
+		named := make([]string, n)
+		for i, v := range voters {
+			named[i] = p.T("desk.quorum.conflicted.one_voter", v, q.Conflicted[v])
+		}
+		add("conflicted", plural(p.Lang, "desk.quorum.conflicted", n, strings.Join(named, sep)))
+	}
+	if n := len(q.OpenComments); n > 0 {
+		add("comments", plural(p.Lang, "desk.quorum.open_comments", n, n, strings.Join(q.OpenComments, sep)))
 	}
 	return out
 }

@@ -18,6 +18,8 @@ type PublishChoice struct {
 	Ranking   string // "" when nothing was chosen: every ranking previews all
 	Proposals []string
 	Failed    bool // publishing this choice just failed
+	// Scheduling: the failure was the schedule form's, not "Publish now".
+	Scheduling bool
 }
 
 // publishView is the model of the publish page.
@@ -38,6 +40,8 @@ type publishRanking struct {
 	Preview      *publishPreview
 	PreviewError string       // why no preview could be made
 	Form         ui.FormState // the publish form after a failed submit
+	Schedule     ui.FormState // the schedule form after a failed submit
+	Zones        []zoneOption // the schedule form's zones
 }
 
 // publishCandidate is a cross-validated proposal with its checkbox.
@@ -128,8 +132,13 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 			pr.Candidates = append(pr.Candidates, c)
 		}
 		if chosenHere && choice.Failed {
-			pr.Form = st
+			if choice.Scheduling {
+				pr.Schedule = st
+			} else {
+				pr.Form = st
+			}
 		}
+		pr.Zones = scheduleZones(v.Lang, httpx.Now(ctx))
 		switch {
 		case len(pr.Chosen) > 0:
 			pv, def, err := d.cmd.PreviewEdition(ctx, rk.Slug, pr.Chosen)

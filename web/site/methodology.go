@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/projections"
@@ -54,6 +55,15 @@ type methodologyView struct {
 	EvidenceChecked bool
 	Illustrative    bool            // scores only illustrate the tool (the demo ranking)
 	History         []methodEdition // newest first
+	Conflicts       []methodConflict
+}
+
+// methodConflict is a reviewer's declared conflict of interest, disclosed.
+type methodConflict struct {
+	User   string
+	Scope  string // the entry, or the whole ranking
+	Reason string
+	Date   string
 }
 
 func buildMethodology(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string) (methodologyView, error) {
@@ -97,7 +107,24 @@ func buildMethodology(ctx context.Context, read *projections.Store, p ui.Page, l
 		}
 		v.Filters = append(v.Filters, mf)
 	}
+	conflicts, err := read.Conflicts(ctx, slug)
+	if err != nil {
+		return v, err
+	}
+	for _, c := range conflicts {
+		mc := methodConflict{User: c.User, Scope: p.T("public.conflicts.whole"), Reason: c.Reason, Date: p.Date(parseRFC3339(c.At))}
+		if c.Entry != "" {
+			mc.Scope = c.Entry
+		}
+		v.Conflicts = append(v.Conflicts, mc)
+	}
 	return v, nil
+}
+
+// parseRFC3339 reads a read model's timestamp; the zero time if malformed.
+func parseRFC3339(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
 }
 
 // methodology serves GET /r/{slug}/methodology.

@@ -27,7 +27,11 @@ type Page struct {
 	User      *domain.User // nil: signed out
 	Notice    string       // a message shown above the content
 	RequestID string
-	url       *url.URL
+	// Unread is the signed-in user's unread inbox count, shown in the
+	// header when Inbox is set (on the desk's pages).
+	Unread int
+	Inbox  bool
+	url    *url.URL
 }
 
 // PageOf returns the shared view model of the request. titleKey is a
@@ -35,6 +39,7 @@ type Page struct {
 func PageOf(r *http.Request, titleKey, section string) Page {
 	rq := httpx.FromContext(r.Context())
 	p := Page{Section: section, Lang: rq.Lang, User: rq.User, RequestID: rq.ID, url: r.URL}
+	p.Unread, p.Inbox = unreadOf(r.Context())
 	if titleKey != "" {
 		p.Title = i18n.T(rq.Lang, titleKey)
 	}

@@ -3,7 +3,9 @@
 //    cmd_id already makes a double submit harmless), and a form with
 //    data-confirm asks first;
 //  - live updates: an element with data-live="<SSE url>" listens for
-//    "edition-published" and offers to reload the page.
+//    "edition-published" and offers to reload the page;
+//  - the desk header's inbox link (data-inbox-events="<SSE url>") writes
+//    each "unread" count it is sent into its badge.
 (function () {
   "use strict";
 
@@ -49,9 +51,28 @@
     });
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", liveUpdates);
-  } else {
+  function inboxCount() {
+    var link = document.querySelector("[data-inbox-events]");
+    var badge = link && link.querySelector("[data-unread]");
+    if (!badge || !window.EventSource) return;
+    var source = new EventSource(link.getAttribute("data-inbox-events"));
+    source.addEventListener("unread", function (ev) {
+      var n = String(parseInt(ev.data, 10) || 0);
+      badge.textContent = n;
+      badge.classList.toggle("badge-unread", n !== "0");
+      var label = link.getAttribute("aria-label");
+      if (label) link.setAttribute("aria-label", label.replace(/\d+/, n));
+    });
+  }
+
+  function start() {
     liveUpdates();
+    inboxCount();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();

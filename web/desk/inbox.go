@@ -1,0 +1,165 @@
+package desk
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// inboxView is the model of the signed-in user's inbox: what concerned
+// them, newest first, and the box of their private Atom feed.
+type inboxView struct {
+	ui.Page
+	Rows    []inboxRow
+	Newest  uint64 // the newest row's sequence: "Mark all read" reads up to it
+	Next    string // the next page's address, "" on the last
+	HasFeed bool
+	FeedURL string // the new feed's address, shown once after it is created
+	failed  string
+	state   ui.FormState
+}
+
+// Form returns the state of the named form after a failed submit.
+func (v inboxView) Form(name string) ui.FormState {
+	if v.failed == name {
+		return v.state
+	}
+	return ui.FormState{}
+}
+
+// inboxRow is one inbox row in words.
+type inboxRow struct {
+	Kind   string
+	Text   string
+	Detail string
+	When   string
+	Href   string
+	Unread bool
+}
+
+// serveInbox shows the signed-in user's inbox.
+func (d *Desk) serveInbox(w http.ResponseWriter, r *http.Request) {
+	d.renderInbox(w, r, http.StatusOK, inboxView{})
+}
+
+// renderInbox fills v with the inbox of the request's user and renders it.
+func (d *Desk) renderInbox(w http.ResponseWriter, r *http.Request, status int, v inboxView) {
+	ctx := r.Context()
+	v.Page = ui.PageOf(r, "desk.inbox.title", "dashboard")
+	f := projections.InboxFilter{User: v.Page.User.Username}
+	if b, err := strconv.ParseUint(r.URL.Query().Get("before"), 10, 64); err == nil {
+		f.Before = b
+	}
+	page, err := d.read.Inbox(ctx, f)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	for i, row := range page.Rows {
+		if i == 0 && f.Before == 0 {
+			v.Newest = row.Seq
+		}
+		v.Rows = append(v.Rows, inboxRowOf(v.Page, row, page.ReadUpTo))
+	}
+	if page.Next > 0 {
+		v.Next = ui.InboxPath + "?before=" + strconv.FormatUint(page.Next, 10)
+	}
+	if u, err := d.cmd.User(ctx, v.Page.User.Username); err == nil {
+		v.HasFeed = u.FeedTokenHash != ""
+	}
+	ui.Render(w, r, status, inboxPage(v))
+}
+
+// inboxRowOf puts one inbox row into words.
+func inboxRowOf(p ui.Page, row projections.InboxRow, readUpTo uint64) inboxRow {
+	out := inboxRow{Kind: row.Kind, Text: p.T("inbox.kind."+row.Kind, row.Actor, row.Proposal),
+		When: p.DateTime(parseTime(row.At)), Unread: row.Seq > readUpTo, Href: ProposalPath(row.Proposal)}
+	switch row.Kind {
+	case "schedule_failed":
+		out.Href = "/desk/publish?ranking=" + url.QueryEscape(row.Ranking)
+		out.Detail = scheduleFailure(p.Lang, row.Detail)
+	case "published":
+		out.Detail = p.T("desk.inbox.edition", row.Detail)
+	default:
+		out.Detail = row.Detail
+	}
+	return out
+}
+
+// scheduleFailure words why a scheduled edition did not fire: its code is
+// a domain error code, which the error catalog words.
+func scheduleFailure(lang, code string) string {
+	if code == "" {
+		return ""
+	}
+	if i18n.Has(code) {
+		// A field rule's words name their field: the edition's proposals.
+		words := i18n.Field(lang, &domain.FieldError{Field: "proposals", Code: code})
+		return i18n.T(lang, "desk.inbox.schedule_reason", words)
+	}
+	return i18n.T(lang, "desk.inbox.schedule_reason", code)
+}
+
+// inboxRead is where "Mark all read" goes: the inbox again.
+func inboxRead(*http.Request, *command.InboxReadInput, domain.Result) string { return ui.InboxPath }
+
+// inboxFailed shows the inbox again with the message in the named form.
+func inboxFailed[In command.Input](d *Desk, form string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {
+	return func(w http.ResponseWriter, r *http.Request, _ *In, st ui.FormState, status int) {
+		d.renderInbox(w, r, status, inboxView{failed: form, state: st})
+	}
+}
+
+// feedTokenCreate draws a new feed token, stores its hash and shows the
+// feed's address this once. Like the API's, it takes no command id from
+// the form: a retry draws a new token (replacing the first) rather than
+// replaying a write whose token is lost.
+func (d *Desk) feedTokenCreate(w http.ResponseWriter, r *http.Request) {
+	if _, err := httpx.ParseForm(r); err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	token := base64.RawURLEncoding.EncodeToString(b)
+	sum := sha256.Sum256([]byte(token))
+	in := command.FeedTokenInput{Hash: hex.EncodeToString(sum[:])}
+	if _, _, err := command.Execute(d.write, r.Context(), command.SetFeedToken, "", &in, true); err != nil {
+		if httpx.Status(err) >= 500 {
+			ui.Fail(w, r, err)
+			return
+		}
+		d.renderInbox(w, r, httpx.Status(err), inboxView{failed: "feed",
+			state: ui.FormState{Summary: httpx.Message(httpx.Lang(r.Context()), err)}})
+		return
+	}
+	// The same address GET /api/v1/inbox/feed-token answers with.
+	user := httpx.User(r.Context()).Username
+	feed := absURL(r, "/feeds/inbox/"+user+".atom?token="+url.QueryEscape(token))
+	d.renderInbox(w, r, http.StatusCreated, inboxView{FeedURL: feed})
+}
+
+// feedTokenRevoked is where a revoked feed goes: the inbox.
+func feedTokenRevoked(*http.Request, *command.FeedTokenInput, domain.Result) string {
+	return ui.InboxPath
+}
+
+// absURL makes a path absolute on the request's host, for a feed reader.
+func absURL(r *http.Request, path string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + path
+}

@@ -1,0 +1,172 @@
+package web
+
+import (
+	"maps"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/domain/demo"
+)
+
+// TestDeskWorkflow runs the desk's side of the editorial workflow through
+// its forms: reviewers suggested and requested, the attention set, the
+// inbox and its header count, threaded comments resolved, a conflict of
+// interest declared and disclosed, and an edition scheduled and canceled.
+func TestDeskWorkflow(t *testing.T) {
+	e := newDemoEnv(t)
+	ed, r1, r2, pub := e.client("editor"), e.client("reviewer1"), e.client("reviewer2"), e.client("publisher")
+	id := e.reviewable(ed, "ppio", demo.CritGraphics, 9)
+
+	// The editor sees reviewers suggested, the least loaded first.
+	doc := e.page(ed, "/desk/proposals/"+id, http.StatusOK)
+	if doc.Find(`[data-testid="reviewers-form"] input[name="reviewers"]`).Length() < 2 {
+		t.Fatalf("suggested reviewers: %q", testText(doc, "reviewers-form"))
+	}
+	if doc.Find(`[data-testid="reviewer-editor"]`).Length() != 0 {
+		t.Error("the author is suggested as a reviewer of their own proposal")
+	}
+	before := e.page(r1, "/desk", http.StatusOK)
+	if got := testText(before, "inbox-unread"); got != "0" {
+		t.Errorf("reviewer1's unread count before: %q, want 0", got)
+	}
+	e.mustPost(ed, id, "reviewers", url.Values{"reviewers": {"reviewer1"}})
+	doc = e.page(ed, "/desk/proposals/"+id, http.StatusOK)
+	if got := testText(doc, "attention-set"); got != "Waiting for: reviewer1" {
+		t.Errorf("attention set: %q", got)
+	}
+
+	// reviewer1: the header counts it, the dashboard puts it first, the
+	// inbox lists it unread.
+	dash := e.page(r1, "/desk", http.StatusOK)
+	if got := testText(dash, "inbox-unread"); got != "1" {
+		t.Errorf("reviewer1's unread count: %q, want 1", got)
+	}
+	first := dash.Find(`[data-testid="queue-awaiting-review"] [data-testid="queue-item"]`).First()
+	if _, ok := first.Attr("data-requested"); !ok || !strings.Contains(first.Find("a").AttrOr("href", ""), id) {
+		t.Errorf("awaiting review does not start with the requested proposal: %q", first.Text())
+	}
+	inbox := e.page(r1, "/desk/inbox", http.StatusOK)
+	item := inbox.Find(`[data-testid="inbox-item"][data-kind="review_requested"]`)
+	if item.Length() != 1 || item.AttrOr("data-unread", "") != "true" || !strings.Contains(item.Text(), "editor asked you to review") {
+		t.Fatalf("inbox: %q", testText(inbox, "inbox"))
+	}
+	zh := e.client("reviewer1")
+	zh.header.Set("Accept-Language", "zh-CN")
+	if got := testText(e.page(zh, "/desk/inbox", http.StatusOK), "inbox-item-link"); got != "editor 请你审核提案 "+id {
+		t.Errorf("inbox in Chinese: %q", got)
+	}
+
+	// Comments: reviewer1 on the evidence, the editor replies and resolves.
+	e.mustPost(r1, id, "comments", url.Values{"on": {"evidence:e1"}, "body": {"Which page of the report?"}})
+	doc = e.page(ed, "/desk/proposals/"+id, http.StatusOK)
+	if got := testText(doc, "quorum-comments"); !strings.Contains(got, "c1") {
+		t.Errorf("quorum explanation without the open comment: %q", testText(doc, "quorum-summary"))
+	}
+	if got := testText(doc, "attention-set"); !strings.Contains(got, "editor") {
+		t.Errorf("the author is not in the attention set after a comment: %q", got)
+	}
+	e.mustPost(ed, id, "comments", url.Values{"reply_to": {"c1"}, "body": {"Page 4."}})
+	e.mustPost(ed, id, "comments/resolve", url.Values{"comment": {"c1"}})
+	doc = e.page(r1, "/desk/proposals/"+id, http.StatusOK)
+	if doc.Find(`[data-testid="comment-c1"]`).AttrOr("data-resolved", "") != "true" ||
+		!doc.Find(`[data-testid="comment-c2"]`).HasClass("comment-reply") {
+		t.Errorf("comments: %q", testText(doc, "comments"))
+	}
+	// Nobody but the comment's or the proposal's author resolves.
+	e.mustPost(r1, id, "comments", url.Values{"body": {"Another point."}})
+	e.refused(r2, "/desk/proposals/"+id+"/comments/resolve", url.Values{"comment": {"c3"}}, http.StatusForbidden)
+
+	// Mark all read empties the count.
+	newest := e.page(r1, "/desk/inbox", http.StatusOK).Find(`[data-testid="inbox-read-form"] input[name="up_to"]`).AttrOr("value", "")
+	status, loc, _ := e.post(r1, "/desk/inbox/read", url.Values{"up_to": {newest}})
+	if status != http.StatusSeeOther || loc != "/desk/inbox" {
+		t.Fatalf("mark read: %d %q", status, loc)
+	}
+	if got := testText(e.page(r1, "/desk/inbox", http.StatusOK), "inbox-unread"); got != "0" {
+		t.Errorf("unread after marking read: %q", got)
+	}
+
+	// A private feed: its address is shown once, then it can be revoked.
+	res, body := r1.postForm("/desk/inbox/feed", url.Values{})
+	if res.StatusCode != http.StatusCreated || !strings.Contains(body, "/feeds/inbox/reviewer1.atom?token=") {
+		t.Fatalf("feed: %d %.300s", res.StatusCode, body)
+	}
+	if status, _, _ := e.post(r1, "/desk/inbox/feed/revoke", url.Values{}); status != http.StatusSeeOther {
+		t.Errorf("revoke feed: %d", status)
+	}
+
+	// A conflict of interest, declared on the entry page, disclosed on the
+	// public methodology page.
+	status, loc, _ = e.post(r2, "/desk/conflicts", url.Values{"ranking": {demoRanking}, "entry": {"ppio"},
+		"entry_page": {"ppio"}, "reason": {"I consult for PPIO"}})
+	if status != http.StatusSeeOther || loc != "/desk/entries/"+demoRanking+"/ppio" {
+		t.Fatalf("declare conflict: %d %q", status, loc)
+	}
+	if got := testText(e.page(r2, loc, http.StatusOK), "entry-conflict-list"); !strings.Contains(got, "I consult for PPIO") {
+		t.Errorf("entry page conflicts: %q", got)
+	}
+	if got := testText(e.page(e.client(""), "/r/"+demoRanking+"/methodology", http.StatusOK), "conflicts"); !strings.Contains(got, "reviewer2") || !strings.Contains(got, "ppio") {
+		t.Errorf("methodology conflicts: %q", got)
+	}
+	e.refused(r2, "/desk/conflicts", url.Values{"ranking": {demoRanking}, "entry": {"ppio"}, "entry_page": {"ppio"}, "reason": {"again"}}, http.StatusConflict)
+
+	// reviewer2's approval does not count: the quorum says why.
+	approve := url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}}
+	e.mustPost(r2, id, "votes", maps.Clone(approve)) // post sets a command id in the values
+	doc = e.page(ed, "/desk/proposals/"+id, http.StatusOK)
+	if got := testText(doc, "quorum-conflicted"); !strings.Contains(got, "I consult for PPIO") {
+		t.Errorf("quorum explanation without the conflict: %q", testText(doc, "quorum-summary"))
+	}
+	e.mustPost(r1, id, "votes", maps.Clone(approve))
+	e.mustPost(e.client("eve"), id, "votes", maps.Clone(approve))
+
+	// Scheduling: the publish page's form, refused in the past, then stored,
+	// listed as upcoming and canceled.
+	pubDoc := e.page(pub, "/desk/publish?ranking="+demoRanking+"&p="+id, http.StatusOK)
+	form := pubDoc.Find(`[data-testid="schedule-form-` + demoRanking + `"]`)
+	if form.Length() != 1 {
+		t.Fatalf("no schedule form: %q", pubDoc.Find("main").Text())
+	}
+	if got := form.Find(`select[name="zone"] option[selected]`).AttrOr("value", ""); got != "Asia/Shanghai" {
+		t.Errorf("default zone %q", got)
+	}
+	values := url.Values{"ranking": {demoRanking}, "proposals": {id}, "zone": {"Asia/Shanghai"},
+		"preview_hash": {form.Find(`input[name="preview_hash"]`).AttrOr("value", "")}}
+	sh, _ := time.LoadLocation("Asia/Shanghai")
+	values.Set("at_local", time.Now().In(sh).Add(-time.Hour).Format("2006-01-02T15:04"))
+	doc = e.refused(pub, "/desk/publish/schedule", values, http.StatusUnprocessableEntity)
+	if got := testText(doc, "form-error"); !strings.Contains(got, "must be in the future") {
+		t.Errorf("past moment: %q", got)
+	}
+	pubZh := e.client("publisher")
+	pubZh.header.Set("Accept-Language", "zh-CN,zh;q=0.9")
+	if got := testText(e.refused(pubZh, "/desk/publish/schedule", values, http.StatusUnprocessableEntity), "form-error"); !strings.Contains(got, "必须是将来的时间") {
+		t.Errorf("past moment in Chinese: %q", got)
+	}
+	values.Set("at_local", time.Now().In(sh).Add(48*time.Hour).Format("2006-01-02T15:04"))
+	values.Set("preview_hash", "0000000000000000000000000000000000000000000000000000000000000000")
+	e.refused(pub, "/desk/publish/schedule", values, http.StatusConflict)
+	values.Set("preview_hash", form.Find(`input[name="preview_hash"]`).AttrOr("value", ""))
+	status, loc, doc = e.post(pub, "/desk/publish/schedule", values)
+	if status != http.StatusSeeOther {
+		t.Fatalf("schedule: %d %q", status, testText(doc, "form-error"))
+	}
+	if loc != "/desk#queue-upcoming" {
+		t.Errorf("scheduled: Location %q", loc)
+	}
+	dash = e.page(pub, "/desk", http.StatusOK)
+	up := dash.Find(`[data-testid="queue-upcoming"] [data-testid="queue-item"]`)
+	if up.Length() != 1 || !strings.Contains(up.Text(), "(UTC+08:00)") || !strings.Contains(up.Text(), id) {
+		t.Fatalf("upcoming: %q", testText(dash, "queue-upcoming"))
+	}
+	cancel := url.Values{"ranking": {demoRanking}, "schedule": {up.Find(`input[name="schedule"]`).AttrOr("value", "")}}
+	if status, _, _ := e.post(pub, "/desk/publish/schedule/cancel", cancel); status != http.StatusSeeOther {
+		t.Fatalf("cancel: %d", status)
+	}
+	if n := e.page(pub, "/desk", http.StatusOK).Find(`[data-testid="queue-upcoming"] [data-testid="queue-item"]`).Length(); n != 0 {
+		t.Errorf("%d upcoming after cancel", n)
+	}
+}
