@@ -44,6 +44,7 @@ var extraUsers = map[string][]string{
 // user signs in with testPassword.
 type demoEnv struct {
 	t     *testing.T
+	js    *jstest.Env
 	ctx   context.Context
 	store *jetstream.Store
 	cmd   *domain.Handler
@@ -56,7 +57,8 @@ func newDemoEnv(t *testing.T) *demoEnv {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
-	store := jstest.Start(t).Store
+	js := jstest.Start(t)
+	store := js.Store
 	read, err := projections.Open(filepath.Join(t.TempDir(), "read.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +67,7 @@ func newDemoEnv(t *testing.T) *demoEnv {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
-	e := &demoEnv{t: t, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read, logs: &syncBuffer{}}
+	e := &demoEnv{t: t, js: js, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read, logs: &syncBuffer{}}
 	// One real argon2id hash for every user: sign-in is real, and slow once.
 	hash := func(string) (string, error) { return testHash(), nil }
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: testPassword, HashPassword: hash, Now: time.Now(),
