@@ -119,6 +119,8 @@ func TestBrowserWorkflow(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="vote-reviewer1"]`)),
 	)
 	e.mustPost(e.client("reviewer2"), id, "votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}})
+	// A reviewer's conflict form on the entry page passes the accessibility check too.
+	r1.open("/desk/entries/"+demoRanking+"/ppio", `[data-testid="conflict-form"]`)
 
 	// The public page is open while the publisher schedules the edition.
 	edition := e.editionNumber()
@@ -138,6 +140,7 @@ func TestBrowserWorkflow(t *testing.T) {
 	if got := pub.text("queue-upcoming-items"); !strings.Contains(got, "(UTC+08:00)") || !strings.Contains(got, id) {
 		t.Errorf("upcoming editions %q", got)
 	}
+	checkAccessibility(t, pub.ctx, "the dashboard with an upcoming edition")
 	r1.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid="live-notice"]`)))
 	if got := e.editionNumber(); got != edition+1 {
 		t.Errorf("edition %d after the schedule fired, want %d", got, edition+1)

@@ -51,3 +51,17 @@ func TestMomentText(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleFailureWords: the inbox words why a scheduled edition did
+// not fire from the failure's code, in each language.
+func TestScheduleFailureWords(t *testing.T) {
+	for _, tc := range []struct{ lang, code, want string }{
+		{lang: "en", code: "edition.preview_changed", want: "why: The edition changed since your preview; check the new preview."},
+		{lang: "zh", code: "edition.preview_changed", want: "原因：预览之后版本内容有变化，请查看新的预览。"},
+		{lang: "en", code: "no.such_code", want: "why: no.such_code"},
+	} {
+		if got := scheduleFailure(tc.lang, tc.code); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.lang, tc.code, got, tc.want)
+		}
+	}
+}
