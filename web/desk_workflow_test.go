@@ -68,6 +68,10 @@ func TestDeskWorkflow(t *testing.T) {
 	if got := testText(doc, "attention-set"); !strings.Contains(got, "editor") {
 		t.Errorf("the author is not in the attention set after a comment: %q", got)
 	}
+	mine := e.page(ed, "/desk", http.StatusOK).Find(`[data-testid="queue-my-in-review"] [data-testid="queue-item"]`).First()
+	if _, ok := mine.Attr("data-requested"); !ok || !strings.Contains(mine.Text(), "your turn") {
+		t.Errorf("my proposals in review do not start with the one awaiting me: %q", mine.Text())
+	}
 	e.mustPost(ed, id, "comments", url.Values{"reply_to": {"c1"}, "body": {"Page 4."}})
 	e.mustPost(ed, id, "comments/resolve", url.Values{"comment": {"c1"}})
 	doc = e.page(r1, "/desk/proposals/"+id, http.StatusOK)

@@ -44,7 +44,8 @@ type queueItem struct {
 	Kind   string // the proposal's kind: "" for an entry's, "methodology"
 	Action string // a third link: the next step (a re-verification proposal), "" for none
 	ALabel string
-	// Requested: the user was asked to review it (in its attention set).
+	// Requested: it is the user's turn on it (its attention set holds
+	// them): a review asked of them, or a veto or comment on their own.
 	Requested bool
 	Cancel    *scheduleCancel // an upcoming edition's cancel button, nil for none
 }
@@ -69,9 +70,13 @@ func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		return sec
 	}
 	if p.Has(domain.RoleEditor) || len(q.MyDrafts)+len(q.MyInReview) > 0 {
+		mine := proposals("my-in-review", "desk.queue.my_in_review", "desk.queue.my_in_review.empty", q.MyInReview, true)
+		if err := d.authorTurnFirst(ctx, p, p.User.Username, &mine, q.MyInReview); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
 		v.Sections = append(v.Sections,
-			proposals("my-drafts", "desk.queue.my_drafts", "desk.queue.my_drafts.empty", q.MyDrafts, false),
-			proposals("my-in-review", "desk.queue.my_in_review", "desk.queue.my_in_review.empty", q.MyInReview, true))
+			proposals("my-drafts", "desk.queue.my_drafts", "desk.queue.my_drafts.empty", q.MyDrafts, false), mine)
 	}
 	if p.Has(domain.RoleReviewer) {
 		sec := proposals("awaiting-review", "desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", q.AwaitingReview, true)

@@ -36,16 +36,37 @@ func (d *Desk) requestedFirst(ctx context.Context, p ui.Page, user string, sec *
 			sec.Items[i].Note = p.T("desk.queue.requested") + " · " + sec.Items[i].Note
 		}
 	}
-	slices.SortStableFunc(sec.Items, func(a, b queueItem) int {
-		switch {
-		case a.Requested == b.Requested:
-			return 0
-		case a.Requested:
-			return -1
-		}
-		return 1
-	})
+	slices.SortStableFunc(sec.Items, turnFirst)
 	return nil
+}
+
+// authorTurnFirst marks the user's proposals in review whose attention
+// set holds them (a veto open, or a reviewer's comment unresolved) and
+// moves them to the top; the domain answers whose turn it is.
+func (d *Desk) authorTurnFirst(ctx context.Context, p ui.Page, user string, sec *queueSection, mine []projections.ProposalSummary) error {
+	for i, ps := range mine {
+		dp, err := d.cmd.Proposal(ctx, ps.ID)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(dp.AttentionSet(), user) {
+			sec.Items[i].Requested = true
+			sec.Items[i].Note = p.T("desk.queue.your_turn") + " · " + sec.Items[i].Note
+		}
+	}
+	slices.SortStableFunc(sec.Items, turnFirst)
+	return nil
+}
+
+// turnFirst orders the items whose turn it is first.
+func turnFirst(a, b queueItem) int {
+	switch {
+	case a.Requested == b.Requested:
+		return 0
+	case a.Requested:
+		return -1
+	}
+	return 1
 }
 
 // upcomingSection lists the pending scheduled editions, soonest first,

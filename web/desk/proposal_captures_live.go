@@ -89,4 +89,3 @@ func (d *Desk) serveCaptureEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
-

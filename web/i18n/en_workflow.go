@@ -65,6 +65,7 @@ var enWorkflow = map[string]string{
 	"label.zone":                     "time zone",
 	"desk.queue.upcoming":            "Upcoming editions",
 	"desk.queue.upcoming.empty":      "No edition is scheduled.",
+	"desk.queue.your_turn":           "your turn: a veto or a comment waits for you",
 	"desk.queue.requested":           "you were asked to review",
 	"desk.upcoming.title":            "%s · %s",
 	"desk.upcoming.detail":           "proposals %s · scheduled by %s",

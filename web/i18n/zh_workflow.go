@@ -65,6 +65,7 @@ var zhWorkflow = map[string]string{
 	"label.zone":                     "时区",
 	"desk.queue.upcoming":            "即将发布的版本",
 	"desk.queue.upcoming.empty":      "没有定时发布的版本。",
+	"desk.queue.your_turn":           "轮到你：有否决票或评论等你处理",
 	"desk.queue.requested":           "邀请你审稿",
 	"desk.upcoming.title":            "%s · %s",
 	"desk.upcoming.detail":           "提案 %s · 由 %s 设定",
