@@ -143,11 +143,11 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 
 	// The signed-in user's inbox, its private feed, and the header's live
 	// unread count.
-	handle("GET "+ui.InboxPath, user(d.serveInbox))
-	handle("POST "+ui.InboxPath+"/read", command.Form(d.write, command.MarkInboxRead, inboxRead, inboxFailed[command.InboxReadInput](d, "read")))
-	handle("POST "+ui.InboxPath+"/feed", user(d.feedTokenCreate))
-	handle("POST "+ui.InboxPath+"/feed/revoke", command.Form(d.write, command.RevokeFeedToken, feedTokenRevoked, inboxFailed[command.FeedTokenInput](d, "feed")))
-	handle("GET "+ui.InboxEvents, user(d.serveEvents))
+	handle("GET "+paths.Inbox, user(d.serveInbox))
+	handle("POST "+paths.Inbox+"/read", command.Form(d.write, command.MarkInboxRead, inboxRead, inboxFailed[command.InboxReadInput](d, "read")))
+	handle("POST "+paths.Inbox+"/feed", user(d.feedTokenCreate))
+	handle("POST "+paths.Inbox+"/feed/revoke", command.Form(d.write, command.RevokeFeedToken, feedTokenRevoked, inboxFailed[command.FeedTokenInput](d, "feed")))
+	handle("GET "+paths.InboxEvents, user(d.serveEvents))
 
 	// An entry as the desk sees it.
 	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))

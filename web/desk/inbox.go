@@ -14,6 +14,7 @@ import (
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -73,7 +74,7 @@ func (d *Desk) renderInbox(w http.ResponseWriter, r *http.Request, status int, v
 		v.Rows = append(v.Rows, inboxRowOf(v.Page, row, page.ReadUpTo))
 	}
 	if page.Next > 0 {
-		v.Next = ui.InboxPath + "?before=" + strconv.FormatUint(page.Next, 10)
+		v.Next = paths.Inbox + "?before=" + strconv.FormatUint(page.Next, 10)
 	}
 	if u, err := d.cmd.User(ctx, v.Page.User.Username); err == nil {
 		v.HasFeed = u.FeedTokenHash != ""
@@ -112,7 +113,7 @@ func scheduleFailure(lang, code string) string {
 }
 
 // inboxRead is where "Mark all read" goes: the inbox again.
-func inboxRead(*http.Request, *command.InboxReadInput, domain.Result) string { return ui.InboxPath }
+func inboxRead(*http.Request, *command.InboxReadInput, domain.Result) string { return paths.Inbox }
 
 // inboxFailed shows the inbox again with the message in the named form.
 func inboxFailed[In command.Input](d *Desk, form string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {
@@ -152,7 +153,7 @@ func (d *Desk) feedTokenCreate(w http.ResponseWriter, r *http.Request) {
 
 // feedTokenRevoked is where a revoked feed goes: the inbox.
 func feedTokenRevoked(*http.Request, *command.FeedTokenInput, domain.Result) string {
-	return ui.InboxPath
+	return paths.Inbox
 }
 
 // absURL makes a path absolute on the request's host, for a feed reader.

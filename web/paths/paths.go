@@ -16,7 +16,11 @@ const (
 	Publish = "/desk/publish"
 	Users   = "/desk/users"
 	Account = "/desk/account"
-	API     = "/api/"
+	// Inbox is the signed-in user's inbox; InboxEvents streams its unread
+	// count (text/event-stream, event "unread") to the header's badge.
+	Inbox       = "/desk/inbox"
+	InboxEvents = "/desk/events"
+	API         = "/api/"
 )
 
 // LoginURL returns the sign-in page that comes back to next afterwards (a

@@ -15,10 +15,3 @@ func unreadOf(ctx context.Context) (int, bool) {
 	n, ok := ctx.Value(unreadKey{}).(int)
 	return n, ok
 }
-
-// InboxPath is the signed-in user's inbox on the desk; InboxEvents streams
-// its unread count (text/event-stream, event "unread").
-const (
-	InboxPath   = "/desk/inbox"
-	InboxEvents = "/desk/events"
-)
