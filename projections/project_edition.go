@@ -86,7 +86,7 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 	if err := p.exec(`UPDATE rankings SET edition=? WHERE slug=?`, d.Number, d.Ranking); err != nil {
 		return err
 	}
-	return p.requorum(d.Ranking, ev)
+	return p.requorum(d.Ranking)
 }
 
 // snapshot returns the stored snapshot of an edition (empty before the first).
@@ -165,19 +165,28 @@ func (p *projector) moves(ranking string, number int, before, after domain.Snaps
 }
 
 // requorum refreshes the summary row of every open proposal of the ranking.
-func (p *projector) requorum(ranking string, ev events.Event) error {
-	if err := p.writeProposals(); err != nil { // the query below reads them
-		return err
-	}
-	var open [][2]string
+// The open proposals are those the table lists as open, with the rows
+// recorded since the last write (not yet in the table) taking precedence:
+// reading them from the table alone would mean writing them first, and a
+// proposal's row would be written at every edition instead of once per
+// transaction.
+func (p *projector) requorum(ranking string) error {
+	var open [][2]string // id, updated_at
 	err := p.w.query(`SELECT id, updated_at FROM proposals
 		WHERE ranking=? AND status IN ('draft','in_review','cross_validated') ORDER BY id`, []any{ranking},
 		func(row []driver.Value) error {
-			open = append(open, [2]string{colText(row[0]), colText(row[1])})
+			if id := colText(row[0]); p.proposals[id].pr == nil {
+				open = append(open, [2]string{id, colText(row[1])})
+			}
 			return nil
 		})
 	if err != nil {
 		return err
+	}
+	for id, row := range p.proposals {
+		if row.pr.Ranking == ranking && row.pr.Status.Open() {
+			open = append(open, [2]string{id, row.at})
+		}
 	}
 	for _, o := range open {
 		id, at := o[0], o[1]
