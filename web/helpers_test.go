@@ -205,7 +205,14 @@ func (e *env) client() *client {
 // do sends a request and returns the response with its body read.
 func (c *client) do(method, target string, body io.Reader, header http.Header) (*http.Response, string) {
 	c.t.Helper()
-	r := httptest.NewRequest(method, target, body)
+	var sent []byte
+	if body != nil {
+		var err error
+		if sent, err = io.ReadAll(body); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	r := httptest.NewRequest(method, target, bytes.NewReader(sent))
 	r.RemoteAddr = c.peer
 	for k, vs := range c.header {
 		r.Header[k] = vs
@@ -227,6 +234,7 @@ func (c *client) do(method, target string, body io.Reader, header http.Header) (
 		}
 	}
 	b, _ := io.ReadAll(res.Body)
+	checkOpenAPI(c.t, method, target, r.Header, sent, res, b)
 	return res, string(b)
 }
 

@@ -147,6 +147,7 @@ func (e *siteEnv) get(target string, header ...string) (*http.Response, string) 
 	e.srv.Handler().ServeHTTP(w, r)
 	res := w.Result()
 	b, _ := io.ReadAll(res.Body)
+	checkOpenAPI(e.t, http.MethodGet, target, r.Header, nil, res, b)
 	return res, string(b)
 }
 

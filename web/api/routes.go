@@ -39,6 +39,7 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	user := d.RequireUser
 	read := rd.Guard
 
+	handle("GET /api/v1/openapi.json", openAPI())
 	handle("GET /api/v1/proposals", read(user(proposalList(d.Commands, rd.Models))))
 	handle("POST /api/v1/proposals", command.JSON(d, command.OpenAnyProposal))
 	handle("GET /api/v1/proposals/{id}", user(proposal(d.Commands, rd.optional())))
