@@ -64,7 +64,7 @@ func registerPublishing(fs *flag.FlagSet) *publishing {
 	p := &publishing{}
 	fs.StringVar(&p.siteDir, "site-dir", envOr("CROSSRANK_SITE_DIR", ""), "keep a static export of the public site in this folder, rewritten atomically on each publish (CROSSRANK_SITE_DIR)")
 	fs.StringVar(&p.webhookURL, "webhook", envOr("CROSSRANK_WEBHOOK_URL", ""), "POST each published edition to this URL (CROSSRANK_WEBHOOK_URL)")
-	fs.StringVar(&p.webhookSecret, "webhook-secret", envOr("CROSSRANK_WEBHOOK_SECRET", ""), "sign webhook bodies with HMAC-SHA256 under this secret (CROSSRANK_WEBHOOK_SECRET)")
+	fs.StringVar(&p.webhookSecret, "webhook-secret", envOr("CROSSRANK_WEBHOOK_SECRET", ""), "sign webhook deliveries the Standard Webhooks way under this secret: whsec_<base64 key>; a plain secret also signs X-Crossrank-Signature (deprecated) (CROSSRANK_WEBHOOK_SECRET)")
 	return p
 }
 

@@ -26,8 +26,10 @@ const FilterSubject = events.SubjectPrefix + "edition.*.published"
 // Config configures a Sender. URL is required; the zero value of every
 // other field has a working default, noted on the field.
 type Config struct {
-	URL    string
-	Secret string // signs each body; empty: no signature header
+	URL string
+	// Secret signs each delivery (see Key): "whsec_<base64 key>", or a
+	// plain secret (deprecated); empty: unsigned.
+	Secret string
 	// Client posts the deliveries; nil: 10-second timeout, no redirects.
 	Client *http.Client
 	// MaxAttempts per edition before it is recorded as failed; default 8.
@@ -46,12 +48,15 @@ type Config struct {
 
 // Sender delivers editions to one URL.
 type Sender struct {
-	cfg   Config
-	js    jetstream.JetStream
-	store events.Store
-	agg   events.Aggregate
-	name  string // the durable consumer
-	shown string // the URL as logs and records show it
+	cfg Config
+	key []byte // the signing key; nil: unsigned
+	// legacy: the secret is plain, so X-Crossrank-Signature is sent too.
+	legacy bool
+	js     jetstream.JetStream
+	store  events.Store
+	agg    events.Aggregate
+	name   string // the durable consumer
+	shown  string // the URL as logs and records show it
 }
 
 // New returns a sender for cfg.URL reading the stream through nc and
@@ -82,12 +87,20 @@ func New(nc *nats.Conn, store events.Store, cfg Config) (*Sender, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	var key []byte
+	var legacy bool
+	if cfg.Secret != "" {
+		var err error
+		if key, legacy, err = Key(cfg.Secret); err != nil {
+			return nil, err
+		}
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
 	}
 	h := hashOf(cfg.URL)
-	return &Sender{cfg: cfg, js: js, store: store, shown: Redact(cfg.URL),
+	return &Sender{cfg: cfg, key: key, legacy: legacy, js: js, store: store, shown: Redact(cfg.URL),
 		agg: events.Aggregate{Kind: events.KindWebhook, ID: "wh-" + h[:32]}, name: "webhook-" + h[:16]}, nil
 }
 
@@ -186,7 +199,7 @@ func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	body, _ := json.Marshal(payloadOf(ev, d))
-	status, attempts, postErr := s.post(ctx, m, d, body)
+	status, attempts, postErr := s.post(ctx, m, ev.ID, d, body)
 	if postErr != nil && ctx.Err() != nil {
 		_ = m.Nak() // stopped mid-retry: the next sender starts over at once
 		return
@@ -216,10 +229,10 @@ func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 
 // post sends body until the receiver answers 2xx or the attempts run out,
 // keeping the message in progress while it waits.
-func (s *Sender) post(ctx context.Context, m jetstream.Msg, d *events.EditionPublished, body []byte) (status, attempt int, err error) {
+func (s *Sender) post(ctx context.Context, m jetstream.Msg, id string, d *events.EditionPublished, body []byte) (status, attempt int, err error) {
 	wait := s.cfg.Backoff
 	for attempt = 1; ; attempt++ {
-		status, err = s.once(ctx, d, body, attempt)
+		status, err = s.once(ctx, id, d, body, attempt)
 		if err == nil || attempt >= s.cfg.MaxAttempts || ctx.Err() != nil {
 			return status, attempt, err
 		}
@@ -232,8 +245,8 @@ func (s *Sender) post(ctx context.Context, m jetstream.Msg, d *events.EditionPub
 	}
 }
 
-// once makes one attempt.
-func (s *Sender) once(ctx context.Context, d *events.EditionPublished, body []byte, attempt int) (int, error) {
+// once makes one attempt; id is the webhook-id, the edition's event id.
+func (s *Sender) once(ctx context.Context, id string, d *events.EditionPublished, body []byte, attempt int) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.URL, bytes.NewReader(body))
 	if err != nil {
 		return 0, err
@@ -243,8 +256,15 @@ func (s *Sender) once(ctx context.Context, d *events.EditionPublished, body []by
 	req.Header.Set("X-Crossrank-Event", "edition-published")
 	req.Header.Set(DeliveryHeader, d.Ranking+"/"+strconv.Itoa(d.Number))
 	req.Header.Set("X-Crossrank-Attempt", strconv.Itoa(attempt))
-	if s.cfg.Secret != "" {
-		req.Header.Set(SignatureHeader, Sign(s.cfg.Secret, body))
+	if s.key != nil {
+		ts := s.cfg.Now().Unix()
+		h := req.Header
+		h.Set(IDHeader, id)
+		h.Set(TimestampHeader, strconv.FormatInt(ts, 10))
+		h.Set(StandardSignatureHeader, SignStandard(s.key, id, ts, body))
+		if s.legacy {
+			h.Set(SignatureHeader, Sign(s.cfg.Secret, body))
+		}
 	}
 	res, err := s.cfg.Client.Do(req)
 	if err != nil {

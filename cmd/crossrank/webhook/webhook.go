@@ -20,6 +20,16 @@
 // again. Each post carries the idempotency key "<ranking>/<edition>" in the
 // body (id) and in X-Crossrank-Delivery, so a receiver can drop it.
 //
+// Each post is signed the Standard Webhooks 1.0 way
+// (https://www.standardwebhooks.com): webhook-id (the edition's event id,
+// the same on every attempt and redelivery, so a receiver catches
+// replays), webhook-timestamp (unix seconds of the attempt) and
+// webhook-signature "v1,<base64 HMAC-SHA256 of id.timestamp.body>", so
+// receivers can verify with the spec's libraries. A secret is
+// "whsec_<base64 key>"; a plain secret (the form before) is the key's
+// bytes themselves, and for one release such a secret also signs
+// X-Crossrank-Signature as before.
+//
 // It lives under cmd/crossrank because it needs the NATS client, which
 // neither web nor domain may import.
 package webhook
@@ -27,12 +37,51 @@ package webhook
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
+	"errors"
+	"strconv"
 	"strings"
 )
 
 // SignatureHeader carries "sha256=<hex HMAC-SHA256 of the body>".
+//
+// Deprecated: sent only for a plain (not whsec_) secret, for one release;
+// receivers verify StandardSignatureHeader instead.
 const SignatureHeader = "X-Crossrank-Signature"
+
+// The Standard Webhooks 1.0 headers.
+const (
+	IDHeader                = "webhook-id"
+	TimestampHeader         = "webhook-timestamp"
+	StandardSignatureHeader = "webhook-signature"
+)
+
+// SecretPrefix starts a Standard Webhooks secret: whsec_<base64 key>.
+const SecretPrefix = "whsec_"
+
+// Key returns the signing key of secret: the base64-decoded rest of a
+// whsec_ secret, or a plain secret's bytes; legacy reports a plain one.
+func Key(secret string) (key []byte, legacy bool, err error) {
+	rest, ok := strings.CutPrefix(secret, SecretPrefix)
+	if !ok {
+		return []byte(secret), true, nil
+	}
+	key, err = base64.StdEncoding.DecodeString(rest)
+	if err != nil || len(key) == 0 {
+		return nil, false, errors.New("webhook: a whsec_ secret must hold a base64 key")
+	}
+	return key, false, nil
+}
+
+// SignStandard returns the webhook-signature value of a delivery:
+// "v1," and the base64 HMAC-SHA256 under key of "id.timestamp.body".
+func SignStandard(key []byte, id string, timestamp int64, body []byte) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(id + "." + strconv.FormatInt(timestamp, 10) + "."))
+	m.Write(body)
+	return "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
 
 // DeliveryHeader carries the idempotency key "<ranking>/<edition>".
 const DeliveryHeader = "X-Crossrank-Delivery"

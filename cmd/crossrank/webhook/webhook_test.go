@@ -154,7 +154,10 @@ func (w *world) sender(url string, cfg webhook.Config) (stop func(), kill func()
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg.URL, cfg.Secret = url, secret
+	cfg.URL = url
+	if cfg.Secret == "" {
+		cfg.Secret = secret
+	}
 	if cfg.Backoff == 0 {
 		cfg.Backoff = 100 * time.Millisecond
 	}
