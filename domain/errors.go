@@ -58,6 +58,8 @@ var (
 	ErrOwnAdminRole      = kindErr(ErrState, "user.own_admin_role")
 	ErrRankingExists     = kindErr(ErrState, "ranking.exists")
 	ErrRankingMissing    = kindErr(ErrNotFound, "ranking.missing")
+	ErrEditionMissing    = kindErr(ErrNotFound, "edition.missing")
+	ErrWebhookMissing    = kindErr(ErrNotFound, "webhook.missing")
 	ErrEntryExists       = kindErr(ErrState, "entry.exists")
 	ErrEntryMissing      = kindErr(ErrNotFound, "entry.missing")
 	ErrProposalMissing   = kindErr(ErrNotFound, "proposal.missing")

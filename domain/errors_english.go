@@ -21,6 +21,8 @@ var english = map[string]string{
 	"user.own_admin_role":          "you cannot revoke your own admin role",
 	"ranking.exists":               "the ranking already exists",
 	"ranking.missing":              "no such ranking",
+	"edition.missing":              "no such edition",
+	"webhook.missing":              "no such webhook",
 	"entry.exists":                 "the entry already exists",
 	"entry.missing":                "no such entry",
 	"proposal.missing":             "no such proposal",

@@ -10,95 +10,97 @@ import (
 
 // The catalog: every event type Crossrank writes, at its current version.
 const (
-	TypeRankingDefined           = "crossrank.ranking.defined.v1"
-	TypeWeightsSet               = "crossrank.ranking.weights_set.v1"
-	TypeScenariosSet             = "crossrank.ranking.scenarios_set.v1"
-	TypeMethodologyPublished     = "crossrank.ranking.methodology_published.v1"
-	TypeEntryCreated             = "crossrank.entry.created.v1"
-	TypeProposalOpened           = "crossrank.proposal.opened.v1"
-	TypeMethodologyProposed      = "crossrank.proposal.methodology_proposed.v1"
-	TypeEvidenceAdded            = "crossrank.proposal.evidence_added.v2"
-	TypeEvidenceRemoved          = "crossrank.proposal.evidence_removed.v1"
-	TypeEvidenceCaptured         = "crossrank.proposal.evidence_captured.v1"
-	TypeEvidenceCaptureFailed    = "crossrank.proposal.evidence_capture_failed.v1"
-	TypeEvidenceSourceChanged    = "crossrank.proposal.evidence_source_changed.v1"
-	TypeEvidenceSourceDead       = "crossrank.proposal.evidence_source_dead.v1"
-	TypeScoreChangeProposed      = "crossrank.proposal.score_change_proposed.v1"
-	TypeAttributeChangeProposed  = "crossrank.proposal.attribute_change_proposed.v1"
-	TypeChangeRemoved            = "crossrank.proposal.change_removed.v1"
-	TypeProposalSubmitted        = "crossrank.proposal.submitted.v1"
-	TypeProposalRevised          = "crossrank.proposal.revised.v1"
-	TypeVoteCast                 = "crossrank.proposal.vote_cast.v1"
-	TypeVetoDismissed            = "crossrank.proposal.veto_dismissed.v1"
-	TypeProposalCrossValidated   = "crossrank.proposal.cross_validated.v1"
-	TypeProposalReturnedToReview = "crossrank.proposal.returned_to_review.v1"
-	TypeProposalRejected         = "crossrank.proposal.rejected.v1"
-	TypeProposalWithdrawn        = "crossrank.proposal.withdrawn.v1"
-	TypeProposalPublished        = "crossrank.proposal.published.v1"
-	TypeEditionPublished         = "crossrank.edition.published.v1"
-	TypeUserRegistered           = "crossrank.user.registered.v1"
-	TypeRoleGranted              = "crossrank.user.role_granted.v1"
-	TypeRoleRevoked              = "crossrank.user.role_revoked.v1"
-	TypePasswordChanged          = "crossrank.user.password_changed.v1"
-	TypeTokenIssued              = "crossrank.user.token_issued.v1"
-	TypeTokenRevoked             = "crossrank.user.token_revoked.v1"
-	TypeWebhookDelivered         = "crossrank.webhook.delivered.v1"
-	TypeWebhookFailed            = "crossrank.webhook.failed.v1"
-	TypeReviewersRequested       = "crossrank.proposal.reviewers_requested.v1"
-	TypeCommentAdded             = "crossrank.proposal.comment_added.v1"
-	TypeCommentResolved          = "crossrank.proposal.comment_resolved.v1"
-	TypeConflictDeclared         = "crossrank.ranking.conflict_declared.v1"
-	TypeEditionScheduled         = "crossrank.edition.scheduled.v1"
-	TypeEditionScheduleCanceled  = "crossrank.edition.schedule_canceled.v1"
-	TypeEditionScheduleFailed    = "crossrank.edition.schedule_failed.v1"
-	TypeInboxRead                = "crossrank.user.inbox_read.v1"
-	TypeFeedTokenSet             = "crossrank.user.feed_token_set.v1"
+	TypeRankingDefined             = "crossrank.ranking.defined.v1"
+	TypeWeightsSet                 = "crossrank.ranking.weights_set.v1"
+	TypeScenariosSet               = "crossrank.ranking.scenarios_set.v1"
+	TypeMethodologyPublished       = "crossrank.ranking.methodology_published.v1"
+	TypeEntryCreated               = "crossrank.entry.created.v1"
+	TypeProposalOpened             = "crossrank.proposal.opened.v1"
+	TypeMethodologyProposed        = "crossrank.proposal.methodology_proposed.v1"
+	TypeEvidenceAdded              = "crossrank.proposal.evidence_added.v2"
+	TypeEvidenceRemoved            = "crossrank.proposal.evidence_removed.v1"
+	TypeEvidenceCaptured           = "crossrank.proposal.evidence_captured.v1"
+	TypeEvidenceCaptureFailed      = "crossrank.proposal.evidence_capture_failed.v1"
+	TypeEvidenceSourceChanged      = "crossrank.proposal.evidence_source_changed.v1"
+	TypeEvidenceSourceDead         = "crossrank.proposal.evidence_source_dead.v1"
+	TypeScoreChangeProposed        = "crossrank.proposal.score_change_proposed.v1"
+	TypeAttributeChangeProposed    = "crossrank.proposal.attribute_change_proposed.v1"
+	TypeChangeRemoved              = "crossrank.proposal.change_removed.v1"
+	TypeProposalSubmitted          = "crossrank.proposal.submitted.v1"
+	TypeProposalRevised            = "crossrank.proposal.revised.v1"
+	TypeVoteCast                   = "crossrank.proposal.vote_cast.v1"
+	TypeVetoDismissed              = "crossrank.proposal.veto_dismissed.v1"
+	TypeProposalCrossValidated     = "crossrank.proposal.cross_validated.v1"
+	TypeProposalReturnedToReview   = "crossrank.proposal.returned_to_review.v1"
+	TypeProposalRejected           = "crossrank.proposal.rejected.v1"
+	TypeProposalWithdrawn          = "crossrank.proposal.withdrawn.v1"
+	TypeProposalPublished          = "crossrank.proposal.published.v1"
+	TypeEditionPublished           = "crossrank.edition.published.v1"
+	TypeUserRegistered             = "crossrank.user.registered.v1"
+	TypeRoleGranted                = "crossrank.user.role_granted.v1"
+	TypeRoleRevoked                = "crossrank.user.role_revoked.v1"
+	TypePasswordChanged            = "crossrank.user.password_changed.v1"
+	TypeTokenIssued                = "crossrank.user.token_issued.v1"
+	TypeTokenRevoked               = "crossrank.user.token_revoked.v1"
+	TypeWebhookDelivered           = "crossrank.webhook.delivered.v1"
+	TypeWebhookFailed              = "crossrank.webhook.failed.v1"
+	TypeWebhookRedeliveryRequested = "crossrank.webhook.redelivery_requested.v1"
+	TypeReviewersRequested         = "crossrank.proposal.reviewers_requested.v1"
+	TypeCommentAdded               = "crossrank.proposal.comment_added.v1"
+	TypeCommentResolved            = "crossrank.proposal.comment_resolved.v1"
+	TypeConflictDeclared           = "crossrank.ranking.conflict_declared.v1"
+	TypeEditionScheduled           = "crossrank.edition.scheduled.v1"
+	TypeEditionScheduleCanceled    = "crossrank.edition.schedule_canceled.v1"
+	TypeEditionScheduleFailed      = "crossrank.edition.schedule_failed.v1"
+	TypeInboxRead                  = "crossrank.user.inbox_read.v1"
+	TypeFeedTokenSet               = "crossrank.user.feed_token_set.v1"
 )
 
 var catalog = map[string]reflect.Type{
-	TypeRankingDefined:           reflect.TypeFor[RankingDefined](),
-	TypeWeightsSet:               reflect.TypeFor[WeightsSet](),
-	TypeScenariosSet:             reflect.TypeFor[ScenariosSet](),
-	TypeMethodologyPublished:     reflect.TypeFor[MethodologyPublished](),
-	TypeEntryCreated:             reflect.TypeFor[EntryCreated](),
-	TypeProposalOpened:           reflect.TypeFor[ProposalOpened](),
-	TypeMethodologyProposed:      reflect.TypeFor[MethodologyProposed](),
-	TypeEvidenceAdded:            reflect.TypeFor[EvidenceAdded](),
-	TypeEvidenceRemoved:          reflect.TypeFor[EvidenceRemoved](),
-	TypeEvidenceCaptured:         reflect.TypeFor[EvidenceCaptured](),
-	TypeEvidenceCaptureFailed:    reflect.TypeFor[EvidenceCaptureFailed](),
-	TypeEvidenceSourceChanged:    reflect.TypeFor[EvidenceSourceChanged](),
-	TypeEvidenceSourceDead:       reflect.TypeFor[EvidenceSourceDead](),
-	TypeScoreChangeProposed:      reflect.TypeFor[ScoreChangeProposed](),
-	TypeAttributeChangeProposed:  reflect.TypeFor[AttributeChangeProposed](),
-	TypeChangeRemoved:            reflect.TypeFor[ChangeRemoved](),
-	TypeProposalSubmitted:        reflect.TypeFor[ProposalSubmitted](),
-	TypeProposalRevised:          reflect.TypeFor[ProposalRevised](),
-	TypeVoteCast:                 reflect.TypeFor[VoteCast](),
-	TypeVetoDismissed:            reflect.TypeFor[VetoDismissed](),
-	TypeProposalCrossValidated:   reflect.TypeFor[ProposalCrossValidated](),
-	TypeProposalReturnedToReview: reflect.TypeFor[ProposalReturnedToReview](),
-	TypeProposalRejected:         reflect.TypeFor[ProposalRejected](),
-	TypeProposalWithdrawn:        reflect.TypeFor[ProposalWithdrawn](),
-	TypeProposalPublished:        reflect.TypeFor[ProposalPublished](),
-	TypeEditionPublished:         reflect.TypeFor[EditionPublished](),
-	TypeUserRegistered:           reflect.TypeFor[UserRegistered](),
-	TypeRoleGranted:              reflect.TypeFor[RoleGranted](),
-	TypeRoleRevoked:              reflect.TypeFor[RoleRevoked](),
-	TypePasswordChanged:          reflect.TypeFor[PasswordChanged](),
-	TypeTokenIssued:              reflect.TypeFor[TokenIssued](),
-	TypeTokenRevoked:             reflect.TypeFor[TokenRevoked](),
-	TypeWebhookDelivered:         reflect.TypeFor[WebhookDelivered](),
-	TypeWebhookFailed:            reflect.TypeFor[WebhookFailed](),
-	TypeReviewersRequested:       reflect.TypeFor[ReviewersRequested](),
-	TypeCommentAdded:             reflect.TypeFor[CommentAdded](),
-	TypeCommentResolved:          reflect.TypeFor[CommentResolved](),
-	TypeConflictDeclared:         reflect.TypeFor[ConflictDeclared](),
-	TypeEditionScheduled:         reflect.TypeFor[EditionScheduled](),
-	TypeEditionScheduleCanceled:  reflect.TypeFor[EditionScheduleCanceled](),
-	TypeEditionScheduleFailed:    reflect.TypeFor[EditionScheduleFailed](),
-	TypeInboxRead:                reflect.TypeFor[InboxRead](),
-	TypeFeedTokenSet:             reflect.TypeFor[FeedTokenSet](),
+	TypeRankingDefined:             reflect.TypeFor[RankingDefined](),
+	TypeWeightsSet:                 reflect.TypeFor[WeightsSet](),
+	TypeScenariosSet:               reflect.TypeFor[ScenariosSet](),
+	TypeMethodologyPublished:       reflect.TypeFor[MethodologyPublished](),
+	TypeEntryCreated:               reflect.TypeFor[EntryCreated](),
+	TypeProposalOpened:             reflect.TypeFor[ProposalOpened](),
+	TypeMethodologyProposed:        reflect.TypeFor[MethodologyProposed](),
+	TypeEvidenceAdded:              reflect.TypeFor[EvidenceAdded](),
+	TypeEvidenceRemoved:            reflect.TypeFor[EvidenceRemoved](),
+	TypeEvidenceCaptured:           reflect.TypeFor[EvidenceCaptured](),
+	TypeEvidenceCaptureFailed:      reflect.TypeFor[EvidenceCaptureFailed](),
+	TypeEvidenceSourceChanged:      reflect.TypeFor[EvidenceSourceChanged](),
+	TypeEvidenceSourceDead:         reflect.TypeFor[EvidenceSourceDead](),
+	TypeScoreChangeProposed:        reflect.TypeFor[ScoreChangeProposed](),
+	TypeAttributeChangeProposed:    reflect.TypeFor[AttributeChangeProposed](),
+	TypeChangeRemoved:              reflect.TypeFor[ChangeRemoved](),
+	TypeProposalSubmitted:          reflect.TypeFor[ProposalSubmitted](),
+	TypeProposalRevised:            reflect.TypeFor[ProposalRevised](),
+	TypeVoteCast:                   reflect.TypeFor[VoteCast](),
+	TypeVetoDismissed:              reflect.TypeFor[VetoDismissed](),
+	TypeProposalCrossValidated:     reflect.TypeFor[ProposalCrossValidated](),
+	TypeProposalReturnedToReview:   reflect.TypeFor[ProposalReturnedToReview](),
+	TypeProposalRejected:           reflect.TypeFor[ProposalRejected](),
+	TypeProposalWithdrawn:          reflect.TypeFor[ProposalWithdrawn](),
+	TypeProposalPublished:          reflect.TypeFor[ProposalPublished](),
+	TypeEditionPublished:           reflect.TypeFor[EditionPublished](),
+	TypeUserRegistered:             reflect.TypeFor[UserRegistered](),
+	TypeRoleGranted:                reflect.TypeFor[RoleGranted](),
+	TypeRoleRevoked:                reflect.TypeFor[RoleRevoked](),
+	TypePasswordChanged:            reflect.TypeFor[PasswordChanged](),
+	TypeTokenIssued:                reflect.TypeFor[TokenIssued](),
+	TypeTokenRevoked:               reflect.TypeFor[TokenRevoked](),
+	TypeWebhookDelivered:           reflect.TypeFor[WebhookDelivered](),
+	TypeWebhookFailed:              reflect.TypeFor[WebhookFailed](),
+	TypeWebhookRedeliveryRequested: reflect.TypeFor[WebhookRedeliveryRequested](),
+	TypeReviewersRequested:         reflect.TypeFor[ReviewersRequested](),
+	TypeCommentAdded:               reflect.TypeFor[CommentAdded](),
+	TypeCommentResolved:            reflect.TypeFor[CommentResolved](),
+	TypeConflictDeclared:           reflect.TypeFor[ConflictDeclared](),
+	TypeEditionScheduled:           reflect.TypeFor[EditionScheduled](),
+	TypeEditionScheduleCanceled:    reflect.TypeFor[EditionScheduleCanceled](),
+	TypeEditionScheduleFailed:      reflect.TypeFor[EditionScheduleFailed](),
+	TypeInboxRead:                  reflect.TypeFor[InboxRead](),
+	TypeFeedTokenSet:               reflect.TypeFor[FeedTokenSet](),
 }
 
 var typeOf = func() map[reflect.Type]string {

@@ -85,14 +85,15 @@ var samples = map[string]any{
 		Changes:     []events.AppliedChange{{Proposal: "p1", Entry: "autodl", Target: "score:price", ToScore: intp(8), Evidence: []string{"e1"}}},
 		PreviewHash: "aa", SnapshotHash: "bb", AuditHead: "cc", AuditSeq: 42,
 	},
-	events.TypeUserRegistered:   &events.UserRegistered{Username: "alice", DisplayName: "Alice", PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$aGFzaA", Roles: []string{"editor"}},
-	events.TypeRoleGranted:      &events.RoleGranted{Role: "reviewer"},
-	events.TypeRoleRevoked:      &events.RoleRevoked{Role: "reviewer"},
-	events.TypePasswordChanged:  &events.PasswordChanged{PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$b3RoZXI"},
-	events.TypeTokenIssued:      &events.TokenIssued{TokenID: "t1", Name: "ci", Hash: "ab12", ExpiresAt: "2027-01-01T00:00:00Z"},
-	events.TypeTokenRevoked:     &events.TokenRevoked{TokenID: "t1"},
-	events.TypeWebhookDelivered: &events.WebhookDelivered{URL: "https://example.com/hook", Ranking: "gpu-cloud", Edition: 3, Status: 204, Attempts: 1},
-	events.TypeWebhookFailed:    &events.WebhookFailed{URL: "https://example.com/hook", Ranking: "gpu-cloud", Edition: 3, Attempt: 2, Error: "503"},
+	events.TypeUserRegistered:             &events.UserRegistered{Username: "alice", DisplayName: "Alice", PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$aGFzaA", Roles: []string{"editor"}},
+	events.TypeRoleGranted:                &events.RoleGranted{Role: "reviewer"},
+	events.TypeRoleRevoked:                &events.RoleRevoked{Role: "reviewer"},
+	events.TypePasswordChanged:            &events.PasswordChanged{PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$b3RoZXI"},
+	events.TypeTokenIssued:                &events.TokenIssued{TokenID: "t1", Name: "ci", Hash: "ab12", ExpiresAt: "2027-01-01T00:00:00Z"},
+	events.TypeTokenRevoked:               &events.TokenRevoked{TokenID: "t1"},
+	events.TypeWebhookDelivered:           &events.WebhookDelivered{URL: "https://example.com/hook", Ranking: "gpu-cloud", Edition: 3, Status: 204, Attempts: 1},
+	events.TypeWebhookFailed:              &events.WebhookFailed{URL: "https://example.com/hook", Ranking: "gpu-cloud", Edition: 3, Attempt: 2, Error: "503"},
+	events.TypeWebhookRedeliveryRequested: &events.WebhookRedeliveryRequested{Ranking: "gpu-cloud", Edition: 3},
 }
 
 func TestSamplesCoverCatalog(t *testing.T) {

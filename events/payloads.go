@@ -347,6 +347,14 @@ type WebhookDelivered struct {
 	Attempts int    `json:"attempts"`
 }
 
+// WebhookRedeliveryRequested asks the webhook's sender to post an edition
+// again, whatever its record says; it answers with WebhookDelivered or
+// WebhookFailed as for the first delivery.
+type WebhookRedeliveryRequested struct {
+	Ranking string `json:"ranking"`
+	Edition int    `json:"edition"`
+}
+
 // WebhookFailed records a failed webhook delivery attempt.
 type WebhookFailed struct {
 	URL     string `json:"url"`

@@ -76,14 +76,21 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		a.ranking = d.Ranking
 		a.en, a.zh = fmt.Sprintf("Webhook delivered edition %d to %s (HTTP %d)", d.Edition, d.URL, d.Status),
 			fmt.Sprintf("Webhook 已推送第 %d 期至 %s（HTTP %d）", d.Edition, d.URL, d.Status)
-		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at)
-			VALUES (?,?,?,?,1,?,?,'',?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Status, d.Attempts, ts(ev.Time))
+		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at, webhook)
+			VALUES (?,?,?,?,1,?,?,'',?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Status, d.Attempts, ts(ev.Time), ev.Subject)
 	case *events.WebhookFailed:
 		a.ranking = d.Ranking
 		a.en, a.zh = fmt.Sprintf("Webhook delivery of edition %d to %s failed: %s", d.Edition, d.URL, d.Error),
 			fmt.Sprintf("Webhook 推送第 %d 期至 %s 失败：%s", d.Edition, d.URL, d.Error)
-		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at)
-			VALUES (?,?,?,?,0,0,?,?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Attempt, d.Error, ts(ev.Time))
+		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at, webhook)
+			VALUES (?,?,?,?,0,0,?,?,?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Attempt, d.Error, ts(ev.Time), ev.Subject)
+	case *events.WebhookRedeliveryRequested:
+		// The audit line is the whole record: the delivery's row comes
+		// with the sender's answer.
+		a.ranking = d.Ranking
+		a.en, a.zh = fmt.Sprintf("Asked webhook %s to deliver edition %d again", ev.Subject, d.Edition),
+			fmt.Sprintf("请求 Webhook %s 重新推送第 %d 期", ev.Subject, d.Edition)
+		return nil
 	}
 	if ev.Kind() == events.KindProposal {
 		return p.projectProposal(ev, s.(*domain.Proposal), a)

@@ -81,6 +81,8 @@ var enErrors = map[string]string{
 	"user.own_admin_role":          "You cannot revoke your own admin role.",
 	"ranking.exists":               "This ranking already exists.",
 	"ranking.missing":              "There is no such ranking.",
+	"edition.missing":              "There is no such edition.",
+	"webhook.missing":              "There is no such webhook.",
 	"entry.exists":                 "This entry already exists.",
 	"entry.missing":                "There is no such entry.",
 	"proposal.missing":             "There is no such proposal.",

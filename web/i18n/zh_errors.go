@@ -81,6 +81,8 @@ var zhErrors = map[string]string{
 	"user.own_admin_role":          "你不能撤销自己的管理员角色。",
 	"ranking.exists":               "该榜单已存在。",
 	"ranking.missing":              "没有这个榜单。",
+	"edition.missing":              "没有这一期。",
+	"webhook.missing":              "没有这个 Webhook。",
 	"entry.exists":                 "该条目已存在。",
 	"entry.missing":                "没有这个条目。",
 	"proposal.missing":             "没有这个提案。",

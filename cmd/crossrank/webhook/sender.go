@@ -101,7 +101,7 @@ func New(nc *nats.Conn, store events.Store, cfg Config) (*Sender, error) {
 	}
 	h := hashOf(cfg.URL)
 	return &Sender{cfg: cfg, key: key, legacy: legacy, js: js, store: store, shown: Redact(cfg.URL),
-		agg: events.Aggregate{Kind: events.KindWebhook, ID: "wh-" + h[:32]}, name: "webhook-" + h[:16]}, nil
+		agg: domain.WebhookID(AggregateID(cfg.URL)), name: "webhook-" + h[:16]}, nil
 }
 
 // Redact returns u without user info, query or fragment, which may hold
@@ -140,11 +140,12 @@ func (s *Sender) consume(ctx context.Context) error {
 		// A new webhook receives every edition once, history included:
 		// the record, not the consumer's start, says what was delivered.
 		DeliverPolicy: jetstream.DeliverAllPolicy,
-		FilterSubject: FilterSubject,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       s.cfg.AckWait,
-		MaxDeliver:    -1,
-		MaxAckPending: 1, // in order, one at a time, even across replicas
+		// Editions, and the desk's requests to deliver one again.
+		FilterSubjects: []string{FilterSubject, events.SubjectPrefix + "webhook." + s.agg.ID + ".redelivery_requested"},
+		AckPolicy:      jetstream.AckExplicitPolicy,
+		AckWait:        s.cfg.AckWait,
+		MaxDeliver:     -1,
+		MaxAckPending:  1, // in order, one at a time, even across replicas
 	})
 	cancel()
 	if err != nil {
@@ -171,9 +172,9 @@ func (s *Sender) consume(ctx context.Context) error {
 	}
 }
 
-// handle delivers one edition unless it is recorded already, records the
-// outcome, and acknowledges; stopped before the outcome is recorded it
-// gives the message back.
+// handle delivers one edition, or a redelivery the desk asked for,
+// unless it is recorded already, records the outcome, and acknowledges;
+// stopped before the outcome is recorded it gives the message back.
 func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 	log := s.cfg.Logger
 	md, err := m.Metadata()
@@ -182,13 +183,35 @@ func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	ev, err := events.Decode(m.Subject(), events.Header(m.Headers()), m.Data(), md.Sequence.Stream)
-	d, ok := ev.Data.(*events.EditionPublished)
-	if err != nil || !ok {
-		log.Error("webhook: not an edition; skipped", "seq", md.Sequence.Stream, "err", err)
+	if err != nil {
+		log.Error("webhook: undecodable event; skipped", "seq", md.Sequence.Stream, "err", err)
 		_ = m.Term()
 		return
 	}
-	done, last, err := s.recorded(ctx, d.Ranking, d.Number)
+	// after: only records stored after it count; a redelivery is done once
+	// it has an outcome of its own.
+	var after uint64
+	switch d := ev.Data.(type) {
+	case *events.EditionPublished:
+	case *events.WebhookRedeliveryRequested:
+		after = ev.Sequence
+		if ev, err = s.edition(ctx, d.Ranking, d.Edition); err != nil {
+			log.Warn("webhook: reading the edition to redeliver failed", "ranking", d.Ranking, "edition", d.Edition, "err", err)
+			_ = m.NakWithDelay(time.Second)
+			return
+		}
+	default:
+		log.Error("webhook: not an edition; skipped", "seq", md.Sequence.Stream, "type", ev.Type)
+		_ = m.Term()
+		return
+	}
+	d, ok := ev.Data.(*events.EditionPublished)
+	if !ok {
+		log.Error("webhook: no such edition to redeliver; skipped", "seq", md.Sequence.Stream)
+		_ = m.Term()
+		return
+	}
+	done, last, err := s.recorded(ctx, d.Ranking, d.Number, after)
 	if err != nil {
 		log.Warn("webhook: reading deliveries failed", "err", err)
 		_ = m.NakWithDelay(time.Second)
@@ -214,7 +237,7 @@ func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 		log.Error("webhook: delivery failed for good", "url", s.shown, "ranking", d.Ranking, "edition", d.Number,
 			"attempts", attempts, "err", postErr)
 	}
-	if err := s.record(ctx, rec, d, last); err != nil {
+	if err := s.record(ctx, rec, d, last, after); err != nil {
 		log.Warn("webhook: recording the delivery failed; it will be retried", "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return
@@ -301,9 +324,25 @@ func (s *Sender) sleep(ctx context.Context, m jetstream.Msg, d time.Duration) bo
 	}
 }
 
+// edition returns the EditionPublished event of a ranking's edition n; its
+// Data is nil when there is none.
+func (s *Sender) edition(ctx context.Context, ranking string, n int) (events.Event, error) {
+	evs, err := s.store.Load(ctx, domain.EditionID(ranking), 0)
+	if err != nil {
+		return events.Event{}, err
+	}
+	for _, e := range evs {
+		if d, ok := e.Data.(*events.EditionPublished); ok && d.Number == n {
+			return e, nil
+		}
+	}
+	return events.Event{}, nil
+}
+
 // recorded reports whether the edition has a delivery record (delivered or
-// finally failed) and returns the aggregate's last sequence.
-func (s *Sender) recorded(ctx context.Context, ranking string, edition int) (bool, uint64, error) {
+// finally failed) stored after sequence after, and returns the
+// aggregate's last sequence.
+func (s *Sender) recorded(ctx context.Context, ranking string, edition int, after uint64) (bool, uint64, error) {
 	evs, err := s.store.Load(ctx, s.agg, 0)
 	if err != nil {
 		return false, 0, err
@@ -312,6 +351,9 @@ func (s *Sender) recorded(ctx context.Context, ranking string, edition int) (boo
 	done := false
 	for _, e := range evs {
 		last = e.Sequence
+		if e.Sequence <= after {
+			continue
+		}
 		switch d := e.Data.(type) {
 		case *events.WebhookDelivered:
 			done = done || d.Ranking == ranking && d.Edition == edition
@@ -325,7 +367,7 @@ func (s *Sender) recorded(ctx context.Context, ranking string, edition int) (boo
 // record appends the outcome with an expectation on the aggregate; when
 // another sender appended first, it reads again and appends only if the
 // edition is still unrecorded.
-func (s *Sender) record(ctx context.Context, rec any, d *events.EditionPublished, last uint64) error {
+func (s *Sender) record(ctx context.Context, rec any, d *events.EditionPublished, last, after uint64) error {
 	for range 5 {
 		now := s.cfg.Now()
 		ev, err := events.New(events.NewID(now), now, domain.SystemActor, s.agg.ID, rec)
@@ -337,7 +379,7 @@ func (s *Sender) record(ctx context.Context, rec any, d *events.EditionPublished
 			return err
 		}
 		var done bool
-		if done, last, err = s.recorded(ctx, d.Ranking, d.Number); err != nil || done {
+		if done, last, err = s.recorded(ctx, d.Ranking, d.Number, after); err != nil || done {
 			return err
 		}
 	}

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/webhook"
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 )
 
 // whsec is a Standard Webhooks secret: whsec_ and a base64 key.
@@ -159,5 +162,47 @@ func TestStandardSignatureVector(t *testing.T) {
 	}
 	if key, legacy, _ := webhook.Key("s3cret"); !legacy || string(key) != "s3cret" {
 		t.Errorf("plain secret: key %q legacy %v", key, legacy)
+	}
+}
+
+// TestRedeliver asks, as a publisher, for an edition already delivered:
+// the sender posts it once more with the same webhook-id (so the
+// receiver sees a replay of a message it has), records the outcome, and
+// a restarted sender does not post it a third time.
+func TestRedeliver(t *testing.T) {
+	w := newWorld(t)
+	rc := &standardReceiver{now: time.Now, seen: map[string]int{}}
+	srv := httptest.NewServer(rc)
+	t.Cleanup(srv.Close)
+	stop, _ := w.sender(srv.URL, webhook.Config{Secret: whsec})
+	delivered := func() int { d, _ := w.records(srv.URL); return len(d) }
+	waitFor(t, "the first delivery", 30*time.Second, func() bool { return delivered() == 1 })
+
+	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
+	ask := domain.RequestRedelivery{CommandID: events.NewID(time.Now()), Webhook: webhook.AggregateID(srv.URL),
+		Ranking: demo.RankingSlug, Edition: 1}
+	if _, err := w.cmd.RequestRedelivery(w.ctx, domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}, ask); !errors.Is(err, domain.ErrForbidden) {
+		t.Errorf("an editor asked for a redelivery: %v, want forbidden", err)
+	}
+	if _, err := w.cmd.RequestRedelivery(w.ctx, publisher, domain.RequestRedelivery{CommandID: events.NewID(time.Now()),
+		Webhook: ask.Webhook, Ranking: demo.RankingSlug, Edition: 9}); !errors.Is(err, domain.ErrEditionMissing) {
+		t.Errorf("edition 9: %v, want missing", err)
+	}
+	if _, err := w.cmd.RequestRedelivery(w.ctx, publisher, ask); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the redelivery", 30*time.Second, func() bool { return delivered() == 2 })
+	rc.mu.Lock()
+	replays, ids := rc.replays, len(rc.seen)
+	rc.mu.Unlock()
+	if replays != 1 || ids != 1 {
+		t.Errorf("receiver saw %d ids and %d replays; want the redelivery to carry the first delivery's id", ids, replays)
+	}
+	stop()
+	stop, _ = w.sender(srv.URL, webhook.Config{Secret: whsec})
+	time.Sleep(800 * time.Millisecond)
+	stop()
+	if n := delivered(); n != 2 {
+		t.Errorf("%d delivery records after a restart, want 2", n)
 	}
 }

@@ -124,6 +124,11 @@ type Payload struct {
 	Note         string   `json:"note,omitempty"`
 }
 
+// AggregateID is the id of the webhook's aggregate in the event store:
+// "wh-" and 32 hex digits of the URL's hash. The desk names a webhook by it
+// when it asks for a redelivery.
+func AggregateID(url string) string { return "wh-" + hashOf(url)[:32] }
+
 // hashOf is the hex SHA-256 of the URL: the webhook's aggregate id and
 // consumer name come from it, so the URL itself (which may hold a token)
 // never becomes a subject or a name.
