@@ -158,6 +158,12 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("POST "+paths.Publish+"/schedule", role(domain.RolePublisher, command.Form(d.write, scheduleAction, scheduled, d.scheduleFailed)))
 	handle("POST "+paths.Publish+"/schedule/cancel", role(domain.RolePublisher, command.Form(d.write, command.CancelSchedule, scheduleCanceled, nil)))
 
+	// The webhook delivery log, and the form asking a webhook to post an
+	// edition again.
+	handle("GET "+paths.Webhooks, role(domain.RolePublisher, http.HandlerFunc(d.serveWebhooks)))
+	handle("POST "+paths.Webhooks+"/redeliver", role(domain.RolePublisher,
+		command.Form(d.write, redeliverAction, webhookRedelivered, d.redeliverFailed)))
+
 	// The audit trail, its verification, and its export: the page's
 	// ?format= download and GET /api/v1/audit are the same handler, so the
 	// API's read of the trail and the page's selection cannot drift apart.

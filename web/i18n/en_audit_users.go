@@ -143,4 +143,16 @@ var enAuditUsers = map[string]string{
 	"apitoken.usage":          "Send it with every API request:",
 	"apitoken.already_issued": "This token was already issued and shown once; it is not shown again. Revoke it and issue a new one if you did not copy it.",
 	"apitoken.back":           "Back",
+
+	"webhooks.title":           "Webhook deliveries",
+	"webhooks.intro":           "Every edition posted to a webhook, newest first: what the receiver answered and after how many attempts. Redeliver posts the edition again with the same webhook-id, so a receiver that keeps ids sees it as a replay.",
+	"webhooks.col.at":          "When",
+	"webhooks.col.url":         "Webhook",
+	"webhooks.col.edition":     "Edition",
+	"webhooks.col.outcome":     "Outcome",
+	"webhooks.delivered":       "Delivered (HTTP %d, %d attempts)",
+	"webhooks.failed":          "Failed after %d attempts: %s",
+	"webhooks.redeliver":       "Redeliver",
+	"webhooks.empty":           "No webhook has delivered anything yet.",
+	"webhooks.done.redelivery": "Redelivery requested: the webhook's sender will post the edition again.",
 }

@@ -12,6 +12,7 @@ var enShell = map[string]string{
 	"nav.audit":        "Audit",
 	"nav.publish":      "Publish",
 	"nav.users":        "Users",
+	"nav.webhooks":     "Webhooks",
 	"nav.signin":       "Sign in",
 	"nav.signout":      "Sign out",
 	"nav.signed_in_as": "Signed in as %s",

@@ -143,4 +143,16 @@ var zhAuditUsers = map[string]string{
 	"apitoken.usage":          "调用接口时在请求中附带：",
 	"apitoken.already_issued": "该令牌已签发并显示过一次，不会再次显示。如未复制，请吊销后重新签发。",
 	"apitoken.back":           "返回",
+
+	"webhooks.title":           "Webhook 推送记录",
+	"webhooks.intro":           "推送到 Webhook 的每一期，最新的在前：接收方的回应以及尝试次数。“重新推送”会以相同的 webhook-id 再次发送该期，保存 id 的接收方会识别为重放。",
+	"webhooks.col.at":          "时间",
+	"webhooks.col.url":         "Webhook",
+	"webhooks.col.edition":     "期号",
+	"webhooks.col.outcome":     "结果",
+	"webhooks.delivered":       "已送达（HTTP %d，尝试 %d 次）",
+	"webhooks.failed":          "尝试 %d 次后失败：%s",
+	"webhooks.redeliver":       "重新推送",
+	"webhooks.empty":           "还没有任何 Webhook 推送记录。",
+	"webhooks.done.redelivery": "已请求重新推送：Webhook 发送程序将再次推送该期。",
 }

@@ -12,6 +12,7 @@ var zhShell = map[string]string{
 	"nav.audit":        "审计",
 	"nav.publish":      "发布",
 	"nav.users":        "用户",
+	"nav.webhooks":     "Webhook",
 	"nav.signin":       "登录",
 	"nav.signout":      "退出登录",
 	"nav.signed_in_as": "当前用户：%s",

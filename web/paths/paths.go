@@ -15,7 +15,9 @@ const (
 	Audit   = "/desk/audit"
 	Publish = "/desk/publish"
 	Users   = "/desk/users"
-	Account = "/desk/account"
+	// Webhooks is the delivery log, for publishers.
+	Webhooks = "/desk/webhooks"
+	Account  = "/desk/account"
 	// Inbox is the signed-in user's inbox; InboxEvents streams its unread
 	// count (text/event-stream, event "unread") to the header's badge.
 	Inbox       = "/desk/inbox"

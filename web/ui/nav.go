@@ -14,7 +14,8 @@ type NavItem struct {
 }
 
 // Nav lists the navigation for this user: the public rankings for all; the
-// desk for the signed-in; publishing for publishers; users for admins.
+// desk for the signed-in; publishing and the webhook log for publishers;
+// users for admins.
 func (p Page) Nav() []NavItem {
 	items := []NavItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: paths.Home}}
 	if p.User != nil {
@@ -22,7 +23,8 @@ func (p Page) Nav() []NavItem {
 			NavItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
 			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit})
 		if p.Has(domain.RolePublisher) {
-			items = append(items, NavItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish})
+			items = append(items, NavItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish},
+				NavItem{ID: "webhooks", Label: p.T("nav.webhooks"), Href: paths.Webhooks})
 		}
 		if p.Has(domain.RoleAdmin) {
 			items = append(items, NavItem{ID: "users", Label: p.T("nav.users"), Href: paths.Users})

@@ -1,0 +1,92 @@
+package desk
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// webhookRows is how many delivery records the page lists.
+const webhookRows = 200
+
+// webhooksView is the model of the delivery log.
+type webhooksView struct {
+	ui.Page
+	Rows  []webhookRowView
+	State ui.FormState // the redeliver form's, after a refusal
+}
+
+// webhookRowView is one delivery record with its redeliver form.
+type webhookRowView struct {
+	Seq     string
+	At      string
+	URL     string
+	Webhook string // "" on rows older than the column: no redeliver form
+	Ranking string
+	Edition string
+	OK      bool
+	Outcome string
+}
+
+// serveWebhooks lists the webhook deliveries.
+func (d *Desk) serveWebhooks(w http.ResponseWriter, r *http.Request) {
+	d.renderWebhooks(w, r, http.StatusOK, ui.FormState{})
+}
+
+func (d *Desk) renderWebhooks(w http.ResponseWriter, r *http.Request, status int, st ui.FormState) {
+	v := webhooksView{Page: ui.PageOf(r, "webhooks.title", "webhooks"), State: st}
+	v.Notice = doneNotice(v.Lang, "webhooks", r)
+	rows, err := d.read.WebhookDeliveries(r.Context(), webhookRows)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	for _, row := range rows {
+		rv := webhookRowView{Seq: strconv.FormatUint(row.Seq, 10), URL: row.URL, Webhook: row.Webhook,
+			Ranking: row.Ranking, Edition: strconv.Itoa(row.Edition), OK: row.OK}
+		if at, err := time.Parse(time.RFC3339Nano, row.At); err == nil {
+			rv.At = v.DateTime(at)
+		}
+		if row.OK {
+			rv.Outcome = v.T("webhooks.delivered", row.Status, row.Attempt)
+		} else {
+			rv.Outcome = v.T("webhooks.failed", row.Attempt, row.Error)
+		}
+		v.Rows = append(v.Rows, rv)
+	}
+	ui.Render(w, r, status, webhooksPage(v))
+}
+
+// redeliverInput is the redeliver form of one delivery record.
+type redeliverInput struct {
+	command.WithCommandID
+	Webhook string
+	Ranking string
+	Edition int
+}
+
+var redeliverAction = command.Action[redeliverInput]{
+	Name: "webhook.redeliver",
+	Form: func(f *httpx.Form, in *redeliverInput) {
+		in.Webhook, in.Ranking, in.Edition = f.Str("webhook"), f.Str("ranking"), f.Int("edition")
+	},
+	Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *redeliverInput) (domain.Result, error) {
+		return d.Commands.RequestRedelivery(ctx, a, domain.RequestRedelivery{CommandID: commandID, Webhook: in.Webhook,
+			Ranking: in.Ranking, Edition: in.Edition})
+	},
+}
+
+func webhookRedelivered(*http.Request, *redeliverInput, domain.Result) string {
+	return paths.Webhooks + "?done=redelivery"
+}
+
+func (d *Desk) redeliverFailed(w http.ResponseWriter, r *http.Request, _ *redeliverInput, st ui.FormState, status int) {
+	d.renderWebhooks(w, r, status, st)
+}

@@ -1,0 +1,71 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/paths"
+)
+
+// TestDeskWebhookRedeliver: a publisher sees the delivery log and asks
+// for a redelivery, which is stored as the webhook's event for its sender
+// to act on; an editor may not see the page.
+func TestDeskWebhookRedeliver(t *testing.T) {
+	e := newAdminEnv(t)
+	const hook = "wh-0123456789abcdef0123456789abcdef"
+	now := e.cmd.Now()
+	ev, err := events.New(events.NewID(now), now, domain.SystemActor, hook,
+		&events.WebhookDelivered{URL: "https://receiver.example/hook", Ranking: demo.RankingSlug, Edition: 1, Status: 204, Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.Append(e.ctx, []events.Expectation{{Aggregate: domain.WebhookID(hook)}}, ev); err != nil {
+		t.Fatal(err)
+	}
+	e.caughtUp()
+
+	if res, _ := e.client("ed").do(http.MethodGet, paths.Webhooks, nil, nil); res.StatusCode != http.StatusForbidden {
+		t.Errorf("an editor got the webhook log: %d", res.StatusCode)
+	}
+	c := e.client("pat")
+	doc := e.get(c, paths.Webhooks, http.StatusOK)
+	rows := doc.Find(`[data-testid^="delivery-"]`)
+	if rows.Length() != 1 || !strings.Contains(rows.Text(), "https://receiver.example/hook") || !strings.Contains(rows.Text(), "HTTP 204") {
+		t.Fatalf("delivery rows: %d, %q", rows.Length(), rows.Text())
+	}
+	form := url.Values{"cmd_id": {events.NewID(e.cmd.Now())}}
+	for _, name := range []string{"webhook", "ranking", "edition"} {
+		v, _ := rows.Find(`input[name="` + name + `"]`).Attr("value")
+		form.Set(name, v)
+	}
+	before := e.lastSeq()
+	status, loc, _ := e.post(c, paths.Webhooks+"/redeliver", form)
+	if status != http.StatusSeeOther || loc != paths.Webhooks+"?done=redelivery" {
+		t.Fatalf("redeliver: %d → %q", status, loc)
+	}
+	evs, err := e.store.Load(e.ctx, domain.WebhookID(hook), before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 || evs[0].Actor != "pat" {
+		t.Fatalf("stored %d events after the form, want 1 by pat", len(evs))
+	}
+	if d, ok := evs[0].Data.(*events.WebhookRedeliveryRequested); !ok || d.Ranking != demo.RankingSlug || d.Edition != 1 {
+		t.Errorf("stored %#v", evs[0].Data)
+	}
+	// An edition that does not exist is refused, and nothing is stored.
+	form.Set("cmd_id", events.NewID(e.cmd.Now()))
+	form.Set("edition", "99")
+	before = e.lastSeq()
+	if status, _, _ := e.post(c, paths.Webhooks+"/redeliver", form); status != http.StatusNotFound {
+		t.Errorf("edition 99: %d, want 404", status)
+	}
+	if e.lastSeq() != before {
+		t.Error("a refused redelivery stored an event")
+	}
+}
