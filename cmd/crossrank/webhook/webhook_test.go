@@ -2,6 +2,7 @@ package webhook_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -70,7 +71,10 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.mu.Lock()
 	defer func() { rc.mu.Unlock(); rc.got <- struct{}{} }()
 	rc.requests++
-	if !webhook.Verify(secret, body, r.Header.Get(webhook.SignatureHeader)) {
+	// A plain secret signs both ways for one release: the old header, and
+	// the Standard Webhooks one with the secret's bytes as the key.
+	_, stdErr := verifyStandard("whsec_"+base64.StdEncoding.EncodeToString([]byte(secret)), r.Header, body, time.Now())
+	if !webhook.Verify(secret, body, r.Header.Get(webhook.SignatureHeader)) || stdErr != nil {
 		rc.badSigs++
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return
