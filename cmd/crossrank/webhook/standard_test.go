@@ -19,6 +19,8 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	crjs "github.com/crossrank/crossrank/events/jetstream"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // whsec is a Standard Webhooks secret: whsec_ and a base64 key.
@@ -205,4 +207,38 @@ func TestRedeliver(t *testing.T) {
 	if n := delivered(); n != 2 {
 		t.Errorf("%d delivery records after a restart, want 2", n)
 	}
+}
+
+// TestConsumerUpgrade starts a sender over the durable consumer an older
+// release left (one filter subject, editions only): the sender widens it
+// to take redelivery requests too, and delivers.
+func TestConsumerUpgrade(t *testing.T) {
+	w := newWorld(t)
+	rc := &standardReceiver{now: time.Now, seen: map[string]int{}}
+	srv := httptest.NewServer(rc)
+	t.Cleanup(srv.Close)
+	nc, err := w.env.Server.Connect("old-release")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(w.ctx, crjs.StreamName, jetstream.ConsumerConfig{
+		Durable: "webhook-" + webhook.AggregateID(srv.URL)[3:19], DeliverPolicy: jetstream.DeliverAllPolicy,
+		FilterSubject: webhook.FilterSubject, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+		MaxDeliver: -1, MaxAckPending: 1,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w.sender(srv.URL, webhook.Config{Secret: whsec})
+	waitFor(t, "the first delivery", 30*time.Second, func() bool { d, _ := w.records(srv.URL); return len(d) == 1 })
+	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
+	if _, err := w.cmd.RequestRedelivery(w.ctx, publisher, domain.RequestRedelivery{CommandID: events.NewID(time.Now()),
+		Webhook: webhook.AggregateID(srv.URL), Ranking: demo.RankingSlug, Edition: 1}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the redelivery", 30*time.Second, func() bool { d, _ := w.records(srv.URL); return len(d) == 2 })
 }
