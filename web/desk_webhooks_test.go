@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -64,6 +65,60 @@ func TestDeskWebhookRedeliver(t *testing.T) {
 	before = e.lastSeq()
 	if status, _, _ := e.post(c, paths.Webhooks+"/redeliver", form); status != http.StatusNotFound {
 		t.Errorf("edition 99: %d, want 404", status)
+	}
+	if e.lastSeq() != before {
+		t.Error("a refused redelivery stored an event")
+	}
+}
+
+// TestAPIWebhookRedeliver: the delivery log and its redelivery through the
+// JSON API, as on the desk: publishers only; an edition that does not
+// exist is refused and nothing is stored.
+func TestAPIWebhookRedeliver(t *testing.T) {
+	e := newAdminEnv(t)
+	const hook = "wh-0123456789abcdef0123456789abcdef"
+	now := e.cmd.Now()
+	ev, err := events.New(events.NewID(now), now, domain.SystemActor, hook,
+		&events.WebhookFailed{URL: "https://receiver.example/hook", Ranking: demo.RankingSlug, Edition: 1, Attempt: 8, Error: "HTTP 502"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.Append(e.ctx, []events.Expectation{{Aggregate: domain.WebhookID(hook)}}, ev); err != nil {
+		t.Fatal(err)
+	}
+	e.caughtUp()
+
+	if res, _ := e.client("ed").do(http.MethodGet, "/api/v1/webhooks/deliveries", nil, nil); res.StatusCode != http.StatusForbidden {
+		t.Errorf("an editor got the delivery log: %d", res.StatusCode)
+	}
+	c := e.client("pat")
+	res, body := c.do(http.MethodGet, "/api/v1/webhooks/deliveries", nil, nil)
+	var log struct {
+		Deliveries []struct {
+			Webhook string `json:"webhook"`
+			OK      bool   `json:"ok"`
+			Edition int    `json:"edition"`
+			Error   string `json:"error"`
+		} `json:"deliveries"`
+	}
+	if res.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &log) != nil || len(log.Deliveries) != 1 ||
+		log.Deliveries[0].Webhook != hook || log.Deliveries[0].OK || log.Deliveries[0].Error != "HTTP 502" {
+		t.Fatalf("delivery log: %d %s", res.StatusCode, body)
+	}
+	before := e.lastSeq()
+	if res, body := c.postJSON("/api/v1/webhooks/redeliver", map[string]any{"webhook": hook, "ranking": demo.RankingSlug, "edition": 1}, nil); res.StatusCode/100 != 2 {
+		t.Fatalf("redeliver: %d %s", res.StatusCode, body)
+	}
+	evs, err := e.store.Load(e.ctx, domain.WebhookID(hook), before)
+	if err != nil || len(evs) != 1 || evs[0].Actor != "pat" {
+		t.Fatalf("stored %d events (%v) after the request, want 1 by pat", len(evs), err)
+	}
+	before = e.lastSeq()
+	if res, _ := c.postJSON("/api/v1/webhooks/redeliver", map[string]any{"webhook": hook, "ranking": demo.RankingSlug, "edition": 99}, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("edition 99: %d, want 404", res.StatusCode)
+	}
+	if res, _ := e.client("ed").postJSON("/api/v1/webhooks/redeliver", map[string]any{"webhook": hook, "ranking": demo.RankingSlug, "edition": 1}, nil); res.StatusCode != http.StatusForbidden {
+		t.Errorf("an editor's redelivery: %d, want 403", res.StatusCode)
 	}
 	if e.lastSeq() != before {
 		t.Error("a refused redelivery stored an event")

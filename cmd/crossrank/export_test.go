@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,7 +31,10 @@ func TestServeExportsAndPostsOnPublish(t *testing.T) {
 	got := map[string]int{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if !webhook.Verify("hook-secret", body, r.Header.Get(webhook.SignatureHeader)) {
+		key, _, _ := webhook.Key("hook-secret")
+		ts, _ := strconv.ParseInt(r.Header.Get(webhook.TimestampHeader), 10, 64)
+		want := webhook.SignStandard(key, r.Header.Get(webhook.IDHeader), ts, body)
+		if !hmac.Equal([]byte(r.Header.Get(webhook.StandardSignatureHeader)), []byte(want)) {
 			http.Error(w, "bad signature", http.StatusUnauthorized)
 			return
 		}

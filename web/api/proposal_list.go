@@ -31,6 +31,8 @@ type ReadModels interface {
 	Schedules(ctx context.Context, ranking string) ([]projections.ScheduleRow, error)
 	// Conflicts lists a ranking's declared conflicts of interest.
 	Conflicts(ctx context.Context, ranking string) ([]projections.ConflictRow, error)
+	// WebhookDeliveries returns the latest delivery records, newest first.
+	WebhookDeliveries(ctx context.Context, limit int) ([]projections.WebhookDelivery, error)
 	// Inbox returns a page of a user's inbox.
 	Inbox(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
 }

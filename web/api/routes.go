@@ -72,4 +72,6 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle("POST /api/v1/inbox/feed-token", feedTokenCreate(d))
 	handle("DELETE /api/v1/inbox/feed-token", command.JSON(d, command.RevokeFeedToken))
 	handle("GET /feeds/inbox/{file}", read(inboxFeed(d.Commands, rd.Models)))
+	handle("GET /api/v1/webhooks/deliveries", read(user(deliveries(rd.Models))))
+	handle("POST /api/v1/webhooks/redeliver", command.JSON(d, command.Redeliver))
 }

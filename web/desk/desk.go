@@ -162,7 +162,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	// edition again.
 	handle("GET "+paths.Webhooks, role(domain.RolePublisher, http.HandlerFunc(d.serveWebhooks)))
 	handle("POST "+paths.Webhooks+"/redeliver", role(domain.RolePublisher,
-		command.Form(d.write, redeliverAction, webhookRedelivered, d.redeliverFailed)))
+		command.Form(d.write, command.Redeliver, webhookRedelivered, d.redeliverFailed)))
 
 	// The audit trail, its verification, and its export: the page's
 	// ?format= download and GET /api/v1/audit are the same handler, so the

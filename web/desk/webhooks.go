@@ -1,14 +1,12 @@
 package desk
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/command"
-	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -64,29 +62,10 @@ func (d *Desk) renderWebhooks(w http.ResponseWriter, r *http.Request, status int
 	ui.Render(w, r, status, webhooksPage(v))
 }
 
-// redeliverInput is the redeliver form of one delivery record.
-type redeliverInput struct {
-	command.WithCommandID
-	Webhook string
-	Ranking string
-	Edition int
-}
-
-var redeliverAction = command.Action[redeliverInput]{
-	Name: "webhook.redeliver",
-	Form: func(f *httpx.Form, in *redeliverInput) {
-		in.Webhook, in.Ranking, in.Edition = f.Str("webhook"), f.Str("ranking"), f.Int("edition")
-	},
-	Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *redeliverInput) (domain.Result, error) {
-		return d.Commands.RequestRedelivery(ctx, a, domain.RequestRedelivery{CommandID: commandID, Webhook: in.Webhook,
-			Ranking: in.Ranking, Edition: in.Edition})
-	},
-}
-
-func webhookRedelivered(*http.Request, *redeliverInput, domain.Result) string {
+func webhookRedelivered(*http.Request, *command.RedeliverInput, domain.Result) string {
 	return paths.Webhooks + "?done=redelivery"
 }
 
-func (d *Desk) redeliverFailed(w http.ResponseWriter, r *http.Request, _ *redeliverInput, st ui.FormState, status int) {
+func (d *Desk) redeliverFailed(w http.ResponseWriter, r *http.Request, _ *command.RedeliverInput, st ui.FormState, status int) {
 	d.renderWebhooks(w, r, status, st)
 }
