@@ -169,4 +169,10 @@ var enSite = map[string]string{
 	"compare.overall":            "Overall weights",
 	"compare.top_two":            "Compare the top two side by side",
 	"compare.with":               "Compare %s with other entries",
+	"public.stability_title":     "How solid is this rank",
+	"public.stability_stable":    "stable — no single removed score and no weight moved by 5 points changes it",
+	"public.stability_swaps":     "could change places with %d other entries",
+	"public.stability_if_score":  "Could swap with %s if %s's score for %s were removed.",
+	"public.stability_if_weight": "Could swap with %s if the weight of %s moved %s points (the others renormalised to 100).",
+	"public.stability_note":      "Checked when the edition was published, with the ranking's own integer arithmetic: every published score removed in turn, and every criterion's weight moved by ±5 points.",
 }

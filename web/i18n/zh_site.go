@@ -169,4 +169,10 @@ var zhSite = map[string]string{
 	"compare.overall":            "总体权重",
 	"compare.top_two":            "并排对比前两名",
 	"compare.with":               "将%s与其他条目对比",
+	"public.stability_title":     "名次稳定性",
+	"public.stability_stable":    "稳定——去掉任何一项评分、或任一权重变动 5 分，名次都不变",
+	"public.stability_swaps":     "可能与另外 %d 个条目互换名次",
+	"public.stability_if_score":  "若去掉「%[2]s」的「%[3]s」评分，可能与「%[1]s」互换名次。",
+	"public.stability_if_weight": "若「%[2]s」的权重变动 %[3]s 分（其余权重按比例调整至合计 100），可能与「%[1]s」互换名次。",
+	"public.stability_note":      "于本期发布时按榜单自身的整数算法核查：逐一去掉每项已发布评分，并将每个评分维度的权重分别变动 ±5 分。",
 }

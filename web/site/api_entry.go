@@ -120,6 +120,7 @@ type apiEntry struct {
 	Scores       []apiEntryScore     `json:"scores"`
 	Attributes   []apiEntryAttribute `json:"attributes"`
 	History      []apiRankPoint      `json:"history"`
+	Stability    *apiStability       `json:"stability,omitempty"` // how solid the overall rank is
 }
 
 func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string, now time.Time) (apiEntry, error) {
@@ -154,6 +155,15 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 	for _, h := range e.History {
 		out.History = append(out.History, apiRankPoint{Edition: h.Edition, Rank: h.Rank, Total: h.Total})
 	}
+	m, err := read.EditionMark(ctx, slug)
+	if err != nil {
+		return out, err
+	}
+	stab, err := read.Stability(ctx, slug, m.Edition)
+	if err != nil {
+		return out, err
+	}
+	out.Stability = apiStabilityOf(stab, entry)
 	return out, nil
 }
 

@@ -64,6 +64,9 @@ type apiStandingEntry struct {
 	New          bool           `json:"new"`
 	SinceEdition int            `json:"since_edition"`
 	ExcludedBy   []apiExclusion `json:"excluded_by,omitempty"`
+	// Stability is how solid the overall rank is (absent under a
+	// scenario's weights and in the independent view).
+	Stability *apiStability `json:"stability,omitempty"`
 }
 
 type apiStanding struct {
@@ -130,9 +133,16 @@ func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q 
 	for _, c := range st.Ranking.Criteria {
 		out.Criteria = append(out.Criteria, apiCriterion{Slug: c.Slug, Name: c.Name, Weight: st.Weights[c.Slug]})
 	}
+	var stab map[string][]domain.Swap
+	if q.Scenario == "" && !q.Independent {
+		if stab, err = read.Stability(ctx, slug, st.Edition); err != nil {
+			return apiStanding{}, err
+		}
+	}
 	for _, row := range st.Rows {
 		e := apiStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
-			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since}
+			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since,
+			Stability: apiStabilityOf(stab, row.Slug)}
 		switch d, ok := moves[row.Slug]; {
 		case q.Independent: // no moves: see IndependentHash
 		case ok && d == nil:

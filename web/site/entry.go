@@ -169,6 +169,7 @@ type entryView struct {
 	Attributes   []attrView
 	History      lineChartView
 	StaleCount   int
+	Stability    stabilityView // how solid the overall rank is
 }
 
 // buildEntry assembles an entry page; an entry not yet published is not
@@ -237,6 +238,18 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 	worst := 0
 	if st, err := read.Standing(ctx, slug, "", nil); err == nil {
 		worst = len(st.Rows)
+		stab, err := read.Stability(ctx, slug, st.Edition)
+		if err != nil {
+			return v, err
+		}
+		names, crit := map[string]string{}, map[string]string{}
+		for _, row := range st.Rows {
+			names[row.Slug] = row.Name.In(p.Lang)
+		}
+		for _, c := range r.Criteria {
+			crit[c.Slug] = c.Name.In(p.Lang)
+		}
+		v.Stability = stabilityOf(p, stab, entry, names, crit)
 	}
 	v.History = lineOf(p, hist, worst)
 	return v, nil

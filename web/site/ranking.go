@@ -58,6 +58,7 @@ type entryRow struct {
 	TotalText string
 	TotalFill string
 	Move      moveView
+	Stability stabilityView // of the overall published order only
 	Spark     sparkView
 	Scores    []rowScore
 	Reasons   []string // why the entry is hidden
@@ -133,6 +134,21 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 	for _, c := range r.Categories {
 		catNames[c.Slug] = c.Name.In(p.Lang)
 	}
+	// Stability is of the overall published order: not shown under a
+	// scenario's weights or in the independent view.
+	var stab map[string][]domain.Swap
+	entryNames, critNames := map[string]string{}, map[string]string{}
+	if q.Scenario == "" && !q.Independent {
+		if stab, err = read.Stability(ctx, slug, st.Edition); err != nil {
+			return v, err
+		}
+		for _, sr := range st.Rows {
+			entryNames[sr.Slug] = sr.Name.In(p.Lang)
+		}
+		for _, c := range r.Criteria {
+			critNames[c.Slug] = c.Name.In(p.Lang)
+		}
+	}
 	for _, sr := range st.Rows {
 		if q.Category != "" && sr.Category != q.Category {
 			continue
@@ -144,6 +160,7 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 		if q.Independent {
 			row.Move = moveView{} // editions record the moves of the published order only
 		}
+		row.Stability = stabilityOf(p, stab, sr.Slug, entryNames, critNames)
 		for _, c := range v.Criteria {
 			sc, ok := sr.Scores[c.Slug]
 			row.Scores = append(row.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: meterOf(sc)})

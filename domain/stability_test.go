@@ -1,0 +1,54 @@
+package domain_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// TestStability: on a small edition, the entries a removed score or a
+// moved weight would swap are found, each with its first condition, and a
+// clear leader is stable.
+func TestStability(t *testing.T) {
+	ed := &domain.Edition{Number: 1, Entries: map[string]*domain.PublishedEntry{
+		"acme": {Slug: "acme", Category: "cloud", Scores: map[string]int{"price": 9, "perf": 9}},
+		"bolt": {Slug: "bolt", Category: "cloud", Scores: map[string]int{"price": 2, "perf": 8}},
+		"core": {Slug: "core", Category: "cloud", Scores: map[string]int{"price": 8, "perf": 1}},
+	}}
+	r := &domain.Ranking{Slug: "gpu", Criteria: []events.Criterion{{Slug: "price", Weight: 50}, {Slug: "perf", Weight: 50}}}
+	// Totals: acme 900, bolt 500, core 450.
+	got := domain.Stability(domain.BuildSnapshot(r, ed))
+	// The first removed score per pair, scores by name ("perf" before
+	// "price"): acme without perf (450) falls behind bolt but not core
+	// (450, "acme" first by slug); bolt without perf (100) behind core.
+	// Weights: perf −5 (45/55) gives bolt 470, core 485.
+	want := map[string][]domain.Swap{
+		"acme": {{With: "bolt", Kind: "score", Entry: "acme", Criterion: "perf"}},
+		"bolt": {{With: "acme", Kind: "score", Entry: "acme", Criterion: "perf"},
+			{With: "core", Kind: "score", Entry: "bolt", Criterion: "perf"},
+			{With: "core", Kind: "weight", Criterion: "perf", Delta: -5}},
+		"core": {{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
+			{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Stability = %+v\nwant %+v", got, want)
+	}
+
+	// At price 52 / perf 48: acme 900, bolt 488, core 464. acme without
+	// price (432) falls behind core too; perf −5 (43/57) gives bolt 458,
+	// core 499 (price +5 is the same move, found second: not listed).
+	r.Criteria[0].Weight, r.Criteria[1].Weight = 52, 48
+	got = domain.Stability(domain.BuildSnapshot(r, ed))
+	wantCore := []domain.Swap{{With: "acme", Kind: "score", Entry: "acme", Criterion: "price"},
+		{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
+		{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5}}
+	if !reflect.DeepEqual(got["core"], wantCore) {
+		t.Errorf("core's swaps %+v\nwant %+v", got["core"], wantCore)
+	}
+	if got := domain.Stability(domain.BuildSnapshot(r, &domain.Edition{Entries: map[string]*domain.PublishedEntry{
+		"solo": {Slug: "solo", Scores: map[string]int{"price": 3}}}})); len(got["solo"]) != 0 {
+		t.Errorf("a single entry has swaps %+v", got["solo"])
+	}
+}
