@@ -295,12 +295,8 @@ func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c
 	if err := checkTags("to", c.To); err != nil {
 		return nil, err
 	}
-	if len(def.Values) > 0 {
-		for _, t := range c.To {
-			if !slices.ContainsFunc(def.Values, func(v events.AttributeValue) bool { return v.Value == t }) {
-				return nil, invalid("to", "ranking.not_option", Args{"value": t, "attribute": def.Key})
-			}
-		}
+	if err := knownTags("to", def, c.To); err != nil {
+		return nil, err
 	}
 	if err := checkText("rationale", c.Rationale, MaxLongText, true); err != nil {
 		return nil, err

@@ -157,21 +157,15 @@ func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Resul
 	if !events.ValidID(c.Ranking) {
 		return Result{}, ErrRankingMissing
 	}
-	if len(c.Proposals) == 0 {
-		return Result{}, ErrNothingToPublish
-	}
-	ids := slices.Compact(slices.Sorted(slices.Values(c.Proposals)))
-	if len(ids) != len(c.Proposals) {
-		return Result{}, invalid("proposals", "edition.repeated_proposal", nil)
+	ids, err := choiceIDs(c.Proposals)
+	if err != nil {
+		return Result{}, err
 	}
 	// The ranking is written too: an edition that publishes a methodology
 	// proposal appends the ranking's MethodologyPublished.
 	writes := []events.Aggregate{EditionID(c.Ranking), RankingID(c.Ranking)}
 	var reads []events.Aggregate
 	for _, p := range ids {
-		if !events.ValidID(p) {
-			return Result{}, ErrProposalMissing
-		}
 		writes = append(writes, ProposalID(p))
 	}
 	var others []string
@@ -184,17 +178,7 @@ func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Resul
 	// New entries are read after the chosen proposals are loaded.
 	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
 		decide: func(s states) ([]Change, error) {
-			chosen := make([]*Proposal, len(ids))
-			entries := map[string]*Entry{}
-			for i, p := range ids {
-				chosen[i] = s.proposal(p)
-				if chosen[i].NewEntry {
-					e, err := h.Entry(ctx, c.Ranking, chosen[i].Entry)
-					if err == nil {
-						entries[e.Slug] = e
-					}
-				}
-			}
+			chosen, entries := h.chosenIn(ctx, s, c.Ranking, ids)
 			var os []*Proposal
 			for _, p := range others {
 				os = append(os, s.proposal(p))

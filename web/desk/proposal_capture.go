@@ -1,11 +1,12 @@
 package desk
 
 import (
+	"net/url"
+
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
-	"net/url"
 )
 
 // captureRow is what the capture worker recorded about an evidence item's

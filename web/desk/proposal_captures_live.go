@@ -1,21 +1,15 @@
 package desk
 
 import (
-	"fmt"
-	"io"
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/ui"
 )
-
-// captureHeartbeat is how often an idle capture stream sends a comment, so
-// proxies keep it and a closed tab is noticed.
-const captureHeartbeat = 15 * time.Second
 
 // CaptureEventsPath is the stream telling a proposal's page that a capture
 // result arrived; settled is how many items had one when the page was
@@ -46,46 +40,5 @@ func (d *Desk) serveCaptureEvents(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		known = -1 // unknown: tell the page at once
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	send := func(msg string) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(2 * captureHeartbeat))
-		if _, err := io.WriteString(w, msg); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	if !send("retry: 2000\n\n") {
-		return
-	}
-	tick := time.NewTicker(captureHeartbeat)
-	defer tick.Stop()
-	for {
-		changed := d.read.Changed() // before the query: a commit after it still wakes us
-		n, err := d.read.CapturesSettled(ctx, id)
-		if err != nil {
-			return
-		}
-		if n != known {
-			known = n
-			if !send(fmt.Sprintf("event: capture\ndata: %d\n\n", n)) {
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-d.closed:
-			return
-		case <-changed:
-		case <-tick.C:
-			if !send(": ping\n\n") {
-				return
-			}
-		}
-	}
+	d.streamCount(w, r, "capture", known, func(ctx context.Context) (int, error) { return d.read.CapturesSettled(ctx, id) })
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/consume"
+
 	"github.com/crossrank/crossrank/domain"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
@@ -147,7 +149,7 @@ func RecheckCommandID(proposal, evidence, tick string) string {
 // re-checks on each tick until ctx ends; it returns nil then. It rides out
 // NATS outages, retrying with a pause.
 func (r *Rechecker) Run(ctx context.Context) error {
-	return runConsuming(ctx, r.cfg.Logger, "recheck", r.consume)
+	return consume.Run(ctx, r.cfg.Logger, "recheck", r.consume)
 }
 
 func (r *Rechecker) consume(ctx context.Context) error {
@@ -169,7 +171,7 @@ func (r *Rechecker) consume(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return fetchEach(ctx, cons, r.tick)
+	return consume.FetchEach(ctx, cons, r.tick)
 }
 
 // tick re-checks every published captured source once and acknowledges.
@@ -185,7 +187,7 @@ func (r *Rechecker) tick(ctx context.Context, m jetstream.Msg) {
 	// The tick's stream sequence, with its time so that a schedule stream
 	// made anew (sequences from 1 again) never repeats an id.
 	tick := strconv.FormatUint(md.Sequence.Stream, 10) + "@" + md.Timestamp.UTC().Format(time.RFC3339Nano)
-	defer heartbeat(m, r.cfg.AckWait)()
+	defer consume.Heartbeat(m, r.cfg.AckWait)()
 	refs, err := r.cfg.Sources.PublishedCaptures(ctx)
 	if err != nil {
 		log.Warn("recheck: listing the sources failed; the tick will be retried", "err", err)

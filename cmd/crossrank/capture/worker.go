@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/consume"
+
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
@@ -143,7 +145,7 @@ func Reason(err error) string {
 // Run captures until ctx ends; it returns nil then. It rides out NATS
 // outages, retrying with a pause.
 func (w *Worker) Run(ctx context.Context) error {
-	return runConsuming(ctx, w.cfg.Logger, "capture", w.consume)
+	return consume.Run(ctx, w.cfg.Logger, "capture", w.consume)
 }
 
 func (w *Worker) consume(ctx context.Context) error {
@@ -164,7 +166,7 @@ func (w *Worker) consume(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return fetchEach(ctx, cons, w.handle)
+	return consume.FetchEach(ctx, cons, w.handle)
 }
 
 // handle captures one evidence item unless it needs none, records the
@@ -188,7 +190,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Ack() // a named document: nothing to fetch
 		return
 	}
-	defer heartbeat(m, w.cfg.AckWait)()
+	defer consume.Heartbeat(m, w.cfg.AckWait)()
 	item, need, err := w.needs(ctx, ev.Subject, d.EvidenceID)
 	switch {
 	case err != nil:

@@ -28,6 +28,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/consume"
+
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
@@ -111,9 +113,9 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		runConsuming(ctx, s.cfg.Logger, "schedule feed", s.feed)
+		_ = consume.Run(ctx, s.cfg.Logger, "schedule feed", s.feed)
 	}()
-	runConsuming(ctx, s.cfg.Logger, "schedule fire", s.fire)
+	_ = consume.Run(ctx, s.cfg.Logger, "schedule fire", s.fire)
 	<-done
 	return nil
 }
@@ -137,7 +139,7 @@ func (s *Scheduler) feed(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return fetchEach(ctx, cons, s.feedOne)
+	return consume.FetchEach(ctx, cons, s.feedOne)
 }
 
 // feedOne sets or removes the message schedule of one event's schedule.
@@ -212,7 +214,7 @@ func (s *Scheduler) fire(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return fetchEach(ctx, cons, s.fireOne)
+	return consume.FetchEach(ctx, cons, s.fireOne)
 }
 
 // fireOne publishes one scheduled edition (or records why not).

@@ -1,4 +1,7 @@
-package capture
+// Package consume holds the loop every durable-consumer worker of the
+// server runs (the capture worker, the re-checker, the scheduler): fetch
+// one message at a time, hand it over, and ride out NATS outages.
+package consume
 
 import (
 	"context"
@@ -10,10 +13,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// runConsuming calls consume until ctx ends, and returns nil then; after
+// Run calls consume until ctx ends, and returns nil then; after
 // any other return it logs the error under name and, so as to ride out a
 // NATS outage, tries again after a pause.
-func runConsuming(ctx context.Context, log *slog.Logger, name string, consume func(context.Context) error) error {
+func Run(ctx context.Context, log *slog.Logger, name string, consume func(context.Context) error) error {
 	for {
 		err := consume(ctx)
 		if ctx.Err() != nil {
@@ -28,10 +31,10 @@ func runConsuming(ctx context.Context, log *slog.Logger, name string, consume fu
 	}
 }
 
-// fetchEach fetches messages from cons one at a time and hands each to
+// FetchEach fetches messages from cons one at a time and hands each to
 // handle, until ctx ends or a fetch fails for a reason other than finding
 // nothing to fetch.
-func fetchEach(ctx context.Context, cons jetstream.Consumer, handle func(context.Context, jetstream.Msg)) error {
+func FetchEach(ctx context.Context, cons jetstream.Consumer, handle func(context.Context, jetstream.Msg)) error {
 	for {
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
@@ -53,9 +56,9 @@ func fetchEach(ctx context.Context, cons jetstream.Consumer, handle func(context
 	}
 }
 
-// heartbeat tells the server, every third of ackWait, that m is still
+// Heartbeat tells the server, every third of ackWait, that m is still
 // being worked on, until the returned function is called.
-func heartbeat(m jetstream.Msg, ackWait time.Duration) (stop func()) {
+func Heartbeat(m jetstream.Msg, ackWait time.Duration) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
