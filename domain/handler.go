@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/crossrank/crossrank/events"
@@ -30,6 +31,7 @@ type Handler struct {
 	now        func() time.Time
 	cache      *stateCache
 	maxRetries int
+	follow     atomic.Pointer[follower] // keeps read-only aggregates current, when running
 }
 
 // NewHandler returns a handler over store. now may be nil (time.Now).
@@ -256,6 +258,8 @@ func (h *Handler) append(ctx context.Context, expect []events.Expectation, evs [
 // writes are loaded under their lock) and returns snapshots of them. The
 // reads go to the store at once, so a command waits for one round trip
 // rather than one per aggregate; each holds only its own entry's lock.
+// Rankings and editions come from the follower when one runs (follow.go):
+// one check per ranking instead of a read per aggregate.
 func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate) (states, error) {
 	var todo []events.Aggregate
 	for _, a := range reads {
@@ -263,29 +267,62 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate)
 			todo = append(todo, a)
 		}
 	}
-	snaps := make([]*entry, len(todo))
-	errs := make([]error, len(todo))
-	read := func(i int) {
-		e := h.cache.get(todo[i])
+	// Each group is read at once into snaps: one aggregate, or the followed
+	// aggregates of one ranking, which share the follower's check.
+	var groups [][]events.Aggregate
+	var followedSlugs []string
+	f := h.follow.Load()
+	for _, a := range todo {
+		if f != nil && slices.Contains(followedKinds, a.Kind) {
+			if i := slices.Index(followedSlugs, a.ID); i >= 0 {
+				groups[i] = append(groups[i], a)
+				continue
+			}
+			followedSlugs = append(followedSlugs, a.ID)
+		} else {
+			followedSlugs = append(followedSlugs, "")
+		}
+		groups = append(groups, []events.Aggregate{a})
+	}
+	snaps := make([][]*entry, len(groups))
+	errs := make([]error, len(groups))
+	direct := func(a events.Aggregate) (*entry, error) {
+		e := h.cache.get(a)
 		e.mu.Lock()
-		errs[i] = h.refresh(ctx, e, todo[i], true)
-		snaps[i] = &entry{state: e.state, seq: e.seq, loaded: true}
-		e.mu.Unlock()
+		defer e.mu.Unlock()
+		err := h.refresh(ctx, e, a, true)
+		return &entry{state: e.state, seq: e.seq, loaded: true}, err
+	}
+	read := func(i int) {
+		if slug := followedSlugs[i]; slug != "" {
+			snaps[i], errs[i] = f.read(ctx, slug, groups[i])
+			if !errors.Is(errs[i], errNotFollowed) {
+				return
+			}
+		}
+		snaps[i], errs[i] = make([]*entry, len(groups[i])), nil
+		for j, a := range groups[i] {
+			if snaps[i][j], errs[i] = direct(a); errs[i] != nil {
+				return
+			}
+		}
 	}
 	var wg sync.WaitGroup
-	for i := 1; i < len(todo); i++ {
+	for i := 1; i < len(groups); i++ {
 		wg.Go(func() { read(i) })
 	}
-	if len(todo) > 0 {
+	if len(groups) > 0 {
 		read(0)
 	}
 	wg.Wait()
 	st := states{}
-	for i, a := range todo {
+	for i, g := range groups {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		st[a] = snaps[i]
+		for j, a := range g {
+			st[a] = snaps[i][j]
+		}
 	}
 	return st, nil
 }

@@ -16,6 +16,23 @@ const staleReadAfter = time.Second
 // read returns the current state of one aggregate (refreshed from the store;
 // while the store is unavailable, the state last seen, if any).
 func (h *Handler) read(ctx context.Context, a events.Aggregate) (any, error) {
+	if f := h.follow.Load(); f != nil && slices.Contains(followedKinds, a.Kind) {
+		kept, ok := f.kept(a)
+		if ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, staleReadAfter)
+			defer cancel()
+		}
+		snaps, err := f.read(ctx, a.ID, []events.Aggregate{a})
+		switch {
+		case err == nil:
+			return snaps[0].state, nil
+		case ok && errors.Is(err, events.ErrUnavailable):
+			return kept, nil // what the desk last saw, as below
+		case !errors.Is(err, errNotFollowed):
+			return nil, err
+		}
+	}
 	e := h.cache.get(a)
 	e.mu.Lock()
 	defer e.mu.Unlock()

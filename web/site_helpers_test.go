@@ -58,6 +58,9 @@ func newSiteEnvWith(t *testing.T, change func(*Config)) *siteEnv {
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
 	e := &siteEnv{t: t, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read}
+	followed := make(chan struct{})
+	go func() { defer close(followed); _ = e.cmd.Follow(runCtx, store) }()
+	t.Cleanup(func() { stop(); <-followed })
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: "pw", HashPassword: fakeHash, Now: time.Now(),
 		AuditHead: read.AuditHead, CrossValidated: read.CrossValidated}); err != nil {
 		t.Fatalf("seed: %v", err)

@@ -75,6 +75,14 @@ func serve(ctx context.Context, args []string) error {
 		}
 	})
 	defer func() { stopRunner(); wg.Wait() }()
+	// Commands read rankings and editions from states kept current by the
+	// stream (domain/follow.go); while it is not running they read the
+	// store directly, as before.
+	wg.Go(func() {
+		if err := e.commands.Follow(runCtx, e.events); err != nil && runCtx.Err() == nil {
+			log.Warn("commands read the store directly: following the stream stopped", "err", err)
+		}
+	})
 	if e.server != nil {
 		// The command line's user, token, seed, verify and export run
 		// in this process from now on, not beside it.

@@ -88,6 +88,9 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 	}
 	rec := &recorder{Store: b.events}
 	h := domain.NewHandler(rec, nil)
+	fctx, stopFollow := context.WithCancel(ctx)
+	defer stopFollow()
+	go func() { _ = h.Follow(fctx, b.events) }()
 
 	// round runs workers × cycles command cycles from cycle k, then the same
 	// events raw from as many goroutines, and adds up both times.
