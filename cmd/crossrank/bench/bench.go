@@ -25,6 +25,7 @@ type options struct {
 	readers        int
 	clients        int
 	duration       time.Duration
+	rate           int // fixed-rate HTTP load, requests/s
 	cmdCycles      int // sequential command cycles (10 commands each)
 	ssePublishes   int // editions published per SSE run
 	profile        string
@@ -75,6 +76,7 @@ func Command(ctx context.Context, args []string) error {
 	fs.IntVar(&o.readers, "readers", 1000, "connected SSE readers")
 	fs.IntVar(&o.clients, "clients", 200, "concurrent HTTP clients")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured load per HTTP target and run")
+	fs.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate (open-loop) HTTP load; 0 skips it")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write CPU profiles of the in-process phases to this directory")
 	fs.Parse(args)
 	o.cmdCycles, o.ssePublishes = 200, 5
@@ -116,7 +118,7 @@ func Command(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	r := &report{o: o, http: map[string]*httpSeries{}}
+	r := &report{o: o, http: map[string]*httpSeries{}, httpRate: map[string]*httpSeries{}}
 	if err := runAll(ctx, o, r); err != nil {
 		return err
 	}
@@ -220,6 +222,21 @@ var publicTargets = []struct{ name, path string }{
 	{"GET /api/v1/rankings/{slug}", "/api/v1/rankings/" + bigRanking.slug},
 }
 
+func (r *report) addHTTP(m map[string]*httpSeries, name string, res httpResult) {
+	s := m[name]
+	if s == nil {
+		s = &httpSeries{}
+		m[name] = s
+	}
+	s.rps = append(s.rps, res.rps)
+	s.p50 = append(s.p50, millis(res.p50))
+	s.p99 = append(s.p99, millis(res.p99))
+	if res.bytes > 0 {
+		s.bytes, s.sent = res.bytes, res.sent
+	}
+	s.timeouts += res.timeouts
+}
+
 func measurePublic(ctx context.Context, o *options, r *report, dir string, run int) error {
 	b, err := openDataStore(ctx, dir, true)
 	if err != nil {
@@ -239,16 +256,18 @@ func measurePublic(ctx context.Context, o *options, r *report, dir string, run i
 			return err
 		}
 		o.logf("  %.0f req/s, p50 %v, p99 %v, %d bytes (%d sent gzipped), %d timed out", res.rps, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.bytes, res.sent, res.timeouts)
-		s := r.http[t.name]
-		if s == nil {
-			s = &httpSeries{}
-			r.http[t.name] = s
+		r.addHTTP(r.http, t.name, res)
+	}
+	if o.rate > 0 {
+		for _, t := range publicTargets {
+			o.logf(" %d req/s on %s for %v", o.rate, t.path, o.duration)
+			res, err := loadURLRate(ctx, o, w.url+t.path, o.rate)
+			if err != nil {
+				return err
+			}
+			o.logf("  p50 %v, p99 %v, %d timed out", res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.timeouts)
+			r.addHTTP(r.httpRate, t.name, res)
 		}
-		s.rps = append(s.rps, res.rps)
-		s.p50 = append(s.p50, millis(res.p50))
-		s.p99 = append(s.p99, millis(res.p99))
-		s.bytes, s.sent = res.bytes, res.sent
-		s.timeouts += res.timeouts
 	}
 	return nil
 }

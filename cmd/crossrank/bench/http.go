@@ -114,3 +114,78 @@ func loadURL(ctx context.Context, o *options, url string) (httpResult, error) {
 	res.p50, res.p99 = percentile(all, 0.5), percentile(all, 0.99)
 	return res, nil
 }
+
+// loadURLRate sends GET url at a fixed rate (an open loop: requests are
+// due on a schedule, whether or not earlier ones have been answered) for
+// o.duration after a second of warm-up, over keep-alive connections,
+// accepting gzip. Each latency counts from when the request was due, not
+// when a free client sent it, so a server that falls behind is charged for
+// the wait (no coordinated omission). This is the latency a reader sees at
+// that load; the closed loop of loadURL measures the most the server does
+// with every client always waiting, where latency is mostly queueing.
+func loadURLRate(ctx context.Context, o *options, url string, rate int) (httpResult, error) {
+	var res httpResult
+	const senders = 256 // enough that a sender is free when a request is due
+	client := &http.Client{Transport: transport(senders), Timeout: httpTimeout}
+	defer client.CloseIdleConnections()
+	interval := time.Second / time.Duration(rate)
+	warm := time.Second
+	total := int64((warm + o.duration) / interval)
+	t0 := time.Now().Add(10 * time.Millisecond)
+	var next atomic.Int64
+	var failed atomic.Pointer[error]
+	type sample struct {
+		due     time.Time
+		took    time.Duration
+		timeout bool
+	}
+	samples := make([][]sample, senders)
+	var wg sync.WaitGroup
+	for c := range senders {
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= total || failed.Load() != nil || ctx.Err() != nil {
+					return
+				}
+				due := t0.Add(time.Duration(i) * interval)
+				time.Sleep(time.Until(due))
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+				req.Header.Set("Accept-Language", "en")
+				req.Header.Set("Accept-Encoding", "gzip")
+				resp, err := client.Do(req)
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if err == nil && resp.StatusCode != http.StatusOK {
+						err = fmt.Errorf("GET %s: %s", url, resp.Status)
+					}
+				}
+				if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !os.IsTimeout(err) {
+					failed.CompareAndSwap(nil, &err)
+					return
+				}
+				samples[c] = append(samples[c], sample{due, time.Since(due), err != nil})
+			}
+		})
+	}
+	wg.Wait()
+	if e := failed.Load(); e != nil {
+		return res, *e
+	}
+	begin := t0.Add(warm)
+	var all []time.Duration
+	for _, l := range samples {
+		for _, x := range l {
+			if !x.due.Before(begin) {
+				all = append(all, x.took)
+				if x.timeout {
+					res.timeouts++
+				}
+			}
+		}
+	}
+	res.rps = float64(rate)
+	res.p50, res.p99 = percentile(all, 0.5), percentile(all, 0.99)
+	return res, nil
+}
