@@ -29,84 +29,166 @@ type Swap struct {
 	Delta     int    `json:"delta,omitempty"`
 }
 
-// Stability returns, for every entry of the snapshot, the entries it could
-// swap with and, for each kind of change (a removed score, a moved weight),
-// the first condition under which it would (in a fixed order: scores by
-// entry and criterion, weights by criterion, +5 before −5), sorted by the
-// other entry, scores first; an entry with none is stable.
-func Stability(s Snapshot) map[string][]Swap {
-	out := make(map[string][]Swap, len(s.Entries))
-	for _, e := range s.Entries {
-		out[e.Slug] = nil
+// StabilityNearest is how many of the entries an entry could change places
+// with are listed with their conditions: the nearest in published rank.
+const StabilityNearest = 5
+
+// EntryStability is how solid one entry's overall rank is: how many other
+// entries it could change places with, and the conditions for the nearest
+// StabilityNearest of them; Others == 0 means stable.
+type EntryStability struct {
+	Others int `json:"others"`
+	// Swaps lists, for each of the nearest entries it could change places
+	// with (nearest by published rank; of two as near, the higher ranked
+	// first), the first condition of each kind under which it would
+	// (scores by the removed entry's criteria in name order, weights by
+	// criterion, +5 before −5): a removed score first, then a moved weight.
+	Swaps []Swap `json:"swaps"`
+}
+
+// Stability returns how solid every entry's overall rank is (see
+// EntryStability), by slug. Two entries can only change places when their
+// totals lie within what one change can move (a score's weighted value, or
+// twice 2·StabilityDelta·MaxScore for a weight), so only those pairs are
+// compared, by index: the time is the number of such pairs times the number
+// of conditions, the memory linear in the entries.
+func Stability(s Snapshot) map[string]EntryStability {
+	n := len(s.Entries)
+	out := make(map[string]EntryStability, n)
+	if n == 0 {
+		return out
 	}
+	crit := make(map[string]int, len(s.Weights))
 	weights := make(map[string]int, len(s.Weights))
-	for _, w := range s.Weights {
+	names := make([]string, 0, len(s.Weights))
+	for i, w := range s.Weights {
+		crit[w.Name] = i
 		weights[w.Name] = w.Value
+		names = append(names, w.Name)
 	}
-	seen := map[[3]string]bool{}
-	record := func(a, b string, sw Swap) {
-		for _, pair := range [][3]string{{a, b, sw.Kind}, {b, a, sw.Kind}} {
-			if seen[pair] {
-				continue
-			}
-			seen[pair] = true
-			x := sw
-			x.With = pair[1]
-			out[pair[0]] = append(out[pair[0]], x)
-		}
+	// The scores a removal can drop: per entry, in name order, the total
+	// it would be left with.
+	type removal struct {
+		criterion string
+		left      int
 	}
-	// One score removed: only that entry's total drops, so it swaps with
-	// the entries it falls behind, which were below it before.
+	removals := make([][]removal, n)
+	reach := 0 // the farthest one change can move a pair apart
 	for i, e := range s.Entries {
 		for _, sc := range e.Scores {
 			drop := weights[sc.Name] * sc.Value
 			if drop == 0 {
 				continue
 			}
-			t := e.Total - drop
-			for _, o := range s.Entries[i+1:] {
-				if o.Total > t || o.Total == t && o.Slug < e.Slug {
-					record(e.Slug, o.Slug, Swap{Kind: "score", Entry: e.Slug, Criterion: sc.Name})
-				} else if o.Total < t {
-					break // the rest are lower still
-				}
-			}
+			removals[i] = append(removals[i], removal{sc.Name, e.Total - drop})
+			reach = max(reach, drop)
 		}
 	}
 	// One weight moved: every total changes, each by at most
 	// Σ|Δweight|·MaxScore, so two entries can only swap when their totals
-	// are within twice that: only those pairs are compared.
-	names := make([]string, 0, len(s.Weights))
-	for _, w := range s.Weights {
-		names = append(names, w.Name)
-	}
+	// are within twice that.
 	const window = 2 * 2 * StabilityDelta * MaxScore
+	reach = max(reach, window)
+	type move struct {
+		criterion string
+		delta     int
+		totals    []int
+	}
+	var moves []move
 	for _, c := range names {
 		for _, d := range []int{StabilityDelta, -StabilityDelta} {
 			w, ok := moveWeight(weights, names, c, d)
 			if !ok {
 				continue
 			}
-			totals := make([]int, len(s.Entries))
+			wi := make([]int, len(names))
+			for k, name := range names {
+				wi[k] = w[name]
+			}
+			totals := make([]int, n)
 			for k, e := range s.Entries {
 				for _, sc := range e.Scores {
-					totals[k] += w[sc.Name] * sc.Value
-				}
-			}
-			for i, a := range s.Entries {
-				for j := i + 1; j < len(s.Entries) && a.Total-s.Entries[j].Total <= window; j++ {
-					b := s.Entries[j]
-					if totals[j] > totals[i] || totals[j] == totals[i] && b.Slug < a.Slug {
-						record(a.Slug, b.Slug, Swap{Kind: "weight", Criterion: c, Delta: d})
+					if ci, ok := crit[sc.Name]; ok {
+						totals[k] += wi[ci] * sc.Value
 					}
 				}
 			}
+			moves = append(moves, move{c, d, totals})
 		}
 	}
-	for slug := range out {
-		slices.SortFunc(out[slug], func(a, b Swap) int {
-			return cmp.Or(cmp.Compare(a.With, b.With), cmp.Compare(a.Kind, b.Kind)) // "score" before "weight"
-		})
+	// conditions returns the first score removal and the first weight move
+	// under which a (above) and b (below) change places, -1 for none.
+	conditions := func(a, b int) (score, weight int) {
+		score, weight = -1, -1
+		ea, eb := &s.Entries[a], &s.Entries[b]
+		for k, r := range removals[a] {
+			if eb.Total > r.left || eb.Total == r.left && eb.Slug < ea.Slug {
+				score = k
+				break
+			}
+		}
+		if ea.Total-eb.Total <= window {
+			for k, m := range moves {
+				if m.totals[b] > m.totals[a] || m.totals[b] == m.totals[a] && eb.Slug < ea.Slug {
+					weight = k
+					break
+				}
+			}
+		}
+		return score, weight
+	}
+	swaps := func(a, b int) bool {
+		sc, w := conditions(a, b)
+		return sc >= 0 || w >= 0
+	}
+	// The entries within reach of i are a run of the published order
+	// around it (totals descend): lo[i]..hi[i].
+	lo, hi := make([]int, n), make([]int, n)
+	for i, j := 0, 0; i < n; i++ {
+		for s.Entries[j].Total-s.Entries[i].Total > reach {
+			j++
+		}
+		lo[i] = j
+	}
+	for i, j := n-1, n-1; i >= 0; i-- {
+		for s.Entries[i].Total-s.Entries[j].Total > reach {
+			j--
+		}
+		hi[i] = j
+	}
+	others := make([]int, n)
+	for a := range n {
+		for b := a + 1; b <= hi[a]; b++ {
+			if swaps(a, b) {
+				others[a]++
+				others[b]++
+			}
+		}
+	}
+	for i, e := range s.Entries {
+		st := EntryStability{Others: others[i], Swaps: []Swap{}}
+		found := 0
+		for d := 1; found < StabilityNearest && found < others[i] && (i-d >= lo[i] || i+d <= hi[i]); d++ {
+			for _, j := range [2]int{i - d, i + d} {
+				if j < lo[i] || j > hi[i] || found == StabilityNearest {
+					continue
+				}
+				a, b := min(i, j), max(i, j)
+				sc, w := conditions(a, b)
+				if sc >= 0 {
+					st.Swaps = append(st.Swaps, Swap{With: s.Entries[j].Slug, Kind: "score",
+						Entry: s.Entries[a].Slug, Criterion: removals[a][sc].criterion})
+				}
+				if w >= 0 {
+					st.Swaps = append(st.Swaps, Swap{With: s.Entries[j].Slug, Kind: "weight",
+						Criterion: moves[w].criterion, Delta: moves[w].delta})
+				}
+				if sc >= 0 || w >= 0 {
+					found++
+				}
+			}
+		}
+		out[e.Slug] = st
 	}
 	return out
 }

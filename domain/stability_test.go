@@ -24,13 +24,13 @@ func TestStability(t *testing.T) {
 	// "price"): acme without perf (450) falls behind bolt but not core
 	// (450, "acme" first by slug); bolt without perf (100) behind core.
 	// Weights: perf −5 (45/55) gives bolt 470, core 485.
-	want := map[string][]domain.Swap{
-		"acme": {{With: "bolt", Kind: "score", Entry: "acme", Criterion: "perf"}},
-		"bolt": {{With: "acme", Kind: "score", Entry: "acme", Criterion: "perf"},
+	want := map[string]domain.EntryStability{
+		"acme": {Others: 1, Swaps: []domain.Swap{{With: "bolt", Kind: "score", Entry: "acme", Criterion: "perf"}}},
+		"bolt": {Others: 2, Swaps: []domain.Swap{{With: "acme", Kind: "score", Entry: "acme", Criterion: "perf"},
 			{With: "core", Kind: "score", Entry: "bolt", Criterion: "perf"},
-			{With: "core", Kind: "weight", Criterion: "perf", Delta: -5}},
-		"core": {{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
-			{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5}},
+			{With: "core", Kind: "weight", Criterion: "perf", Delta: -5}}},
+		"core": {Others: 1, Swaps: []domain.Swap{{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
+			{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Stability = %+v\nwant %+v", got, want)
@@ -39,16 +39,18 @@ func TestStability(t *testing.T) {
 	// At price 52 / perf 48: acme 900, bolt 488, core 464. acme without
 	// price (432) falls behind core too; perf −5 (43/57) gives bolt 458,
 	// core 499 (price +5 is the same move, found second: not listed).
+	// bolt is nearer to core than acme is: listed first.
 	r.Criteria[0].Weight, r.Criteria[1].Weight = 52, 48
 	got = domain.Stability(domain.BuildSnapshot(r, ed))
-	wantCore := []domain.Swap{{With: "acme", Kind: "score", Entry: "acme", Criterion: "price"},
+	wantCore := domain.EntryStability{Others: 2, Swaps: []domain.Swap{
 		{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
-		{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5}}
+		{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5},
+		{With: "acme", Kind: "score", Entry: "acme", Criterion: "price"}}}
 	if !reflect.DeepEqual(got["core"], wantCore) {
 		t.Errorf("core's swaps %+v\nwant %+v", got["core"], wantCore)
 	}
 	if got := domain.Stability(domain.BuildSnapshot(r, &domain.Edition{Entries: map[string]*domain.PublishedEntry{
-		"solo": {Slug: "solo", Scores: map[string]int{"price": 3}}}})); len(got["solo"]) != 0 {
+		"solo": {Slug: "solo", Scores: map[string]int{"price": 3}}}})); got["solo"].Others != 0 || len(got["solo"].Swaps) != 0 {
 		t.Errorf("a single entry has swaps %+v", got["solo"])
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 
@@ -82,9 +81,6 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 		return err
 	}
 	if err := p.moves(d.Ranking, d.Number, before, after); err != nil {
-		return err
-	}
-	if err := p.stability(d.Ranking, d.Number, after); err != nil {
 		return err
 	}
 	if err := p.exec(`UPDATE rankings SET edition=? WHERE slug=?`, d.Number, d.Ranking); err != nil {
@@ -166,24 +162,6 @@ func (p *projector) moves(ranking string, number int, before, after domain.Snaps
 		rows = append(rows, ranking, number, m.entry, m.scope, nullInt(m.b), m.a, nullInt(m.bt), m.at)
 	}
 	return p.insertRows("edition_moves", 8, rows)
-}
-
-// stability records how solid each rank of the edition is.
-func (p *projector) stability(ranking string, number int, after domain.Snapshot) error {
-	st := domain.Stability(after)
-	rows := make([]any, 0, 4*len(after.Entries))
-	for _, slug := range slices.Sorted(maps.Keys(st)) {
-		swaps := st[slug]
-		if swaps == nil {
-			swaps = []domain.Swap{}
-		}
-		b, err := json.Marshal(swaps)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, ranking, number, slug, string(b))
-	}
-	return p.insertRows("edition_stability", 4, rows)
 }
 
 // requorum refreshes the summary row of every open proposal of the ranking.

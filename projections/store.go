@@ -22,6 +22,8 @@ type Store struct {
 	applying sync.Mutex // held by Apply
 	memo     *memo      // as of seq; nil: load from the tables
 
+	stability stabilityMemo // Stability's answers, per ranking and edition
+
 	clean    bool // the file is as a clean Close left it (see clean.go)
 	verified bool // clean, or Integrity passed: Close may mark the file
 

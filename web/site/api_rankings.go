@@ -133,7 +133,7 @@ func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q 
 	for _, c := range st.Ranking.Criteria {
 		out.Criteria = append(out.Criteria, apiCriterion{Slug: c.Slug, Name: c.Name, Weight: st.Weights[c.Slug]})
 	}
-	var stab map[string][]domain.Swap
+	var stab map[string]domain.EntryStability
 	if q.Scenario == "" && !q.Independent {
 		if stab, err = read.Stability(ctx, slug, st.Edition); err != nil {
 			return apiStanding{}, err

@@ -136,7 +136,7 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 	}
 	// Stability is of the overall published order: not shown under a
 	// scenario's weights or in the independent view.
-	var stab map[string][]domain.Swap
+	var stab map[string]domain.EntryStability
 	entryNames, critNames := map[string]string{}, map[string]string{}
 	if q.Scenario == "" && !q.Independent {
 		if stab, err = read.Stability(ctx, slug, st.Edition); err != nil {

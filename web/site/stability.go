@@ -6,49 +6,51 @@ import (
 )
 
 // apiStability is how solid an entry's overall rank is in the API: stable,
-// or the entries it could swap with, each with the first condition
-// (domain.Swap: a removed score, or a weight moved by ±5 points).
+// or how many other entries it could change places with, and the
+// conditions for the nearest of them (domain.EntryStability: a removed
+// score, or a weight moved by ±5 points).
 type apiStability struct {
 	Stable bool          `json:"stable"`
+	Others int           `json:"others"`
 	Swaps  []domain.Swap `json:"swaps"`
 }
 
-func apiStabilityOf(st map[string][]domain.Swap, entry string) *apiStability {
-	swaps, ok := st[entry]
+func apiStabilityOf(st map[string]domain.EntryStability, entry string) *apiStability {
+	e, ok := st[entry]
 	if !ok {
-		return nil // recorded before stability was: none to show
+		return nil // no edition, or not in it: none to show
 	}
+	swaps := e.Swaps
 	if swaps == nil {
 		swaps = []domain.Swap{}
 	}
-	return &apiStability{Stable: len(swaps) == 0, Swaps: swaps}
+	return &apiStability{Stable: e.Others == 0, Others: e.Others, Swaps: swaps}
 }
 
 // stabilityView is an entry's stability in words.
 type stabilityView struct {
-	Known   bool     // recorded for this edition
-	Summary string   // "Stable" or "Could swap with 2 entries"
-	Lines   []string // one per entry it could swap with, with the condition
+	Known   bool     // computed for this edition
+	Summary string   // "stable" or "could change places with 2 other entries"
+	Lines   []string // one per condition, for the nearest entries only
+	More    string   // "and 12 more entries", when not every entry is listed
 }
 
-// stabilityOf words an entry's swaps; names and crit name the entries and
-// criteria in the page's language.
-func stabilityOf(p ui.Page, st map[string][]domain.Swap, entry string, names, crit map[string]string) stabilityView {
-	swaps, ok := st[entry]
+// stabilityOf words an entry's stability; names and crit name the entries
+// and criteria in the page's language.
+func stabilityOf(p ui.Page, st map[string]domain.EntryStability, entry string, names, crit map[string]string) stabilityView {
+	e, ok := st[entry]
 	if !ok {
 		return stabilityView{}
 	}
 	v := stabilityView{Known: true}
-	if len(swaps) == 0 {
+	if e.Others == 0 {
 		v.Summary = p.T("public.stability_stable")
 		return v
 	}
-	others := map[string]bool{}
-	for _, s := range swaps {
-		others[s.With] = true
-	}
-	v.Summary = p.T("public.stability_swaps", len(others))
-	for _, s := range swaps {
+	v.Summary = p.T("public.stability_swaps", e.Others)
+	listed := map[string]bool{}
+	for _, s := range e.Swaps {
+		listed[s.With] = true
 		with := orSlug(names[s.With], s.With)
 		c := orSlug(crit[s.Criterion], s.Criterion)
 		if s.Kind == "score" {
@@ -56,6 +58,9 @@ func stabilityOf(p ui.Page, st map[string][]domain.Swap, entry string, names, cr
 		} else {
 			v.Lines = append(v.Lines, p.T("public.stability_if_weight", with, c, signed(s.Delta)))
 		}
+	}
+	if more := e.Others - len(listed); more > 0 {
+		v.More = p.Plural("public.stability_more", more)
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // TestStability: the stability the API shows for each entry is
@@ -42,13 +45,14 @@ func TestStability(t *testing.T) {
 	swapping := ""
 	for _, en := range got.Entries {
 		w := want[en.Slug]
-		if w == nil {
-			w = []domain.Swap{}
+		if w.Swaps == nil {
+			w.Swaps = []domain.Swap{}
 		}
-		if en.Stability == nil || en.Stability.Stable != (len(w) == 0) || !reflect.DeepEqual(en.Stability.Swaps, w) {
+		if en.Stability == nil || en.Stability.Stable != (w.Others == 0) || en.Stability.Others != w.Others ||
+			!reflect.DeepEqual(en.Stability.Swaps, w.Swaps) {
 			t.Errorf("%s: stability %+v, want %+v", en.Slug, en.Stability, w)
 		}
-		if len(w) > 0 && swapping == "" {
+		if w.Others > 0 && swapping == "" {
 			swapping = en.Slug
 		}
 	}
@@ -65,14 +69,52 @@ func TestStability(t *testing.T) {
 		if res.StatusCode != 200 || err != nil {
 			t.Fatalf("entry page: %d %v", res.StatusCode, err)
 		}
-		if n := doc.Find(`[data-testid="stability-swap"]`).Length(); n != len(want[swapping]) ||
+		if n := doc.Find(`[data-testid="stability-swap"]`).Length(); n != len(want[swapping].Swaps) ||
 			!strings.Contains(doc.Find(`[data-testid="stability"]`).Text(), words) {
-			t.Errorf("%s: %d swap lines (want %d): %q", lang, n, len(want[swapping]), doc.Find(`[data-testid="stability"]`).Text())
+			t.Errorf("%s: %d swap lines (want %d): %q", lang, n, len(want[swapping].Swaps), doc.Find(`[data-testid="stability"]`).Text())
 		}
 	}
 
 	res, body = e.get("/api/v1/rankings/" + demo.RankingSlug + "?scenario=" + s.Scenarios[0].Slug)
 	if res.StatusCode != 200 || strings.Contains(body, `"stability"`) {
 		t.Errorf("a scenario's standing carries stability (%d)", res.StatusCode)
+	}
+}
+
+// TestStabilityBounded1000: in a ranking of 1000 entries all tied, every
+// entry could change places with all 999 others; the API's stability for
+// the whole ranking stays small (conditions for the nearest entries only)
+// and the pages say how many more there are, in both languages.
+func TestStabilityBounded1000(t *testing.T) {
+	r := &domain.Ranking{Slug: "big", Criteria: []events.Criterion{{Slug: "a", Weight: 40}, {Slug: "b", Weight: 35}, {Slug: "c", Weight: 25}}}
+	ed := &domain.Edition{Number: 1, Entries: map[string]*domain.PublishedEntry{}}
+	for i := range 1000 {
+		slug := fmt.Sprintf("e%04d", i)
+		ed.Entries[slug] = &domain.PublishedEntry{Slug: slug, Scores: map[string]int{"a": 5, "b": 5, "c": 5}}
+	}
+	snap := domain.BuildSnapshot(r, ed)
+	st := domain.Stability(snap)
+	all := make([]*apiStability, 0, len(snap.Entries))
+	for _, e := range snap.Entries {
+		a := apiStabilityOf(st, e.Slug)
+		if a == nil || a.Stable || a.Others != 999 || len(a.Swaps) == 0 || len(a.Swaps) > 2*domain.StabilityNearest {
+			t.Fatalf("%s: %+v", e.Slug, a)
+		}
+		all = append(all, a)
+	}
+	b, err := json.Marshal(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 2<<20 {
+		t.Errorf("the stability of 1000 entries is %d bytes", len(b))
+	}
+	t.Logf("stability of 1000 tied entries: %d bytes as JSON", len(b))
+	for lang, words := range map[string]string{"en": "and 994 more entries", "zh": "另有 994 个条目"} {
+		v := stabilityOf(ui.Page{Lang: lang}, st, "e0500", nil, nil)
+		if !v.Known || len(v.Lines) == 0 || len(v.Lines) > 2*domain.StabilityNearest || !strings.Contains(v.More, words) ||
+			!strings.Contains(v.Summary, "999") {
+			t.Errorf("%s: %+v", lang, v)
+		}
 	}
 }
