@@ -31,7 +31,7 @@ type Swap struct {
 
 // StabilityNearest is how many of the entries an entry could change places
 // with are listed with their conditions: the nearest in published rank.
-const StabilityNearest = 5
+const StabilityNearest = 3
 
 // EntryStability is how solid one entry's overall rank is: how many other
 // entries it could change places with, and the conditions for the nearest

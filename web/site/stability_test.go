@@ -17,7 +17,8 @@ import (
 
 // TestStability: the stability the API shows for each entry is
 // domain.Stability of the edition's hashed snapshot, recomputed here from
-// the stored bytes; the entry page words it in both languages; under a
+// the stored bytes; the entry page words it in both languages, the
+// conditions for the nearest entries and how many more there are; under a
 // scenario's weights, which it does not describe, it is absent.
 func TestStability(t *testing.T) {
 	e := newEnv(t, 0)
@@ -52,12 +53,12 @@ func TestStability(t *testing.T) {
 			!reflect.DeepEqual(en.Stability.Swaps, w.Swaps) {
 			t.Errorf("%s: stability %+v, want %+v", en.Slug, en.Stability, w)
 		}
-		if w.Others > 0 && swapping == "" {
-			swapping = en.Slug
+		if w.Others > domain.StabilityNearest && swapping == "" {
+			swapping = en.Slug // one with more to tell than is listed
 		}
 	}
 	if swapping == "" {
-		t.Fatal("no demo entry could swap: the test shows nothing")
+		t.Fatalf("no demo entry could swap with more than %d others: the test shows nothing", domain.StabilityNearest)
 	}
 	for _, en := range got.Entries {
 		t.Logf("%s: %+v", en.Slug, en.Stability)
@@ -72,6 +73,15 @@ func TestStability(t *testing.T) {
 		if n := doc.Find(`[data-testid="stability-swap"]`).Length(); n != len(want[swapping].Swaps) ||
 			!strings.Contains(doc.Find(`[data-testid="stability"]`).Text(), words) {
 			t.Errorf("%s: %d swap lines (want %d): %q", lang, n, len(want[swapping].Swaps), doc.Find(`[data-testid="stability"]`).Text())
+		}
+		listed := map[string]bool{}
+		for _, sw := range want[swapping].Swaps {
+			listed[sw.With] = true
+		}
+		more := map[string]string{"en": fmt.Sprintf("and %d more", want[swapping].Others-len(listed)),
+			"zh": fmt.Sprintf("另有 %d 个", want[swapping].Others-len(listed))}[lang]
+		if got := doc.Find(`[data-testid="stability-more"]`).Text(); len(listed) != domain.StabilityNearest || !strings.Contains(got, more) {
+			t.Errorf("%s: %d listed, more %q, want %q", lang, len(listed), got, more)
 		}
 	}
 
@@ -110,7 +120,7 @@ func TestStabilityBounded1000(t *testing.T) {
 		t.Errorf("the stability of 1000 entries is %d bytes", len(b))
 	}
 	t.Logf("stability of 1000 tied entries: %d bytes as JSON", len(b))
-	for lang, words := range map[string]string{"en": "and 994 more entries", "zh": "另有 994 个条目"} {
+	for lang, words := range map[string]string{"en": "and 996 more entries", "zh": "另有 996 个条目"} {
 		v := stabilityOf(ui.Page{Lang: lang}, st, "e0500", nil, nil)
 		if !v.Known || len(v.Lines) == 0 || len(v.Lines) > 2*domain.StabilityNearest || !strings.Contains(v.More, words) ||
 			!strings.Contains(v.Summary, "999") {
