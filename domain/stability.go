@@ -3,6 +3,7 @@ package domain
 import (
 	"cmp"
 	"slices"
+	"sort"
 )
 
 // How solid is a rank? Leaderboards publish confidence intervals; an
@@ -44,6 +45,11 @@ type EntryStability struct {
 	// (scores by the removed entry's criteria in name order, weights by
 	// criterion, +5 before −5): a removed score first, then a moved weight.
 	Swaps []Swap `json:"swaps"`
+	// Best and Worst are the highest and lowest overall rank the entry
+	// can reach under any one of those changes (its own rank when none
+	// moves it).
+	Best  int `json:"best"`
+	Worst int `json:"worst"`
 }
 
 // Stability returns how solid every entry's overall rank is (see
@@ -165,8 +171,52 @@ func Stability(s Snapshot) map[string]EntryStability {
 			}
 		}
 	}
+	// The ranks reachable: under a moved weight, where the entry falls in
+	// that move's order; under a removed score of its own, where it falls
+	// with its lowest total left (the largest drop is the worst); under
+	// another's removed score, one place up when an entry above can fall
+	// below it (the entries it passes move up by one, none more).
+	best, worst := make([]int, n), make([]int, n)
+	for i := range n {
+		best[i], worst[i] = i, i
+	}
+	order := make([]int, n)
+	for _, m := range moves {
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortFunc(order, func(x, y int) int {
+			return cmp.Or(cmp.Compare(m.totals[y], m.totals[x]), cmp.Compare(s.Entries[x].Slug, s.Entries[y].Slug))
+		})
+		for at, i := range order {
+			best[i], worst[i] = min(best[i], at), max(worst[i], at)
+		}
+	}
 	for i, e := range s.Entries {
-		st := EntryStability{Others: others[i], Swaps: []Swap{}}
+		if len(removals[i]) > 0 {
+			left := removals[i][0].left
+			for _, r := range removals[i][1:] {
+				left = min(left, r.left)
+			}
+			// Its place among the others: those ahead of (left, slug).
+			at := sort.Search(n, func(k int) bool {
+				o := s.Entries[k]
+				return o.Total < left || o.Total == left && o.Slug > e.Slug
+			})
+			if at > i {
+				at-- // i itself, ahead of its new place, is not another
+			}
+			worst[i] = max(worst[i], at)
+		}
+		for j := lo[i]; j < i; j++ {
+			if sc, _ := conditions(j, i); sc >= 0 {
+				best[i] = min(best[i], i-1)
+				break
+			}
+		}
+	}
+	for i, e := range s.Entries {
+		st := EntryStability{Others: others[i], Swaps: []Swap{}, Best: best[i] + 1, Worst: worst[i] + 1}
 		found := 0
 		for d := 1; found < StabilityNearest && found < others[i] && (i-d >= lo[i] || i+d <= hi[i]); d++ {
 			for _, j := range [2]int{i - d, i + d} {

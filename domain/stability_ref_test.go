@@ -26,6 +26,10 @@ func stabilityRef(s Snapshot) map[string]EntryStability {
 	}
 	type conds struct{ score, weight *Swap }
 	pairs := map[[2]int]*conds{}
+	best, worst := make([]int, n), make([]int, n)
+	for i := range n {
+		best[i], worst[i] = i, i
+	}
 	// inverted records, for every pair a (above) b (below) whose order
 	// totals reverses, sw as the pair's condition of its kind unless one
 	// was found first.
@@ -46,6 +50,7 @@ func stabilityRef(s Snapshot) map[string]EntryStability {
 		at := make([]int, n)
 		for k, i := range order {
 			at[i] = k
+			best[i], worst[i] = min(best[i], k), max(worst[i], k)
 		}
 		for a := range n {
 			for b := a + 1; b < n; b++ {
@@ -100,7 +105,7 @@ func stabilityRef(s Snapshot) map[string]EntryStability {
 	}
 	out := map[string]EntryStability{}
 	for i, e := range s.Entries {
-		st := EntryStability{Swaps: []Swap{}}
+		st := EntryStability{Swaps: []Swap{}, Best: best[i] + 1, Worst: worst[i] + 1}
 		var near []int
 		for j := range n {
 			if c := pairs[[2]int{min(i, j), max(i, j)}]; j != i && c != nil {
@@ -162,7 +167,8 @@ func randomSnapshot(rng *rand.Rand, n, k, top int) Snapshot {
 
 // TestStabilityReference: on many small random rankings, Stability equals
 // the brute-force reference: the same count of other entries for every
-// entry, the same nearest swaps with the same conditions.
+// entry, the same nearest swaps with the same conditions, the same best
+// and worst rank.
 func TestStabilityReference(t *testing.T) {
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 18))

@@ -25,11 +25,11 @@ func TestStability(t *testing.T) {
 	// (450, "acme" first by slug); bolt without perf (100) behind core.
 	// Weights: perf −5 (45/55) gives bolt 470, core 485.
 	want := map[string]domain.EntryStability{
-		"acme": {Others: 1, Swaps: []domain.Swap{{With: "bolt", Kind: "score", Entry: "acme", Criterion: "perf"}}},
-		"bolt": {Others: 2, Swaps: []domain.Swap{{With: "acme", Kind: "score", Entry: "acme", Criterion: "perf"},
+		"acme": {Others: 1, Best: 1, Worst: 2, Swaps: []domain.Swap{{With: "bolt", Kind: "score", Entry: "acme", Criterion: "perf"}}},
+		"bolt": {Others: 2, Best: 1, Worst: 3, Swaps: []domain.Swap{{With: "acme", Kind: "score", Entry: "acme", Criterion: "perf"},
 			{With: "core", Kind: "score", Entry: "bolt", Criterion: "perf"},
 			{With: "core", Kind: "weight", Criterion: "perf", Delta: -5}}},
-		"core": {Others: 1, Swaps: []domain.Swap{{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
+		"core": {Others: 1, Best: 2, Worst: 3, Swaps: []domain.Swap{{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
 			{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5}}},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -42,7 +42,7 @@ func TestStability(t *testing.T) {
 	// bolt is nearer to core than acme is: listed first.
 	r.Criteria[0].Weight, r.Criteria[1].Weight = 52, 48
 	got = domain.Stability(domain.BuildSnapshot(r, ed))
-	wantCore := domain.EntryStability{Others: 2, Swaps: []domain.Swap{
+	wantCore := domain.EntryStability{Others: 2, Best: 2, Worst: 3, Swaps: []domain.Swap{
 		{With: "bolt", Kind: "score", Entry: "bolt", Criterion: "perf"},
 		{With: "bolt", Kind: "weight", Criterion: "perf", Delta: -5},
 		{With: "acme", Kind: "score", Entry: "acme", Criterion: "price"}}}
@@ -50,7 +50,8 @@ func TestStability(t *testing.T) {
 		t.Errorf("core's swaps %+v\nwant %+v", got["core"], wantCore)
 	}
 	if got := domain.Stability(domain.BuildSnapshot(r, &domain.Edition{Entries: map[string]*domain.PublishedEntry{
-		"solo": {Slug: "solo", Scores: map[string]int{"price": 3}}}})); got["solo"].Others != 0 || len(got["solo"].Swaps) != 0 {
+		"solo": {Slug: "solo", Scores: map[string]int{"price": 3}}}})); got["solo"].Others != 0 || len(got["solo"].Swaps) != 0 ||
+		got["solo"].Best != 1 || got["solo"].Worst != 1 {
 		t.Errorf("a single entry has swaps %+v", got["solo"])
 	}
 }

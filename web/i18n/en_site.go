@@ -172,6 +172,7 @@ var enSite = map[string]string{
 	"public.stability_title":      "How solid is this rank",
 	"public.stability_stable":     "stable — no single removed score and no weight moved by 5 points changes it",
 	"public.stability_swaps":      "could change places with %d other entries",
+	"public.stability_range":      "Under any one of these changes its rank stays between %d and %d.",
 	"public.stability_if_score":   "Could swap with %s if %s's score for %s were removed.",
 	"public.stability_if_weight":  "Could swap with %s if the weight of %s moved %s points (the others renormalised to 100).",
 	"public.stability_note":       "Computed from the edition's published snapshot with the ranking's own integer arithmetic: every published score removed in turn, and every criterion's weight moved by ±5 points. The conditions are listed for the nearest entries in rank only.",

@@ -172,6 +172,7 @@ var zhSite = map[string]string{
 	"public.stability_title":      "名次稳定性",
 	"public.stability_stable":     "稳定——去掉任何一项评分、或任一权重变动 5 分，名次都不变",
 	"public.stability_swaps":      "可能与另外 %d 个条目互换名次",
+	"public.stability_range":      "任一上述变动下，其名次在第 %d 至第 %d 名之间。",
 	"public.stability_if_score":   "若去掉「%[2]s」的「%[3]s」评分，可能与「%[1]s」互换名次。",
 	"public.stability_if_weight":  "若「%[2]s」的权重变动 %[3]s 分（其余权重按比例调整至合计 100），可能与「%[1]s」互换名次。",
 	"public.stability_note":       "由本期发布的快照按榜单自身的整数算法计算：逐一去掉每项已发布评分，并将每个评分维度的权重分别变动 ±5 分。仅列出名次最接近的条目的条件。",

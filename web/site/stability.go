@@ -10,9 +10,11 @@ import (
 // conditions for the nearest of them (domain.EntryStability: a removed
 // score, or a weight moved by ±5 points).
 type apiStability struct {
-	Stable bool          `json:"stable"`
-	Others int           `json:"others"`
-	Swaps  []domain.Swap `json:"swaps"`
+	Stable    bool          `json:"stable"`
+	Others    int           `json:"others"`
+	Swaps     []domain.Swap `json:"swaps"`
+	BestRank  int           `json:"best_rank"`
+	WorstRank int           `json:"worst_rank"`
 }
 
 func apiStabilityOf(st map[string]domain.EntryStability, entry string) *apiStability {
@@ -24,13 +26,14 @@ func apiStabilityOf(st map[string]domain.EntryStability, entry string) *apiStabi
 	if swaps == nil {
 		swaps = []domain.Swap{}
 	}
-	return &apiStability{Stable: e.Others == 0, Others: e.Others, Swaps: swaps}
+	return &apiStability{Stable: e.Others == 0, Others: e.Others, Swaps: swaps, BestRank: e.Best, WorstRank: e.Worst}
 }
 
 // stabilityView is an entry's stability in words.
 type stabilityView struct {
 	Known   bool     // computed for this edition
 	Summary string   // "stable" or "could change places with 2 other entries"
+	Range   string   // "… its rank stays between 3 and 7", when not stable
 	Lines   []string // one per condition, for the nearest entries only
 	More    string   // "and 12 more entries", when not every entry is listed
 }
@@ -48,6 +51,7 @@ func stabilityOf(p ui.Page, st map[string]domain.EntryStability, entry string, n
 		return v
 	}
 	v.Summary = p.T("public.stability_swaps", e.Others)
+	v.Range = p.T("public.stability_range", e.Best, e.Worst)
 	listed := map[string]bool{}
 	for _, s := range e.Swaps {
 		listed[s.With] = true

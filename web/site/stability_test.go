@@ -50,6 +50,7 @@ func TestStability(t *testing.T) {
 			w.Swaps = []domain.Swap{}
 		}
 		if en.Stability == nil || en.Stability.Stable != (w.Others == 0) || en.Stability.Others != w.Others ||
+			en.Stability.BestRank != w.Best || en.Stability.WorstRank != w.Worst ||
 			!reflect.DeepEqual(en.Stability.Swaps, w.Swaps) {
 			t.Errorf("%s: stability %+v, want %+v", en.Slug, en.Stability, w)
 		}
@@ -80,6 +81,11 @@ func TestStability(t *testing.T) {
 		}
 		more := map[string]string{"en": fmt.Sprintf("and %d more", want[swapping].Others-len(listed)),
 			"zh": fmt.Sprintf("另有 %d 个", want[swapping].Others-len(listed))}[lang]
+		rng := map[string]string{"en": fmt.Sprintf("between %d and %d", want[swapping].Best, want[swapping].Worst),
+			"zh": fmt.Sprintf("在第 %d 至第 %d 名之间", want[swapping].Best, want[swapping].Worst)}[lang]
+		if got := doc.Find(`[data-testid="stability-range"]`).Text(); !strings.Contains(got, rng) {
+			t.Errorf("%s: range %q, want %q", lang, got, rng)
+		}
 		if got := doc.Find(`[data-testid="stability-more"]`).Text(); len(listed) != domain.StabilityNearest || !strings.Contains(got, more) {
 			t.Errorf("%s: %d listed, more %q, want %q", lang, len(listed), got, more)
 		}
@@ -107,7 +113,10 @@ func TestStabilityBounded1000(t *testing.T) {
 	all := make([]*apiStability, 0, len(snap.Entries))
 	for _, e := range snap.Entries {
 		a := apiStabilityOf(st, e.Slug)
-		if a == nil || a.Stable || a.Others != 999 || len(a.Swaps) == 0 || len(a.Swaps) > 2*domain.StabilityNearest {
+		// Each can fall to last (its own score removed) and, but the
+		// first, rise one place (one above it falling behind).
+		if a == nil || a.Stable || a.Others != 999 || len(a.Swaps) == 0 || len(a.Swaps) > 2*domain.StabilityNearest ||
+			a.WorstRank != 1000 || a.BestRank != max(1, e.Rank-1) {
 			t.Fatalf("%s: %+v", e.Slug, a)
 		}
 		all = append(all, a)
@@ -123,7 +132,7 @@ func TestStabilityBounded1000(t *testing.T) {
 	for lang, words := range map[string]string{"en": "and 996 more entries", "zh": "另有 996 个条目"} {
 		v := stabilityOf(ui.Page{Lang: lang}, st, "e0500", nil, nil)
 		if !v.Known || len(v.Lines) == 0 || len(v.Lines) > 2*domain.StabilityNearest || !strings.Contains(v.More, words) ||
-			!strings.Contains(v.Summary, "999") {
+			!strings.Contains(v.Summary, "999") || !strings.Contains(v.Range, "500") || !strings.Contains(v.Range, "1000") {
 			t.Errorf("%s: %+v", lang, v)
 		}
 	}
