@@ -163,7 +163,7 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 	if err != nil {
 		return out, err
 	}
-	out.Stability = apiStabilityOf(stab, entry)
+	out.Stability = apiStabilityOf(stab, entry, true)
 	return out, nil
 }
 

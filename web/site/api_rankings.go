@@ -142,7 +142,7 @@ func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q 
 	for _, row := range st.Rows {
 		e := apiStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
 			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since,
-			Stability: apiStabilityOf(stab, row.Slug)}
+			Stability: apiStabilityOf(stab, row.Slug, false)}
 		switch d, ok := moves[row.Slug]; {
 		case q.Independent: // no moves: see IndependentHash
 		case ok && d == nil:

@@ -12,21 +12,28 @@ import (
 type apiStability struct {
 	Stable    bool          `json:"stable"`
 	Others    int           `json:"others"`
-	Swaps     []domain.Swap `json:"swaps"`
+	Swaps     []domain.Swap `json:"swaps,omitempty"` // in the entry's own answer only
 	BestRank  int           `json:"best_rank"`
 	WorstRank int           `json:"worst_rank"`
 }
 
-func apiStabilityOf(st map[string]domain.EntryStability, entry string) *apiStability {
+//
+// The ranking's list of every entry carries the summary only (withSwaps
+// false): with the conditions, a 1000-entry answer grew from 459 KiB to
+// 1.5 MB; the entry's own answer carries them.
+func apiStabilityOf(st map[string]domain.EntryStability, entry string, withSwaps bool) *apiStability {
 	e, ok := st[entry]
 	if !ok {
 		return nil // no edition, or not in it: none to show
 	}
-	swaps := e.Swaps
-	if swaps == nil {
-		swaps = []domain.Swap{}
+	out := &apiStability{Stable: e.Others == 0, Others: e.Others, BestRank: e.Best, WorstRank: e.Worst}
+	if withSwaps {
+		out.Swaps = e.Swaps
+		if out.Swaps == nil {
+			out.Swaps = []domain.Swap{}
+		}
 	}
-	return &apiStability{Stable: e.Others == 0, Others: e.Others, Swaps: swaps, BestRank: e.Best, WorstRank: e.Worst}
+	return out
 }
 
 // stabilityView is an entry's stability in words.
