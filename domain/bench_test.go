@@ -138,3 +138,44 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkHandlerCastVoteTransition: votes that move the proposal through
+// the handler into the real embedded store. ravi's approval is cast once
+// before the loop; then rita alternates an approval, which completes the
+// quorum (the proposal is cross-validated), and a veto, which breaks it
+// again (returned to review). One proposal serves every op and every op is
+// a transition, the command that needed an atomic batch of two events
+// before the transition was folded into the vote. cpu-µs/op is the whole
+// process's user+sys time (the embedded nats-server included) per op:
+// wall time swings with the machine's other load.
+func BenchmarkHandlerCastVoteTransition(b *testing.B) {
+	ctx := context.Background()
+	st := newStore(b)
+	h := domain.NewHandler(st, func() time.Time { return t0 })
+	desk(b, ctx, h, st)
+	if _, err := h.CastVote(ctx, actor("ravi"), approveAll("p1")); err != nil {
+		b.Fatal(err)
+	}
+	a := actor("rita")
+	b.ReportAllocs()
+	i := 0
+	defer reportCPU(b)()
+	for b.Loop() {
+		v := approveAll("p1")
+		if i%2 == 1 {
+			v.Verdict, v.VerifiedEvidence, v.Comment = reject, nil, "unsure"
+		}
+		if _, err := h.CastVote(ctx, a, v); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	p, err := h.Proposal(ctx, "p1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	want := map[bool]domain.Status{true: domain.StatusCrossValidated, false: domain.StatusInReview}[i%2 == 1]
+	if p.Status != want {
+		b.Fatalf("after %d votes p1 is %s, want %s", i, p.Status, want)
+	}
+}
