@@ -334,8 +334,22 @@ func vote(id string, rev int, verdict string, verified ...string) domain.Change 
 	return domain.Change{Aggregate: domain.ProposalID(id), Data: v}
 }
 
-func crossValidated(id string, rev int, approvers ...string) domain.Change {
-	return domain.Change{Aggregate: domain.ProposalID(id), Data: &events.ProposalCrossValidated{Revision: rev, Approvers: approvers}}
+func crossValidated(rev int, approvers ...string) events.Transition {
+	return events.Transition{CrossValidated: &events.ProposalCrossValidated{Revision: rev, Approvers: approvers}}
+}
+
+// carrying returns c, a vote or a dismissed veto, carrying the proposal's
+// change of status t: one event where there were two.
+func carrying(c domain.Change, t events.Transition) domain.Change {
+	switch d := c.Data.(type) {
+	case *events.VoteCast:
+		d.Transition = t
+	case *events.VetoDismissed:
+		d.Transition = t
+	default:
+		panic(fmt.Sprintf("carrying: %T carries no transition", c.Data))
+	}
+	return c
 }
 
 func changes(cs ...domain.Change) []domain.Change { return cs }

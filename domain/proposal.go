@@ -120,6 +120,9 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.Scores = map[string]events.ScoreChangeProposed{}
 		p.Attributes = map[string]events.AttributeChangeProposed{}
 		p.Votes = map[string]*Vote{}
+		if d.Proposed != nil {
+			p.evolveMethodology(d.Proposed)
+		}
 	case *events.EvidenceAdded:
 		p.Evidence = append(p.Evidence, Evidence{EvidenceAdded: *d, AddedBy: e.Actor, AddedAt: e.Time})
 		p.EvidenceSeq++
@@ -134,7 +137,7 @@ func (p *Proposal) Evolve(e events.Event) {
 	case *events.EvidenceSourceDead:
 		p.evolveRecheck(d.EvidenceID, d.Tick, nil, d)
 	case *events.MethodologyProposed:
-		p.Methodology = &ProposedMethodology{Methodology: d.Methodology, Base: d.Base, Rationale: d.Rationale}
+		p.evolveMethodology(d)
 	case *events.ScoreChangeProposed:
 		p.Scores[d.Criterion] = *d
 	case *events.AttributeChangeProposed:
@@ -155,15 +158,19 @@ func (p *Proposal) Evolve(e events.Event) {
 		}
 		p.rebase(d.Rebase)
 	case *events.VoteCast:
-		p.Votes[e.Actor] = &Vote{VoteCast: *d, Voter: e.Actor, At: e.Time}
+		v := &Vote{VoteCast: *d, Voter: e.Actor, At: e.Time}
+		v.Transition = events.Transition{} // the proposal's, not the vote's
+		p.Votes[e.Actor] = v
+		p.evolveTransition(d.Transition)
 	case *events.VetoDismissed:
 		if v := p.Votes[d.Voter]; v != nil {
 			v.Dismissed, v.DismissBy, v.DismissOn = true, e.Actor, d.Reason
 		}
+		p.evolveTransition(d.Transition)
 	case *events.ProposalCrossValidated:
-		p.Status, p.CrossValidatedRevision = StatusCrossValidated, d.Revision
+		p.evolveTransition(events.Transition{CrossValidated: d})
 	case *events.ProposalReturnedToReview:
-		p.Status, p.CrossValidatedRevision = StatusInReview, 0
+		p.evolveTransition(events.Transition{ReturnedToReview: d})
 	case *events.ProposalPublished:
 		p.Status, p.Edition = StatusPublished, d.Edition
 	case *events.ReviewersRequested, *events.CommentAdded, *events.CommentResolved:
@@ -172,6 +179,23 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.Status, p.ClosedReason = StatusRejected, d.Reason
 	case *events.ProposalWithdrawn:
 		p.Status, p.ClosedReason = StatusWithdrawn, d.Reason
+	}
+}
+
+// evolveMethodology sets the methodology the proposal proposes, from a
+// MethodologyProposed of its own or one carried by the ProposalOpened.
+func (p *Proposal) evolveMethodology(d *events.MethodologyProposed) {
+	p.Methodology = &ProposedMethodology{Methodology: d.Methodology, Base: d.Base, Rationale: d.Rationale}
+}
+
+// evolveTransition applies a change of status, whether a separate event
+// or one carried by a vote or a dismissed veto (events.Transition).
+func (p *Proposal) evolveTransition(t events.Transition) {
+	switch {
+	case t.CrossValidated != nil:
+		p.Status, p.CrossValidatedRevision = StatusCrossValidated, t.CrossValidated.Revision
+	case t.ReturnedToReview != nil:
+		p.Status, p.CrossValidatedRevision = StatusInReview, 0
 	}
 }
 

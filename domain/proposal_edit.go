@@ -33,7 +33,9 @@ type OpenProposal struct {
 }
 
 // DecideOpenProposal yields ProposalOpened, preceded by EntryCreated for a
-// new entry (the two are appended atomically).
+// new entry (the two are appended atomically: they change two aggregates,
+// and the entry's subject guards the slug's uniqueness). A methodology
+// proposed from the start is part of the ProposalOpened.
 func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, actor Actor, c OpenProposal) ([]Change, error) {
 	if err := actor.require(RoleEditor); err != nil {
 		return nil, err
@@ -63,19 +65,26 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 		case !r.Exists():
 			return nil, ErrRankingMissing
 		}
-		out := one(ProposalID(c.ID), &events.ProposalOpened{Ranking: c.Ranking, Title: c.Title, Summary: c.Summary,
-			Methodology: true, NewRanking: c.NewRanking})
+		open := &events.ProposalOpened{Ranking: c.Ranking, Title: c.Title, Summary: c.Summary,
+			Methodology: true, NewRanking: c.NewRanking}
 		if c.Proposed == nil {
-			return out, nil
+			return one(ProposalID(c.ID), open), nil
 		}
 		if ed == nil {
 			ed = &Edition{}
 		}
+		// The methodology proposed from the start rides in the opening
+		// event (events.ProposalOpened.Proposed): one event on the
+		// proposal, decided as DecideProposeMethodology decides a later one.
 		opened := &Proposal{ID: c.ID, Ranking: c.Ranking, Kind: KindMethodology, NewRanking: c.NewRanking,
 			Author: actor.Name, Status: StatusDraft, Revision: 1}
-		more, err := DecideProposeMethodology(r, ed, opened, actor, ProposeMethodology{Proposal: c.ID,
+		proposed, err := DecideProposeMethodology(r, ed, opened, actor, ProposeMethodology{Proposal: c.ID,
 			Methodology: *c.Proposed, Rationale: c.Rationale})
-		return append(out, more...), err
+		if err != nil {
+			return nil, err
+		}
+		open.Proposed = proposed[0].Data.(*events.MethodologyProposed)
+		return one(ProposalID(c.ID), open), nil
 	}
 	if c.NewRanking || c.Proposed != nil {
 		return nil, invalid("new_ranking", "methodology.new_ranking_only", nil)

@@ -71,9 +71,10 @@ type CastVote struct {
 	Comment          string
 }
 
-// DecideCastVote yields VoteCast, followed by ProposalCrossValidated when the
-// vote completes the quorum, or ProposalReturnedToReview when a veto breaks
-// the quorum of a cross-validated proposal.
+// DecideCastVote yields VoteCast, carrying the proposal's transition when
+// the vote completes the quorum (cross-validated) or, a veto, breaks the
+// quorum of a cross-validated proposal (returned to review): one event on
+// one aggregate, never an atomic batch (see events.Transition).
 func DecideCastVote(r *Ranking, ed *Edition, p *Proposal, actor Actor, c CastVote) ([]Change, error) {
 	if err := p.may(actor, actionVote, ed); err != nil {
 		return nil, err
@@ -106,10 +107,10 @@ func DecideCastVote(r *Ranking, ed *Edition, p *Proposal, actor Actor, c CastVot
 	if vote.VerifiedEvidence == nil {
 		vote.VerifiedEvidence = []string{}
 	}
-	out := one(ProposalID(p.ID), vote)
 	after := p.withVotes()
 	after.Votes[actor.Name] = &Vote{VoteCast: *vote, Voter: actor.Name}
-	return append(out, quorumTransition(r, ed, p, after)...), nil
+	vote.Transition = quorumTransition(r, ed, p, after)
+	return one(ProposalID(p.ID), vote), nil
 }
 
 // withVotes returns a shallow copy of p whose Votes map may be changed freely.
@@ -119,15 +120,19 @@ func (p *Proposal) withVotes() *Proposal {
 	return &c
 }
 
-func quorumTransition(r *Ranking, ed *Edition, before, after *Proposal) []Change {
+// quorumTransition is the change of status from before to after, the
+// proposal with a vote changed: cross-validated when the quorum is now met
+// on a proposal in review, returned to review when a cross-validated one
+// no longer meets it.
+func quorumTransition(r *Ranking, ed *Edition, before, after *Proposal) events.Transition {
 	q := r.QuorumOf(after, ed)
 	switch {
 	case before.Status == StatusInReview && q.Met:
-		return one(ProposalID(before.ID), &events.ProposalCrossValidated{Revision: after.Revision, Approvers: q.Approvers})
+		return events.Transition{CrossValidated: &events.ProposalCrossValidated{Revision: after.Revision, Approvers: q.Approvers}}
 	case before.Status == StatusCrossValidated && !q.Met:
-		return one(ProposalID(before.ID), &events.ProposalReturnedToReview{Targets: q.StaleTarget, Reason: "veto"})
+		return events.Transition{ReturnedToReview: &events.ProposalReturnedToReview{Targets: q.StaleTarget, Reason: "veto"}}
 	}
-	return nil
+	return events.Transition{}
 }
 
 // DismissVeto lifts a reviewer's veto.
@@ -139,7 +144,8 @@ type DismissVeto struct {
 }
 
 // DecideDismissVeto lets a publisher lift a reviewer's reject, with a reason
-// that stays in the record.
+// that stays in the record. The VetoDismissed carries the cross-validation
+// when lifting the veto completes the quorum.
 func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, c DismissVeto) ([]Change, error) {
 	if err := p.may(actor, actionDismissVeto, ed); err != nil {
 		return nil, err
@@ -151,12 +157,12 @@ func DecideDismissVeto(r *Ranking, ed *Edition, p *Proposal, actor Actor, c Dism
 	if err := checkText("reason", c.Reason, MaxLongText, true); err != nil {
 		return nil, err
 	}
-	out := one(ProposalID(p.ID), &events.VetoDismissed{Voter: c.Voter, Reason: c.Reason})
 	after := p.withVotes()
 	dismissed := *v
 	dismissed.Dismissed = true
 	after.Votes[c.Voter] = &dismissed
-	return append(out, quorumTransition(r, ed, p, after)...), nil
+	return one(ProposalID(p.ID), &events.VetoDismissed{Voter: c.Voter, Reason: c.Reason,
+		Transition: quorumTransition(r, ed, p, after)}), nil
 }
 
 // Withdraw closes a proposal by its author.

@@ -419,3 +419,63 @@ func TestStaleTargets(t *testing.T) {
 		t.Errorf("StaleTargets = %v, want %v", got, want)
 	}
 }
+
+// TestEvolveFoldedTransition: a vote or dismissed veto carrying the
+// proposal's change of status (events.Transition), and a ProposalOpened
+// carrying its methodology, evolve the proposal exactly as the two events
+// of older histories do.
+func TestEvolveFoldedTransition(t *testing.T) {
+	approved := cat(p1InReview(), []given{voted("p1", "rita", 1, approve, "e1", "e2")})
+	validatedBy := cat(approved, []given{voted("p1", "ravi", 1, approve, "e1", "e2"), validated("p1", 1, "ravi", "rita")})
+	vetoed := cat(approved, []given{voted("p1", "rosa", 1, reject), voted("p1", "ravi", 1, approve, "e1", "e2")})
+	opened := given{"alice", domain.ProposalID("m1"), &events.ProposalOpened{Ranking: rk, Title: "Weigh price more", Methodology: true}}
+	proposed := &events.MethodologyProposed{Revision: 1, Base: 0, Rationale: "price decides",
+		Methodology: events.Methodology{Title: events.Text{En: "GPU clouds"}, Quorum: events.QuorumPolicy{MinApprovals: 2}}}
+	withProposed := *opened.data.(*events.ProposalOpened)
+	withProposed.Proposed = proposed
+	for _, tt := range []struct {
+		name        string
+		id          string
+		given       []given
+		two         []given // the older histories' two events
+		one         given   // the one event carrying both
+		wantStatus  domain.Status
+		wantRevised int
+	}{
+		{"a vote completes the quorum", "p1", approved,
+			[]given{voted("p1", "ravi", 1, approve, "e1", "e2"), validated("p1", 1, "ravi", "rita")},
+			carried(voted("p1", "ravi", 1, approve, "e1", "e2"), crossValidated(1, "ravi", "rita")),
+			domain.StatusCrossValidated, 1},
+		{"a veto returns a cross-validated proposal to review", "p1", validatedBy,
+			[]given{voted("p1", "rosa", 1, reject), {"rosa", domain.ProposalID("p1"), &events.ProposalReturnedToReview{Reason: "veto"}}},
+			carried(voted("p1", "rosa", 1, reject), returnedForVeto()),
+			domain.StatusInReview, 0},
+		{"a dismissed veto completes the quorum", "p1", vetoed,
+			[]given{dismissed("p1", "pia", "rosa"), validated("p1", 1, "ravi", "rita")},
+			carried(dismissed("p1", "pia", "rosa"), crossValidated(1, "ravi", "rita")),
+			domain.StatusCrossValidated, 1},
+		{"a methodology proposal opened with its methodology", "m1", nil,
+			[]given{opened, {"alice", domain.ProposalID("m1"), proposed}},
+			given{"alice", domain.ProposalID("m1"), &withProposed},
+			domain.StatusDraft, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			two := newWorld(t, tt.given, tt.two).prop(tt.id)
+			one := newWorld(t, tt.given, []given{tt.one}).prop(tt.id)
+			if one.Status != tt.wantStatus || one.CrossValidatedRevision != tt.wantRevised {
+				t.Errorf("status %s at revision %d, want %s at %d", one.Status, one.CrossValidatedRevision, tt.wantStatus, tt.wantRevised)
+			}
+			// The one event's time and sequence are the first of the two's.
+			two.Seq = one.Seq
+			if !reflect.DeepEqual(one, two) {
+				t.Errorf("one event evolves\n%+v\ntwo events evolve\n%+v", one, two)
+			}
+		})
+	}
+}
+
+// carried returns g, a vote or dismissed veto, carrying transition tr.
+func carried(g given, tr events.Transition) given {
+	g.data = carrying(domain.Change{Aggregate: g.agg, Data: g.data}, tr).Data
+	return g
+}

@@ -13,8 +13,8 @@ const (
 	reject  = events.Reject
 )
 
-func returnedForVeto(id string) domain.Change {
-	return domain.Change{Aggregate: domain.ProposalID(id), Data: &events.ProposalReturnedToReview{Reason: "veto"}}
+func returnedForVeto() events.Transition {
+	return events.Transition{ReturnedToReview: &events.ProposalReturnedToReview{Reason: "veto"}}
 }
 
 func TestDecideCastVote(t *testing.T) {
@@ -26,11 +26,11 @@ func TestDecideCastVote(t *testing.T) {
 		{name: "second distinct approval completes the quorum",
 			given: cat(p1InReview(), []given{voted("p1", "rita", 1, approve, "e1", "e2")}),
 			when:  castVote("ravi", "p1", 1, approve, "e1", "e2"),
-			want:  changes(vote("p1", 1, approve, "e1", "e2"), crossValidated("p1", 1, "ravi", "rita"))},
+			want:  changes(carrying(vote("p1", 1, approve, "e1", "e2"), crossValidated(1, "ravi", "rita")))},
 		{name: "two approvers may split the evidence between them",
 			given: cat(p1InReview(), []given{voted("p1", "rita", 1, approve, "e1")}),
 			when:  castVote("ravi", "p1", 1, approve, "e2"),
-			want:  changes(vote("p1", 1, approve, "e2"), crossValidated("p1", 1, "ravi", "rita"))},
+			want:  changes(carrying(vote("p1", 1, approve, "e2"), crossValidated(1, "ravi", "rita")))},
 		{name: "one reviewer approving twice is one approval",
 			given: cat(p1InReview(), []given{voted("p1", "rita", 1, approve, "e1", "e2")}),
 			when:  castVote("rita", "p1", 1, approve, "e1", "e2"),
@@ -54,7 +54,7 @@ func TestDecideCastVote(t *testing.T) {
 				revised("p1", "rex", 2), submitted("p1", "alice", 2),
 				voted("p1", "rita", 2, approve, "e1", "e2")}),
 			when: castVote("ravi", "p1", 2, approve, "e1", "e2"),
-			want: changes(vote("p1", 2, approve, "e1", "e2"), crossValidated("p1", 2, "ravi", "rita"))},
+			want: changes(carrying(vote("p1", 2, approve, "e1", "e2"), crossValidated(2, "ravi", "rita")))},
 
 		// --- every evidence item verified by an approver ---
 		{name: "an evidence item no approver verified blocks",
@@ -84,24 +84,24 @@ func TestDecideCastVote(t *testing.T) {
 		{name: "the voter lifts their veto by approving",
 			given: cat(p1InReview(), []given{voted("p1", "rosa", 1, reject), voted("p1", "rita", 1, approve, "e1", "e2")}),
 			when:  castVote("rosa", "p1", 1, approve, "e1"),
-			want:  changes(vote("p1", 1, approve, "e1"), crossValidated("p1", 1, "rita", "rosa"))},
+			want:  changes(carrying(vote("p1", 1, approve, "e1"), crossValidated(1, "rita", "rosa")))},
 		{name: "the voter lifts a carried-over veto on the new revision",
 			given: cat(p1InReview(), []given{voted("p1", "rosa", 1, reject),
 				revised("p1", "alice", 2), submitted("p1", "alice", 2),
 				voted("p1", "rita", 2, approve, "e1", "e2")}),
 			when: castVote("rosa", "p1", 2, approve, "e1"),
-			want: changes(vote("p1", 2, approve, "e1"), crossValidated("p1", 2, "rita", "rosa"))},
+			want: changes(carrying(vote("p1", 2, approve, "e1"), crossValidated(2, "rita", "rosa")))},
 		{name: "a dismissed veto no longer blocks",
 			given: cat(p1InReview(), []given{voted("p1", "rosa", 1, reject), dismissed("p1", "pat", "rosa"),
 				voted("p1", "rita", 1, approve, "e1", "e2")}),
 			when: castVote("ravi", "p1", 1, approve, "e1", "e2"),
-			want: changes(vote("p1", 1, approve, "e1", "e2"), crossValidated("p1", 1, "ravi", "rita"))},
+			want: changes(carrying(vote("p1", 1, approve, "e1", "e2"), crossValidated(1, "ravi", "rita")))},
 		{name: "a veto on a cross-validated proposal returns it to review",
 			given: p1Validated(), when: castVote("rosa", "p1", 1, reject),
-			want: changes(vote("p1", 1, reject), returnedForVeto("p1"))},
+			want: changes(carrying(vote("p1", 1, reject), returnedForVeto()))},
 		{name: "an approver turning to reject returns it to review",
 			given: p1Validated(), when: castVote("rita", "p1", 1, reject),
-			want: changes(vote("p1", 1, reject), returnedForVeto("p1"))},
+			want: changes(carrying(vote("p1", 1, reject), returnedForVeto()))},
 		{name: "a third approval of a cross-validated proposal is only a vote",
 			given: p1Validated(), when: castVote("rosa", "p1", 1, approve, "e1"),
 			want: changes(vote("p1", 1, approve, "e1"))},
@@ -175,10 +175,10 @@ func TestDecideCastVotePolicy(t *testing.T) {
 		{name: "three approvals needed: the third validates",
 			given: cat(withPolicy(three), []given{voted("p1", "rita", 1, approve, "e1", "e2"), voted("p1", "ravi", 1, approve)}),
 			when:  castVote("rosa", "p1", 1, approve),
-			want:  changes(vote("p1", 1, approve), crossValidated("p1", 1, "ravi", "rita", "rosa"))},
+			want:  changes(carrying(vote("p1", 1, approve), crossValidated(1, "ravi", "rita", "rosa")))},
 		{name: "one approval without verifying evidence when the policy allows",
 			given: withPolicy(lax), when: castVote("rita", "p1", 1, approve),
-			want: changes(vote("p1", 1, approve), crossValidated("p1", 1, "rita"))},
+			want: changes(carrying(vote("p1", 1, approve), crossValidated(1, "rita")))},
 		{name: "a lax policy still honours a veto",
 			given: cat(withPolicy(lax), []given{voted("p1", "rosa", 1, reject)}),
 			when:  castVote("rita", "p1", 1, approve),
@@ -203,7 +203,7 @@ func TestDecideDismissVeto(t *testing.T) {
 	runDecide(t, []decideTest{
 		{name: "a publisher dismisses the only obstacle: the quorum is met",
 			given: vetoed, when: dismissVeto("pat", "rosa", "misread the source"),
-			want: changes(vetoDismissed("rosa", "misread the source"), crossValidated("p1", 1, "ravi", "rita"))},
+			want: changes(carrying(vetoDismissed("rosa", "misread the source"), crossValidated(1, "ravi", "rita")))},
 		{name: "a dismissal without a quorum is only recorded",
 			given: cat(p1InReview(), []given{voted("p1", "rosa", 1, reject)}),
 			when:  dismissVeto("pat", "rosa", "misread the source"),

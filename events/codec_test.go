@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -237,4 +238,75 @@ func TestRankingDefinedIllustrativeIsOptional(t *testing.T) {
 			t.Errorf("re-encoded\n got %s\nwant %s", e.Raw, old)
 		}
 	}
+}
+
+// TestFoldedPayloadsAreOptional: a vote, a dismissed veto and an opening
+// stored before transitions and methodologies were folded into them decode
+// without one and encode byte for byte as stored; one that carries it
+// round-trips, its part holding exactly the body of the separate event.
+func TestFoldedPayloadsAreOptional(t *testing.T) {
+	for _, tt := range []struct {
+		typ, old, folded, part string
+	}{
+		{events.TypeVoteCast, `{"revision":2,"verdict":"approve","verified_evidence":["e1"]}`,
+			`{"revision":2,"verdict":"approve","verified_evidence":["e1"],"cross_validated":{"revision":2,"approvers":["ravi","rita"]}}`,
+			`{"revision":2,"approvers":["ravi","rita"]}`},
+		{events.TypeVoteCast, `{"revision":1,"verdict":"reject","verified_evidence":[],"comment":"no"}`,
+			`{"revision":1,"verdict":"reject","verified_evidence":[],"comment":"no","returned_to_review":{"edition":0,"targets":null,"reason":"veto"}}`,
+			`{"edition":0,"targets":null,"reason":"veto"}`},
+		{events.TypeVetoDismissed, `{"voter":"rosa","reason":"misread"}`,
+			`{"voter":"rosa","reason":"misread","cross_validated":{"revision":1,"approvers":["ravi"]}}`,
+			`{"revision":1,"approvers":["ravi"]}`},
+		{events.TypeProposalOpened, `{"ranking":"gpu","entry":"","new_entry":false,"title":"T","methodology":true}`,
+			`{"ranking":"gpu","entry":"","new_entry":false,"title":"T","methodology":true,"proposed":{"revision":1,"methodology":{"title":{"zh":"","en":"G"},"description":{"zh":"","en":""},"categories":null,"criteria":null,"attributes":null,"scenarios":null,"filters":null,"quorum":{"min_approvals":2,"require_evidence_verified":false}},"base":0,"rationale":"r"}}`,
+			`{"revision":1,"methodology":{"title":{"zh":"","en":"G"},"description":{"zh":"","en":""},"categories":null,"criteria":null,"attributes":null,"scenarios":null,"filters":null,"quorum":{"min_approvals":2,"require_evidence_verified":false}},"base":0,"rationale":"r"}`},
+	} {
+		for _, body := range []string{tt.old, tt.folded} {
+			_, _, data, err := events.DecodeData(tt.typ, []byte(body))
+			if err != nil {
+				t.Fatalf("%s %s: %v", tt.typ, body, err)
+			}
+			e, err := events.New("id-1", time.Unix(0, 0).UTC(), "pat", "p1", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(e.Raw) != body {
+				t.Errorf("%s re-encoded\n got %s\nwant %s", tt.typ, e.Raw, body)
+			}
+			var part any
+			switch d := data.(type) {
+			case *events.VoteCast:
+				part = transitionPart(d.Transition)
+			case *events.VetoDismissed:
+				part = transitionPart(d.Transition)
+			case *events.ProposalOpened:
+				if d.Proposed != nil {
+					part = d.Proposed
+				}
+			}
+			if (part != nil) != (body == tt.folded) {
+				t.Fatalf("%s %s decoded with part %v", tt.typ, body, part)
+			}
+			if part == nil {
+				continue
+			}
+			raw, err := json.Marshal(part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(raw) != tt.part {
+				t.Errorf("%s: the folded part encodes as\n%s\nwant the separate event's body\n%s", tt.typ, raw, tt.part)
+			}
+		}
+	}
+}
+
+func transitionPart(tr events.Transition) any {
+	switch {
+	case tr.CrossValidated != nil:
+		return tr.CrossValidated
+	case tr.ReturnedToReview != nil:
+		return tr.ReturnedToReview
+	}
+	return nil
 }

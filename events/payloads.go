@@ -131,6 +131,13 @@ type ProposalOpened struct {
 	// DependsOn names the new-ranking proposal that defines the ranking an
 	// entry proposal belongs to, while that ranking is not yet published.
 	DependsOn string `json:"depends_on,omitempty"`
+	// Proposed is a methodology proposal's methodology when it is proposed
+	// from the start: the payload a separate MethodologyProposed would hold,
+	// carried here so that opening and proposing are one event, not an
+	// atomic batch of two (see Transition). Omitted when nil: a proposal
+	// opened before, whose MethodologyProposed followed as an event of its
+	// own, keeps its bytes.
+	Proposed *MethodologyProposed `json:"proposed,omitempty"`
 }
 
 // EvidenceAdded attaches a source to the current revision.
@@ -220,12 +227,34 @@ type VoteCast struct {
 	Verdict          string   `json:"verdict"`
 	VerifiedEvidence []string `json:"verified_evidence"`
 	Comment          string   `json:"comment,omitempty"`
+	// Transition is what the vote did to the proposal's status, if anything:
+	// it completed the quorum or (a veto) broke it.
+	Transition
 }
 
 // VetoDismissed lifts a reviewer's reject by a publisher, with a reason.
 type VetoDismissed struct {
 	Voter  string `json:"voter"`
 	Reason string `json:"reason"`
+	// Transition is what lifting the veto did to the proposal's status.
+	Transition
+}
+
+// Transition is a change of a proposal's status carried by the event that
+// caused it (a vote, a dismissed veto), so that the command appends one
+// event rather than an atomic batch of two: on an R1 file stream the
+// server stages every atomic batch in a file store of its own, which makes
+// a two-event command cost several one-event appends (BENCHMARKS.md, "One
+// event per aggregate"). At most one field is set; each holds exactly the
+// payload the separate event held, and reads the same. Both are omitted
+// when nil, so an event without a transition, and every event stored
+// before transitions were folded, keeps its bytes and its audit hash; such
+// older histories carry the transition as the separate
+// ProposalCrossValidated or ProposalReturnedToReview event that followed,
+// and every reader treats the two forms alike.
+type Transition struct {
+	CrossValidated   *ProposalCrossValidated   `json:"cross_validated,omitempty"`
+	ReturnedToReview *ProposalReturnedToReview `json:"returned_to_review,omitempty"`
 }
 
 // ProposalCrossValidated marks that the quorum was met on a revision.

@@ -20,6 +20,14 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		if err := p.exec(`INSERT INTO revisions VALUES (?,?,?,?,?)`, pr.ID, 1, ev.Actor, ts(ev.Time), ""); err != nil {
 			return err
 		}
+		if d.Proposed != nil { // the rows of a MethodologyProposed of its own
+			en, zh := methodologyProposedText(d.Proposed)
+			a.en, a.zh = a.en+"; "+lowerFirst(en), a.zh+"；"+zh
+			a.after = domain.MethodologyHash(d.Proposed.Methodology)
+			if err := p.saveMethodologyProposal(pr); err != nil {
+				return err
+			}
+		}
 	case *events.EvidenceAdded:
 		a.en, a.zh = fmt.Sprintf("Added evidence %s: %s", d.EvidenceID, d.Claim), fmt.Sprintf("添加证据 %s：%s", d.EvidenceID, d.Claim)
 		var stale any
@@ -96,7 +104,7 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			return err
 		}
 	case *events.MethodologyProposed:
-		a.en, a.zh = "Proposed the methodology “"+d.Methodology.Title.In("en")+"”", "提议方法论「"+d.Methodology.Title.In("zh")+"」"
+		a.en, a.zh = methodologyProposedText(d)
 		a.after = domain.MethodologyHash(d.Methodology)
 		if err := p.saveMethodologyProposal(pr); err != nil {
 			return err
@@ -152,6 +160,7 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			jsonText(nonNil(d.VerifiedEvidence)), d.Comment, ts(ev.Time)); err != nil {
 			return err
 		}
+		transitionText(a, d.Transition)
 	case *events.VetoDismissed:
 		a.en, a.zh = "Dismissed the veto of "+d.Voter+": "+d.Reason, "驳回 "+d.Voter+" 的否决："+d.Reason
 		if err := p.exec(`UPDATE votes INDEXED BY votes_proposal SET dismissed_by=?, dismiss_reason=?
@@ -159,10 +168,11 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			ev.Actor, d.Reason, pr.ID, d.Voter); err != nil {
 			return err
 		}
+		transitionText(a, d.Transition)
 	case *events.ProposalCrossValidated:
-		a.en, a.zh = fmt.Sprintf("Cross-validated revision %d", d.Revision), fmt.Sprintf("第 %d 版完成交叉验证", d.Revision)
+		transitionText(a, events.Transition{CrossValidated: d})
 	case *events.ProposalReturnedToReview:
-		a.en, a.zh = "Returned to review ("+d.Reason+")", "退回审核（"+reasonZh(d.Reason)+"）"
+		transitionText(a, events.Transition{ReturnedToReview: d})
 	case *events.ProposalPublished:
 		a.en, a.zh = fmt.Sprintf("Published in edition %d", d.Edition), fmt.Sprintf("收录于第 %d 期", d.Edition)
 	case *events.ProposalRejected:
@@ -204,6 +214,41 @@ func (p *projector) saveMethodologyProposal(pr *domain.Proposal) error {
 	return p.exec(`INSERT INTO methodology_proposals VALUES (?,?,?,?,?,?) ON CONFLICT(proposal) DO UPDATE SET
 		revision=excluded.revision, base=excluded.base, rationale=excluded.rationale, methodology=excluded.methodology,
 		changes=excluded.changes`, pr.ID, pr.Revision, m.Base, m.Rationale, jsonText(m.Methodology), jsonText(changes))
+}
+
+// transitionText words a change of status for the audit trail: alone for
+// the separate event of older histories, after the vote's (or dismissed
+// veto's) own words when the event carries it (events.Transition).
+func transitionText(a *auditRow, t events.Transition) {
+	var en, zh string
+	switch {
+	case t.CrossValidated != nil:
+		en, zh = fmt.Sprintf("Cross-validated revision %d", t.CrossValidated.Revision),
+			fmt.Sprintf("第 %d 版完成交叉验证", t.CrossValidated.Revision)
+	case t.ReturnedToReview != nil:
+		en, zh = "Returned to review ("+t.ReturnedToReview.Reason+")", "退回审核（"+reasonZh(t.ReturnedToReview.Reason)+"）"
+	default:
+		return
+	}
+	if a.en == "" {
+		a.en, a.zh = en, zh
+		return
+	}
+	a.en, a.zh = a.en+"; "+lowerFirst(en), a.zh+"；"+zh
+}
+
+// methodologyProposedText words a proposed methodology for the audit trail.
+func methodologyProposedText(d *events.MethodologyProposed) (en, zh string) {
+	return "Proposed the methodology “" + d.Methodology.Title.In("en") + "”", "提议方法论「" + d.Methodology.Title.In("zh") + "」"
+}
+
+// lowerFirst lower-cases the first letter of an English clause that
+// follows another in one sentence.
+func lowerFirst(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
 }
 
 func reasonZh(r string) string {

@@ -62,18 +62,38 @@ func (p *projector) notifyProposal(ev events.Event, pr *domain.Proposal) error {
 	switch d := ev.Data.(type) {
 	case *events.VoteCast:
 		if d.Verdict == events.Reject {
-			return p.notify(pr.Author, ev, "veto", pr, d.Comment)
+			if err := p.notify(pr.Author, ev, "veto", pr, d.Comment); err != nil {
+				return err
+			}
 		}
+		return p.notifyTransition(ev, pr, d.Transition)
+	case *events.VetoDismissed:
+		return p.notifyTransition(ev, pr, d.Transition)
 	case *events.ProposalCrossValidated:
-		return p.notify(pr.Author, ev, "cross_validated", pr, "")
+		return p.notifyTransition(ev, pr, events.Transition{CrossValidated: d})
 	case *events.ProposalPublished:
 		return p.notify(pr.Author, ev, "published", pr, fmt.Sprint(d.Edition))
 	case *events.ProposalReturnedToReview:
-		return p.notify(pr.Author, ev, "returned", pr, d.Reason)
+		return p.notifyTransition(ev, pr, events.Transition{ReturnedToReview: d})
 	case *events.EvidenceSourceChanged:
 		return p.notifyEvidence(ev, pr, d.EvidenceID, "source_changed")
 	case *events.EvidenceSourceDead:
 		return p.notifyEvidence(ev, pr, d.EvidenceID, "source_dead")
+	}
+	return nil
+}
+
+// notifyTransition tells the author of a change of status, whether a
+// separate event or one a vote carries (events.Transition). A vetoing vote
+// that returns the proposal makes two rows of one sequence, "veto" and
+// "returned", as the two events of older histories made two rows; the
+// inbox's key and its pages allow for rows that share a sequence.
+func (p *projector) notifyTransition(ev events.Event, pr *domain.Proposal, t events.Transition) error {
+	switch {
+	case t.CrossValidated != nil:
+		return p.notify(pr.Author, ev, "cross_validated", pr, "")
+	case t.ReturnedToReview != nil:
+		return p.notify(pr.Author, ev, "returned", pr, t.ReturnedToReview.Reason)
 	}
 	return nil
 }

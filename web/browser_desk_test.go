@@ -229,7 +229,16 @@ func TestBrowserDesk(t *testing.T) {
 	want := map[string]int{
 		events.TypeProposalOpened: 1, events.TypeEvidenceAdded: 1, events.TypeScoreChangeProposed: 2,
 		events.TypeProposalSubmitted: 2, events.TypeVoteCast: 3, events.TypeProposalRevised: 1,
-		events.TypeProposalCrossValidated: 1, events.TypeProposalPublished: 1,
+		events.TypeProposalPublished: 1,
+	}
+	// The vote that completed the quorum carries the cross-validation: no
+	// event of its own, the vote's row says so.
+	summaries := browserValue(t, pub.ctx, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll('[data-testid="audit-row-summary"]')).map(r => r.textContent)`))
+	if !slices.ContainsFunc(summaries, func(s string) bool {
+		return strings.Contains(s, "cross-validated revision") || strings.Contains(s, "完成交叉验证")
+	}) {
+		t.Errorf("no audit row of the proposal tells its cross-validation: %q", summaries)
 	}
 	for typ, count := range want {
 		if got := countOf(types, typ); got != count {

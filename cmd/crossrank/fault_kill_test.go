@@ -14,8 +14,7 @@ import (
 // clients write through the JSON API, restarts it on the same data, and
 // holds the stream to what the clients were told: every acknowledged write
 // is stored exactly once, nothing that failed is stored in part (a new
-// entry's EntryCreated and ProposalOpened, a quorum vote's VoteCast and
-// ProposalCrossValidated: both or neither), requests the kill cut off are
+// entry's EntryCreated and ProposalOpened: both or neither), requests the kill cut off are
 // safe to send again with the same key, and `crossrank verify` passes.
 func TestFaultKillUnderLoad(t *testing.T) {
 	crossrankBinary(t)

@@ -31,12 +31,28 @@ import (
 // never straddle two), each with an expectation per aggregate, so the store
 // must have no other writer meanwhile. It feeds the projections' BenchmarkRebuild100k
 // and `crossrank bench`.
+//
+// The history has the shape commands appended before a vote's change of
+// status was folded into the vote (Writer.Folded); GenerateFolded writes
+// the same history as commands append it now.
 func Generate(ctx context.Context, store events.Store, n int, seed int64) error {
+	return generate(ctx, store, n, seed, false)
+}
+
+// GenerateFolded is Generate with every transition inside the vote or
+// dismissed veto that caused it: the same decisions at the same times and
+// with the same ids, in fewer events.
+func GenerateFolded(ctx context.Context, store events.Store, n int, seed int64) error {
+	return generate(ctx, store, n, seed, true)
+}
+
+func generate(ctx context.Context, store events.Store, n int, seed int64, folded bool) error {
 	w, err := NewWriter(ctx, store, "synthetic history", rand.New(rand.NewPCG(uint64(seed), 0x63726f737372616e)),
 		time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC), 600)
 	if err != nil {
 		return err
 	}
+	w.Folded = folded
 	s := &generator{Writer: w, prefix: fmt.Sprintf("s%x", uint32(seed))}
 	if err := s.world(); err != nil {
 		return err

@@ -22,6 +22,17 @@ import (
 type Writer struct {
 	Rng   *rand.Rand
 	Clock time.Time // advanced by a random step at every decision
+	// Folded writes the events as the domain decides them now: a vote's
+	// change of status inside the vote (events.Transition), a methodology
+	// proposed from the start inside its ProposalOpened. Without it the
+	// writer unfolds them into the separate events commands appended
+	// before (Unfold), so that a seed's history, and the benchmarks'
+	// datasets, stay those of earlier rounds, and every large history
+	// replays the shape every store written before the fold holds. A
+	// folded writer draws the ids the unfolded events would have had
+	// all the same, so both shapes of a seed make the same choices at the
+	// same times.
+	Folded bool
 
 	ctx   context.Context
 	store events.Store
@@ -60,6 +71,10 @@ func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", w.label, actor.Name, err)
 		}
+		unfolded := Unfold(changes)
+		if !w.Folded {
+			changes = unfolded
+		}
 		if len(w.batch)+len(changes) > batchSize {
 			if err := w.Flush(); err != nil {
 				return err
@@ -84,9 +99,58 @@ func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 			}
 			w.batch = append(w.batch, ev)
 		}
-		w.count += len(changes)
+		// The events folded away are the last of their decision's when
+		// unfolded: their ids are drawn after the others'.
+		for range len(unfolded) - len(changes) {
+			w.ID()
+		}
+		w.count += len(unfolded)
 		return nil
 	}
+}
+
+// Unfold returns changes with every change of status a vote or dismissed
+// veto carries (events.Transition), and every methodology a ProposalOpened
+// carries, as the separate event that followed it before they were folded
+// in: the events the same decision appended then. The payloads are copies;
+// changes is left as it is.
+func Unfold(changes []domain.Change) []domain.Change {
+	out := make([]domain.Change, 0, len(changes)+1)
+	for _, c := range changes {
+		var next any
+		switch d := c.Data.(type) {
+		case *events.VoteCast:
+			v := *d
+			v.Transition, next = events.Transition{}, transitionEvent(d.Transition)
+			c.Data = &v
+		case *events.VetoDismissed:
+			v := *d
+			v.Transition, next = events.Transition{}, transitionEvent(d.Transition)
+			c.Data = &v
+		case *events.ProposalOpened:
+			if d.Proposed != nil {
+				o := *d
+				o.Proposed, next = nil, d.Proposed
+				c.Data = &o
+			}
+		}
+		out = append(out, c)
+		if next != nil {
+			out = append(out, domain.Change{Aggregate: c.Aggregate, Data: next})
+		}
+	}
+	return out
+}
+
+// transitionEvent returns the separate event of a transition, nil for none.
+func transitionEvent(t events.Transition) any {
+	switch {
+	case t.CrossValidated != nil:
+		return t.CrossValidated
+	case t.ReturnedToReview != nil:
+		return t.ReturnedToReview
+	}
+	return nil
 }
 
 // Flush appends the batch with the last stored sequence of each aggregate
@@ -117,7 +181,8 @@ func (w *Writer) Flush() error {
 	return nil
 }
 
-// Count returns how many events the writer has emitted.
+// Count returns how many events the writer has emitted, counted unfolded
+// (Unfold) when Folded: both shapes of a seed end after the same decision.
 func (w *Writer) Count() int { return w.count }
 
 // Next returns the sequence the next event will be stored at.
