@@ -210,12 +210,12 @@ func TestDecideUserAccounts(t *testing.T) {
 			func(u *domain.User) ([]domain.Change, error) {
 				return domain.DecideChangePassword(u, actor("ada"), newHash)
 			},
-			user(&events.PasswordChanged{PasswordHash: newHash}, revoked("t1"), revoked("t3")), nil},
+			user(&events.PasswordChanged{PasswordHash: newHash, RevokedTokens: []string{"t1", "t3"}}), nil},
 		{"the command line's reset does too", []any{issued("t1")},
 			func(u *domain.User) ([]domain.Change, error) {
 				return domain.DecideChangePassword(u, domain.System(), newHash)
 			},
-			user(&events.PasswordChanged{PasswordHash: newHash}, revoked("t1")), nil},
+			user(&events.PasswordChanged{PasswordHash: newHash, RevokedTokens: []string{"t1"}}), nil},
 		{"a user changing their own password keeps their tokens", []any{issued("t1")},
 			func(u *domain.User) ([]domain.Change, error) {
 				return domain.DecideChangePassword(u, domain.Actor{Name: "zed"}, newHash)

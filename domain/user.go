@@ -54,6 +54,9 @@ func (u *User) Evolve(e events.Event) {
 		u.Roles = slices.DeleteFunc(u.Roles, func(r string) bool { return r == d.Role })
 	case *events.PasswordChanged:
 		u.PasswordHash = d.PasswordHash
+		for _, id := range d.RevokedTokens {
+			u.revokeToken(id)
+		}
 	case *events.InboxRead:
 		u.InboxReadUpTo = max(u.InboxReadUpTo, d.UpTo)
 	case *events.FeedTokenSet:
@@ -63,11 +66,15 @@ func (u *User) Evolve(e events.Event) {
 		t.ExpiresAt, _ = time.Parse(time.RFC3339, d.ExpiresAt)
 		u.Tokens[d.TokenID] = t
 	case *events.TokenRevoked:
-		if t := u.Tokens[d.TokenID]; t != nil {
-			t.Revoked = true
-		}
+		u.revokeToken(d.TokenID)
 	}
 	u.Seq = e.Sequence
+}
+
+func (u *User) revokeToken(id string) {
+	if t := u.Tokens[id]; t != nil {
+		t.Revoked = true
+	}
 }
 
 var usernameRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{1,31}$`)
@@ -180,10 +187,12 @@ type ChangePassword struct {
 //
 // A reset by someone else also revokes every token of the user, in the
 // same command: whoever the reset locks out (a leaked password, someone
-// leaving) must not keep using the API either. The revocations are events
-// of their own rather than a rule that tokens older than a password change
-// are void, so the token list, the bearer check and the audit trail all
-// read them as any other revocation, and a replay needs no new rule. The
+// leaving) must not keep using the API either. The revocations are named,
+// token by token, in the PasswordChanged (RevokedTokens: one event on the
+// user, not an atomic batch; older histories hold a TokenRevoked per token
+// after it), rather than a rule that tokens older than a password change
+// are void, so the token list, the bearer check and the audit trail read
+// them as revocations, and a replay needs no new rule. The
 // user's sessions end without an event: a session counts only while it was
 // opened with the current password (web/session_registry.go). A user
 // changing their own password keeps their tokens.
@@ -200,16 +209,15 @@ func DecideChangePassword(u *User, actor Actor, hash string) ([]Change, error) {
 	if !strings.HasPrefix(hash, "$argon2id$") {
 		return nil, invalid("password", "field.argon2id", nil)
 	}
-	out := one(UserID(u.Username), &events.PasswordChanged{PasswordHash: hash})
-	if self {
-		return out, nil
-	}
-	for _, id := range slices.Sorted(maps.Keys(u.Tokens)) {
-		if !u.Tokens[id].Revoked {
-			out = append(out, Change{Aggregate: UserID(u.Username), Data: &events.TokenRevoked{TokenID: id}})
+	changed := &events.PasswordChanged{PasswordHash: hash}
+	if !self {
+		for _, id := range slices.Sorted(maps.Keys(u.Tokens)) {
+			if !u.Tokens[id].Revoked {
+				changed.RevokedTokens = append(changed.RevokedTokens, id)
+			}
 		}
 	}
-	return out, nil
+	return one(UserID(u.Username), changed), nil
 }
 
 // IssueToken creates an API token; the secret's hash arrives from the caller.

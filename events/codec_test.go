@@ -240,8 +240,9 @@ func TestRankingDefinedIllustrativeIsOptional(t *testing.T) {
 	}
 }
 
-// TestFoldedPayloadsAreOptional: a vote, a dismissed veto and an opening
-// stored before transitions and methodologies were folded into them decode
+// TestFoldedPayloadsAreOptional: a vote, a dismissed veto, an opening and a
+// password change stored before transitions, methodologies and token
+// revocations were folded into them decode
 // without one and encode byte for byte as stored; one that carries it
 // round-trips, its part holding exactly the body of the separate event.
 func TestFoldedPayloadsAreOptional(t *testing.T) {
@@ -260,6 +261,8 @@ func TestFoldedPayloadsAreOptional(t *testing.T) {
 		{events.TypeProposalOpened, `{"ranking":"gpu","entry":"","new_entry":false,"title":"T","methodology":true}`,
 			`{"ranking":"gpu","entry":"","new_entry":false,"title":"T","methodology":true,"proposed":{"revision":1,"methodology":{"title":{"zh":"","en":"G"},"description":{"zh":"","en":""},"categories":null,"criteria":null,"attributes":null,"scenarios":null,"filters":null,"quorum":{"min_approvals":2,"require_evidence_verified":false}},"base":0,"rationale":"r"}}`,
 			`{"revision":1,"methodology":{"title":{"zh":"","en":"G"},"description":{"zh":"","en":""},"categories":null,"criteria":null,"attributes":null,"scenarios":null,"filters":null,"quorum":{"min_approvals":2,"require_evidence_verified":false}},"base":0,"rationale":"r"}`},
+		{events.TypePasswordChanged, `{"password_hash":"$argon2id$x"}`,
+			`{"password_hash":"$argon2id$x","revoked_tokens":["t1","t3"]}`, `["t1","t3"]`},
 	} {
 		for _, body := range []string{tt.old, tt.folded} {
 			_, _, data, err := events.DecodeData(tt.typ, []byte(body))
@@ -282,6 +285,10 @@ func TestFoldedPayloadsAreOptional(t *testing.T) {
 			case *events.ProposalOpened:
 				if d.Proposed != nil {
 					part = d.Proposed
+				}
+			case *events.PasswordChanged:
+				if d.RevokedTokens != nil {
+					part = d.RevokedTokens
 				}
 			}
 			if (part != nil) != (body == tt.folded) {

@@ -352,6 +352,12 @@ type RoleRevoked struct {
 // PasswordChanged replaces a user's password hash.
 type PasswordChanged struct {
 	PasswordHash string `json:"password_hash"`
+	// RevokedTokens are the user's live API tokens a reset by someone
+	// else revokes with the password, in one event rather than an atomic
+	// batch of TokenRevoked (see Transition). Omitted when empty: a change
+	// stored before, whose revocations followed as events of their own,
+	// keeps its bytes.
+	RevokedTokens []string `json:"revoked_tokens,omitempty"`
 }
 
 // TokenIssued creates an API token; only the SHA-256 of its secret is stored.

@@ -127,6 +127,11 @@ func TestFoldedCommandsReadAsTwoEvents(t *testing.T) {
 	}
 	do(t, "methodology")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: "x-method-open", ID: "x-method",
 		Ranking: slug, Title: "Swap two weights", Methodology: true, Proposed: &m, Rationale: "Buyers said so."}))
+	// An admin's reset of a password revokes the user's live token.
+	do(t, "token")(h.IssueToken(ctx, reviewer("reviewer3"), domain.IssueToken{CommandID: "x-r3-token", User: "reviewer3",
+		TokenID: "tok-r3", Name: "Script", Hash: strings.Repeat("a", 64)}))
+	hash, _ := fakeHash("")
+	do(t, "reset")(h.ChangePassword(ctx, admin, domain.ChangePassword{CommandID: "x-r3-reset", User: "reviewer3", PasswordHash: hash}))
 	d.catchUp(t)
 	d.stop()
 
@@ -156,14 +161,15 @@ func TestFoldedCommandsReadAsTwoEvents(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"vote_cast + *events.ProposalCrossValidated", "vote_cast + *events.ProposalReturnedToReview",
-		"veto_dismissed + *events.ProposalCrossValidated", "opened + *events.MethodologyProposed"} {
+		"veto_dismissed + *events.ProposalCrossValidated", "opened + *events.MethodologyProposed",
+		"password_changed + *events.TokenRevoked"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s folded in the desk's stream: %v", k, kinds)
 		}
 	}
 	dbTwo, dbOne := rebuiltDB(t, two.Store), rebuiltDB(t, d.env.Store)
 	sameReview(t, dbTwo, dbOne, "proposals", "votes", "revisions", "evidence", "changes", "comments",
-		"proposal_reviewers", "inbox", "methodology_proposals")
+		"proposal_reviewers", "inbox", "methodology_proposals", "tokens")
 }
 
 // sameReview fails unless the tables hold the same rows in both read

@@ -21,6 +21,15 @@ func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) er
 		a.en, a.zh, a.before = "Revoked role "+d.Role, "撤销角色 "+d.Role, d.Role
 	case *events.PasswordChanged:
 		a.en, a.zh = "Changed password", "修改密码"
+		if len(d.RevokedTokens) > 0 { // what the TokenRevoked events of older histories told
+			a.en += "; revoked API tokens " + strings.Join(d.RevokedTokens, ", ")
+			a.zh += "；吊销 API 令牌 " + strings.Join(d.RevokedTokens, "、")
+		}
+		for _, id := range d.RevokedTokens {
+			if err := p.exec(`UPDATE tokens SET revoked=1 WHERE token_id=?`, id); err != nil {
+				return err
+			}
+		}
 	case *events.TokenIssued:
 		a.en, a.zh = fmt.Sprintf("Issued API token %q", d.Name), fmt.Sprintf("签发 API 令牌「%s」", d.Name)
 		if err := p.exec(`INSERT INTO tokens VALUES (?,?,?,?,?,0)`, d.TokenID, u.Username, d.Name, ts(ev.Time), d.ExpiresAt); err != nil {

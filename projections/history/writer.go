@@ -110,14 +110,15 @@ func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 }
 
 // Unfold returns changes with every change of status a vote or dismissed
-// veto carries (events.Transition), and every methodology a ProposalOpened
-// carries, as the separate event that followed it before they were folded
-// in: the events the same decision appended then. The payloads are copies;
+// veto carries (events.Transition), every methodology a ProposalOpened
+// carries and every token a PasswordChanged revokes as the separate events
+// that followed it before they were folded in: the events the same
+// decision appended then. The payloads are copies;
 // changes is left as it is.
 func Unfold(changes []domain.Change) []domain.Change {
 	out := make([]domain.Change, 0, len(changes)+1)
 	for _, c := range changes {
-		var next any
+		var next []any
 		switch d := c.Data.(type) {
 		case *events.VoteCast:
 			v := *d
@@ -130,25 +131,32 @@ func Unfold(changes []domain.Change) []domain.Change {
 		case *events.ProposalOpened:
 			if d.Proposed != nil {
 				o := *d
-				o.Proposed, next = nil, d.Proposed
+				o.Proposed, next = nil, []any{d.Proposed}
 				c.Data = &o
+			}
+		case *events.PasswordChanged:
+			if len(d.RevokedTokens) > 0 {
+				for _, id := range d.RevokedTokens {
+					next = append(next, &events.TokenRevoked{TokenID: id})
+				}
+				c.Data = &events.PasswordChanged{PasswordHash: d.PasswordHash}
 			}
 		}
 		out = append(out, c)
-		if next != nil {
-			out = append(out, domain.Change{Aggregate: c.Aggregate, Data: next})
+		for _, n := range next {
+			out = append(out, domain.Change{Aggregate: c.Aggregate, Data: n})
 		}
 	}
 	return out
 }
 
-// transitionEvent returns the separate event of a transition, nil for none.
-func transitionEvent(t events.Transition) any {
+// transitionEvent returns the separate event of a transition, none for none.
+func transitionEvent(t events.Transition) []any {
 	switch {
 	case t.CrossValidated != nil:
-		return t.CrossValidated
+		return []any{t.CrossValidated}
 	case t.ReturnedToReview != nil:
-		return t.ReturnedToReview
+		return []any{t.ReturnedToReview}
 	}
 	return nil
 }
