@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,14 +134,17 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	if st, _ := byTestID(e.page(adm, paths.Users, http.StatusOK), "token-"+tokenIDOf(t, full)).Attr("data-status"); st != "revoked" {
 		t.Errorf("the users page lists the token as %q", st)
 	}
-	// The trail shows the reset and the revocation, by the admin.
+	// The trail shows the reset and the revocation, by the admin: one
+	// event, the password change naming the token it revoked.
 	var got []string
 	_ = e.read.AuditEach(e.ctx, projections.AuditFilter{Actor: "admin"}, func(r projections.AuditRow) error {
-		got = append(got, r.Type)
+		got = append(got, r.Type, r.SummaryEn, r.SummaryZh)
 		return nil
 	})
-	if strings.Join(got, " ") != "crossrank.user.token_revoked.v1 crossrank.user.password_changed.v1" {
-		t.Errorf("the admin's trail: %v", got)
+	id := tokenIDOf(t, full)
+	if want := []string{"crossrank.user.password_changed.v1", "Changed password; revoked API tokens " + id,
+		"修改密码；吊销 API 令牌 " + id}; !slices.Equal(got, want) {
+		t.Errorf("the admin's trail: %q, want %q", got, want)
 	}
 }
 
