@@ -2,7 +2,9 @@ package jetstream_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
@@ -233,4 +235,69 @@ func BenchmarkDeskPattern(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkParallel32 runs 32 writers at once, each on its own aggregate,
+// as the command bench's parallel phase does: Append with its expectation
+// (the server checks the aggregate's last sequence before storing) against
+// RawPublish of the very same messages without it, on one store, in
+// alternating rounds of 32×8 events so both see the stream and the disk in
+// the same state. With fsync on every write the server's stream loop is
+// the bottleneck; what Append adds there is the expectation's lookup.
+func BenchmarkParallel32(b *testing.B) {
+	const writers, perRound = 32, 8
+	s := newStore(b)
+	ctx := testContext(b)
+	type msg struct {
+		subject string
+		h       nats.Header
+		body    []byte
+	}
+	last := make([]uint64, writers)
+	var appendDur, rawDur time.Duration
+	round := func(r int, raw bool) {
+		var wg sync.WaitGroup
+		start := time.Now()
+		for w := range writers {
+			wg.Go(func() {
+				agg := fmt.Sprintf("p-par-%02d", w)
+				if raw {
+					agg = fmt.Sprintf("p-raw-%02d", w)
+				}
+				for i := range perRound {
+					ev := vote(b, agg, r*perRound+i)
+					if raw {
+						subject, h, body, _ := events.Encode(ev)
+						if _, err := s.RawPublish(ctx, subject, nats.Header(h), body); err != nil {
+							b.Error(err)
+							return
+						}
+						continue
+					}
+					seq, err := s.Append(ctx, expect(agg, last[w]), ev)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					last[w] = seq
+				}
+			})
+		}
+		wg.Wait()
+		if raw {
+			rawDur += time.Since(start)
+		} else {
+			appendDur += time.Since(start)
+		}
+	}
+	r := 0
+	for b.Loop() {
+		round(r, false)
+		round(r, true)
+		r++
+	}
+	n := float64(r * writers * perRound)
+	b.ReportMetric(n/appendDur.Seconds(), "append-events/s")
+	b.ReportMetric(n/rawDur.Seconds(), "raw-events/s")
+	b.ReportMetric(rawDur.Seconds()/appendDur.Seconds(), "ratio")
 }
