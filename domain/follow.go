@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +53,7 @@ type follower struct {
 
 	mu     sync.Mutex
 	seen   uint64        // every event up to seen is applied to states
+	cur    uint64        // and the states are current at cur >= seen (see stored)
 	moved  chan struct{} // closed when seen moves on
 	states map[events.Aggregate]*followed
 }
@@ -78,7 +80,7 @@ func (h *Handler) Follow(ctx context.Context, src FollowSource) error {
 	if err != nil {
 		return err
 	}
-	f := &follower{src: src, seen: last, moved: make(chan struct{}), states: map[events.Aggregate]*followed{}}
+	f := &follower{src: src, seen: last, cur: last, moved: make(chan struct{}), states: map[events.Aggregate]*followed{}}
 	h.follow.Store(f)
 	defer h.follow.CompareAndSwap(f, nil)
 	keep := func(subject string) bool {
@@ -110,7 +112,7 @@ func (f *follower) apply(seq uint64, ev *events.Event) error {
 			}
 		}
 	}
-	f.seen = seq
+	f.seen, f.cur = seq, max(f.cur, seq)
 	close(f.moved)
 	f.moved = make(chan struct{})
 	return nil
@@ -161,6 +163,59 @@ func (f *follower) waitFor(ctx context.Context, seq uint64) bool {
 		case <-ctx.Done():
 			return false
 		}
+	}
+}
+
+// fast returns snapshots of aggs and the sequence they are current at,
+// without a round trip, when every one is kept and loaded: the caller's
+// append must then expect that sequence as the stream's last, which proves
+// nothing was stored since — the state a check would have shown, verified
+// when the decision is stored rather than when it started. In a desk where
+// one command runs at a time (the common case) this saves the check: a
+// command's own event is known current at once (stored), without waiting
+// for the stream to deliver it.
+func (f *follower) fast(aggs []events.Aggregate) ([]*entry, uint64, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*entry, len(aggs))
+	for i, a := range aggs {
+		if !slices.Contains(followedKinds, a.Kind) {
+			return nil, 0, false
+		}
+		k := f.states[a]
+		if k == nil {
+			return nil, 0, false
+		}
+		select {
+		case <-k.ready:
+		default:
+			return nil, 0, false
+		}
+		if k.err != nil {
+			return nil, 0, false
+		}
+		out[i] = &entry{state: k.e.state, seq: k.e.seq, loaded: true}
+	}
+	return out, f.cur, true
+}
+
+// stored records an append made on the fast path: evs were stored at the
+// sequences up to last, right after guard (the stream expectation held). If
+// none of them is of a followed kind, the kept states are current at last
+// too, before the stream delivers them.
+func (f *follower) stored(guard, last uint64, evs []events.Event) {
+	if f == nil {
+		return
+	}
+	for _, ev := range evs {
+		if slices.Contains(followedKinds, ev.Kind()) {
+			return
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.cur >= guard {
+		f.cur = max(f.cur, last)
 	}
 }
 

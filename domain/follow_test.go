@@ -3,6 +3,7 @@ package domain_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -127,17 +128,35 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	g.hold(false)
 	waitApplied(t, g, seq)
 
-	// Caught up, a command costs one check and no read of the ranking or
-	// the edition.
+	// Caught up and alone, a command makes no round trip before its
+	// append, which expects the stream's last sequence (the fast path).
 	n, loads := g.nextAfter.Load(), g.rankingLoad.Load()
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "perf",
 		To: 6, Rationale: "measured", Evidence: []string{"e1"}}))
-	if d := g.nextAfter.Load() - n; d != 1 {
-		t.Errorf("a command on a followed ranking made %d checks, want 1", d)
+	if d := g.nextAfter.Load() - n; d != 0 {
+		t.Errorf("a command alone on a followed ranking made %d checks, want 0", d)
 	}
 	if d := g.rankingLoad.Load() - loads; d != 0 {
 		t.Errorf("a command on a followed ranking read the ranking %d times, want 0", d)
 	}
+	// The next one too: its own last event is known current at once.
+	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "support",
+		To: 6, Rationale: "measured", Evidence: []string{"e1"}}))
+	if d := g.nextAfter.Load() - n; d != 0 {
+		t.Errorf("a second command alone made %d checks, want 0", d)
+	}
+	// Another writer stored something the follower has not been handed:
+	// the fast path's expectation fails, and the command is decided again
+	// after one check.
+	g.hold(true)
+	other := domain.NewHandler(st, func() time.Time { return t0 })
+	openScoring(t, ctx, other, "p2", "orbit")
+	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "price",
+		To: 4, Rationale: "measured", Evidence: []string{"e1"}}))
+	if d := g.nextAfter.Load() - n; d != 1 {
+		t.Errorf("after another writer's events, %d checks, want 1", d)
+	}
+	g.hold(false)
 
 	// And a change the follower has applied is used as it is.
 	seq = jstest.DefineRanking(t, st, withCriterion("latency"), nil)
@@ -148,6 +167,20 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 		To: 5, Rationale: "measured", Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
 		t.Errorf("score for a criterion the ranking no longer has: %v, want ErrInvalid", err)
 	}
+
+	// A criterion retired while the follower is held: the kept state still
+	// has it and would accept a score for it; the fast path's expectation
+	// fails and the command is refused on the stored ranking.
+	g.hold(true)
+	d := withCriterion("latency")
+	d.Criteria = slices.DeleteFunc(d.Criteria, func(c events.Criterion) bool { return c.Slug == "perf" })
+	d.Criteria[0].Weight += 30
+	jstest.DefineRanking(t, st, d, nil)
+	if _, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "perf",
+		To: 3, Rationale: "measured", Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
+		t.Errorf("score for a criterion retired a moment ago: %v, want ErrInvalid", err)
+	}
+	g.hold(false)
 }
 
 // An aggregate the follower starts keeping is loaded from the store while

@@ -32,6 +32,7 @@ type Handler struct {
 	cache      *stateCache
 	maxRetries int
 	follow     atomic.Pointer[follower] // keeps read-only aggregates current, when running
+	inflight   atomic.Int64             // commands running
 }
 
 // NewHandler returns a handler over store. now may be nil (time.Now).
@@ -79,10 +80,17 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	writes := slices.Clone(c.writes)
 	slices.SortFunc(writes, func(a, b events.Aggregate) int { return compareStr(a.String(), b.String()) })
 	writes = slices.Compact(writes)
+	// Alone in this handler, a command may take the follower's fast path
+	// (follow.go); with others in flight their writes would make it miss.
+	fast := h.inflight.Add(1) == 1
+	defer h.inflight.Add(-1)
 	for attempt := 0; ; attempt++ {
-		res, err := h.attempt(ctx, c, writes, attempt > 0)
+		res, err := h.attempt(ctx, c, writes, attempt > 0, fast && attempt == 0)
+		if errors.Is(err, errFastMissed) {
+			res, err = h.attempt(ctx, c, writes, false, false)
+		}
 		if errors.Is(err, errDecideAgain) {
-			res, err = h.attempt(ctx, c, writes, true)
+			res, err = h.attempt(ctx, c, writes, true, false)
 		}
 		if !errors.Is(err, events.ErrConflict) || attempt >= h.maxRetries {
 			return res, err
@@ -98,13 +106,13 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	}
 }
 
-func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh bool) (Result, error) {
+func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh, fast bool) (Result, error) {
 	// Read-only aggregates are read before any write lock is taken: waiting
 	// for a read while holding a write lock deadlocks against a command that
 	// writes what we read and reads what we write (Publish writes the edition
 	// and proposals; a vote writes a proposal and reads the edition). A read
 	// is an unguarded snapshot either way.
-	st, err := h.readAll(ctx, c.reads, writes)
+	st, guard, err := h.readAll(ctx, c.reads, writes, fast)
 	if err != nil {
 		return Result{}, err
 	}
@@ -134,6 +142,11 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 	}
 	changes, err := c.decide(st)
+	if (err != nil || len(changes) == 0) && guard > 0 {
+		// Followed states not yet shown current: a refusal or a no-op is
+		// decided again after the follower's check.
+		return Result{}, errFastMissed
+	}
 	if (err != nil || len(changes) == 0) && cached {
 		// Another replica may have written the aggregate since it was
 		// cached. The append's expectation catches that for a decision
@@ -176,9 +189,17 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			expect = append(expect, events.Expectation{Aggregate: ch.Aggregate, LastSeq: e.seq})
 		}
 	}
+	if guard > 0 {
+		// The follower's fast path: the decision holds only if nothing at
+		// all was stored after the position its states are current at.
+		expect = append(expect, events.Expectation{LastSeq: guard, Stream: true})
+	}
 	last, retry, err := h.append(ctx, expect, evs)
 	if err != nil {
 		if errors.Is(err, events.ErrConflict) {
+			if guard > 0 {
+				return Result{}, errFastMissed
+			}
 			return Result{}, err
 		}
 		// The outcome is unknown (the ack may have been lost): the next
@@ -195,6 +216,9 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	for i := range evs {
 		evs[i].Sequence = last - uint64(len(evs)-1-i)
 		ids[i] = evs[i].ID
+	}
+	if guard > 0 && !retry {
+		h.follow.Load().stored(guard, last, evs)
 	}
 	if c.commandID == "" || !retry {
 		// Fresh random ids cannot be stored already, and a store that tells
@@ -234,6 +258,11 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	return Result{Sequence: last, EventIDs: ids}, nil
 }
 
+// errFastMissed: the follower's fast path did not hold (something else was
+// stored meanwhile, or the decision refused); run decides again after the
+// follower's check, at once.
+var errFastMissed = errors.New("domain: decide again after the follower's check")
+
 // errDecideAgain: attempt refused or found nothing to do on a cached state;
 // run decides again on the stored one.
 var errDecideAgain = errors.New("domain: decide again on the stored state")
@@ -260,18 +289,31 @@ func (h *Handler) append(ctx context.Context, expect []events.Expectation, evs [
 // rather than one per aggregate; each holds only its own entry's lock.
 // Rankings and editions come from the follower when one runs (follow.go):
 // one check per ranking instead of a read per aggregate.
-func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate) (states, error) {
+//
+// With fast set, when every aggregate read is followed and kept, it returns
+// the kept states without the follower's check and guard, the sequence
+// they are current at, for the append to expect as the stream's last.
+func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate, fast bool) (states, uint64, error) {
 	var todo []events.Aggregate
 	for _, a := range reads {
 		if !slices.Contains(todo, a) && !slices.Contains(writes, a) {
 			todo = append(todo, a)
 		}
 	}
+	f := h.follow.Load()
+	if fast && f != nil && len(todo) > 0 {
+		if snaps, guard, ok := f.fast(todo); ok {
+			st := states{}
+			for i, a := range todo {
+				st[a] = snaps[i]
+			}
+			return st, guard, nil
+		}
+	}
 	// Each group is read at once into snaps: one aggregate, or the followed
 	// aggregates of one ranking, which share the follower's check.
 	var groups [][]events.Aggregate
 	var followedSlugs []string
-	f := h.follow.Load()
 	for _, a := range todo {
 		if f != nil && slices.Contains(followedKinds, a.Kind) {
 			if i := slices.Index(followedSlugs, a.ID); i >= 0 {
@@ -318,13 +360,13 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate)
 	st := states{}
 	for i, g := range groups {
 		if errs[i] != nil {
-			return nil, errs[i]
+			return nil, 0, errs[i]
 		}
 		for j, a := range g {
 			st[a] = snaps[i][j]
 		}
 	}
-	return st, nil
+	return st, 0, nil
 }
 
 // replayed reports whether the command with commandID already ran: its

@@ -8,10 +8,14 @@ import (
 )
 
 // Expectation guards an append: the aggregate's last stored sequence must be
-// LastSeq (0: the aggregate has no events yet).
+// LastSeq (0: the aggregate has no events yet). With Stream set it guards the
+// whole log instead: its last sequence, whatever the aggregate, must be
+// LastSeq — nothing at all was stored since (Aggregate is ignored; at most
+// one such expectation per append).
 type Expectation struct {
 	Aggregate Aggregate
 	LastSeq   uint64
+	Stream    bool
 }
 
 // Store is an append-only event log with optimistic concurrency per aggregate.

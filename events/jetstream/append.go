@@ -127,10 +127,12 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// pending is one message to publish with the expectation it carries.
+// pending is one message to publish with the expectations it carries: the
+// aggregate's, and on the first message the stream's, if any.
 type pending struct {
 	msg    *nats.Msg
 	expect *events.Expectation
+	stream *uint64
 }
 
 // publishOne publishes one message and reports whether the server
@@ -142,6 +144,9 @@ func (s *Store) publishOne(ctx context.Context, p pending) (uint64, bool, error)
 	}
 	if e := p.expect; e != nil {
 		opts = append(opts, jetstream.WithExpectLastSequenceForSubject(e.LastSeq, e.Aggregate.Filter()))
+	}
+	if p.stream != nil {
+		opts = append(opts, jetstream.WithExpectLastSequence(*p.stream))
 	}
 	ack, err := s.js.PublishMsg(ctx, p.msg, opts...)
 	if err != nil {
@@ -157,6 +162,9 @@ func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) 
 		if e := p.expect; e != nil {
 			p.msg.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(e.LastSeq, 10))
 			p.msg.Header.Set(jetstream.ExpectedLastSubjSeqSubjHeader, e.Aggregate.Filter())
+		}
+		if p.stream != nil {
+			p.msg.Header.Set(jetstream.ExpectedLastSeqHeader, strconv.FormatUint(*p.stream, 10))
 		}
 		msgs[i] = p.msg
 	}
@@ -180,6 +188,19 @@ func messages(expect []events.Expectation, evs []events.Event) ([]pending, error
 	if len(evs) > MaxBatch {
 		return nil, fmt.Errorf("%w: %d events > %d", events.ErrTooLarge, len(evs), MaxBatch)
 	}
+	var stream *uint64
+	perAggregate := expect[:0:0]
+	for i := range expect {
+		if !expect[i].Stream {
+			perAggregate = append(perAggregate, expect[i])
+			continue
+		}
+		if stream != nil {
+			return nil, fmt.Errorf("%w: two expectations for the stream", events.ErrMalformed)
+		}
+		stream = &expect[i].LastSeq
+	}
+	expect = perAggregate
 	if len(expect) > len(evs) {
 		return nil, fmt.Errorf("%w: %d expectations for %d events (one per message)", events.ErrMalformed, len(expect), len(evs))
 	}
@@ -221,6 +242,9 @@ func messages(expect []events.Expectation, evs []events.Event) ([]pending, error
 			spare = append(spare, i)
 		}
 	}
+	// The stream's expectation goes on the first message (the only one an
+	// atomic batch allows it on); it reads the stream as it was before.
+	ps[0].stream = stream
 	// len(expect) <= len(evs), so there is a free message for every spare.
 	for _, i := range spare {
 		for j := range ps {

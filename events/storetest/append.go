@@ -203,3 +203,29 @@ func testBatchRetry(f *fixture) {
 	f.wantIDs("proposal", f.load(p, 0), []events.Event{batch[0], batch[2]})
 	f.wantIDs("entry", f.load(e, 0), []events.Event{batch[1]})
 }
+
+// testExpectStream guards a write with the whole log's last sequence:
+// nothing at all may have been stored since, on any aggregate; with the
+// aggregate's own expectation as well, both must hold.
+func testExpectStream(f *fixture) {
+	agg, other := f.proposal(), f.proposal()
+	first := f.mustAppend(expect(agg, 0), f.event(agg, 1))
+	stream := func(last uint64) events.Expectation { return events.Expectation{LastSeq: last, Stream: true} }
+	second := f.mustAppend([]events.Expectation{stream(first), {Aggregate: agg, LastSeq: first}}, f.event(agg, 2))
+	f.mustAppend(expect(other, 0), f.event(other, 1)) // another aggregate moves the log on
+	before := f.last()
+	if _, err := f.s.Append(f.ctx, []events.Expectation{stream(second), {Aggregate: agg, LastSeq: second}}, f.event(agg, 3)); !errors.Is(err, events.ErrConflict) {
+		f.t.Errorf("stream moved on: Append error = %v, want ErrConflict", err)
+	}
+	// In a batch too, and with an aggregate expectation that holds.
+	if _, err := f.s.Append(f.ctx, []events.Expectation{stream(second)}, f.event(agg, 4), f.event(agg, 5)); !errors.Is(err, events.ErrConflict) {
+		f.t.Errorf("stream moved on, batch: Append error = %v, want ErrConflict", err)
+	}
+	if f.last() != before {
+		f.t.Errorf("a refused append stored something: last sequence %d, want %d", f.last(), before)
+	}
+	f.mustAppend([]events.Expectation{stream(before), {Aggregate: agg, LastSeq: second}}, f.event(agg, 6), f.event(agg, 7))
+	if _, err := f.s.Append(f.ctx, []events.Expectation{stream(1), stream(1)}, f.event(agg, 8)); !errors.Is(err, events.ErrMalformed) {
+		f.t.Errorf("two stream expectations: Append error = %v, want ErrMalformed", err)
+	}
+}

@@ -35,6 +35,7 @@ func Run(t *testing.T, open func(t *testing.T) events.Store) {
 		{"RoundTripAllAttributes", testRoundTrip},
 		{"ExpectedSequenceConflict", testConflict},
 		{"ExpectationOnUntouchedAggregate", testExpectOtherAggregate},
+		{"ExpectationOnTheStream", testExpectStream},
 		{"ConcurrentAppendsOneWins", testConcurrentAppends},
 		{"RetrySameEventID", testRetry},
 		{"RetryAfterLaterEvents", testRetryAfterLaterEvents},
