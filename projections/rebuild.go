@@ -92,6 +92,9 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The projection builds rows on this goroutine while another runs the
+	// statements: see pipeline.
+	w.pipelined()
 	s := &Store{w: w, path: path, changed: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -21,6 +21,7 @@ type wconn struct {
 	c     *sqlite3.SQLiteConn
 	stmts map[string]*sqlite3.SQLiteStmt
 	args  []driver.NamedValue // reused by every call
+	pipe  *pipeline           // while set, exec queues statements for its executor
 }
 
 func openWConn(dsn string) (*wconn, error) {
@@ -31,22 +32,30 @@ func openWConn(dsn string) (*wconn, error) {
 	return &wconn{c: c.(*sqlite3.SQLiteConn), stmts: map[string]*sqlite3.SQLiteStmt{}}, nil
 }
 
-// close closes the statements and the connection; again, nothing.
+// close closes the statements and the connection; again, nothing. It
+// returns a queued statement's error if no sync point has yet.
 func (w *wconn) close() error {
 	if w.c == nil {
 		return nil
 	}
+	perr := w.unpipelined()
 	for _, st := range w.stmts {
 		st.Close()
 	}
 	clear(w.stmts)
 	c := w.c
 	w.c = nil
-	return c.Close()
+	if err := c.Close(); perr == nil {
+		perr = err
+	}
+	return perr
 }
 
 // run executes statements without arguments (BEGIN, COMMIT, PRAGMA …).
 func (w *wconn) run(q string) error {
+	if err := w.sync(); err != nil {
+		return err
+	}
 	_, err := w.c.Exec(q, nil)
 	return err
 }
@@ -64,10 +73,16 @@ func (w *wconn) stmt(q string) (*sqlite3.SQLiteStmt, error) {
 	return st, nil
 }
 
-// bind converts args to the driver's values: the types the projector
-// passes, with integers as int64.
+// bind converts args to the driver's values in w.args.
 func (w *wconn) bind(args []any) ([]driver.NamedValue, error) {
-	nv := w.args[:0]
+	nv, err := appendBound(w.args[:0], args)
+	w.args = nv
+	return nv, err
+}
+
+// appendBound appends args converted to the driver's values: the types the
+// projector passes, with integers as int64.
+func appendBound(nv []driver.NamedValue, args []any) ([]driver.NamedValue, error) {
 	for i, a := range args {
 		var v driver.Value
 		switch x := a.(type) {
@@ -80,11 +95,10 @@ func (w *wconn) bind(args []any) ([]driver.NamedValue, error) {
 		case int32:
 			v = int64(x)
 		default:
-			return nil, fmt.Errorf("projections: cannot bind %T", a)
+			return nv, fmt.Errorf("projections: cannot bind %T", a)
 		}
 		nv = append(nv, driver.NamedValue{Ordinal: i + 1, Value: v})
 	}
-	w.args = nv
 	return nv, nil
 }
 
@@ -101,8 +115,11 @@ func (w *wconn) prepared(q string, args []any) (*sqlite3.SQLiteStmt, []driver.Na
 
 func (w *wconn) release() { clear(w.args) }
 
-// exec runs q with args.
+// exec runs q with args, or queues it while the connection is pipelined.
 func (w *wconn) exec(q string, args ...any) error {
+	if w.pipe != nil {
+		return w.pipe.exec(q, args)
+	}
 	st, nv, err := w.prepared(q, args)
 	if err != nil {
 		return err
@@ -115,6 +132,9 @@ func (w *wconn) exec(q string, args ...any) error {
 // query runs q with args and calls fn with each row's values (strings,
 // int64s, []bytes or nil; valid during the call only).
 func (w *wconn) query(q string, args []any, fn func(row []driver.Value) error) error {
+	if err := w.sync(); err != nil {
+		return err
+	}
 	st, nv, err := w.prepared(q, args)
 	if err != nil {
 		return err
