@@ -37,6 +37,7 @@ type pipeline struct {
 type pipelineBatch struct {
 	stmts []pipelineStmt
 	vals  []driver.NamedValue // the statements' arguments, one after the other
+	bytes int                 // of the strings and byte slices among vals
 	sync  bool
 }
 
@@ -46,15 +47,19 @@ type pipelineStmt struct {
 	lo, hi int
 }
 
-// A batch is sent when it holds pipelineBatchStmts statements or
-// pipelineBatchVals values, or pipelineEagerStmts while none waits, and at
-// most pipelineDepth batches wait: about a thousand statements and a couple
-// of MiB of values at most, enough to keep the executor busy across a burst
-// (an edition writes hundreds of rows).
+// A batch is sent when it holds pipelineBatchStmts statements,
+// pipelineBatchVals values or pipelineBatchBytes of text, or
+// pipelineEagerStmts statements while none waits, and at most pipelineDepth
+// batches wait: about a thousand statements, enough to keep the executor
+// busy across a burst (an edition writes hundreds of rows). The text bound
+// matters at commit, when every dirty state is written as JSON of a few KB:
+// values that would be garbage at once unpipelined stay alive while queued,
+// and the collector lets the heap grow twice what is alive.
 const (
 	pipelineBatchStmts = 64
 	pipelineEagerStmts = 8
 	pipelineBatchVals  = 2048
+	pipelineBatchBytes = 64 << 10
 	pipelineDepth      = 16
 )
 
@@ -127,15 +132,19 @@ func (p *pipeline) exec(q string, args []any) error {
 		return err
 	}
 	for i := lo; i < len(vals); i++ {
-		if x, ok := vals[i].Value.([]byte); ok {
+		switch x := vals[i].Value.(type) {
+		case string:
+			b.bytes += len(x)
+		case []byte:
 			vals[i].Value = bytes.Clone(x)
+			b.bytes += len(x)
 		}
 	}
 	b.vals = vals
 	b.stmts = append(b.stmts, pipelineStmt{q: q, lo: lo, hi: len(vals)})
 	// A full batch goes; so does a smaller one while the executor has
 	// nothing waiting, so that less of the work is left for the next sync.
-	if len(b.stmts) >= pipelineBatchStmts || len(b.vals) >= pipelineBatchVals ||
+	if len(b.stmts) >= pipelineBatchStmts || len(b.vals) >= pipelineBatchVals || b.bytes >= pipelineBatchBytes ||
 		len(b.stmts) >= pipelineEagerStmts && len(p.batches) == 0 {
 		p.send()
 	}
