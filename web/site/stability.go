@@ -17,8 +17,8 @@ type apiStability struct {
 	WorstRank int           `json:"worst_rank"`
 }
 
-//
-// The ranking's list of every entry carries the summary only (withSwaps
+// apiStabilityOf is entry's stability for the API. The ranking's list of
+// every entry carries the summary only (withSwaps
 // false): with the conditions, a 1000-entry answer grew from 459 KiB to
 // 1.5 MB; the entry's own answer carries them.
 func apiStabilityOf(st map[string]domain.EntryStability, entry string, withSwaps bool) *apiStability {
