@@ -1,11 +1,12 @@
 package projections
 
 import (
-	"cmp"
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
@@ -102,66 +103,94 @@ func (p *projector) snapshot(ranking string, number int) (domain.Snapshot, error
 	return s, json.Unmarshal([]byte(colText(row[0])), &s)
 }
 
-// moves records every entry's rank before and after, overall, in its
-// category and in each scenario.
+// moves records, in one row per entry, its rank before and after overall
+// and in its category, its total before and after, and its rank before and
+// after in each scenario (scenarioMoves). Before is NULL for an entry new
+// in the edition.
 func (p *projector) moves(ranking string, number int, before, after domain.Snapshot) error {
 	type pos struct{ rank, catRank, total int }
-	prev := map[string]pos{}
+	prev := make(map[string]pos, len(before.Entries))
 	for _, e := range before.Entries {
 		prev[e.Slug] = pos{e.Rank, e.CategoryRank, e.Total}
 	}
-	type move struct {
-		entry, scope string
-		b            *int
-		a            int
-		bt           *int
-		at           int
-	}
-	var ms []move
-	ins := func(entry, scope string, b *int, a int, bt *int, at int) error {
-		ms = append(ms, move{entry, scope, b, a, bt, at})
-		return nil
-	}
-	for _, e := range after.Entries {
-		var b, bc, bt *int
-		if old, ok := prev[e.Slug]; ok {
-			b, bc, bt = &old.rank, &old.catRank, &old.total
+	// Every scenario orders the same entries as the snapshot; its rank
+	// before is 0 for an entry it did not order.
+	type scenRanks struct{ before, after map[string]int }
+	scen := make([]scenRanks, len(after.Scenarios))
+	for i, s := range after.Scenarios {
+		scen[i].after = make(map[string]int, len(s.Order))
+		for j, e := range s.Order {
+			scen[i].after[e] = j + 1
 		}
-		if err := ins(e.Slug, "overall", b, e.Rank, bt, e.Total); err != nil {
-			return err
-		}
-		if err := ins(e.Slug, "category", bc, e.CategoryRank, bt, e.Total); err != nil {
-			return err
-		}
-	}
-	prevScen := map[string]map[string]int{}
-	for _, s := range before.Scenarios {
-		prevScen[s.Slug] = map[string]int{}
-		for i, e := range s.Order {
-			prevScen[s.Slug][e] = i + 1
-		}
-	}
-	for _, s := range after.Scenarios {
-		for i, e := range s.Order {
-			var b *int
-			if r, ok := prevScen[s.Slug][e]; ok {
-				b = &r
-			}
-			if err := ins(e, "scenario:"+s.Slug, b, i+1, nil, 0); err != nil {
-				return err
+		if k := slices.IndexFunc(before.Scenarios, func(b domain.SnapshotScenario) bool { return b.Slug == s.Slug }); k >= 0 {
+			scen[i].before = make(map[string]int, len(before.Scenarios[k].Order))
+			for j, e := range before.Scenarios[k].Order {
+				scen[i].before[e] = j + 1
 			}
 		}
 	}
+	entries := slices.Clone(after.Entries)
 	// In primary key order: SQLite appends to the table's B-tree instead
 	// of inserting all over the edition's range.
-	slices.SortFunc(ms, func(x, y move) int {
-		return cmp.Or(strings.Compare(x.entry, y.entry), strings.Compare(x.scope, y.scope))
-	})
-	rows := make([]any, 0, 8*len(ms))
-	for _, m := range ms {
-		rows = append(rows, ranking, number, m.entry, m.scope, nullInt(m.b), m.a, nullInt(m.bt), m.at)
+	slices.SortFunc(entries, func(x, y domain.SnapshotEntry) int { return strings.Compare(x.Slug, y.Slug) })
+	rows := make([]any, 0, 10*len(entries))
+	var buf []byte
+	for _, e := range entries {
+		var b, bc, bt any
+		if old, ok := prev[e.Slug]; ok {
+			b, bc, bt = old.rank, old.catRank, old.total
+		}
+		buf = append(buf[:0], '{')
+		for i, s := range after.Scenarios {
+			a, ok := scen[i].after[e.Slug]
+			if !ok {
+				return fmt.Errorf("projections: edition %s/%d: scenario %s does not order %s", ranking, number, s.Slug, e.Slug)
+			}
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendScenarioMove(buf, s.Slug, scen[i].before[e.Slug], a)
+		}
+		buf = append(buf, '}')
+		rows = append(rows, ranking, number, e.Slug, b, e.Rank, bc, e.CategoryRank, bt, e.Total, string(buf))
 	}
-	return p.insertRows("edition_moves", 8, rows)
+	return p.insertRows("edition_moves", 10, rows)
+}
+
+// appendScenarioMove appends one member of the scenarios column,
+// "slug":[before,after] with null for a before of 0 (not ranked before):
+// the same bytes as SQLite's json_group_object(slug, json_array(before,
+// after)), which migration 012 used to fold the older rows.
+func appendScenarioMove(buf []byte, slug string, before, after int) []byte {
+	if plainSlug(slug) {
+		buf = append(append(append(buf, '"'), slug...), '"')
+	} else {
+		q, err := json.Marshal(slug) // a string always marshals
+		if err != nil {
+			panic("projections: " + err.Error())
+		}
+		buf = append(buf, q...)
+	}
+	buf = append(buf, ':', '[')
+	if before == 0 {
+		buf = append(buf, "null"...)
+	} else {
+		buf = strconv.AppendInt(buf, int64(before), 10)
+	}
+	buf = append(buf, ',')
+	buf = strconv.AppendInt(buf, int64(after), 10)
+	return append(buf, ']')
+}
+
+// plainSlug reports whether s needs no escaping in JSON (domain.CheckSlug
+// allows only these bytes).
+func plainSlug(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // requorum refreshes the summary row of every open proposal of the ranking.

@@ -85,7 +85,7 @@ func (s *Store) Entry(ctx context.Context, ranking, slug string) (EntryView, err
 	}
 	aq.Close()
 	hq, err := s.db.QueryContext(ctx, `SELECT number, after_rank, after_total FROM edition_moves
-		WHERE ranking=? AND entry=? AND scope='overall' ORDER BY number`, ranking, slug)
+		WHERE ranking=? AND entry=? ORDER BY number`, ranking, slug)
 	if err != nil {
 		return v, err
 	}

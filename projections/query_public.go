@@ -216,12 +216,29 @@ func (s *Store) editionEvidence(ctx context.Context, ranking string, number int)
 }
 
 // Moves returns the rank moves of an edition in scope ("overall",
-// "category" or "scenario:<slug>"), by rank after the edition.
+// "category" or "scenario:<slug>"), by rank after the edition. In a
+// scenario's scope the totals are left zero: a scenario ranks by its own
+// weights.
 func (s *Store) Moves(ctx context.Context, ranking string, number int, scope string) ([]EditionMove, error) {
+	var cols string
+	args := []any{ranking, number}
+	switch scenario, ok := strings.CutPrefix(scope, "scenario:"); {
+	case scope == "overall":
+		cols = "m.before_rank, m.after_rank AS a, m.before_total, m.after_total"
+	case scope == "category":
+		cols = "m.before_category_rank, m.after_category_rank AS a, m.before_total, m.after_total"
+	case ok && plainSlug(scenario):
+		// SQLite picks the scenario's pair out of the JSON object: as cheap
+		// as decoding it in Go, and the ordering stays in the query.
+		cols = "m.scenarios ->> ?, m.scenarios ->> ? AS a, NULL, 0"
+		args = []any{`$."` + scenario + `"[0]`, `$."` + scenario + `"[1]`, ranking, number}
+	default:
+		return nil, nil // no such scope (a scenario's slug is plain)
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT m.entry, coalesce(e.name_zh, m.entry), coalesce(e.name_en, m.entry),
-		coalesce(e.category, ''), m.before_rank, m.after_rank, m.before_total, m.after_total
+		coalesce(e.category, ''), `+cols+`
 		FROM edition_moves m LEFT JOIN entries e ON e.ranking=m.ranking AND e.slug=m.entry
-		WHERE m.ranking=? AND m.number=? AND m.scope=? ORDER BY m.after_rank, m.entry`, ranking, number, scope)
+		WHERE m.ranking=? AND m.number=? AND a IS NOT NULL ORDER BY a, m.entry`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -177,7 +177,7 @@ func (s *Store) published(ctx context.Context, slug string) (map[string]*domain.
 func (s *Store) moves(ctx context.Context, slug string, edition int) (map[string]*int, error) {
 	out := map[string]*int{}
 	rows, err := s.db.QueryContext(ctx, `SELECT entry, before_rank, after_rank FROM edition_moves
-		WHERE ranking=? AND number=? AND scope='overall'`, slug, edition)
+		WHERE ranking=? AND number=?`, slug, edition)
 	if err != nil {
 		return nil, err
 	}
