@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -15,7 +16,7 @@ const (
 	TypeScenariosSet               = "crossrank.ranking.scenarios_set.v1"
 	TypeMethodologyPublished       = "crossrank.ranking.methodology_published.v1"
 	TypeEntryCreated               = "crossrank.entry.created.v1"
-	TypeProposalOpened             = "crossrank.proposal.opened.v1"
+	TypeProposalOpened             = "crossrank.proposal.opened.v2"
 	TypeMethodologyProposed        = "crossrank.proposal.methodology_proposed.v1"
 	TypeEvidenceAdded              = "crossrank.proposal.evidence_added.v2"
 	TypeEvidenceRemoved            = "crossrank.proposal.evidence_removed.v1"
@@ -28,8 +29,8 @@ const (
 	TypeChangeRemoved              = "crossrank.proposal.change_removed.v1"
 	TypeProposalSubmitted          = "crossrank.proposal.submitted.v1"
 	TypeProposalRevised            = "crossrank.proposal.revised.v1"
-	TypeVoteCast                   = "crossrank.proposal.vote_cast.v1"
-	TypeVetoDismissed              = "crossrank.proposal.veto_dismissed.v1"
+	TypeVoteCast                   = "crossrank.proposal.vote_cast.v2"
+	TypeVetoDismissed              = "crossrank.proposal.veto_dismissed.v2"
 	TypeProposalCrossValidated     = "crossrank.proposal.cross_validated.v1"
 	TypeProposalReturnedToReview   = "crossrank.proposal.returned_to_review.v1"
 	TypeProposalRejected           = "crossrank.proposal.rejected.v1"
@@ -39,7 +40,7 @@ const (
 	TypeUserRegistered             = "crossrank.user.registered.v1"
 	TypeRoleGranted                = "crossrank.user.role_granted.v1"
 	TypeRoleRevoked                = "crossrank.user.role_revoked.v1"
-	TypePasswordChanged            = "crossrank.user.password_changed.v1"
+	TypePasswordChanged            = "crossrank.user.password_changed.v2"
 	TypeTokenIssued                = "crossrank.user.token_issued.v1"
 	TypeTokenRevoked               = "crossrank.user.token_revoked.v1"
 	TypeWebhookDelivered           = "crossrank.webhook.delivered.v1"
@@ -121,7 +122,21 @@ var upcasters = map[string]struct {
 	up   Upcaster
 }{
 	"crossrank.proposal.evidence_added.v1": {TypeEvidenceAdded, upcastEvidenceV1},
+	// A v1 vote, dismissed veto, opened proposal or password change is a v2
+	// one without the field v2 added (the status change, the methodology,
+	// the revoked tokens it carries): its body reads as v2 unchanged. The
+	// version moved so that a Crossrank older than these fields refuses the
+	// v2 events (ErrUnknownType stops its replay) instead of reading them
+	// without the field and showing a cross-validated proposal in review.
+	"crossrank.proposal.vote_cast.v1":      {TypeVoteCast, upcastSame},
+	"crossrank.proposal.veto_dismissed.v1": {TypeVetoDismissed, upcastSame},
+	"crossrank.proposal.opened.v1":         {TypeProposalOpened, upcastSame},
+	"crossrank.user.password_changed.v1":   {TypePasswordChanged, upcastSame},
 }
+
+// upcastSame is the upcaster of a version whose body is a valid body of the
+// next one.
+func upcastSame(old json.RawMessage) (json.RawMessage, error) { return old, nil }
 
 // evidenceAddedV1 is the first shape of EvidenceAdded: one "source" field held
 // either a URL or a document name, and evidence never expired.
@@ -174,6 +189,41 @@ func Types() []string {
 	return out
 }
 
+// Current returns the catalog type an event stored as typ is read as: typ
+// itself when it is current, the type its upcasters lead to when it is
+// older. ok is false for a type the catalog does not know.
+func Current(typ string) (current string, ok bool) {
+	for hops := 0; hops <= 16; hops++ {
+		if _, ok := catalog[typ]; ok {
+			return typ, true
+		}
+		u, ok := upcasters[typ]
+		if !ok {
+			return "", false
+		}
+		typ = u.next
+	}
+	return "", false
+}
+
+// Versions returns every type an event read as typ's current type may be
+// stored as, the current one and the older ones, sorted; none when the
+// catalog does not know typ.
+func Versions(typ string) []string {
+	cur, ok := Current(typ)
+	if !ok {
+		return nil
+	}
+	out := []string{cur}
+	for old := range upcasters {
+		if c, _ := Current(old); c == cur {
+			out = append(out, old)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // DecodeData upcasts raw to the current version of its type and decodes it.
 // It returns the current type name, the (possibly upcast) body and a pointer
 // to the payload struct.
@@ -198,4 +248,22 @@ func DecodeData(typ string, raw []byte) (string, json.RawMessage, any, error) {
 		return "", nil, nil, fmt.Errorf("%w: %s body: %v", ErrMalformed, typ, err)
 	}
 	return typ, body, ptr.Interface(), nil
+}
+
+// WrittenAs returns e as a Crossrank that wrote typ, an older version of
+// e's type, built it: both Type and StoredType are typ, so it is stored,
+// and hashed, under that version. typ's upcasters must lead to e's type
+// and keep the body as it is; that the body holds nothing typ lacks (a v1
+// vote has no transition) is the caller's to ensure. Generators of
+// old-shaped histories use it.
+func (e Event) WrittenAs(typ string) (Event, error) {
+	cur, body, _, err := DecodeData(typ, e.Raw)
+	if err != nil {
+		return Event{}, err
+	}
+	if cur != e.Type || !bytes.Equal(body, e.Raw) {
+		return Event{}, fmt.Errorf("%w: %s is not an older version of %s with the same body", ErrUnknownType, typ, e.Type)
+	}
+	e.Type, e.StoredType = typ, typ
+	return e, nil
 }

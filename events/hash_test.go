@@ -26,10 +26,21 @@ func chainFixture(t *testing.T) []events.Event {
 		e.Sequence = seq
 		return e
 	}
-	opened := mk(1, "0195eb2c-1a00-7000-8000-000000000001", "alice", "p-1",
-		&events.ProposalOpened{Ranking: "gpu-cloud", Entry: "autodl", NewEntry: true, Title: "收录 AutoDL <new>"})
-	vote := mk(2, "0195eb2c-1a00-7000-8000-000000000002", "bob", "p-1",
-		&events.VoteCast{Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}, Comment: "价格 & 来源已核对"})
+	// The proposal and the vote are v1 events, as Crossrank stored them
+	// before opened and vote_cast moved to v2: they hash as they always did.
+	v1 := func(e events.Event, typ string) events.Event {
+		e, err := e.WrittenAs(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	opened := v1(mk(1, "0195eb2c-1a00-7000-8000-000000000001", "alice", "p-1",
+		&events.ProposalOpened{Ranking: "gpu-cloud", Entry: "autodl", NewEntry: true, Title: "收录 AutoDL <new>"}),
+		"crossrank.proposal.opened.v1")
+	vote := v1(mk(2, "0195eb2c-1a00-7000-8000-000000000002", "bob", "p-1",
+		&events.VoteCast{Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}, Comment: "价格 & 来源已核对"}),
+		"crossrank.proposal.vote_cast.v1")
 	vote.CorrelationID, vote.CausationID = "req-42", opened.ID
 	// A v1 event as an older version stored it: hashed with its stored type
 	// and body, whatever the upcaster makes of it today.

@@ -252,6 +252,13 @@ type VetoDismissed struct {
 // older histories carry the transition as the separate
 // ProposalCrossValidated or ProposalReturnedToReview event that followed,
 // and every reader treats the two forms alike.
+//
+// Carrying a transition changed what a vote means, so the events that may
+// carry one are a new version (vote_cast.v2, veto_dismissed.v2; likewise
+// opened.v2 with Proposed and password_changed.v2 with RevokedTokens): a
+// Crossrank that predates them stops at the unknown type instead of
+// reading the vote without its transition. The v1 types are upcast as
+// they are (their bodies are v2 bodies without the field).
 type Transition struct {
 	CrossValidated   *ProposalCrossValidated   `json:"cross_validated,omitempty"`
 	ReturnedToReview *ProposalReturnedToReview `json:"returned_to_review,omitempty"`

@@ -210,7 +210,10 @@ func (p *projector) apply(ev events.Event, head string) error {
 	p.head, p.seq = head, ev.Sequence
 	// Audit rows are inserted together at the end of the batch (nothing
 	// reads them before).
-	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.Type, ev.ID, a.en, a.zh,
+	// The row names the type as stored, the one its hash covers: a row
+	// reads the same whichever version of Crossrank projected it, and the
+	// filters match every version of an event (AuditFilter.Type).
+	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.StoredType, ev.ID, a.en, a.zh,
 		a.before, a.after, a.ranking, a.entry, a.proposal, p.head, ev.AuthVia)
 	return nil
 }

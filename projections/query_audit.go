@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 )
 
 // Bounds of one page of the audit trail.
@@ -23,7 +24,7 @@ type AuditFilter struct {
 	Entry    string // an entry slug (of Ranking, or of any ranking)
 	Proposal string // a proposal id
 	Actor    string // who caused the event
-	Type     string // the full event type, crossrank.<aggregate>.<event>.v<N>
+	Type     string // the full event type, crossrank.<aggregate>.<event>.v<N>; matches every version of the event
 	From     string // first day, YYYY-MM-DD (UTC), inclusive
 	To       string // last day, YYYY-MM-DD (UTC), inclusive
 
@@ -43,7 +44,7 @@ type AuditRow struct {
 	Actor     string    `json:"actor"`
 	Kind      string    `json:"kind"`
 	Aggregate string    `json:"aggregate"`
-	Type      string    `json:"type"`
+	Type      string    `json:"type"` // as stored (the type its hash covers): v1 and v2 of an event both appear
 	EventID   string    `json:"event_id"`
 	SummaryEn string    `json:"summary_en"`
 	SummaryZh string    `json:"summary_zh"`
@@ -87,7 +88,15 @@ func (f AuditFilter) where() (string, []any, error) {
 	if f.Actor != "" {
 		add("actor=?", f.Actor)
 	}
-	if f.Type != "" {
+	if vs := events.Versions(f.Type); len(vs) > 0 {
+		// Every version of the event: a vote stored as vote_cast.v1 is
+		// the same event as a vote_cast.v2 for whoever filters.
+		ph := strings.Repeat(",?", len(vs))[1:]
+		conds = append(conds, "type IN ("+ph+")")
+		for _, v := range vs {
+			args = append(args, v)
+		}
+	} else if f.Type != "" {
 		add("type=?", f.Type)
 	}
 	// at holds RFC 3339 UTC times, so a day compares as a string prefix:
@@ -234,9 +243,24 @@ func (s *Store) auditExists(ctx context.Context, where string, args ...any) (boo
 	return err == nil, err
 }
 
-// AuditTypes lists the event types present in the trail, sorted.
+// AuditTypes lists the event types present in the trail, sorted, each at
+// its current version: older versions of an event (vote_cast.v1) are
+// listed once, as the current one (vote_cast.v2), which filters both.
+// A type the catalog does not know keeps its name.
 func (s *Store) AuditTypes(ctx context.Context) ([]string, error) {
-	return s.strings(ctx, `SELECT DISTINCT type FROM audit ORDER BY type`)
+	stored, err := s.strings(ctx, `SELECT DISTINCT type FROM audit ORDER BY type`)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(stored))
+	for _, t := range stored {
+		if cur, ok := events.Current(t); ok {
+			t = cur
+		}
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // AuditActors lists everyone who caused an event, sorted.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
 )
@@ -82,10 +83,14 @@ func TestAuditFilters(t *testing.T) {
 		{"today", projections.AuditFilter{From: today, To: today},
 			func(r projections.AuditRow) bool { return r.At.UTC().Format(time.DateOnly) == today }, true},
 		{"from tomorrow", projections.AuditFilter{From: tomorrow}, func(projections.AuditRow) bool { return false }, false},
-		{"combined", projections.AuditFilter{Actor: "editor", Proposal: "demo-matpool-2", Type: "crossrank.proposal.opened.v1"},
+		{"combined", projections.AuditFilter{Actor: "editor", Proposal: "demo-matpool-2", Type: events.TypeProposalOpened},
 			func(r projections.AuditRow) bool {
-				return r.Actor == "editor" && r.Proposal == "demo-matpool-2" && r.Type == "crossrank.proposal.opened.v1"
+				return r.Actor == "editor" && r.Proposal == "demo-matpool-2" && r.Type == events.TypeProposalOpened
 			}, true},
+		// An older version of the type filters the same: a proposal opened
+		// as opened.v1 and one opened as v2 are one kind of event.
+		{"older version", projections.AuditFilter{Type: "crossrank.proposal.opened.v1"},
+			func(r projections.AuditRow) bool { return r.Type == events.TypeProposalOpened }, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -27,7 +27,7 @@ func TestReplayIsDeterministic(t *testing.T) {
 	for q, want := range map[string]int{
 		"SELECT count(*) FROM editions": 2,
 		"SELECT count(*) FROM audit WHERE type='crossrank.proposal.returned_to_review.v1'":                              1,
-		"SELECT count(*) FROM audit WHERE type='crossrank.proposal.veto_dismissed.v1'":                                  1,
+		"SELECT count(*) FROM audit WHERE type='crossrank.proposal.veto_dismissed.v2'":                                  1,
 		"SELECT count(*) FROM audit WHERE type='crossrank.proposal.revised.v1'":                                         1,
 		"SELECT count(*) FROM audit WHERE type='crossrank.ranking.methodology_published.v1'":                            2,
 		"SELECT count(*) FROM methodology_history WHERE kind='weight'":                                                  2,

@@ -87,6 +87,11 @@ func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 			if err != nil {
 				return err
 			}
+			if v1, ok := unfoldedType[ev.Type]; ok && !w.Folded {
+				if ev, err = ev.WrittenAs(v1); err != nil {
+					return err
+				}
+			}
 			if first == "" {
 				first = ev.ID
 			}
@@ -148,6 +153,16 @@ func Unfold(changes []domain.Change) []domain.Change {
 		}
 	}
 	return out
+}
+
+// unfoldedType maps the types whose version moved with the fold to the
+// version the desk wrote before it: an unfolded history is stored as that
+// desk stored it, types included, and keeps its digest and audit hashes.
+var unfoldedType = map[string]string{
+	events.TypeVoteCast:        "crossrank.proposal.vote_cast.v1",
+	events.TypeVetoDismissed:   "crossrank.proposal.veto_dismissed.v1",
+	events.TypeProposalOpened:  "crossrank.proposal.opened.v1",
+	events.TypePasswordChanged: "crossrank.user.password_changed.v1",
 }
 
 // transitionEvent returns the separate event of a transition, none for none.
