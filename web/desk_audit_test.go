@@ -116,6 +116,22 @@ func TestAuditFiltersReturnTheRightRows(t *testing.T) {
 					t.Errorf("actor select shows %q", got)
 				}
 			}
+			// The type list offers each event once, at its current version,
+			// and shows it chosen whichever version the query named.
+			if v := tc.query.Get("type"); v != "" {
+				if got, _ := doc.Find(`#f-type option[selected]`).Attr("value"); got != events.TypeVoteCast {
+					t.Errorf("type select shows %q for type=%s", got, v)
+				}
+			}
+			var offered []string
+			doc.Find(`#f-type option`).Each(func(_ int, o *goquery.Selection) {
+				if v, _ := o.Attr("value"); v != "" {
+					offered = append(offered, v)
+				}
+			})
+			if !slices.Contains(offered, events.TypeVoteCast) || slices.Contains(offered, "crossrank.proposal.vote_cast.v1") {
+				t.Errorf("the type list offers %v", offered)
+			}
 		})
 	}
 

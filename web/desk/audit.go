@@ -28,6 +28,11 @@ func AuditFilterOf(q url.Values) (projections.AuditFilter, error) {
 		Proposal: strings.TrimSpace(q.Get("proposal")), Actor: strings.TrimSpace(q.Get("actor")),
 		Type: strings.TrimSpace(q.Get("type")), From: strings.TrimSpace(q.Get("from")), To: strings.TrimSpace(q.Get("to")),
 	}
+	// An older version of a type (a bookmarked vote_cast.v1) filters as
+	// the current one, which the type list offers and links write.
+	if cur, ok := events.Current(f.Type); ok {
+		f.Type = cur
+	}
 	for _, n := range []struct {
 		name string
 		dst  *uint64
@@ -173,7 +178,7 @@ type auditRowView struct {
 }
 
 // auditTypeLabel names an event type in lang: "Vote cast" for
-// crossrank.proposal.vote_cast.v1; an unknown type keeps its name.
+// crossrank.proposal.vote_cast.v1 and .v2 alike; an unknown type keeps its name.
 func auditTypeLabel(lang, typ string) string {
 	kind, name, _, err := events.ParseType(typ)
 	if err != nil {
