@@ -142,7 +142,7 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 		return nil
 	})
 	id := tokenIDOf(t, full)
-	if want := []string{"crossrank.user.password_changed.v1", "Changed password; revoked API tokens " + id,
+	if want := []string{events.TypePasswordChanged, "Changed password; revoked API tokens " + id,
 		"修改密码；吊销 API 令牌 " + id}; !slices.Equal(got, want) {
 		t.Errorf("the admin's trail: %q, want %q", got, want)
 	}
