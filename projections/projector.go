@@ -212,7 +212,11 @@ func (p *projector) apply(ev events.Event, head string) error {
 	// reads them before).
 	// The row names the type as stored, the one its hash covers: a row
 	// reads the same whichever version of Crossrank projected it, and the
-	// filters match every version of an event (AuditFilter.Type).
+	// filters match every version of an event (AuditFilter.Type). (Rows
+	// projected before this rule named the type after upcasting; only
+	// evidence_added.v1 events, from logs older than evidence v2, read
+	// differently, and `crossrank verify` lists them until `crossrank
+	// rebuild`: the row does not hold what a migration would need to tell.)
 	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.StoredType, ev.ID, a.en, a.zh,
 		a.before, a.after, a.ranking, a.entry, a.proposal, p.head, ev.AuthVia)
 	return nil
