@@ -199,11 +199,14 @@ func (f *follower) fast(aggs []events.Aggregate) ([]*entry, uint64, bool) {
 	return out, f.cur, true
 }
 
-// stored records an append made on the fast path: evs were stored at the
-// sequences up to last, right after guard (the stream expectation held). If
-// none of them is of a followed kind, the kept states are current at last
-// too, before the stream delivers them.
-func (f *follower) stored(guard, last uint64, evs []events.Event) {
+// stored records an append of this handler: evs were stored at the
+// sequences up to last. When the first of them directly follows cur, nothing
+// else was stored in between (sequences are contiguous), so if none of them
+// is of a followed kind the kept states are current at last too, before the
+// stream delivers them — and the next command's fast path holds. (Without
+// this a command would find cur one behind its predecessor's event, still
+// on its way from the stream, and miss every time.)
+func (f *follower) stored(last uint64, evs []events.Event) {
 	if f == nil {
 		return
 	}
@@ -212,10 +215,11 @@ func (f *follower) stored(guard, last uint64, evs []events.Event) {
 			return
 		}
 	}
+	first := last + 1 - uint64(len(evs))
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.cur >= guard {
-		f.cur = max(f.cur, last)
+	if first == f.cur+1 {
+		f.cur = last
 	}
 }
 

@@ -217,8 +217,8 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		evs[i].Sequence = last - uint64(len(evs)-1-i)
 		ids[i] = evs[i].ID
 	}
-	if guard > 0 && !retry {
-		h.follow.Load().stored(guard, last, evs)
+	if !retry {
+		h.follow.Load().stored(last, evs)
 	}
 	if c.commandID == "" || !retry {
 		// Fresh random ids cannot be stored already, and a store that tells
