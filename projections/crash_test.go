@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +25,10 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv(childNATS) != "" {
 		os.Exit(applyChild(os.Getenv(childNATS), os.Getenv(childDB)))
+	}
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		projections.SmallTransactions()
 	}
 	os.Exit(m.Run())
 }

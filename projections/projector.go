@@ -35,11 +35,12 @@ type projector struct {
 	seq           uint64
 	head          string
 	chain         events.Chainer
+	news          *newStates // a rebuild's: which states cannot be in the table; nil: any can
 }
 
-func newProjector(w *wconn, c *memo, seq uint64, head string) *projector {
+func newProjector(w *wconn, c *memo, seq uint64, head string, news *newStates) *projector {
 	return &projector{w: w, states: c.states, snapshots: c.snapshots, ranks: c.ranks, scenarioRanks: c.scenarioRanks, used: map[events.Aggregate]bool{}, dirty: map[events.Aggregate]uint64{},
-		proposals: map[string]proposalRow{}, seq: seq, head: head}
+		proposals: map[string]proposalRow{}, seq: seq, head: head, news: news}
 }
 
 // memo is what a Store remembers between batches: the aggregate states and
@@ -109,6 +110,16 @@ func (p *projector) state(a events.Aggregate) (any, error) {
 	s := domain.ZeroState(a)
 	if s == nil {
 		return nil, nil // webhooks keep no state
+	}
+	if p.news != nil && p.news.isNew(a) {
+		if checkNewStates {
+			if _, err := p.w.queryRow("SELECT state FROM states WHERE kind=? AND id=?", string(a.Kind), a.ID); !errors.Is(err, errNoRow) {
+				return nil, fmt.Errorf("%w: %s (%v)", errNewStateFound, a, err)
+			}
+		}
+		p.states[a] = s
+		p.used[a] = true
+		return s, nil
 	}
 	row, err := p.w.queryRow("SELECT state FROM states WHERE kind=? AND id=?", string(a.Kind), a.ID)
 	switch {

@@ -31,8 +31,12 @@ func (r RebuildStats) Rate() float64 {
 }
 
 // rebuildTxEvents is about how many events one transaction of a rebuild
-// applies.
-const rebuildTxEvents = 20_000
+// applies, in batches of rebuildBatch (variables for the package's tests,
+// which make them small).
+var (
+	rebuildTxEvents uint64 = 20_000
+	rebuildBatch           = BatchSize
+)
 
 // rebuildMemoryLimit is the soft memory limit (runtime/debug) a rebuild
 // runs under unless the process has one or GOMEMLIMIT is set (to anything,
@@ -94,8 +98,16 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 	}
 	// The projection builds rows on this goroutine while another runs the
 	// statements: see pipeline.
+	// The file is new: its states are those this Store writes.
+	empty, err := emptyStates(w)
+	if err != nil {
+		return 0, err
+	}
 	w.pipelined()
 	s := &Store{w: w, path: path, changed: make(chan struct{})}
+	if empty {
+		s.news = newNewStates()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// The reading goroutine also computes the audit chain, which depends
@@ -109,7 +121,7 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 	go func() {
 		defer close(batches)
 		newBatch := func() batch {
-			return batch{evs: make([]events.Event, 0, BatchSize), heads: make([]string, 0, BatchSize)}
+			return batch{evs: make([]events.Event, 0, rebuildBatch), heads: make([]string, 0, rebuildBatch)}
 		}
 		b := newBatch()
 		var chain events.Chainer
@@ -126,7 +138,7 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 		err := src.Replay(ctx, 1, func(ev events.Event) error {
 			head = chain.Next(head, ev)
 			b.evs, b.heads = append(b.evs, ev), append(b.heads, head)
-			if len(b.evs) == BatchSize {
+			if len(b.evs) == rebuildBatch {
 				return send()
 			}
 			return nil

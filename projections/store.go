@@ -21,6 +21,7 @@ type Store struct {
 
 	applying sync.Mutex // held by Apply
 	memo     *memo      // as of seq; nil: load from the tables
+	news     *newStates // a rebuild's, see newStates; nil: any state may be in the table
 
 	stability stabilityMemo // Stability's answers, per ranking and edition
 
@@ -149,7 +150,7 @@ func (s *Store) begin(context.Context) (*txn, error) {
 	if memo == nil || t.seq != s.seq {
 		memo = newMemo()
 	}
-	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]))
+	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]), s.news)
 	return t, nil
 }
 
@@ -223,8 +224,8 @@ func (s *Store) commit(ctx context.Context, t *txn) error {
 // rebuild of a million events peak at 630 MiB, 4,000 at 400 MiB (268 MiB
 // under the rebuild's memory limit, with transactions of 20,000 events),
 // 1,000 at 244 MiB, as fast: a rebuild's transaction keeps what it uses
-// anyway.
-const maxCachedStates = 1_000
+// anyway. (A variable for the package's tests, which make it small.)
+var maxCachedStates = 1_000
 
 // ErrWaitTimeout means the projection did not reach the sequence in time.
 var ErrWaitTimeout = errors.New("projections: read model is behind; the change is saved and will appear shortly")
