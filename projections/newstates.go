@@ -17,7 +17,7 @@ import (
 // one of the ~8k state loads that missed the memo was of an aggregate the
 // rebuild had not seen yet.
 //
-// It holds a 64-bit hash of each aggregate loaded, about 16 bytes a
+// It holds a 64-bit hash of each aggregate loaded, about 16 bytes an
 // aggregate in the map: a collision only makes the projector look for a
 // row that is not there, as it did before. The live projector starts from
 // a model it did not write and has none.
