@@ -248,11 +248,6 @@ func BenchmarkParallel32(b *testing.B) {
 	const writers, perRound = 32, 8
 	s := newStore(b)
 	ctx := testContext(b)
-	type msg struct {
-		subject string
-		h       nats.Header
-		body    []byte
-	}
 	last := make([]uint64, writers)
 	var appendDur, rawDur time.Duration
 	round := func(r int, raw bool) {
