@@ -182,16 +182,8 @@ func (f *follower) fast(aggs []events.Aggregate) ([]*entry, uint64, bool) {
 		if !slices.Contains(followedKinds, a.Kind) {
 			return nil, 0, false
 		}
-		k := f.states[a]
+		k := f.loadedLocked(a)
 		if k == nil {
-			return nil, 0, false
-		}
-		select {
-		case <-k.ready:
-		default:
-			return nil, 0, false
-		}
-		if k.err != nil {
 			return nil, 0, false
 		}
 		out[i] = &entry{state: k.e.state, seq: k.e.seq, loaded: true}
@@ -227,16 +219,28 @@ func (f *follower) stored(last uint64, evs []events.Event) {
 func (f *follower) kept(a events.Aggregate) (any, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if k := f.loadedLocked(a); k != nil {
+		return k.e.state, true
+	}
+	return nil, false
+}
+
+// loadedLocked returns a's kept state once its first load has succeeded,
+// else nil. f.mu must be held.
+func (f *follower) loadedLocked(a events.Aggregate) *followed {
 	k := f.states[a]
 	if k == nil {
-		return nil, false
+		return nil
 	}
 	select {
 	case <-k.ready:
-		return k.e.state, k.err == nil
 	default:
-		return nil, false
+		return nil
 	}
+	if k.err != nil {
+		return nil
+	}
+	return k
 }
 
 // snapshots returns the kept states of aggs, loading each from the store
