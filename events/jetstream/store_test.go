@@ -1,8 +1,10 @@
 package jetstream_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -251,4 +253,49 @@ func TestReplayLeavesNoConsumer(t *testing.T) {
 		info, err := st.Info(ctx)
 		return err == nil && info.State.Consumers == 0
 	})
+}
+
+// A replay's pulls are bounded by bytes; a bound below the largest message
+// the server accepts would stall on that message. Append and Decode refuse
+// bodies over 256 KiB, but another writer of the stream may store up to
+// the server's limit: messages that large, between small ones, all come
+// back (and Replay reports them as malformed rather than hang).
+func TestReplayDeliversTheLargestMessages(t *testing.T) {
+	e := startServer(t, jetstream.EmbeddedOptions{Dir: t.TempDir()})
+	nc := connect(t, e)
+	s := open(t, nc, jetstream.Config{})
+	ctx := testContext(t)
+	var want []uint64
+	for i, id := range []string{"p-small-1", "p-big-1", "p-big-2", "p-small-2"} {
+		ev := vote(t, id, 1)
+		subject, h, body, err := events.Encode(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(id, "p-big") {
+			body, err = json.Marshal(events.VoteCast{
+				Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"},
+				Comment: strings.Repeat("x", int(nc.MaxPayload())-4<<10),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		seq, err := s.RawPublish(ctx, subject, nats.Header(h), body)
+		if err != nil {
+			t.Fatalf("publish %d (%d bytes): %v", i, len(body), err)
+		}
+		want = append(want, seq)
+	}
+	var got []uint64
+	err := s.RawReplay(ctx, 1, func(seq uint64, _ string, _ nats.Header, _ []byte) error {
+		got = append(got, seq)
+		return nil
+	})
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("raw replay: %v, sequences %v, want %v", err, got, want)
+	}
+	if err := s.Replay(ctx, 1, func(events.Event) error { return nil }); !errors.Is(err, events.ErrMalformed) {
+		t.Fatalf("Replay: %v, want the large event reported malformed", err)
+	}
 }
