@@ -11,11 +11,15 @@ import (
 // LastSeq (0: the aggregate has no events yet). With Stream set it guards the
 // whole log instead: its last sequence, whatever the aggregate, must be
 // LastSeq — nothing at all was stored since (Aggregate is ignored; at most
-// one such expectation per append).
+// one such expectation per append). With Stream and After set, the log's
+// last event must be the one with id After, whatever its sequence: the
+// append goes right after that event or not at all (LastSeq is ignored;
+// one event per append).
 type Expectation struct {
 	Aggregate Aggregate
 	LastSeq   uint64
 	Stream    bool
+	After     string
 }
 
 // Store is an append-only event log with optimistic concurrency per aggregate.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,11 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/synadia-io/orbit.go/jetstreamext"
 )
+
+// codeWrongLastMsgID means the stream's last event is not the one expected
+// (Nats-Expected-Last-Msg-Id, JSStreamWrongLastMsgIDErrF); nats.go has no
+// constant for it.
+const codeWrongLastMsgID jetstream.ErrorCode = 10070
 
 // MaxBatch is the most events one Append stores: the server's default limit
 // of messages in an atomic batch (JetStreamLimits.MaxBatchSize, 1000).
@@ -42,7 +48,7 @@ const (
 //     but the check reads the stream as it was before the batch; it is put
 //     on the first message of each aggregate, where that is plainly right.
 //   - Nats-Expected-Last-Sequence only on the first message;
-//     Nats-Expected-Last-Msg-Id is refused (we use neither).
+//     Nats-Expected-Last-Msg-Id is refused (Expectation.After: one event only).
 //   - At most 1000 messages (server default) and 50 batches in flight per
 //     stream (429 beyond, reported as ErrUnavailable).
 //
@@ -67,7 +73,7 @@ func (s *Store) Append(ctx context.Context, expect []events.Expectation, evs ...
 // reports false, this call stored the events, each expectation held, and
 // so the caller's view of the aggregates plus these events is exact.
 func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (last uint64, retry bool, err error) {
-	msgs, err := messages(expect, evs)
+	msgs, err := s.messages(expect, evs)
 	if err != nil {
 		return 0, false, err
 	}
@@ -103,12 +109,68 @@ func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, e
 					continue
 				}
 				return seq, rerr == nil, rerr
+			case codeWrongLastMsgID:
+				// A fresh event stored before would have been a duplicate,
+				// acknowledged before any expectation is checked.
+				return 0, false, fmt.Errorf("%w: %v", events.ErrConflict, err)
 			case codeMsgTooLarge, codeBatchTooLarge:
 				return 0, false, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
 			}
 		}
 		return 0, false, s.wrap("append", err)
 	}
+}
+
+// Chains reports whether AppendSent's ordering holds on this stream: one
+// server applies its appends in the order they arrive. On a replicated
+// stream the leader checks an expected last event id against what it has
+// applied, not what it has proposed, so a chain could pass over a write
+// still in flight: AppendSent is not offered there.
+func (s *Store) Chains() bool { return !s.replicated }
+
+// AppendSent appends one event like AppendReport, and calls sent once the
+// message is on the connection, before its acknowledgement: a caller that
+// holds a lock from before the call until sent puts its appends on the
+// wire, and so in the stream, in the order it took the lock. A chain of
+// appends each expecting the one before it as the stream's last
+// (Expectation.After) is then stored whole, or broken where a link fails
+// and refused from there on. sent is not called when the message is not
+// sent. Nothing is sent again: any failure is returned (ErrConflict when an
+// expectation failed, ErrUnavailable when the outcome is unknown).
+func (s *Store) AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (last uint64, retry bool, err error) {
+	msgs, err := s.messages(expect, []events.Event{ev})
+	if err != nil {
+		return 0, false, err
+	}
+	if err := s.connected(); err != nil {
+		return 0, false, err
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	f, err := s.js.PublishMsgAsync(msgs[0].msg, msgs[0].options()...)
+	if err != nil {
+		return 0, false, s.wrap("append", err)
+	}
+	sent()
+	select {
+	case ack := <-f.Ok():
+		return ack.Sequence, ack.Duplicate, nil
+	case err = <-f.Err():
+	case <-ctx.Done():
+		return 0, false, s.wrap("append", ctx.Err())
+	}
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode {
+		case codeWrongLastSeq, codeWrongLastSeqConst, codeWrongLastMsgID:
+			// Not reloaded as AppendReport does: the caller decides again
+			// on what is stored, and finds its event if a retry stored it.
+			return 0, false, fmt.Errorf("%w: %v", events.ErrConflict, err)
+		case codeMsgTooLarge:
+			return 0, false, fmt.Errorf("%w: %v", events.ErrTooLarge, err)
+		}
+	}
+	return 0, false, s.wrap("append", err)
 }
 
 // inFlightRetries bounds how often an append refused because its subject
@@ -132,28 +194,35 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 type pending struct {
 	msg    *nats.Msg
 	expect *events.Expectation
-	stream *uint64
+	stream *events.Expectation
 }
 
 // publishOne publishes one message and reports whether the server
 // recognised it as a duplicate of one it stored before.
 func (s *Store) publishOne(ctx context.Context, p pending) (uint64, bool, error) {
-	opts := []jetstream.PublishOpt{
-		jetstream.WithMsgID(p.msg.Header.Get(events.HeaderMsgID)),
-		jetstream.WithRetryAttempts(0), // fail fast; the caller's retry is safe
-	}
-	if e := p.expect; e != nil {
-		opts = append(opts, jetstream.WithExpectLastSequenceForSubject(e.LastSeq, e.Aggregate.Filter()))
-	}
-	if p.stream != nil {
-		opts = append(opts, jetstream.WithExpectLastSequence(*p.stream))
-	}
-	ack, err := s.js.PublishMsg(ctx, p.msg, opts...)
+	ack, err := s.js.PublishMsg(ctx, p.msg, append(p.options(), jetstream.WithRetryAttempts(0))...) // fail fast; the caller's retry is safe
 	if err != nil {
 		return 0, false, err
 	}
 	// A duplicate ack carries the sequence the event was first stored at.
 	return ack.Sequence, ack.Duplicate, nil
+}
+
+// options are the publish options of a message sent alone: its id and
+// expectations.
+func (p pending) options() []jetstream.PublishOpt {
+	opts := []jetstream.PublishOpt{jetstream.WithMsgID(p.msg.Header.Get(events.HeaderMsgID))}
+	if e := p.expect; e != nil {
+		opts = append(opts, jetstream.WithExpectLastSequenceForSubject(e.LastSeq, e.Aggregate.Filter()))
+	}
+	switch {
+	case p.stream == nil:
+	case p.stream.After != "":
+		opts = append(opts, jetstream.WithExpectLastMsgID(p.stream.After))
+	default:
+		opts = append(opts, jetstream.WithExpectLastSequence(p.stream.LastSeq))
+	}
+	return opts
 }
 
 func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) {
@@ -164,7 +233,7 @@ func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) 
 			p.msg.Header.Set(jetstream.ExpectedLastSubjSeqSubjHeader, e.Aggregate.Filter())
 		}
 		if p.stream != nil {
-			p.msg.Header.Set(jetstream.ExpectedLastSeqHeader, strconv.FormatUint(*p.stream, 10))
+			p.msg.Header.Set(jetstream.ExpectedLastSeqHeader, strconv.FormatUint(p.stream.LastSeq, 10))
 		}
 		msgs[i] = p.msg
 	}
@@ -178,6 +247,16 @@ func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) 
 	return ack.Sequence, nil
 }
 
+// messages is the package's messages, refusing an expectation of the last
+// event id on a replicated stream (see Chains): there nats-server 2.15.2
+// stopped answering appends for seconds after one such expectation failed.
+func (s *Store) messages(expect []events.Expectation, evs []events.Event) ([]pending, error) {
+	if s.replicated && slices.ContainsFunc(expect, func(x events.Expectation) bool { return x.Stream && x.After != "" }) {
+		return nil, fmt.Errorf("jetstream: expecting the last event id on a replicated stream: %w", errors.ErrUnsupported)
+	}
+	return messages(expect, evs)
+}
+
 // messages encodes evs and places each expectation on the first message of
 // its aggregate, or on a free message when the batch writes nothing to it
 // (the check names the aggregate by filter, so any message can carry it).
@@ -188,7 +267,7 @@ func messages(expect []events.Expectation, evs []events.Event) ([]pending, error
 	if len(evs) > MaxBatch {
 		return nil, fmt.Errorf("%w: %d events > %d", events.ErrTooLarge, len(evs), MaxBatch)
 	}
-	var stream *uint64
+	var stream *events.Expectation
 	perAggregate := expect[:0:0]
 	for i := range expect {
 		if !expect[i].Stream {
@@ -198,7 +277,11 @@ func messages(expect []events.Expectation, evs []events.Event) ([]pending, error
 		if stream != nil {
 			return nil, fmt.Errorf("%w: two expectations for the stream", events.ErrMalformed)
 		}
-		stream = &expect[i].LastSeq
+		// The server refuses Nats-Expected-Last-Msg-Id in an atomic batch.
+		if expect[i].After != "" && len(evs) > 1 {
+			return nil, fmt.Errorf("%w: an append of %d events cannot expect the last event id", events.ErrMalformed, len(evs))
+		}
+		stream = &expect[i]
 	}
 	expect = perAggregate
 	if len(expect) > len(evs) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -297,5 +298,77 @@ func TestReplayDeliversTheLargestMessages(t *testing.T) {
 	}
 	if err := s.Replay(ctx, 1, func(events.Event) error { return nil }); !errors.Is(err, events.ErrMalformed) {
 		t.Fatalf("Replay: %v, want the large event reported malformed", err)
+	}
+}
+
+// AppendSent puts appends on the wire in the order the caller sends them:
+// a chain, each expecting the one before as the stream's last event, is
+// stored whole without waiting for acks in between; once a link fails,
+// every append chained after it is refused.
+func TestAppendSentChains(t *testing.T) {
+	s := newStore(t)
+	ctx := testContext(t)
+	if !s.Chains() {
+		t.Fatal("a single server's stream should offer chains")
+	}
+	base, err := s.Append(ctx, nil, vote(t, "p-chain-0", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := func(id string) []events.Expectation { return []events.Expectation{{Stream: true, After: id}} }
+	// chain appends evs from goroutines of their own, each sent only after
+	// the previous one is on the wire, and returns the results in order.
+	chain := func(first []events.Expectation, evs []events.Event) ([]uint64, []error) {
+		seqs, errs := make([]uint64, len(evs)), make([]error, len(evs))
+		var wg sync.WaitGroup
+		prev := make(chan struct{})
+		close(prev)
+		for i, ev := range evs {
+			expect := first
+			if i > 0 {
+				expect = after(evs[i-1].ID)
+			}
+			wait, done := prev, make(chan struct{})
+			prev = done
+			sent := 0
+			wg.Go(func() {
+				<-wait
+				seqs[i], _, errs[i] = s.AppendSent(ctx, expect, func() { sent++; close(done) }, ev)
+				if sent > 1 || (sent == 0 && errs[i] == nil) {
+					t.Errorf("append %d: sent called %d times (error %v)", i, sent, errs[i])
+				}
+				if sent == 0 {
+					close(done)
+				}
+			})
+		}
+		wg.Wait()
+		return seqs, errs
+	}
+	var evs []events.Event
+	for i := range 8 {
+		evs = append(evs, vote(t, fmt.Sprintf("p-chain-%d", i+1), 1))
+	}
+	seqs, errs := chain([]events.Expectation{{Stream: true, LastSeq: base}}, evs)
+	for i := range evs {
+		if errs[i] != nil || seqs[i] != base+1+uint64(i) {
+			t.Fatalf("link %d: sequence %d, error %v; want %d", i, seqs[i], errs[i], base+1+uint64(i))
+		}
+	}
+	// Another writer stores an event after the chain's end was decided on:
+	// the link expecting that end is refused, and so is every link after it.
+	if _, err := s.Append(ctx, nil, vote(t, "p-chain-other", 1)); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.LastSequence(ctx)
+	more := []events.Event{vote(t, "p-chain-a", 1), vote(t, "p-chain-b", 1), vote(t, "p-chain-c", 1)}
+	_, errs = chain(after(evs[len(evs)-1].ID), more)
+	for i, err := range errs {
+		if !errors.Is(err, events.ErrConflict) {
+			t.Errorf("link %d after a broken one: error %v, want ErrConflict", i, err)
+		}
+	}
+	if last, _ := s.LastSequence(ctx); last != before {
+		t.Errorf("a broken chain stored something: last sequence %d, want %d", last, before)
 	}
 }

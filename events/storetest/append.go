@@ -229,3 +229,34 @@ func testExpectStream(f *fixture) {
 		f.t.Errorf("two stream expectations: Append error = %v, want ErrMalformed", err)
 	}
 }
+
+// testExpectAfter: with Expectation.After an append goes right after the
+// event with that id, whatever its sequence, or not at all.
+func testExpectAfter(f *fixture) {
+	agg, other := f.proposal(), f.proposal()
+	after := func(id string) events.Expectation { return events.Expectation{Stream: true, After: id} }
+	a, b, o := f.event(agg, 1), f.event(agg, 2), f.event(other, 1)
+	first := f.mustAppend(expect(agg, 0), a)
+	second, err := f.s.Append(f.ctx, []events.Expectation{after(a.ID), {Aggregate: agg, LastSeq: first}}, b)
+	if errors.Is(err, errors.ErrUnsupported) {
+		f.t.Skipf("this store does not offer the expectation: %v", err)
+	}
+	if err != nil {
+		f.t.Fatalf("right after the expected event: Append error = %v", err)
+	}
+	f.mustAppend(expect(other, 0), o) // another aggregate moves the log on
+	before := f.last()
+	if _, err := f.s.Append(f.ctx, []events.Expectation{after(b.ID)}, f.event(agg, 3)); !errors.Is(err, events.ErrConflict) {
+		f.t.Errorf("another event since: Append error = %v, want ErrConflict", err)
+	}
+	if _, err := f.s.Append(f.ctx, []events.Expectation{after(newID())}, f.event(agg, 4)); !errors.Is(err, events.ErrConflict) {
+		f.t.Errorf("an id never stored: Append error = %v, want ErrConflict", err)
+	}
+	if f.last() != before {
+		f.t.Errorf("a refused append stored something: last sequence %d, want %d", f.last(), before)
+	}
+	f.mustAppend([]events.Expectation{after(o.ID), {Aggregate: agg, LastSeq: second}}, f.event(agg, 5))
+	if _, err := f.s.Append(f.ctx, []events.Expectation{after(o.ID)}, f.event(agg, 6), f.event(agg, 7)); !errors.Is(err, events.ErrMalformed) {
+		f.t.Errorf("two events after one id: Append error = %v, want ErrMalformed", err)
+	}
+}

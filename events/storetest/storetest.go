@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) events.Store) {
 		{"ExpectedSequenceConflict", testConflict},
 		{"ExpectationOnUntouchedAggregate", testExpectOtherAggregate},
 		{"ExpectationOnTheStream", testExpectStream},
+		{"ExpectationOnTheLastEvent", testExpectAfter},
 		{"ConcurrentAppendsOneWins", testConcurrentAppends},
 		{"RetrySameEventID", testRetry},
 		{"RetryAfterLaterEvents", testRetryAfterLaterEvents},
