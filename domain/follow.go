@@ -51,11 +51,12 @@ const followWait = 50 * time.Millisecond
 type follower struct {
 	src FollowSource
 
-	mu     sync.Mutex
-	seen   uint64        // every event up to seen is applied to states
-	cur    uint64        // and the states are current at cur >= seen (see stored)
-	moved  chan struct{} // closed when seen moves on
-	states map[events.Aggregate]*followed
+	mu      sync.Mutex
+	seen    uint64        // every event up to seen is applied to states
+	cur     uint64        // and the states are current at cur >= seen (see stored)
+	version uint64        // followed events applied: the kept states changed
+	moved   chan struct{} // closed when seen moves on
+	states  map[events.Aggregate]*followed
 }
 
 // followed is one kept aggregate. Until its first load is done (ready
@@ -101,6 +102,7 @@ func (f *follower) apply(seq uint64, ev *events.Event) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if ev != nil {
+		f.version++
 		if k := f.states[ev.Aggregate()]; k != nil {
 			select {
 			case <-k.ready:
@@ -174,22 +176,26 @@ func (f *follower) waitFor(ctx context.Context, seq uint64) bool {
 // one command runs at a time (the common case) this saves the check: a
 // command's own event is known current at once (stored), without waiting
 // for the stream to deliver it.
-func (f *follower) fast(aggs []events.Aggregate) ([]*entry, uint64, bool) {
+func (f *follower) fast(aggs []events.Aggregate) ([]*entry, fastAt, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]*entry, len(aggs))
 	for i, a := range aggs {
 		if !slices.Contains(followedKinds, a.Kind) {
-			return nil, 0, false
+			return nil, fastAt{}, false
 		}
 		k := f.loadedLocked(a)
 		if k == nil {
-			return nil, 0, false
+			return nil, fastAt{}, false
 		}
 		out[i] = &entry{state: k.e.state, seq: k.e.seq, loaded: true}
 	}
-	return out, f.cur, true
+	return out, fastAt{seq: f.cur, version: f.version}, true
 }
+
+// fastAt is where the fast path's states are current: at stream position
+// seq, as the follower's version-th followed event left them.
+type fastAt struct{ seq, version uint64 }
 
 // stored records an append of this handler: evs were stored at the
 // sequences up to last. When the first of them directly follows cur, nothing

@@ -32,6 +32,7 @@ type Handler struct {
 	maxRetries int
 	follow     atomic.Pointer[follower] // keeps read-only aggregates current, when running
 	inflight   atomic.Int64             // commands running
+	chain      chain                    // the fast path's appends in flight (chain.go)
 }
 
 // NewHandler returns a handler over store. now may be nil (time.Now).
@@ -80,16 +81,24 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	slices.SortFunc(writes, func(a, b events.Aggregate) int { return compareStr(a.String(), b.String()) })
 	writes = slices.Compact(writes)
 	// Alone in this handler, a command may take the follower's fast path
-	// (follow.go); with others in flight their writes would make it miss.
-	fast := h.inflight.Add(1) == 1
+	// (follow.go); with others in flight their writes would make it miss,
+	// unless the appends are chained (chain.go).
+	fast := h.inflight.Add(1) == 1 || h.chainer() != nil
 	defer h.inflight.Add(-1)
 	for attempt := 0; ; attempt++ {
-		res, err := h.attempt(ctx, c, writes, attempt > 0, fast && attempt == 0)
-		if errors.Is(err, errFastMissed) {
-			res, err = h.attempt(ctx, c, writes, false, false)
+		// The first attempt may append as a link of the chain (chain.go),
+		// and try again in a new chain when refused, a few times; then, and
+		// after a conflict, the command is decided on the stored state and
+		// appended on its own.
+		res, err := h.attempt(ctx, c, writes, attempt > 0, fast && attempt == 0, attempt == 0)
+		for miss := 0; errors.Is(err, errChainBroken) && miss < chainRetries; miss++ {
+			res, err = h.attempt(ctx, c, writes, false, fast, true)
+		}
+		if errors.Is(err, errFastMissed) || errors.Is(err, errChainBroken) {
+			res, err = h.attempt(ctx, c, writes, false, false, false)
 		}
 		if errors.Is(err, errDecideAgain) {
-			res, err = h.attempt(ctx, c, writes, true, false)
+			res, err = h.attempt(ctx, c, writes, true, false, false)
 		}
 		if !errors.Is(err, events.ErrConflict) || attempt >= h.maxRetries {
 			return res, err
@@ -105,13 +114,13 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	}
 }
 
-func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh, fast bool) (Result, error) {
+func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh, fast, chained bool) (Result, error) {
 	// Read-only aggregates are read before any write lock is taken: waiting
 	// for a read while holding a write lock deadlocks against a command that
 	// writes what we read and reads what we write (Publish writes the edition
 	// and proposals; a vote writes a proposal and reads the edition). A read
 	// is an unguarded snapshot either way.
-	st, guard, err := h.readAll(ctx, c.reads, writes, fast)
+	st, at, err := h.readAll(ctx, c.reads, writes, fast)
 	if err != nil {
 		return Result{}, err
 	}
@@ -141,7 +150,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 	}
 	changes, err := c.decide(st)
-	if (err != nil || len(changes) == 0) && guard > 0 {
+	if (err != nil || len(changes) == 0) && at.seq > 0 {
 		// Followed states not yet shown current: a refusal or a no-op is
 		// decided again after the follower's check.
 		return Result{}, errFastMissed
@@ -188,15 +197,24 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			expect = append(expect, events.Expectation{Aggregate: ch.Aggregate, LastSeq: e.seq})
 		}
 	}
-	if guard > 0 {
-		// The follower's fast path: the decision holds only if nothing at
-		// all was stored after the position its states are current at.
-		expect = append(expect, events.Expectation{LastSeq: guard, Stream: true})
+	var last uint64
+	var retry bool
+	if c := h.chainer(); chained && c != nil && len(evs) == 1 {
+		last, retry, err = h.appendChained(ctx, c, expect, evs[0], at)
+	} else {
+		if at.seq > 0 {
+			// The follower's fast path: the decision holds only if nothing
+			// at all was stored after the position its states are current at.
+			expect = append(expect, events.Expectation{LastSeq: at.seq, Stream: true})
+		}
+		last, retry, err = h.append(ctx, expect, evs)
 	}
-	last, retry, err := h.append(ctx, expect, evs)
 	if err != nil {
+		if errors.Is(err, errFastMissed) || errors.Is(err, errChainBroken) {
+			return Result{}, err
+		}
 		if errors.Is(err, events.ErrConflict) {
-			if guard > 0 {
+			if at.seq > 0 {
 				return Result{}, errFastMissed
 			}
 			return Result{}, err

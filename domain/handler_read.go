@@ -23,7 +23,7 @@ import (
 // With fast set, when every aggregate read is followed and kept, it returns
 // the kept states without the follower's check and guard, the sequence
 // they are current at, for the append to expect as the stream's last.
-func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate, fast bool) (states, uint64, error) {
+func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate, fast bool) (states, fastAt, error) {
 	var todo []events.Aggregate
 	for _, a := range reads {
 		if !slices.Contains(todo, a) && !slices.Contains(writes, a) {
@@ -32,12 +32,12 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate,
 	}
 	f := h.follow.Load()
 	if fast && f != nil && len(todo) > 0 {
-		if snaps, guard, ok := f.fast(todo); ok {
+		if snaps, at, ok := f.fast(todo); ok {
 			st := states{}
 			for i, a := range todo {
 				st[a] = snaps[i]
 			}
-			return st, guard, nil
+			return st, at, nil
 		}
 	}
 	// Each group is read at once into snaps: one aggregate, or the followed
@@ -90,13 +90,13 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate,
 	st := states{}
 	for i, g := range groups {
 		if errs[i] != nil {
-			return nil, 0, errs[i]
+			return nil, fastAt{}, errs[i]
 		}
 		for j, a := range g {
 			st[a] = snaps[i][j]
 		}
 	}
-	return st, 0, nil
+	return st, fastAt{}, nil
 }
 
 func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, reload bool) error {

@@ -61,6 +61,20 @@ func TestCluster(t *testing.T) {
 		}
 		return err == nil
 	})
+	// The stream's own group elects its leader after that; until then
+	// appends find no responder (seen under load).
+	js, err := natsjs.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the stream to have a leader", 30*time.Second, func() bool {
+		st, err := js.Stream(testContext(t), jetstream.StreamName)
+		if err != nil {
+			return false
+		}
+		info, err := st.Info(testContext(t))
+		return err == nil && info.Cluster != nil && info.Cluster.Leader != ""
+	})
 
 	t.Run("Conformance", func(t *testing.T) {
 		storetest.Run(t, func(*testing.T) events.Store { return s })

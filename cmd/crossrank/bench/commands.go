@@ -74,6 +74,21 @@ func (r *recorder) AppendReport(ctx context.Context, expect []events.Expectation
 	return seq, retry, err
 }
 
+// Chains and AppendSent pass the store's chained appends through (the
+// handler's appends with several commands in flight).
+func (r *recorder) Chains() bool { return r.Store.(*jetstream.Store).Chains() }
+
+func (r *recorder) AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (uint64, bool, error) {
+	defer r.appends.since(time.Now())
+	seq, retry, err := r.Store.(*jetstream.Store).AppendSent(ctx, expect, sent, ev)
+	if err == nil {
+		r.mu.Lock()
+		r.evs = append(r.evs, ev)
+		r.mu.Unlock()
+	}
+	return seq, retry, err
+}
+
 func (r *recorder) take() []events.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
