@@ -103,6 +103,21 @@ func (h *Handler) appendChained(ctx context.Context, c chainer, expect []events.
 	}
 	unlock := sync.OnceFunc(p.mu.Unlock)
 	defer unlock()
+	if p.links == 0 && h.inflight.Load() == 1 && !h.alwaysChain {
+		// Alone: a plain append, whose answer comes back without the
+		// asynchronous publish's hand-off (sequential commands were 5-10 %
+		// slower with it), under the lock so that no link goes out
+		// meanwhile. Its conflicts are the fast path's misses or the
+		// aggregate's, as without a chain.
+		if at.seq > 0 {
+			cur, ok := f.currentAt(at.version)
+			if !ok {
+				return 0, false, errFastMissed
+			}
+			expect = append(slices.Clip(expect), events.Expectation{Stream: true, LastSeq: cur})
+		}
+		return h.append(ctx, expect, []events.Event{ev})
+	}
 	var guard events.Expectation
 	version := at.version
 	switch {

@@ -92,6 +92,7 @@ func TestChainRefusesAfterAnotherWrite(t *testing.T) {
 	g := newGatedSource(st)
 	s := &holdingStore{gatedSource: g, held: make(chan struct{}), release: make(chan struct{})}
 	h := domain.NewHandler(s, func() time.Time { return t0 })
+	domain.AlwaysChain(h)
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() { _ = h.Follow(fctx, g) }()
@@ -108,7 +109,11 @@ func TestChainRefusesAfterAnotherWrite(t *testing.T) {
 			To: 7, Rationale: "measured", Evidence: []string{"e1"}})
 		first <- err
 	}()
-	<-s.held
+	select {
+	case <-s.held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first command's append never went out as a link")
+	}
 	d := rankingDefinition()
 	d.Criteria = slices.DeleteFunc(d.Criteria, func(c events.Criterion) bool { return c.Slug == "perf" })
 	d.Criteria[0].Weight += 30

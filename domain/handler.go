@@ -33,6 +33,9 @@ type Handler struct {
 	follow     atomic.Pointer[follower] // keeps read-only aggregates current, when running
 	inflight   atomic.Int64             // commands running
 	chain      chain                    // the fast path's appends in flight (chain.go)
+	// alwaysChain sends a command alone as a link too (tests that need a
+	// link in flight: export_test.go).
+	alwaysChain bool
 }
 
 // NewHandler returns a handler over store. now may be nil (time.Now).
