@@ -101,6 +101,9 @@ func (r *recorder) take() []events.Event {
 // publishes) per second.
 type commandsResult struct {
 	seq, par, rawSeq, rawPar float64
+	// RawPublish on a stream that also feeds one follower, as the
+	// handler's does (its follower's consumer is sent every event).
+	followedSeq, followedPar float64
 }
 
 // measureCommands measures commands through the handler (load → decide →
@@ -124,6 +127,15 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 		return res, err
 	}
 	defer raw.close()
+	rawf, err := openDataStore(ctx, filepath.Join(dir, "raw-followed"), true)
+	if err != nil {
+		return res, err
+	}
+	defer rawf.close()
+	fh := domain.NewHandler(rawf.events, nil)
+	ffctx, stopRawFollow := context.WithCancel(ctx)
+	defer stopRawFollow()
+	go func() { _ = fh.Follow(ffctx, rawf.events) }()
 	spec := deskSpec{slug: "cmdbench", entries: parallelAggregates, evidence: 2, perEdition: parallelAggregates, seed: o.seed}
 	if err := generateDesk(ctx, b.events, spec); err != nil {
 		return res, err
@@ -137,7 +149,7 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 
 	// round runs workers × cycles command cycles from cycle k, then the same
 	// events raw from as many goroutines, and adds up both times.
-	var hDur, rDur time.Duration
+	var hDur, rDur, fDur time.Duration
 	var n int
 	round := func(tag string, workers, k, cycles int) error {
 		var wg sync.WaitGroup
@@ -163,6 +175,11 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 		n += len(evs)
 		d, err := rawPublish(ctx, raw, evs, workers)
 		rDur += d
+		if err != nil {
+			return err
+		}
+		d, err = rawPublish(ctx, rawf, evs, workers)
+		fDur += d
 		return err
 	}
 	const seqRound, parRound = 5, 2
@@ -171,9 +188,9 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 			return res, err
 		}
 	}
-	res.seq, res.rawSeq = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds()
+	res.seq, res.rawSeq, res.followedSeq = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds(), float64(n)/fDur.Seconds()
 	o.logf("  sequential: %d commands in %v, raw %v", n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
-	hDur, rDur, n = 0, 0, 0
+	hDur, rDur, fDur, n = 0, 0, 0, 0
 	src.checks.mean()
 	rec.appends.mean()
 	for k := 0; k < max(parRound, o.cmdCycles/4); k += parRound {
@@ -181,13 +198,13 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 			return res, err
 		}
 	}
-	res.par, res.rawPar = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds()
+	res.par, res.rawPar, res.followedPar = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds(), float64(n)/fDur.Seconds()
 	o.logf("  %d in parallel: %d commands in %v, raw %v", parallelAggregates, n, hDur.Round(time.Millisecond), rDur.Round(time.Millisecond))
 	// Where a command's time goes when 32 run at once: a raw publish then
 	// waits about 32 / (raw publishes/s) for its ack.
 	checks := src.checks.n.Load()
 	o.logf("  in parallel, per command: ranking check %.0f µs (%d checks), append %.0f µs; a raw publish %.0f µs", src.checks.mean(), checks, rec.appends.mean(), float64(parallelAggregates)/(float64(n)/rDur.Seconds())*1e6)
-	o.logf("  commands/s: %.0f sequential, %.0f parallel; RawPublish/s: %.0f sequential, %.0f parallel", res.seq, res.par, res.rawSeq, res.rawPar)
+	o.logf("  commands/s: %.0f sequential, %.0f parallel; RawPublish/s: %.0f sequential, %.0f parallel; with a follower on the stream %.0f, %.0f", res.seq, res.par, res.rawSeq, res.rawPar, res.followedSeq, res.followedPar)
 	return res, nil
 }
 

@@ -59,6 +59,12 @@ func (r *report) print(w io.Writer) {
 		t.add(fmt.Sprintf("commands/s through the handler, %d aggregates in parallel", parallelAggregates), par.show(fmtRate),
 			fmt.Sprintf("RawPublish, %d at once: %s (%s sequential raw)", parallelAggregates, rawPar.show(fmtRate), rawScale.show(fmtTimes)),
 			parRatio.show(fmtRatio), "≥ 0.9 of raw in parallel", verdict(parRatio.median() >= 0.9))
+		fSeq := collect(r.cmd, func(c commandsResult) float64 { return c.seq / c.followedSeq })
+		fPar := collect(r.cmd, func(c commandsResult) float64 { return c.par / c.followedPar })
+		t.add("the same two, sequential / in parallel, against RawPublish on a stream that also feeds one follower, as the handler's does (no aim: where the gap is)",
+			"—",
+			fmt.Sprintf("RawPublish with a follower: %s sequential, %s at once", collect(r.cmd, func(c commandsResult) float64 { return c.followedSeq }).show(fmtRate), collect(r.cmd, func(c commandsResult) float64 { return c.followedPar }).show(fmtRate)),
+			fSeq.show(fmtRatio)+" / "+fPar.show(fmtRatio), "—", "")
 	}
 	if len(r.imports) > 0 {
 		im := r.imports[0]
