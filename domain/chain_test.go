@@ -23,11 +23,7 @@ func TestChainedCommandsMakeNoCheck(t *testing.T) {
 	st := newStore(t)
 	g := newGatedSource(st)
 	h := domain.NewHandler(st, func() time.Time { return t0 })
-	fctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() { _ = h.Follow(fctx, g) }()
-	jstest.DefineRanking(t, st, rankingDefinition(), nil)
-	waitFollowing(t, h)
+	followRanking(t, h, st, g)
 	const n = 16
 	for i := range n {
 		openScoring(t, ctx, h, fmt.Sprintf("p%d", i), fmt.Sprintf("entry%d", i))
@@ -93,11 +89,7 @@ func TestChainRefusesAfterAnotherWrite(t *testing.T) {
 	s := &holdingStore{gatedSource: g, held: make(chan struct{}), release: make(chan struct{})}
 	h := domain.NewHandler(s, func() time.Time { return t0 })
 	domain.AlwaysChain(h)
-	fctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() { _ = h.Follow(fctx, g) }()
-	jstest.DefineRanking(t, st, rankingDefinition(), nil)
-	waitFollowing(t, h)
+	followRanking(t, h, st, g)
 	openScoring(t, ctx, h, "p1", "nova")
 	openScoring(t, ctx, h, "p2", "orbit")
 

@@ -104,6 +104,18 @@ func openScoring(t *testing.T, ctx context.Context, h *domain.Handler, id, entry
 		SourceURL: "https://" + entry + ".example/", Excerpt: "measured", ObservedOn: "2026-02-20"}))
 }
 
+// followRanking starts h's follower on g (stopped when the test ends),
+// defines the test ranking in st and waits until h follows.
+func followRanking(t *testing.T, h *domain.Handler, st *jetstream.Store, g *gatedSource) {
+	t.Helper()
+	fctx, stop := context.WithCancel(context.Background())
+	followed := make(chan struct{})
+	go func() { defer close(followed); _ = h.Follow(fctx, g) }()
+	t.Cleanup(func() { stop(); <-followed })
+	jstest.DefineRanking(t, st, rankingDefinition(), nil)
+	waitFollowing(t, h)
+}
+
 // A command decides on the ranking as stored when it starts, whether or not
 // the follower has applied the latest change: here another writer adds a
 // criterion while the follower's deliveries are held, and a score for the
@@ -114,11 +126,7 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	st := newStore(t)
 	g := newGatedSource(st)
 	h := domain.NewHandler(st, func() time.Time { return t0 })
-	fctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() { _ = h.Follow(fctx, g) }()
-	jstest.DefineRanking(t, st, rankingDefinition(), nil)
-	waitFollowing(t, h)
+	followRanking(t, h, st, g)
 	openScoring(t, ctx, h, "p1", "nova")
 
 	g.hold(true)

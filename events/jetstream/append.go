@@ -73,14 +73,10 @@ func (s *Store) Append(ctx context.Context, expect []events.Expectation, evs ...
 // reports false, this call stored the events, each expectation held, and
 // so the caller's view of the aggregates plus these events is exact.
 func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (last uint64, retry bool, err error) {
-	msgs, err := s.messages(expect, evs)
+	msgs, ctx, cancel, err := s.prepare(ctx, expect, evs)
 	if err != nil {
 		return 0, false, err
 	}
-	if err := s.connected(); err != nil {
-		return 0, false, err
-	}
-	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
 		var seq uint64
@@ -138,14 +134,10 @@ func (s *Store) Chains() bool { return !s.replicated }
 // sent. Nothing is sent again: any failure is returned (ErrConflict when an
 // expectation failed, ErrUnavailable when the outcome is unknown).
 func (s *Store) AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (last uint64, retry bool, err error) {
-	msgs, err := s.messages(expect, []events.Event{ev})
+	msgs, ctx, cancel, err := s.prepare(ctx, expect, []events.Event{ev})
 	if err != nil {
 		return 0, false, err
 	}
-	if err := s.connected(); err != nil {
-		return 0, false, err
-	}
-	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	f, err := s.js.PublishMsgAsync(msgs[0].msg, msgs[0].options()...)
 	if err != nil {
@@ -245,6 +237,20 @@ func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) 
 		return 0, err
 	}
 	return ack.Sequence, nil
+}
+
+// prepare encodes an append's messages and bounds ctx for it (cancel when
+// done), or says why it cannot be sent.
+func (s *Store) prepare(ctx context.Context, expect []events.Expectation, evs []events.Event) ([]pending, context.Context, context.CancelFunc, error) {
+	msgs, err := s.messages(expect, evs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := s.connected(); err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := s.bound(ctx)
+	return msgs, ctx, cancel, nil
 }
 
 // messages is the package's messages, refusing an expectation of the last
