@@ -32,11 +32,16 @@ import (
 // states a link decided on are current when it is stored: exactly as safe
 // as the check.
 //
-// A command joins only while the chain is whole and it decided on the
-// states the chain did; otherwise it takes the check. Any other
-// append (another process, a batch, a command after the check) breaks the
-// chain: the links after it miss and are decided again after the check.
-// When no link is in flight, the chain starts over.
+// A command on the fast path joins only if it decided on the states the
+// chain did; otherwise it takes the check. Commands that need no guard
+// (they read no followed state, or read it through the check) are links
+// too, so that their appends do not break the chain. A refused link waits
+// until the broken chain's links are answered and tries a new chain, twice,
+// then takes the check and appends on its own. What still breaks a chain:
+// another process's append, or an atomic batch (two events or more cannot
+// carry the expected last event id), whose command waits for no chain. A
+// command alone appends synchronously, as without a chain, since the
+// asynchronous publish's hand-off costs a lone command 5-10 %.
 
 // chainer is a store that can order appends on the wire (jetstream.Store on
 // a single server).
