@@ -108,33 +108,29 @@ func (h *Handler) appendChained(ctx context.Context, c chainer, expect []events.
 	}
 	unlock := sync.OnceFunc(p.mu.Unlock)
 	defer unlock()
-	if p.links == 0 && h.inflight.Load() == 1 && !h.alwaysChain {
-		// Alone: a plain append, whose answer comes back without the
-		// asynchronous publish's hand-off (sequential commands were 5-10 %
-		// slower with it), under the lock so that no link goes out
-		// meanwhile. Its conflicts are the fast path's misses or the
-		// aggregate's, as without a chain.
-		if at.seq > 0 {
-			cur, ok := f.currentAt(at.version)
-			if !ok {
-				return 0, false, errFastMissed
-			}
-			expect = append(slices.Clip(expect), events.Expectation{Stream: true, LastSeq: cur})
-		}
-		return h.append(ctx, expect, []events.Event{ev})
-	}
 	var guard events.Expectation
-	version := at.version
+	var version uint64 // a first link's: the kept states the chain decides on
 	switch {
-	case p.links == 0 && at.seq > 0:
-		cur, ok := f.currentAt(at.version)
-		if !ok {
+	case p.links == 0:
+		// The first link: the stream's last sequence where the kept states
+		// are current now, if they are the states a fast-path command read.
+		cur, v := f.position()
+		if at.seq > 0 && v != at.version {
 			return 0, false, errFastMissed
 		}
-		guard = events.Expectation{Stream: true, LastSeq: cur}
-	case p.links == 0:
-		guard.LastSeq, version = f.position()
-		guard.Stream = true
+		guard, version = events.Expectation{Stream: true, LastSeq: cur}, v
+		if h.inflight.Load() == 1 && !h.alwaysChain {
+			// Alone: a plain append, whose answer comes back without the
+			// asynchronous publish's hand-off (sequential commands were
+			// 5-10 % slower with it), under the lock so that no link goes
+			// out meanwhile. Its conflicts are the fast path's misses or
+			// the aggregate's, as without a chain; a command that read no
+			// followed state needs no guard.
+			if at.seq > 0 {
+				expect = append(slices.Clip(expect), guard)
+			}
+			return h.append(ctx, expect, []events.Event{ev})
+		}
 	case at.seq > 0 && (p.followed || at.version != p.version):
 		return 0, false, errFastMissed
 	default:
@@ -189,27 +185,16 @@ var errChainBroken = errors.New("domain: chained append refused")
 const chainRetries = 2
 
 // position returns the position the kept states are current at, and their
-// version.
+// version (how many followed events were applied to them).
 func (f *follower) position() (uint64, uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.cur, f.version
 }
 
-// currentAt returns the position the kept states are current at, if no
-// followed event was applied since the version-th.
-func (f *follower) currentAt(version uint64) (uint64, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.cur, f.version == version
-}
-
 // advance records that the kept states are current at last: nothing stored
 // after cur up to last is a followed event (the caller's chain).
 func (f *follower) advance(last uint64) {
-	if f == nil {
-		return
-	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cur = max(f.cur, last)

@@ -202,8 +202,8 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	}
 	var last uint64
 	var retry bool
-	if c := h.chainer(); chained && c != nil && len(evs) == 1 {
-		last, retry, err = h.appendChained(ctx, c, expect, evs[0], at)
+	if links := h.chainer(); chained && links != nil && len(evs) == 1 {
+		last, retry, err = h.appendChained(ctx, links, expect, evs[0], at)
 	} else {
 		if at.seq > 0 {
 			// The follower's fast path: the decision holds only if nothing

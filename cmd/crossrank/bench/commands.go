@@ -53,11 +53,7 @@ func (c *checked) NextAfter(ctx context.Context, after uint64, filter string) (u
 func (r *recorder) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
 	defer r.appends.since(time.Now())
 	seq, err := r.Store.Append(ctx, expect, evs...)
-	if err == nil {
-		r.mu.Lock()
-		r.evs = append(r.evs, evs...)
-		r.mu.Unlock()
-	}
+	r.keep(err, evs...)
 	return seq, err
 }
 
@@ -66,11 +62,7 @@ func (r *recorder) Append(ctx context.Context, expect []events.Expectation, evs 
 func (r *recorder) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
 	defer r.appends.since(time.Now())
 	seq, retry, err := r.Store.(*jetstream.Store).AppendReport(ctx, expect, evs...)
-	if err == nil {
-		r.mu.Lock()
-		r.evs = append(r.evs, evs...)
-		r.mu.Unlock()
-	}
+	r.keep(err, evs...)
 	return seq, retry, err
 }
 
@@ -81,12 +73,18 @@ func (r *recorder) Chains() bool { return r.Store.(*jetstream.Store).Chains() }
 func (r *recorder) AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (uint64, bool, error) {
 	defer r.appends.since(time.Now())
 	seq, retry, err := r.Store.(*jetstream.Store).AppendSent(ctx, expect, sent, ev)
-	if err == nil {
-		r.mu.Lock()
-		r.evs = append(r.evs, ev)
-		r.mu.Unlock()
-	}
+	r.keep(err, ev)
 	return seq, retry, err
+}
+
+// keep records evs when their append succeeded.
+func (r *recorder) keep(err error, evs ...events.Event) {
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	r.evs = append(r.evs, evs...)
+	r.mu.Unlock()
 }
 
 func (r *recorder) take() []events.Event {
