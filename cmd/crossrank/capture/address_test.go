@@ -49,6 +49,20 @@ func TestCheckAddr(t *testing.T) {
 		{"64:ff9b::7f00:1", nil, false}, // NAT64 of 127.0.0.1
 		{"2002:7f00:1::", nil, false},   // 6to4 of 127.0.0.1
 		{"2001:0:4136:e378::1", nil, false},
+		// IPv6 forms that embed an IPv4 address are judged as that address.
+		{"::7f00:1", nil, false},           // IPv4-compatible 127.0.0.1
+		{"::a00:1", nil, false},            // IPv4-compatible 10.0.0.1
+		{"::ffff:0:7f00:1", nil, false},    // IPv4-translated 127.0.0.1
+		{"::ffff:0:a9fe:a9fe", nil, false}, // IPv4-translated metadata
+		{"::a9fe:a9fe", linkLocal, false},  // compatible metadata, even when link-local is open
+		{"64:ff9b::a9fe:a9fe", linkLocal, false},
+		{"64:ff9b:1::7f00:1", nil, false}, // local-use NAT64: refused outright
+		{"2002:101:101::1", nil, false},   // 6to4 of a public address: refused outright
+		{"::101:101", nil, true},          // IPv4-compatible 1.1.1.1
+		{"64:ff9b::101:101", nil, true},   // NAT64 of 1.1.1.1: how IPv6-only hosts reach it
+		{"::7f00:1", loopback, true},      // the IPv4 address is allowed
+		{"::ffff:0:7f00:1", loopback, true},
+		{"::7f00:2", loopback, false},
 
 		{"127.0.0.1", loopback, true},
 		{"::1", loopback, true},

@@ -19,10 +19,11 @@
 //     checked, 127.0.0.1 when dialled) and to spellings such as
 //     http://2130706433/ or http://0x7f.0.0.1/ that some resolvers read as
 //     127.0.0.1. Private, loopback, link-local, multicast, unspecified,
-//     CGNAT, reserved and documentation ranges are refused, IPv4-mapped
-//     IPv6 forms are judged as the IPv4 address they carry, and IPv6
-//     prefixes that embed an IPv4 address (NAT64, 6to4, Teredo) are
-//     refused outright. Fetcher.Allow opens chosen prefixes (tests open
+//     CGNAT, reserved and documentation ranges are refused. IPv6 forms
+//     that carry an IPv4 address in their last 32 bits (mapped, compatible
+//     ::7f00:1, translated ::ffff:0:7f00:1, well-known NAT64) are judged
+//     as that IPv4 address; the prefixes that embed one elsewhere or
+//     obfuscated (local-use NAT64, 6to4, Teredo) are refused outright. Fetcher.Allow opens chosen prefixes (tests open
 //     loopback); cloud metadata addresses stay refused regardless.
 //   - No proxy from the environment: a proxy would be dialled instead of
 //     the target, and the target would go unchecked.

@@ -130,6 +130,7 @@ func TestFetchRefusesAddresses(t *testing.T) {
 		"private.test.":      {loop},
 		"rebound.test.":      {netip.MustParseAddr("127.0.0.2")},
 		"mapped.test.":       {netip.MustParseAddr("::ffff:127.0.0.1")},
+		"compatible.test.":   {netip.MustParseAddr("::7f00:1")},
 		"also-private.test.": {netip.MustParseAddr("::1"), loop},
 	})
 	f := &capture.Fetcher{Resolver: dns.resolver()}
@@ -139,6 +140,9 @@ func TestFetchRefusesAddresses(t *testing.T) {
 		"http://0.0.0.0:" + p + "/",
 		"http://[::ffff:127.0.0.1]:" + p + "/",
 		"http://[::ffff:7f00:1]:" + p + "/",
+		"http://[::7f00:1]:" + p + "/",        // IPv4-compatible
+		"http://[::ffff:0:7f00:1]:" + p + "/", // IPv4-translated
+		"http://compatible.test:" + p + "/",
 		"http://[::1]:" + p + "/",
 		"http://localhost:" + p + "/",
 		"http://2130706433:" + p + "/",
