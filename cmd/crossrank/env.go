@@ -69,7 +69,7 @@ func (c *common) readPath() string { return filepath.Join(c.data, "read.db") }
 // takes the data folder's lock: a folder has one owner, and another
 // process's lock comes back as a *busyError.
 func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error) {
-	if err := os.MkdirAll(c.data, 0o750); err != nil {
+	if err := openDataFolder(c.data); err != nil {
 		return nil, err
 	}
 	e := &env{log: log, readPath: c.readPath()}

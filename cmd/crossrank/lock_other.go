@@ -22,7 +22,7 @@ func (e *busyError) Error() string {
 	return fmt.Sprintf("a Crossrank server (pid %d) is running on %s", e.pid, e.dir)
 }
 
-func lockData(dir string) (*folderLock, error) { return &folderLock{}, os.MkdirAll(dir, 0o750) }
+func lockData(dir string) (*folderLock, error) { return &folderLock{}, os.MkdirAll(dir, 0o700) }
 func peekOwner(string) *busyError              { return nil }
 func (l *folderLock) record(string) error      { return nil }
 func (l *folderLock) release()                 {}

@@ -36,7 +36,7 @@ func (e *busyError) Error() string {
 // another process holds it, it returns a *busyError naming that process and
 // its control socket, as written in the LOCK file.
 func lockData(dir string) (*folderLock, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)

@@ -59,6 +59,10 @@ func Export(ctx context.Context, read *projections.Store, dir string, now time.T
 		os.RemoveAll(tmp)
 		return ExportStats{}, x.err
 	}
+	if err := publicModes(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return ExportStats{}, err
+	}
 	if err := swapDir(tmp, dir); err != nil {
 		os.RemoveAll(tmp)
 		return ExportStats{}, err

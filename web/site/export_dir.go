@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -43,4 +44,25 @@ func randomSuffix() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// publicModes makes the export under root readable by all (folders 0755,
+// files 0644) whatever the process umask: serve runs with umask 077 to
+// keep its data folder private, and the exported site is meant for a web
+// server that may run as another user.
+func publicModes(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o644)
+		if d.IsDir() {
+			want = 0o755
+		}
+		info, err := d.Info()
+		if err != nil || info.Mode().Perm() == want {
+			return err
+		}
+		return os.Chmod(path, want)
+	})
 }
