@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -19,26 +20,65 @@ import (
 
 // shelf is an archive in memory: site.Captures is the site's own small
 // interface, and the real archive's adapter lives in cmd/crossrank.
-type shelf map[string]site.Capture
+type shelf map[string]shelved
 
-func (s shelf) Get(_ context.Context, key string) (site.Capture, error) {
+// shelved is one capture on the shelf.
+type shelved struct {
+	Body        []byte
+	ContentType string
+	Fetched     time.Time
+	URL         string
+}
+
+func (s shelf) Get(_ context.Context, key string) (shelved, error) {
 	c, ok := s[key]
 	if !ok {
-		return site.Capture{}, site.ErrNoCapture
+		return shelved{}, site.ErrNoCapture
 	}
 	return c, nil
+}
+
+func (s shelf) Open(ctx context.Context, key string) (*site.Capture, error) {
+	c, err := s.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	return &site.Capture{Body: io.NopCloser(bytes.NewReader(c.Body)), Size: int64(len(c.Body)), ContentType: c.ContentType,
+		Fetched: c.Fetched, URL: c.URL}, nil
 }
 
 // put shelves body and returns its key.
 func (s shelf) put(body, contentType, url string, fetched time.Time) string {
 	sum := sha256.Sum256([]byte(body))
 	key := hex.EncodeToString(sum[:])
-	s[key] = site.Capture{Body: []byte(body), ContentType: contentType, Fetched: fetched, URL: url}
+	s[key] = shelved{Body: []byte(body), ContentType: contentType, Fetched: fetched, URL: url}
 	return key
 }
 
 var fetched = time.Date(2026, 3, 2, 9, 30, 15, 0, time.UTC)
 
+// publishCapture has a published edition cite the capture under key: a
+// proposal for entry's criterion, cross-validated, published, then its
+// evidence captured.
+func (e *siteEnv) publishCapture(entry, criterion, key, contentType, url string) {
+	e.t.Helper()
+	id := e.crossValidate(entry, criterion, 4, domain.AddEvidence{Claim: "A page", SourceURL: url, Excerpt: "RTX 4090",
+		ObservedOn: "2026-03-01"})
+	e.publish(id)
+	res, err := e.cmd.RecordCapture(e.ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-capture", Proposal: id,
+		Evidence: "e1", At: fetched, FinalURL: url, Status: 200, ContentType: contentType, Size: 10, SHA256: key, QuoteChecked: true})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.read.WaitFor(e.ctx, res.Sequence); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// TestCaptureServed reads published captures: the site's own page says
+// what the copy is and frames the body, which is served as it was
+// archived, byte for byte, under a sandbox that allows nothing; other
+// documents are downloads.
 func TestCaptureServed(t *testing.T) {
 	copies := shelf{}
 	page := `<!DOCTYPE html><html><head><title>Prices</title><script>document.title="ran"</script></head>` +
@@ -47,6 +87,9 @@ func TestCaptureServed(t *testing.T) {
 	textKey := copies.put("plain words", "text/plain; charset=utf-8", "https://example.org/a.txt", fetched)
 	pdfKey := copies.put("%PDF-1.7 …", "application/pdf", "https://example.org/a.pdf", fetched)
 	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
+	e.publishCapture("ppio", "gpu-coverage", htmlKey, "text/html; charset=gbk", "https://example.org/prices?a=1&b=2")
+	e.publishCapture("ppio", demo.CritElasticity, textKey, "text/plain; charset=utf-8", "https://example.org/a.txt")
+	e.publishCapture("zhixingyun", "gpu-coverage", pdfKey, "application/pdf", "https://example.org/a.pdf")
 
 	for _, tc := range []struct {
 		lang, want string
@@ -55,51 +98,63 @@ func TestCaptureServed(t *testing.T) {
 		{"zh-CN", "这是 https://example.org/prices?a=1&b=2 的存档副本，由 Crossrank 于 2026年3月2日 09:30 UTC 抓取。"},
 	} {
 		res, body := e.get("/captures/"+htmlKey, "Accept-Language", tc.lang)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %.300s", tc.lang, res.StatusCode, body)
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html; charset=utf-8") {
+			t.Fatalf("%s: %d %s %.300s", tc.lang, res.StatusCode, res.Header.Get("Content-Type"), body)
 		}
-		h := res.Header
-		if csp := h.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox;") || strings.Contains(csp, "allow-") ||
-			strings.Contains(csp, "script-src") {
-			t.Errorf("CSP %q: want a sandbox that allows nothing, scripts least", csp)
-		}
-		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Type") != "text/html; charset=gbk" {
-			t.Errorf("headers: %v", h)
-		}
-		// The banner is ASCII (character references), so it reads right in
-		// the page's own charset, and it opens the body.
-		if i := strings.Index(body, `data-testid="capture-banner"`); i < strings.Index(body, `<body class="x">`) ||
-			i > strings.Index(body, "<p>") {
-			t.Errorf("banner not at the top of the body: %s", body)
-		}
-		banner := body[strings.Index(body, "<div"):strings.Index(body, "</div>")]
-		for _, r := range banner {
-			if r >= 0x80 {
-				t.Fatalf("banner not ASCII: %s", banner)
-			}
+		if strings.Contains(body, "RTX 4090 on demand") {
+			t.Errorf("%s: the archived body is inside the site's page", tc.lang)
 		}
 		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
 		if got := doc.Find(`[data-testid="capture-banner"]`).Text(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s banner %q, want %q…", tc.lang, got, tc.want)
 		}
-		if !strings.HasSuffix(body, `<p>RTX 4090 on demand</p></body></html>`) {
-			t.Errorf("the page's own bytes changed: %s", body)
+		frame := doc.Find(`iframe[data-testid="capture-frame"]`)
+		if sb, ok := frame.Attr("sandbox"); !ok || sb != "" || frame.AttrOr("src", "") != "/captures/"+htmlKey+"/raw" {
+			t.Errorf("%s: frame %v, want an empty sandbox attribute on /raw", tc.lang, frame.Nodes)
+		}
+		if got := doc.Find(`[data-testid="capture-download"]`).AttrOr("href", ""); got != "/captures/"+htmlKey+"/download" {
+			t.Errorf("%s: download link %q", tc.lang, got)
 		}
 	}
 
-	res, body := e.get("/captures/" + textKey)
+	res, body := e.get("/captures/" + htmlKey + "/raw")
+	h := res.Header
+	if res.StatusCode != http.StatusOK || body != page || h.Get("Content-Type") != "text/html; charset=gbk" {
+		t.Errorf("raw: %d %v %q, want the archived bytes with their type", res.StatusCode, h, body)
+	}
+	if csp := h.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox;") || strings.Contains(csp, "allow-") ||
+		strings.Contains(csp, "script-src") || !strings.Contains(csp, "frame-ancestors 'self'") {
+		t.Errorf("raw CSP %q: want a sandbox that allows nothing, scripts least, framed by the site only", csp)
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Disposition") != "" || h.Get("X-Frame-Options") != "SAMEORIGIN" {
+		t.Errorf("raw headers: %v", h)
+	}
+	res, body = e.get("/captures/" + htmlKey + "/download")
+	if res.StatusCode != http.StatusOK || body != page ||
+		res.Header.Get("Content-Disposition") != `attachment; filename="`+htmlKey+`.html"` {
+		t.Errorf("download: %d %v", res.StatusCode, res.Header)
+	}
+
+	res, body = e.get("/captures/" + textKey + "/raw")
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/plain; charset=utf-8" || body != "plain words" ||
 		!strings.HasPrefix(res.Header.Get("Content-Security-Policy"), "sandbox") {
 		t.Errorf("text capture: %d %v %q", res.StatusCode, res.Header, body)
 	}
-	res, _ = e.get("/captures/" + pdfKey)
-	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/pdf" ||
-		res.Header.Get("Content-Disposition") != `attachment; filename="`+pdfKey+`.pdf"` {
-		t.Errorf("pdf capture: %d %v", res.StatusCode, res.Header)
+	doc := e.page("/captures/" + pdfKey)
+	if doc.Find(`iframe`).Length() != 0 || doc.Find(`[data-testid="capture-not-framed"]`).Length() != 1 {
+		t.Errorf("a PDF is framed: a sandboxed viewer would not show it")
+	}
+	for _, path := range []string{"/raw", "/download"} {
+		res, _ = e.get("/captures/" + pdfKey + path)
+		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/pdf" ||
+			res.Header.Get("Content-Disposition") != `attachment; filename="`+pdfKey+`.pdf"` {
+			t.Errorf("pdf capture %s: %d %v", path, res.StatusCode, res.Header)
+		}
 	}
 
 	for _, target := range []string{
 		"/captures/" + strings.Repeat("0", 64), // well formed, not kept
+		"/captures/" + strings.Repeat("0", 64) + "/raw",
 		"/captures/" + strings.ToUpper(htmlKey),
 		"/captures/" + htmlKey[:63],
 		"/captures/not-a-hash",

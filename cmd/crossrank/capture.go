@@ -89,26 +89,31 @@ var (
 	_ desk.Passages = archivedCopies{}
 )
 
-func (a archivedCopies) Get(ctx context.Context, sha256 string) (site.Capture, error) {
-	rec, err := a.archive.Get(ctx, sha256)
+// Open streams the record under sha256's body; the archive checks its
+// digests on the first Open of each key.
+func (a archivedCopies) Open(ctx context.Context, sha256 string) (*site.Capture, error) {
+	o, err := a.archive.Open(ctx, sha256)
 	if errors.Is(err, capture.ErrNotFound) {
-		return site.Capture{}, fmt.Errorf("%w: %w", site.ErrNoCapture, err)
+		return nil, fmt.Errorf("%w: %w", site.ErrNoCapture, err)
 	}
 	if err != nil {
-		return site.Capture{}, err
+		return nil, err
 	}
-	return site.Capture{Body: rec.Body, ContentType: rec.Header.Get("Content-Type"), Fetched: rec.Date, URL: rec.TargetURI}, nil
+	return &site.Capture{Body: o, Size: o.Size, ContentType: o.Header.Get("Content-Type"), Fetched: o.Date, URL: o.TargetURI}, nil
 }
 
 // Passage reads the record under sha256 as the quote check does and
 // locates excerpt in it.
 func (a archivedCopies) Passage(ctx context.Context, sha256, excerpt string) (desk.Passage, error) {
-	c, err := a.Get(ctx, sha256)
+	rec, err := a.archive.Get(ctx, sha256)
+	if errors.Is(err, capture.ErrNotFound) {
+		return desk.Passage{}, fmt.Errorf("%w: %w", site.ErrNoCapture, err)
+	}
 	if err != nil {
 		return desk.Passage{}, err
 	}
-	p := capture.FindPassage(c.Body, c.ContentType, excerpt)
-	return desk.Passage{URL: c.URL, Fetched: c.Fetched, Text: p.Text, Start: p.Start, End: p.End, Checked: p.Checked}, nil
+	p := capture.FindPassage(rec.Body, rec.Header.Get("Content-Type"), excerpt)
+	return desk.Passage{URL: rec.TargetURI, Fetched: rec.Date, Text: p.Text, Start: p.Start, End: p.End, Checked: p.Checked}, nil
 }
 
 // start runs the capture worker until ctx ends.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -42,16 +43,18 @@ func TestArchivedCopies(t *testing.T) {
 		t.Fatal(err)
 	}
 	var copies site.Captures = archivedCopies{archive}
-	got, err := copies.Get(ctx, key)
+	got, err := copies.Open(ctx, key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got.Body) != "<p>prices</p>" || got.ContentType != "text/html; charset=gbk" || !got.Fetched.Equal(at) ||
-		got.URL != "https://example.org/prices" {
-		t.Errorf("got %+v", got)
+	body, err := io.ReadAll(got.Body)
+	got.Body.Close()
+	if err != nil || string(body) != "<p>prices</p>" || got.Size != int64(len(body)) || got.ContentType != "text/html; charset=gbk" ||
+		!got.Fetched.Equal(at) || got.URL != "https://example.org/prices" {
+		t.Errorf("got %+v, body %q, %v", got, body, err)
 	}
 	for _, k := range []string{strings.Repeat("0", 64), "nope"} {
-		if _, err := copies.Get(ctx, k); !errors.Is(err, site.ErrNoCapture) || !errors.Is(err, domain.ErrNotFound) {
+		if _, err := copies.Open(ctx, k); !errors.Is(err, site.ErrNoCapture) || !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("Get(%q): %v, want ErrNoCapture", k, err)
 		}
 		if _, err := (archivedCopies{archive}).Passage(ctx, k, "prices"); !errors.Is(err, domain.ErrNotFound) {

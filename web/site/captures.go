@@ -1,10 +1,9 @@
 package site
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"html"
+	"io"
 	"mime"
 	"net/http"
 	"regexp"
@@ -13,142 +12,180 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
-	"golang.org/x/net/html/atom"
-
-	xhtml "golang.org/x/net/html"
 )
 
 // Captures reads the archived copies of cited pages, by the hex SHA-256
 // of their body. The capture worker's archive implements it (in cmd).
 type Captures interface {
-	// Get returns the capture stored under sha256; an error wrapping
+	// Open returns the capture stored under sha256 with its body left to
+	// read, a buffer at a time; the caller closes it. An error wrapping
 	// ErrNoCapture when there is none.
-	Get(ctx context.Context, sha256 string) (Capture, error)
+	Open(ctx context.Context, sha256 string) (*Capture, error)
 }
 
 // Capture is one archived response as readers are shown it.
 type Capture struct {
-	Body        []byte
-	ContentType string    // the original response's Content-Type
-	Fetched     time.Time // when the fetch began
-	URL         string    // the address that answered
+	Body        io.ReadCloser // the body as the source sent it, decompressed
+	Size        int64         // Body's length
+	ContentType string        // the original response's Content-Type
+	Fetched     time.Time     // when the fetch began
+	URL         string        // the address that answered
 }
 
-// ErrNoCapture says no capture is stored under a key.
+// ErrNoCapture says no capture is stored under a key, or none the reader
+// may see.
 var ErrNoCapture = fmt.Errorf("site: no such capture: %w", domain.ErrNotFound)
+
+// errCapturesBusy refuses a capture's body when DefaultCaptureStreams are
+// being sent already: each holds a connection and a read of the archive,
+// and an anonymous reader must not be able to hold them all.
+var errCapturesBusy = &httpx.RetryLater{
+	Err:   fmt.Errorf("site: too many archived copies being sent: %w", events.ErrUnavailable),
+	After: time.Second,
+}
+
+// DefaultCaptureStreams bounds the archived bodies sent at once.
+const DefaultCaptureStreams = 16
 
 var captureKey = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// captureCSP keeps an archived page inert: sandbox (no scripts, no forms,
-// a unique origin, so no cookies or storage of the site's), and nothing
-// loaded from elsewhere, so reading a copy tells no third party. Inline
-// styles stay, for the banner and the page's own.
-const captureCSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; " +
-	"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+// rawCSP keeps an archived body inert however it is reached: sandbox (no
+// scripts, no forms, a unique origin, so no cookies or storage of the
+// site's), and nothing loaded from elsewhere, so reading a copy tells no
+// third party. It may be framed by the site's own copy page only.
+const rawCSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; " +
+	"frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
 
-// capture serves GET /captures/{sha256}: the archived body, inert. HTML
-// gets a banner saying what it is; other text keeps its type; anything
-// else (a PDF) is a download, since a sandboxed viewer would not show it.
-func (s *Site) capture(w http.ResponseWriter, r *http.Request) {
+// framed reports whether a browser shows media inside the copy page's
+// sandboxed frame; anything else (a PDF, which a sandboxed viewer would
+// not show) is offered as a download only.
+func framed(media string) bool {
+	return media == "text/html" || media == "application/xhtml+xml" || strings.HasPrefix(media, "text/") ||
+		media == "application/json"
+}
+
+// open returns the capture under the request's key if the reader may see
+// it: anyone once a published edition cites it, a signed-in desk user
+// always (drafts' sources are reviewed before they are published).
+func (s *Site) open(r *http.Request) (*Capture, bool, error) {
 	key := r.PathValue("sha256")
 	if s.captures == nil || !captureKey.MatchString(key) {
-		ui.Fail(w, r, ErrNoCapture)
+		return nil, false, ErrNoCapture
+	}
+	public, err := s.read.CapturePublished(r.Context(), key)
+	if err != nil {
+		return nil, false, err
+	}
+	if !public && httpx.User(r.Context()) == nil {
+		return nil, false, ErrNoCapture
+	}
+	c, err := s.captures.Open(r.Context(), key)
+	return c, public, err
+}
+
+// cacheFor sets how long the answer about a capture may be kept: a day by
+// anyone when it is public (the body never changes under its hash), not
+// at all when only a signed-in user may see it.
+func cacheFor(h http.Header, public bool) {
+	if public {
+		h.Set("Cache-Control", "public, max-age=86400")
+		h.Set("Vary", "Cookie, Accept-Language")
 		return
 	}
-	c, err := s.captures.Get(r.Context(), key)
+	h.Set("Cache-Control", "private, no-store")
+}
+
+// capture serves GET /captures/{sha256}: a page of the site's own that
+// says what the copy is, of what and when, and shows the archived body in
+// a sandboxed frame below, so nothing in the body can hide, restyle or
+// garble what the site says about it.
+func (s *Site) capture(w http.ResponseWriter, r *http.Request) {
+	c, public, err := s.open(r)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Security-Policy", captureCSP)
-	h.Set("X-Content-Type-Options", "nosniff")
-	// The body never changes under its hash; the banner follows the
-	// reader's language.
-	h.Set("Cache-Control", "public, max-age=86400")
-	h.Set("Vary", "Cookie, Accept-Language")
-	body := c.Body
+	c.Body.Close() // the page needs what the head says, not the body
+	key := r.PathValue("sha256")
+	lang := httpx.Lang(r.Context())
 	media, _, _ := mime.ParseMediaType(c.ContentType)
-	switch {
-	case media == "text/html" || media == "application/xhtml+xml":
-		h.Set("Content-Type", c.ContentType)
-		body = withBanner(body, bannerHTML(httpx.Lang(r.Context()), c))
-	case strings.HasPrefix(media, "text/") || media == "application/json":
-		h.Set("Content-Type", c.ContentType)
+	v := captureView{
+		Banner:   i18n.T(lang, "capture.banner", c.URL, i18n.DateTime(lang, c.Fetched)),
+		Download: "/captures/" + key + "/download",
+		Size:     c.Size,
+	}
+	if framed(media) {
+		v.Frame = "/captures/" + key + "/raw"
+	}
+	cacheFor(w.Header(), public)
+	p := ui.PageOf(r, "public.archived_copy", "rankings")
+	ui.Render(w, r, http.StatusOK, capturePage(p, v))
+}
+
+// captureView is what the copy page shows.
+type captureView struct {
+	Banner   string // what the copy is, of what and when
+	Frame    string // the body inline, for the sandboxed frame; "": not shown inline
+	Download string // the body as an attachment
+	Size     int64
+}
+
+// captureRaw serves GET /captures/{sha256}/raw, the body for the copy
+// page's frame, and GET /captures/{sha256}/download, the same bytes as
+// an attachment. Both stream from the archive, a bounded number at once.
+func (s *Site) captureRaw(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.captureSlots <- struct{}{}:
+		defer func() { <-s.captureSlots }()
 	default:
+		ui.Fail(w, r, errCapturesBusy)
+		return
+	}
+	c, public, err := s.open(r)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	defer c.Body.Close()
+	key := r.PathValue("sha256")
+	h := w.Header()
+	h.Set("Content-Security-Policy", rawCSP)
+	h.Set("X-Frame-Options", "SAMEORIGIN")
+	h.Set("X-Content-Type-Options", "nosniff")
+	cacheFor(h, public)
+	media, _, _ := mime.ParseMediaType(c.ContentType)
+	if framed(media) {
+		h.Set("Content-Type", c.ContentType) // with its charset: the body is as sent
+	} else {
 		if media == "" {
 			media = "application/octet-stream"
 		}
 		h.Set("Content-Type", media)
+	}
+	if strings.HasSuffix(r.URL.Path, "/download") || !framed(media) {
 		h.Set("Content-Disposition", `attachment; filename="`+key+extension(media)+`"`)
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Content-Length", strconv.FormatInt(c.Size, 10))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
+		_, _ = io.Copy(w, c.Body)
 	}
 }
 
 func extension(media string) string {
-	if media == "application/pdf" {
+	switch media {
+	case "application/pdf":
 		return ".pdf"
+	case "text/html", "application/xhtml+xml":
+		return ".html"
+	case "text/plain":
+		return ".txt"
+	case "application/json":
+		return ".json"
 	}
 	return ""
-}
-
-// bannerHTML says, in lang, that the page is an archived copy, of what and
-// when. It is ASCII only (other characters as character references), so
-// it reads right whatever charset the page is in.
-func bannerHTML(lang string, c Capture) string {
-	text := i18n.T(lang, "capture.banner", c.URL, i18n.DateTime(lang, c.Fetched))
-	var b strings.Builder
-	b.WriteString(`<div role="note" data-testid="capture-banner" lang="` + lang + `" style="all:initial;display:block;` +
-		`box-sizing:border-box;width:100%;padding:.6em 1em;background:#fff8c5;color:#1f2328;` +
-		`border-bottom:2px solid #d4a72c;font:14px/1.4 system-ui,sans-serif">`)
-	for _, r := range html.EscapeString(text) {
-		if r < 0x80 {
-			b.WriteRune(r)
-		} else {
-			fmt.Fprintf(&b, "&#x%X;", r)
-		}
-	}
-	b.WriteString("</div>")
-	return b.String()
-}
-
-// withBanner puts banner at the top of the page's body: just after its
-// <body> tag, else before its first element that is not the head's, else
-// first of all.
-func withBanner(page []byte, banner string) []byte {
-	at := bannerOffset(page)
-	out := make([]byte, 0, len(page)+len(banner))
-	out = append(out, page[:at]...)
-	out = append(out, banner...)
-	return append(out, page[at:]...)
-}
-
-func bannerOffset(page []byte) int {
-	z := xhtml.NewTokenizer(bytes.NewReader(page))
-	offset := 0
-	for {
-		tt := z.Next()
-		if tt == xhtml.ErrorToken {
-			return 0
-		}
-		n := len(z.Raw())
-		if tt == xhtml.StartTagToken || tt == xhtml.SelfClosingTagToken {
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.Body:
-				return offset + n
-			case atom.Html, atom.Head, atom.Meta, atom.Title, atom.Link, atom.Style, atom.Base, atom.Script, atom.Noscript:
-			default:
-				return offset
-			}
-		}
-		offset += n
-	}
 }

@@ -56,13 +56,15 @@ type Site struct {
 	origin string // Config.Origin, without a final slash
 	// captures is nil when the server keeps no archive.
 	captures Captures
+	// captureSlots bounds the archived bodies sent at once.
+	captureSlots chan struct{}
 }
 
 // New returns a Site; mount its routes with Routes.
 func New(cfg Config) *Site {
 	s := &Site{read: cfg.Read, log: cfg.Log, now: cfg.Now, secure: cfg.Secure, rows: pageRows,
 		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures,
-		origin: strings.TrimSuffix(cfg.Origin, "/")}
+		origin: strings.TrimSuffix(cfg.Origin, "/"), captureSlots: make(chan struct{}, DefaultCaptureStreams)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -100,9 +102,12 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
 	handle("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
 
-	// Archived copies of the pages evidence cites: they read the archive,
-	// not the read models.
-	mux.HandleFunc("GET /captures/{sha256}", s.capture)
+	// Archived copies of the pages evidence cites: the site's page about
+	// one, and its body (framed by that page, or as a download), streamed
+	// from the archive. The read models say who may see which.
+	handle("GET /captures/{sha256}", s.capture)
+	handle("GET /captures/{sha256}/raw", s.captureRaw)
+	handle("GET /captures/{sha256}/download", s.captureRaw)
 
 	// Feeds and the live push of new editions.
 	handle("GET /r/{slug}/feed.atom", s.feed)

@@ -27,7 +27,9 @@ var keyPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // target URI and date. Which URL was cited when is the event's to say;
 // the archive proves what the bytes were.
 type Archive struct {
-	obs jetstream.ObjectStore
+	obs     jetstream.ObjectStore
+	chunks  jetstream.Stream // the bucket's stream, which Open reads chunk by chunk
+	checked verifications    // the keys whose digests Open has checked
 }
 
 // OpenArchive opens the bucket, creating it (file storage, compressed,
@@ -50,7 +52,11 @@ func OpenArchive(ctx context.Context, js jetstream.JetStream, replicas int) (*Ar
 	if err != nil {
 		return nil, fmt.Errorf("capture: open bucket %s: %w", Bucket, err)
 	}
-	return &Archive{obs: obs}, nil
+	stream, err := js.Stream(ctx, "OBJ_"+Bucket)
+	if err != nil {
+		return nil, fmt.Errorf("capture: open bucket %s: %w", Bucket, err)
+	}
+	return &Archive{obs: obs, chunks: stream}, nil
 }
 
 // Put stores rec under rec.Key() and reports whether it wrote anything:

@@ -44,9 +44,15 @@ type WorkerConfig struct {
 	// Attempts bounds the fetches of one source when it times out or is
 	// unreachable; other failures are recorded at once. Default 3.
 	Attempts int
-	// Backoff is the wait before the second attempt; it doubles for each
-	// further one. Default 5s.
+	// Backoff is how long JetStream holds back an item whose fetch failed
+	// before offering it again (behind what came meanwhile); it doubles for
+	// each further attempt. Default 5s.
 	Backoff time.Duration
+	// Workers bounds the captures this worker runs at once. Default 4.
+	Workers int
+	// PerHost bounds those of them that fetch from one host; an item whose
+	// host is busy goes back to the stream for a second. Default 2.
+	PerHost int
 	// AckWait is how long the server waits for an acknowledgement before
 	// it hands the item to another worker (a crashed one never answers).
 	// The worker reports progress every third of it. Default: the fetch
@@ -74,10 +80,23 @@ type WorkerConfig struct {
 // acknowledged only after the record is stored; a worker stopped or
 // crashed before that leaves it to the next one, which fetches again.
 // A page is fetched twice at most in that window, never recorded twice.
+//
+// One slow source holds up nothing else: captures run in a pool of
+// Workers, at most PerHost of them on one host, and a fetch that failed in
+// a way that may pass goes back to the stream with a delay (JetStream
+// redelivers it after Backoff, behind what came meanwhile) instead of
+// waiting in a slot. An unrelated page therefore waits for a free slot at
+// most, which a fetch gives back within its deadline.
 type Worker struct {
-	cfg WorkerConfig
-	js  jetstream.JetStream
+	cfg      WorkerConfig
+	js       jetstream.JetStream
+	hosts    *hostSlots
+	attempts attempts
 }
+
+// busyHostDelay is how long an item waits in the stream when its host
+// already has PerHost fetches in flight.
+const busyHostDelay = time.Second
 
 // NewWorker returns a worker reading the stream through nc.
 func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
@@ -93,6 +112,12 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = 5 * time.Second
 	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 4
+	}
+	if cfg.PerHost <= 0 {
+		cfg.PerHost = 2
+	}
 	if cfg.AckWait <= 0 {
 		timeout := cfg.Fetcher.Timeout
 		if timeout <= 0 {
@@ -107,7 +132,7 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Worker{cfg: cfg, js: js}, nil
+	return &Worker{cfg: cfg, js: js, hosts: newHostSlots(cfg.PerHost)}, nil
 }
 
 // CommandID is the command id of the capture of one evidence item: the
@@ -160,13 +185,15 @@ func (w *Worker) consume(ctx context.Context) error {
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       w.cfg.AckWait,
 		MaxDeliver:    -1,
-		MaxAckPending: 16, // one item in flight per worker; replicas share the rest
+		// Workers items in flight per replica; the replicas share the rest.
+		// Items put back (a busy host, a failed fetch) are not pending.
+		MaxAckPending: 64,
 	})
 	cancel()
 	if err != nil {
 		return err
 	}
-	return consume.FetchEach(ctx, cons, w.handle)
+	return fetchPool(ctx, cons, w.cfg.Workers, w.handle)
 }
 
 // handle captures one evidence item unless it needs none, records the
@@ -190,6 +217,13 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Ack() // a named document: nothing to fetch
 		return
 	}
+	host := hostOf(d.SourceURL)
+	if !w.hosts.take(host) {
+		// Behind the items of other hosts, not in a slot of the pool.
+		_ = m.NakWithDelay(busyHostDelay)
+		return
+	}
+	defer w.hosts.give(host)
 	defer consume.Heartbeat(m, w.cfg.AckWait)()
 	item, need, err := w.needs(ctx, ev.Subject, d.EvidenceID)
 	switch {
@@ -201,11 +235,19 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.DoubleAck(ctx)
 		return
 	}
-	c, err := w.capture(ctx, ev.Subject, item)
-	if err != nil || ctx.Err() != nil {
-		if ctx.Err() == nil {
-			log.Warn("capture: archiving failed; it will be retried", "proposal", ev.Subject, "evidence", item.EvidenceID, "err", err)
-		}
+	c, err := w.capture(ctx, ev.Subject, item, md.Sequence.Stream)
+	var again *retry
+	switch {
+	case ctx.Err() != nil:
+		_ = m.NakWithDelay(time.Second)
+		return
+	case errors.As(err, &again):
+		log.Info("capture: fetch failed; the item goes back to the stream", "proposal", ev.Subject, "evidence", item.EvidenceID,
+			"attempt", again.attempt, "wait", again.wait, "err", again.err)
+		_ = m.NakWithDelay(again.wait)
+		return
+	case err != nil:
+		log.Warn("capture: archiving failed; it will be retried", "proposal", ev.Subject, "evidence", item.EvidenceID, "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return
 	}
@@ -262,16 +304,35 @@ func (w *Worker) needs(ctx context.Context, proposal, evidence string) (domain.E
 	return item, ok && item.NeedsCapture(), nil
 }
 
-// capture fetches the item's source, retrying what may pass, archives the
-// response and checks the quote. It returns the command recording the
-// result; an error means nothing can be recorded yet (the archive failed,
-// or ctx ended).
-func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evidence) (domain.RecordCapture, error) {
+// retry says a fetch failed in a way that may pass (a timeout, a refused
+// connection) and the item is worth another attempt after wait.
+type retry struct {
+	attempt int
+	wait    time.Duration
+	err     error
+}
+
+func (r *retry) Error() string {
+	return "capture: attempt " + strconv.Itoa(r.attempt) + ": " + r.err.Error()
+}
+
+// capture fetches the item's source once, archives the response and checks
+// the quote. It returns the command recording the result; a *retry when
+// the fetch failed and should be tried again later (the item goes back to
+// the stream rather than hold a slot while it waits); any other error
+// means nothing can be recorded yet (the archive failed, or ctx ended).
+func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evidence, seq uint64) (domain.RecordCapture, error) {
 	c := domain.RecordCapture{CommandID: CommandID(proposal, item.EvidenceID), Proposal: proposal, Evidence: item.EvidenceID}
-	resp, err := w.fetch(ctx, item.SourceURL)
+	resp, err := w.cfg.Fetcher.Fetch(ctx, item.SourceURL)
 	if ctx.Err() != nil {
 		return c, ctx.Err()
 	}
+	if err != nil && (errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable)) {
+		if n := w.attempts.failed(seq); n < w.cfg.Attempts {
+			return c, &retry{attempt: n, wait: w.cfg.Backoff << (n - 1), err: err}
+		}
+	}
+	w.attempts.done(seq)
 	if err != nil {
 		c.At, c.Failure = time.Now(), Reason(err)
 		w.cfg.Logger.Info("capture failed", "proposal", proposal, "evidence", item.EvidenceID, "reason", c.Failure, "err", err)
@@ -286,11 +347,6 @@ func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evide
 	c.At, c.FinalURL, c.Status, c.ContentType = resp.Date, resp.FinalURL, status, resp.ContentType()
 	c.Size, c.SHA256, c.QuoteFound, c.QuoteChecked = int64(len(resp.Body)), rec.Key(), found, checked
 	return c, nil
-}
-
-// fetch gets url, trying again after a timeout or a connection failure.
-func (w *Worker) fetch(ctx context.Context, url string) (*Response, error) {
-	return fetchRetrying(ctx, w.cfg.Fetcher, url, w.cfg.Attempts, w.cfg.Backoff, w.cfg.Logger)
 }
 
 // fetchRetrying gets url, trying again after a timeout or a connection

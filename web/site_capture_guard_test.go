@@ -1,0 +1,127 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/site"
+)
+
+// TestCaptureOfDraftStaysOnDesk: a capture cited only by a draft is no
+// public page, frame or download (404 as if there were none); a signed-in
+// desk user reads all three, and nothing keeps them in a shared cache.
+func TestCaptureOfDraftStaysOnDesk(t *testing.T) {
+	e := newDemoEnv(t)
+	copies := shelf{}
+	srv, err := New(Config{Commands: e.cmd, Read: e.read, SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)}, Captures: copies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = srv
+	page := "<p>draft source</p>"
+	sha := copies.put(page, "text/html; charset=utf-8", "https://example.org/draft", fetched)
+	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
+	before, err := e.cmd.Proposal(e.ctx, demoDraft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cmd.AddEvidence(e.ctx, editor, domain.AddEvidence{CommandID: "draft-capture-ev", Proposal: demoDraft,
+		Claim: "Draft", SourceURL: "https://example.org/draft", Excerpt: "draft source", ObservedOn: "2026-03-01"}); err != nil {
+		t.Fatal(err)
+	}
+	e.recordCapture(domain.RecordCapture{Proposal: demoDraft, Evidence: nextEvidence(before.EvidenceSeq + 1),
+		FinalURL: "https://example.org/draft", Status: 200, ContentType: "text/html; charset=utf-8", Size: int64(len(page)),
+		SHA256: sha, QuoteFound: true, QuoteChecked: true})
+
+	paths := []string{"/captures/" + sha, "/captures/" + sha + "/raw", "/captures/" + sha + "/download"}
+	anonymous := e.client("")
+	for _, p := range paths {
+		if res, body := anonymous.do(http.MethodGet, p, nil, nil); res.StatusCode != http.StatusNotFound || strings.Contains(body, "draft source") {
+			t.Errorf("signed out GET %s: %d, want 404", p, res.StatusCode)
+		}
+	}
+	reviewer := e.client("reviewer1")
+	for _, p := range paths {
+		res, body := reviewer.do(http.MethodGet, p, nil, nil)
+		if res.StatusCode != http.StatusOK || !strings.Contains(res.Header.Get("Cache-Control"), "no-store") {
+			t.Errorf("signed in GET %s: %d %q, want 200 kept by no cache", p, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
+		if strings.HasSuffix(p, "/raw") && body != page {
+			t.Errorf("signed in GET %s: %q", p, body)
+		}
+	}
+}
+
+// blockingShelf is a shelf whose bodies are read only once released: the
+// requests reading them hold their place among the bodies being sent.
+type blockingShelf struct {
+	shelf
+	reading chan struct{} // a body's first read has begun
+	release chan struct{}
+}
+
+type blockedBody struct {
+	io.Reader
+	s    *blockingShelf
+	once sync.Once
+}
+
+func (b *blockedBody) Read(p []byte) (int, error) {
+	b.once.Do(func() { b.s.reading <- struct{}{}; <-b.s.release })
+	return b.Reader.Read(p)
+}
+
+func (b *blockedBody) Close() error { return nil }
+
+func (s *blockingShelf) Open(ctx context.Context, key string) (*site.Capture, error) {
+	c, err := s.shelf.Open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	c.Body = &blockedBody{Reader: c.Body, s: s}
+	return c, nil
+}
+
+// TestCaptureStreamsBounded: while DefaultCaptureStreams bodies are being
+// sent, one more is refused with 503 and Retry-After, and the site's own
+// page about the copy still answers; once they end, bodies are sent again.
+func TestCaptureStreamsBounded(t *testing.T) {
+	copies := &blockingShelf{shelf: shelf{}, reading: make(chan struct{}), release: make(chan struct{})}
+	key := copies.put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", fetched)
+	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
+	e.publishCapture("ppio", "gpu-coverage", key, "text/html", "https://example.org/ppio")
+
+	var wg sync.WaitGroup
+	for range site.DefaultCaptureStreams {
+		wg.Go(func() {
+			w := httptest.NewRecorder()
+			e.srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/captures/"+key+"/raw", nil))
+			if w.Code != http.StatusOK {
+				t.Errorf("a held body: %d", w.Code)
+			}
+		})
+	}
+	for range site.DefaultCaptureStreams {
+		<-copies.reading
+	}
+	res, _ := e.get("/captures/" + key + "/raw")
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "1" {
+		t.Errorf("one body too many: %d, Retry-After %q; want 503 and 1", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	close(copies.release)
+	wg.Wait()
+	go func() {
+		for range copies.reading {
+		}
+	}()
+	if res, body := e.get("/captures/" + key + "/raw"); res.StatusCode != http.StatusOK || body != "<p>RTX 4090</p>" {
+		t.Errorf("after the others ended: %d %q", res.StatusCode, body)
+	}
+}
