@@ -130,13 +130,17 @@ func TestServeRechecksPublishedSource(t *testing.T) {
 	if !strings.Contains(string(page), "/captures/"+captured) || !strings.Contains(string(page), `data-testid="drift-quote-lost"`) {
 		t.Errorf("the public entry page does not link the archived copy or say the quote is gone")
 	}
-	res, err = apiClient.Get(srv.url + "/captures/" + captured)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !strings.Contains(res.Header.Get("Content-Security-Policy"), "sandbox") {
-		t.Errorf("archived copy: %d, CSP %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	for _, path := range []string{"/captures/" + captured, "/captures/" + captured + "/raw"} {
+		res, err = apiClient.Get(srv.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if sandboxed := strings.HasPrefix(res.Header.Get("Content-Security-Policy"), "sandbox;"); res.StatusCode != http.StatusOK ||
+			sandboxed != strings.HasSuffix(path, "/raw") {
+			t.Errorf("GET %s: %d, CSP %q; want the site's page, and the body sandboxed", path, res.StatusCode,
+				res.Header.Get("Content-Security-Policy"))
+		}
 	}
 	if out, err := runCLIErr(t, "verify", "--data", data); err != nil {
 		t.Errorf("verify beside the server: %v\n%s", err, out)
