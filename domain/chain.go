@@ -43,13 +43,6 @@ import (
 // command alone appends synchronously, as without a chain, since the
 // asynchronous publish's hand-off costs a lone command 5-10 %.
 
-// chainer is a store that can order appends on the wire (jetstream.Store on
-// a single server).
-type chainer interface {
-	Chains() bool
-	AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (uint64, bool, error)
-}
-
 // chain is the handler's links in flight.
 type chain struct {
 	mu       sync.Mutex
@@ -61,13 +54,9 @@ type chain struct {
 	broken   bool          // a link failed: those after it will too
 }
 
-// chainer returns the handler's store as a chainer, if it can chain.
-func (h *Handler) chainer() chainer {
-	if c, ok := h.store.(chainer); ok && c.Chains() {
-		return c
-	}
-	return nil
-}
+// chains reports whether the handler's store can order appends on the
+// wire (jetstream.Store on a single server).
+func (h *Handler) chains() bool { return h.store.Chains() }
 
 // appendChained appends ev as the chain's next link. A command on the fast
 // path (at.seq > 0) decided on the followed states at; errFastMissed when
@@ -84,7 +73,7 @@ func (h *Handler) chainer() chainer {
 // started and needs no guard of its own, but an append outside the chain
 // would break it. As a link it goes right after the one before it, like
 // the rest.
-func (h *Handler) appendChained(ctx context.Context, c chainer, expect []events.Expectation, ev events.Event, at fastAt) (uint64, bool, error) {
+func (h *Handler) appendChained(ctx context.Context, expect []events.Expectation, ev events.Event, at fastAt) (uint64, bool, error) {
 	f := h.follow.Load()
 	if f == nil {
 		if at.seq > 0 {
@@ -148,8 +137,11 @@ func (h *Handler) appendChained(ctx context.Context, c chainer, expect []events.
 		linked = true
 		unlock()
 	}
-	last, retry, err := c.AppendSent(ctx, append(slices.Clip(expect), guard), sent, ev)
+	last, retry, err := h.store.AppendSent(ctx, append(slices.Clip(expect), guard), sent, ev)
 	unlock()
+	if linked && h.hooks.Chained != nil {
+		h.hooks.Chained()
+	}
 	if linked {
 		p.mu.Lock()
 		if err == nil && !retry && !p.followed {

@@ -26,7 +26,8 @@ type Result struct {
 // append's per-aggregate expectation detects a stale cache, and the handler
 // then reloads and decides again, a bounded number of times.
 type Handler struct {
-	store      events.Store
+	store      Store
+	hooks      Hooks
 	now        func() time.Time
 	cache      *stateCache
 	maxRetries int
@@ -38,12 +39,49 @@ type Handler struct {
 	alwaysChain bool
 }
 
+// Store is what the handler needs of the event store, named here rather
+// than found by type assertion, so that a wrapper cannot hide any of it
+// (jetstream.Store is one).
+type Store interface {
+	events.Store
+	// AppendReport appends as Append does, and reports whether the events
+	// were found stored already by an earlier run (a retry).
+	AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (last uint64, retry bool, err error)
+	// Chains reports whether AppendSent orders appends on the wire (a
+	// single server; chain.go).
+	Chains() bool
+	// AppendSent appends ev as AppendReport does, calling sent once the
+	// append is on the wire, before its answer.
+	AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (last uint64, retry bool, err error)
+}
+
+// Hooks are told what the handler's appends met, for metrics. A nil hook
+// is not called; hooks must be safe for concurrent use, and cheap.
+type Hooks struct {
+	// Conflict: an append refused because an aggregate it writes changed
+	// since it was loaded (each retry counts). The fast path's misses,
+	// where only the stream moved on, do not count.
+	Conflict func()
+	// Chained: an append sent as a link of a chain (chain.go).
+	Chained func()
+}
+
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithHooks has the handler report to hooks.
+func WithHooks(hooks Hooks) Option { return func(h *Handler) { h.hooks = hooks } }
+
 // NewHandler returns a handler over store. now may be nil (time.Now).
-func NewHandler(store events.Store, now func() time.Time) *Handler {
+func NewHandler(store Store, now func() time.Time, opts ...Option) *Handler {
 	if now == nil {
 		now = time.Now
 	}
-	return &Handler{store: store, now: now, cache: newStateCache(50_000), maxRetries: 5}
+	h := &Handler{store: store, now: now, cache: newStateCache(50_000), maxRetries: 5}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 // Now returns the handler's clock.
@@ -86,7 +124,7 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	// Alone in this handler, a command may take the follower's fast path
 	// (follow.go); with others in flight their writes would make it miss,
 	// unless the appends are chained (chain.go).
-	fast := h.inflight.Add(1) == 1 || h.chainer() != nil
+	fast := h.inflight.Add(1) == 1 || h.chains()
 	defer h.inflight.Add(-1)
 	for attempt := 0; ; attempt++ {
 		// The first attempt may append as a link of the chain (chain.go),
@@ -202,8 +240,8 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	}
 	var last uint64
 	var retry bool
-	if links := h.chainer(); chained && links != nil && len(evs) == 1 {
-		last, retry, err = h.appendChained(ctx, links, expect, evs[0], at)
+	if chained && h.chains() && len(evs) == 1 {
+		last, retry, err = h.appendChained(ctx, expect, evs[0], at)
 	} else {
 		if at.seq > 0 {
 			// The follower's fast path: the decision holds only if nothing
@@ -287,20 +325,23 @@ var errFastMissed = errors.New("domain: decide again after the follower's check"
 // run decides again on the stored one.
 var errDecideAgain = errors.New("domain: decide again on the stored state")
 
-// retryReporter is a store that tells whether an append stored the events
-// or found them stored already by an earlier run (jetstream.Store does).
-type retryReporter interface {
-	AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (last uint64, retry bool, err error)
+// append appends evs and reports whether they may have been stored before
+// this call.
+func (h *Handler) append(ctx context.Context, expect []events.Expectation, evs []events.Event) (uint64, bool, error) {
+	last, retry, err := h.store.AppendReport(ctx, expect, evs...)
+	if errors.Is(err, events.ErrConflict) && !guardsStream(expect) && h.hooks.Conflict != nil {
+		h.hooks.Conflict()
+	}
+	return last, retry, err
 }
 
-// append appends evs and reports whether they may have been stored before
-// this call: always true from a store that cannot tell.
-func (h *Handler) append(ctx context.Context, expect []events.Expectation, evs []events.Event) (uint64, bool, error) {
-	if r, ok := h.store.(retryReporter); ok {
-		return r.AppendReport(ctx, expect, evs...)
-	}
-	last, err := h.store.Append(ctx, expect, evs...)
-	return last, true, err
+// guardsStream reports an append on the follower's fast path, which
+// expects nothing at all to have been stored since its states were
+// current: another command's write makes it miss, and the handler decides
+// again at once. That is not two writers on one aggregate; if the
+// aggregate's own expectation fails too, the retry counts.
+func guardsStream(expect []events.Expectation) bool {
+	return slices.ContainsFunc(expect, func(x events.Expectation) bool { return x.Stream })
 }
 
 // replayed reports whether the command with commandID already ran: its

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"runtime"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
-	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -43,14 +41,15 @@ func (s *Server) MetricsHandler() http.Handler {
 // Metrics holds the process's operational counters, served at GET /metrics
 // in the Prometheus text format. There is one per process, like the read
 // models it reports on; cmd/crossrank points it at the event store
-// (SetStream) and wraps the store so append conflicts are counted
-// (CountConflicts).
+// (SetStream) and has the command handler count its appends here
+// (HandlerHooks).
 var Metrics = &Registry{}
 
 // Registry is the set of counters behind GET /metrics. The zero value is
 // ready to use.
 type Registry struct {
 	conflicts atomic.Uint64 // appends refused by a failed expectation
+	chained   atomic.Uint64 // appends sent as links of a chain
 
 	loginFailures       atomic.Uint64 // wrong username or password
 	loginClientRefused  atomic.Uint64 // 429: this account from this address failed too often
@@ -130,52 +129,16 @@ func (m *Registry) LoginThrottled(limit string) {
 	m.loginClientRefused.Add(1)
 }
 
-// CountConflicts returns store with every append that a failed expectation
-// refused (events.ErrConflict) counted in Metrics, retries included: the
-// command handler retries a conflict itself, so the commands' outcomes
-// show only those it gave up on.
-func CountConflicts(store events.Store) events.Store { return conflictCounter{store} }
-
-type conflictCounter struct{ events.Store }
-
-func (c conflictCounter) Append(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, error) {
-	seq, err := c.Store.Append(ctx, expect, evs...)
-	if errors.Is(err, events.ErrConflict) && !guardsStream(expect) {
-		Metrics.conflicts.Add(1)
+// HandlerHooks returns the hooks through which the command handler
+// counts its appends here (domain.WithHooks): every append a failed
+// expectation refused, retries included (the handler retries a conflict
+// itself, so the commands' outcomes show only those it gave up on), and
+// every append sent as a link of a chain.
+func (m *Registry) HandlerHooks() domain.Hooks {
+	return domain.Hooks{
+		Conflict: func() { m.conflicts.Add(1) },
+		Chained:  func() { m.chained.Add(1) },
 	}
-	return seq, err
-}
-
-// guardsStream reports an append on the handler's fast path, which
-// expects nothing at all to have been stored since its states were current:
-// another command's write makes it miss, and the handler decides again at
-// once. That is not two writers on one aggregate; if the aggregate's own
-// expectation fails too, the retry counts.
-func guardsStream(expect []events.Expectation) bool {
-	for _, x := range expect {
-		if x.Stream {
-			return true
-		}
-	}
-	return false
-}
-
-// AppendReport forwards to the store's AppendReport, counting conflicts the
-// same way, so that the command handler still learns that an append was
-// not a retry (see domain.Handler) through this wrapper.
-func (c conflictCounter) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
-	r, ok := c.Store.(interface {
-		AppendReport(context.Context, []events.Expectation, ...events.Event) (uint64, bool, error)
-	})
-	if !ok {
-		seq, err := c.Append(ctx, expect, evs...)
-		return seq, true, err
-	}
-	seq, retry, err := r.AppendReport(ctx, expect, evs...)
-	if errors.Is(err, events.ErrConflict) && !guardsStream(expect) {
-		Metrics.conflicts.Add(1)
-	}
-	return seq, retry, err
 }
 
 // lagSettle is how long /metrics waits for the read models to apply what
@@ -194,6 +157,8 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	p := promWriter{&b}
 	p.family("crossrank_append_conflicts_total", "counter", "Appends refused because the aggregate changed since it was loaded (each retry counts).")
 	p.sample("crossrank_append_conflicts_total", nil, float64(Metrics.conflicts.Load()))
+	p.family("crossrank_appends_chained_total", "counter", "Appends sent as links of a chain: right behind the append before them, without waiting for its answer.")
+	p.sample("crossrank_appends_chained_total", nil, float64(Metrics.chained.Load()))
 	p.family("crossrank_login_failures_total", "counter", "Sign-ins refused for a wrong username or password.")
 	p.sample("crossrank_login_failures_total", nil, float64(Metrics.loginFailures.Load()))
 	p.family("crossrank_login_throttled_total", "counter", "Sign-ins answered 429 because the client failed too often, by limit: one account from one address, or one address.")

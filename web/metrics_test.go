@@ -1,7 +1,7 @@
 package web
 
 import (
-	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -76,17 +76,20 @@ func TestMetricsEndpoint(t *testing.T) {
 
 	c := e.client()
 	c.login("alice")
-	e.openProposal(c, "metrics-entry")
+	p := e.openProposal(c, "metrics-entry")
 	if res, body := c.postJSON("/api/v1/proposals", map[string]any{"ranking": testRanking, "entry": "x", "title": ""}, nil); res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("invalid proposal: %d %s", res.StatusCode, body)
 	}
-	// A stale expectation, as a replica with an old cache would send.
-	ev, err := events.New(events.NewID(time.Now()), time.Now(), "alice", "metrics-conflict", &events.ProposalSubmitted{Revision: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := CountConflicts(e.store).Append(ctx, []events.Expectation{{Aggregate: domain.ProposalID("metrics-conflict"), LastSeq: 99}}, ev); !errors.Is(err, events.ErrConflict) {
-		t.Fatalf("append with a stale expectation: %v, want ErrConflict", err)
+	// A handler with a stale cache, as another replica's would be: its
+	// append is refused once (counted through its hooks), then retried on
+	// the stored state.
+	stale := domain.NewHandler(e.store, nil, domain.WithHooks(Metrics.HandlerHooks()))
+	alice := domain.Actor{Name: "alice", Roles: []string{domain.RoleEditor}}
+	for i, h := range []*domain.Handler{stale, e.cmd, stale} {
+		if _, err := h.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: events.NewID(time.Now()), Proposal: p,
+			Claim: fmt.Sprintf("claim %d", i), SourceName: "Market overview", Excerpt: "it is cheap", ObservedOn: "2026-01-31"}); err != nil {
+			t.Fatalf("evidence %d: %v", i, err)
+		}
 	}
 
 	mid := scrape(t, e)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/crossrank/crossrank/domain"
 	"io"
 	"os"
 	"time"
@@ -88,6 +89,8 @@ func runStoreCommand(ctx context.Context, name string, args []string) error {
 		return err
 	}
 	defer e.close()
+	// A command line of its own: nothing scrapes its metrics.
+	e.commands = domain.NewHandler(e.events, nil)
 	return sc.run(ctx, e, os.Stdout)
 }
 

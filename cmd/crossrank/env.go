@@ -47,7 +47,8 @@ func (c *common) register(fs *flag.FlagSet) {
 }
 
 // env is the running infrastructure: the event store (embedded or external
-// NATS), the read models and the command handler.
+// NATS), the read models and the command handler (a server's, built by
+// server.New, or a command line's own).
 type env struct {
 	events   *jetstream.Store
 	nc       *nats.Conn
@@ -95,7 +96,6 @@ func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error)
 		e.close()
 		return nil, fmt.Errorf("event store: %w", err)
 	}
-	e.commands = domain.NewHandler(e.events, nil)
 	return e, nil
 }
 

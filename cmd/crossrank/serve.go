@@ -17,10 +17,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events/jetstream"
-	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/site"
@@ -58,13 +57,27 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer e.close()
-	// /metrics counts every append conflict (retries too) and measures the
-	// projection lag against the stream's end.
-	e.commands = domain.NewHandler(web.CountConflicts(e.events), nil)
-	web.Metrics.SetStream(e.events)
 	if err := e.openRead(ctx); err != nil {
 		return err
 	}
+	keys, err := sessionKeys(c.data, log)
+	if err != nil {
+		return err
+	}
+	copies, err := capt.copies(ctx, e, c.replicas)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(server.Config{
+		Events: e.events, Read: e.read, Logger: log, SessionKeys: keys, Addr: *addr, MetricsAddr: *metricsAddr,
+		Secure: *secure, PublicURL: *publicURL, TrustedProxies: proxies, PageCacheBytes: *pageCache,
+		Verify: desk.ProjectionVerifier(e.events, e.read.DB()), Captures: copies, Passages: copies,
+		Ready: func(ctx context.Context) error { return ready(ctx, e) },
+	})
+	if err != nil {
+		return err
+	}
+	e.commands = srv.Commands
 	runCtx, stopRunner := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	runErr := make(chan error, 1)
@@ -103,31 +116,13 @@ func serve(ctx context.Context, args []string) error {
 		}
 	}
 
-	keys, err := sessionKeys(c.data, log)
-	if err != nil {
-		return err
-	}
-	copies, err := capt.copies(ctx, e, c.replicas)
-	if err != nil {
-		return err
-	}
-	srv, err := web.New(web.Config{
-		Commands: e.commands, Waiter: e.read, Publish: e.read, Tokens: e.read, Read: e.read,
-		Verify: desk.ProjectionVerifier(e.events, e.read.DB()),
-		Logger: log, SessionKeys: keys, Secure: *secure, TrustedProxies: proxies, SeparateMetrics: *metricsAddr != "",
-		PageCacheBytes: *pageCache, Captures: copies, Passages: copies, PublicURL: *publicURL,
-		Ready: func(ctx context.Context) error { return ready(ctx, e) },
-	})
-	if err != nil {
-		return err
-	}
 	// Sign-ins live in a key-value bucket next to the stream: every
 	// replica sees them, and a restart keeps them.
 	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, auth.SessionLifetime, c.replicas)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
-	if err := srv.ShareSessions(runCtx, kv); err != nil {
+	if err := srv.Web.ShareSessions(runCtx, kv); err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	if err := pub.start(runCtx, e, log, &wg); err != nil {
@@ -139,8 +134,7 @@ func serve(ctx context.Context, args []string) error {
 	if err := startScheduler(runCtx, e, c.replicas, log, &wg); err != nil {
 		return err
 	}
-	hs := web.NewHTTPServer(*addr, srv.Handler())
-	hs.RegisterOnShutdown(srv.CloseStreams)
+	hs := srv.HTTP
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -152,8 +146,8 @@ func serve(ctx context.Context, args []string) error {
 	go func() { serveErr <- hs.Serve(ln) }()
 	// The metrics get a listener of their own when asked, so the site's
 	// address need not expose them; it shuts down with the site.
-	ms := web.NewHTTPServer(*metricsAddr, srv.MetricsHandler())
-	if *metricsAddr != "" {
+	ms := srv.Metrics
+	if ms != nil {
 		mln, err := net.Listen("tcp", *metricsAddr)
 		if err != nil {
 			hs.Close()
@@ -172,12 +166,17 @@ func serve(ctx context.Context, args []string) error {
 		}
 	case err := <-runErr:
 		hs.Close()
-		ms.Close()
+		if ms != nil {
+			ms.Close()
+		}
 		return fmt.Errorf("projection runner: %w", err)
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return errors.Join(hs.Shutdown(sctx), ms.Shutdown(sctx))
+	if ms != nil {
+		return errors.Join(hs.Shutdown(sctx), ms.Shutdown(sctx))
+	}
+	return hs.Shutdown(sctx)
 }
 
 // Readiness limits: the event store must answer within readyTimeout; read

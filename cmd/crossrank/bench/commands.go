@@ -3,15 +3,19 @@ package bench
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/projections"
 	"github.com/nats-io/nats.go"
 )
 
@@ -21,7 +25,7 @@ const parallelAggregates = 32
 // recorder keeps the events appended through it, so the raw reference can
 // publish exactly the same messages (subjects, headers, bodies).
 type recorder struct {
-	events.Store
+	*jetstream.Store
 	mu      sync.Mutex
 	evs     []events.Event
 	appends stage
@@ -57,25 +61,23 @@ func (r *recorder) Append(ctx context.Context, expect []events.Expectation, evs 
 	return seq, err
 }
 
-// AppendReport keeps the store's report of retries (the handler reads
-// back what it appended when the store cannot tell).
+// AppendReport and AppendSent record too: the handler appends through
+// them (domain.Store), alone and as chain links.
 func (r *recorder) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
 	defer r.appends.since(time.Now())
-	seq, retry, err := r.Store.(*jetstream.Store).AppendReport(ctx, expect, evs...)
+	seq, retry, err := r.Store.AppendReport(ctx, expect, evs...)
 	r.keep(err, evs...)
 	return seq, retry, err
 }
 
-// Chains and AppendSent pass the store's chained appends through (the
-// handler's appends with several commands in flight).
-func (r *recorder) Chains() bool { return r.Store.(*jetstream.Store).Chains() }
-
 func (r *recorder) AppendSent(ctx context.Context, expect []events.Expectation, sent func(), ev events.Event) (uint64, bool, error) {
 	defer r.appends.since(time.Now())
-	seq, retry, err := r.Store.(*jetstream.Store).AppendSent(ctx, expect, sent, ev)
+	seq, retry, err := r.Store.AppendSent(ctx, expect, sent, ev)
 	r.keep(err, ev)
 	return seq, retry, err
 }
+
+var _ domain.Store = (*recorder)(nil)
 
 // keep records evs when their append succeeded.
 func (r *recorder) keep(err error, evs ...events.Event) {
@@ -102,12 +104,16 @@ type commandsResult struct {
 	// RawPublish on a stream that also feeds one follower, as the
 	// handler's does (its follower's consumer is sent every event).
 	followedSeq, followedPar float64
+	// through the HTTP API from parallelAggregates clients, and RawPublish
+	// of the same events as many at once
+	api, rawAPI float64
 }
 
-// measureCommands measures commands through the handler (load → decide →
-// append, SyncAlways) on a fresh store, one aggregate at a time and then
-// 32 aggregates in parallel, and RawPublish of the very same messages on
-// another fresh store, sequentially and 32 at a time. Handler and raw
+// measureCommands measures commands through the handler `crossrank serve`
+// builds (server.New: load → decide → append, SyncAlways) on a fresh
+// store, one aggregate at a time and then 32 aggregates in parallel, then
+// through its HTTP API from 32 clients, and RawPublish of the very same
+// messages on another fresh store, sequentially and 32 at a time. Handler and raw
 // alternate in short rounds (a few cycles of commands, then their events
 // raw), so both see the machine in the same state: other work on it moves
 // both figures, not their ratio.
@@ -139,23 +145,34 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 		return res, err
 	}
 	rec := &recorder{Store: b.events}
-	h := domain.NewHandler(rec, nil)
+	read, err := projections.Open(b.readPath())
+	if err != nil {
+		return res, err
+	}
+	defer read.Close()
+	srv, err := server.New(server.Config{Events: rec, Read: read, Addr: "127.0.0.1:0",
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		return res, err
+	}
+	h := srv.Commands
 	fctx, stopFollow := context.WithCancel(ctx)
 	defer stopFollow()
 	src := &checked{FollowSource: b.events}
 	go func() { _ = h.Follow(fctx, src) }()
 
-	// round runs workers × cycles command cycles from cycle k, then the same
-	// events raw from as many goroutines, and adds up both times.
+	// roundWith runs workers × cycles command cycles from cycle k (drive
+	// runs one worker's), then the same events raw from as many
+	// goroutines, and adds up both times; round drives the handler.
 	var hDur, rDur, fDur time.Duration
 	var n int
-	round := func(tag string, workers, k, cycles int) error {
+	roundWith := func(tag string, workers, k, cycles int, drive func(tag string, w, k, cycles int) error) error {
 		var wg sync.WaitGroup
 		errs := make(chan error, workers)
 		start := time.Now()
 		for w := range workers {
 			wg.Go(func() {
-				if err := runCycles(ctx, h, spec, tag, w, k, cycles); err != nil {
+				if err := drive(tag, w, k, cycles); err != nil {
 					errs <- err
 				}
 			})
@@ -180,6 +197,11 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 		fDur += d
 		return err
 	}
+	round := func(tag string, workers, k, cycles int) error {
+		return roundWith(tag, workers, k, cycles, func(tag string, w, k, cycles int) error {
+			return runCycles(ctx, h, spec, tag, w, k, cycles)
+		})
+	}
 	const seqRound, parRound = 5, 2
 	for k := 0; k < o.cmdCycles; k += seqRound {
 		if err := round(fmt.Sprintf("r%d-seq", run), 1, k, seqRound); err != nil {
@@ -203,6 +225,25 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 	checks := src.checks.n.Load()
 	o.logf("  in parallel, per command: ranking check %.0f µs (%d checks), append %.0f µs; a raw publish %.0f µs", src.checks.mean(), checks, rec.appends.mean(), float64(parallelAggregates)/(float64(n)/rDur.Seconds())*1e6)
 	o.logf("  commands/s: %.0f sequential, %.0f parallel; RawPublish/s: %.0f sequential, %.0f parallel; with a follower on the stream %.0f, %.0f", res.seq, res.par, res.rawSeq, res.rawPar, res.followedSeq, res.followedPar)
+
+	// The same cycles from 32 HTTP clients through the served API.
+	hDur, rDur, fDur, n = 0, 0, 0, 0
+	api, err := startAPI(ctx, srv, read, b, spec)
+	if err != nil {
+		return res, err
+	}
+	defer api.stop()
+	rec.take() // the tokens' events
+	for k := 0; k < max(parRound, o.cmdCycles/4); k += parRound {
+		if err := roundWith(fmt.Sprintf("r%d-api", run), parallelAggregates, k, parRound, func(tag string, w, k, cycles int) error {
+			return api.runCycles(ctx, spec, tag, w, k, cycles)
+		}); err != nil {
+			return res, err
+		}
+	}
+	res.api, res.rawAPI = float64(n)/hDur.Seconds(), float64(n)/rDur.Seconds()
+	o.logf("  through the HTTP API, %d clients: %d commands in %v, raw %v (%d appends sent as chain links in all)", parallelAggregates, n,
+		hDur.Round(time.Millisecond), rDur.Round(time.Millisecond), api.chained())
 	return res, nil
 }
 

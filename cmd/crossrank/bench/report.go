@@ -59,6 +59,11 @@ func (r *report) print(w io.Writer) {
 		t.add(fmt.Sprintf("commands/s through the handler, %d aggregates in parallel", parallelAggregates), par.show(fmtRate),
 			fmt.Sprintf("RawPublish, %d at once: %s (%s sequential raw)", parallelAggregates, rawPar.show(fmtRate), rawScale.show(fmtTimes)),
 			parRatio.show(fmtRatio), "≥ 0.9 of raw in parallel", verdict(parRatio.median() >= 0.9))
+		apiRatio := collect(r.cmd, func(c commandsResult) float64 { return c.api / c.rawAPI })
+		t.add(fmt.Sprintf("commands/s through the HTTP API, %d clients (bearer tokens, JSON, answered when stored: ?nowait=1)", parallelAggregates),
+			collect(r.cmd, func(c commandsResult) float64 { return c.api }).show(fmtRate),
+			fmt.Sprintf("RawPublish, %d at once: %s", parallelAggregates, collect(r.cmd, func(c commandsResult) float64 { return c.rawAPI }).show(fmtRate)),
+			apiRatio.show(fmtRatio), "— (the web layer's cost)", "")
 		fSeq := collect(r.cmd, func(c commandsResult) float64 { return c.seq / c.followedSeq })
 		fPar := collect(r.cmd, func(c commandsResult) float64 { return c.par / c.followedPar })
 		t.add("the same two, sequential / in parallel, against RawPublish on a stream that also feeds one follower, as the handler's does (no aim: where the gap is)",

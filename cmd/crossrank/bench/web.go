@@ -9,14 +9,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
-	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
 )
 
-// webServer is the web server as `crossrank serve` wires it, in this
-// process, on a loopback port.
+// webServer is the web server as `crossrank serve` wires it (server.New),
+// in this process, on a loopback port.
 type webServer struct {
 	url      string
 	read     *projections.Store
@@ -47,21 +47,20 @@ func startWeb(ctx context.Context, b *dataStore) (*webServer, error) {
 		cleanup()
 		return nil, err
 	}
-	w := &webServer{read: read, commands: domain.NewHandler(b.events, nil)}
-	srv, err := web.New(web.Config{Commands: w.commands, Read: read,
+	srv, err := server.New(server.Config{Events: b.events, Read: read, Addr: "127.0.0.1:0",
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		SessionKeys: [][]byte{auth.RandomSessionKey()}})
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	w := &webServer{read: read, commands: srv.Commands}
+	ln, err := net.Listen("tcp", srv.HTTP.Addr)
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
-	hs := web.NewHTTPServer(ln.Addr().String(), srv.Handler())
-	hs.RegisterOnShutdown(srv.CloseStreams)
+	hs := srv.HTTP
 	go hs.Serve(ln)
 	w.url = "http://" + ln.Addr().String()
 	w.stop = func() {
