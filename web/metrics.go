@@ -2,12 +2,8 @@ package web
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"runtime"
-	"slices"
-	"strings"
-	"sync"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +11,9 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // siteMetrics serves /metrics on the site's address unless the metrics have
@@ -26,7 +25,7 @@ func (s *Server) siteMetrics(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, httpx.ErrNoRoute)
 		return
 	}
-	s.metrics(w, r)
+	s.metricsHandler.ServeHTTP(w, r)
 }
 
 // MetricsHandler serves GET /metrics alone, without the site's middleware
@@ -34,30 +33,63 @@ func (s *Server) siteMetrics(w http.ResponseWriter, r *http.Request) {
 // Config.SeparateMetrics is set. Any other path or method is 404 or 405.
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /metrics", s.metrics)
+	mux.Handle("GET /metrics", s.metricsHandler)
 	return mux
 }
 
-// Metrics holds the process's operational counters, served at GET /metrics
-// in the Prometheus text format. There is one per process, like the read
-// models it reports on; cmd/crossrank points it at the event store
-// (SetStream) and has the command handler count its appends here
-// (HandlerHooks).
-var Metrics = &Registry{}
+// Metrics are the process's operational counters, served at GET /metrics
+// by the Prometheus client library, with the Go runtime's (go_*) and the
+// process's (process_*) beside them. The command handler reports to them
+// through HandlerHooks; the web server adds what it reads at scrape time
+// (the read models, the live streams, the page cache).
+type Metrics struct {
+	reg    *prometheus.Registry
+	stream atomic.Pointer[StreamHead]
 
-// Registry is the set of counters behind GET /metrics. The zero value is
-// ready to use.
-type Registry struct {
-	conflicts atomic.Uint64 // appends refused by a failed expectation
-	chained   atomic.Uint64 // appends sent as links of a chain
+	conflicts       prometheus.Counter
+	chained         prometheus.Counter
+	loginFailures   prometheus.Counter
+	loginThrottled  *prometheus.CounterVec
+	commandDuration *prometheus.HistogramVec
+	commands        *prometheus.CounterVec
+	replayed        *prometheus.CounterVec
+}
 
-	loginFailures       atomic.Uint64 // wrong username or password
-	loginClientRefused  atomic.Uint64 // 429: this account from this address failed too often
-	loginAddressRefused atomic.Uint64 // 429: this address failed too often
-	stream              atomic.Pointer[StreamHead]
-
-	mu       sync.Mutex
-	commands map[string]*commandStats // by action name
+// NewMetrics registers the counters on reg, with the Go runtime and
+// process collectors; nil reg: a registry of its own.
+func NewMetrics(reg *prometheus.Registry) *Metrics {
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	m := &Metrics{reg: reg,
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{Name: "crossrank_append_conflicts_total",
+			Help: "Appends refused because the aggregate changed since it was loaded (each retry counts)."}),
+		chained: prometheus.NewCounter(prometheus.CounterOpts{Name: "crossrank_appends_chained_total",
+			Help: "Appends sent as links of a chain: right behind the append before them, without waiting for its answer."}),
+		loginFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "crossrank_login_failures_total",
+			Help: "Sign-ins refused for a wrong username or password."}),
+		loginThrottled: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "crossrank_login_throttled_total",
+			Help: "Sign-ins answered 429 because the client failed too often, by limit: one account from one address, or one address."},
+			[]string{"limit"}),
+		// A command loads, decides and appends with an fsync, so most take
+		// milliseconds; the top buckets catch retries and a slow cluster.
+		commandDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "crossrank_command_duration_seconds",
+			Help:    "Time to load, decide and append a command, retries included; the wait for the read models is not counted.",
+			Buckets: []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}},
+			[]string{"command"}),
+		commands: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "crossrank_commands_total",
+			Help: "Commands run, by command and the HTTP status their outcome maps to (200: success)."},
+			[]string{"command", "status"}),
+		replayed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "crossrank_commands_replayed_total",
+			Help: "Commands that were retries of one already stored (same idempotency key): nothing new was appended."},
+			[]string{"command"}),
+	}
+	reg.MustRegister(m.conflicts, m.chained, m.loginFailures, m.loginThrottled, m.commandDuration, m.commands, m.replayed,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// Both limits are reported from the start, at 0 until one refuses.
+	m.loginThrottled.WithLabelValues(auth.LimitClient)
+	m.loginThrottled.WithLabelValues(auth.LimitAddress)
+	return m
 }
 
 // StreamHead reports the newest sequence of the event stream, which the
@@ -66,9 +98,9 @@ type StreamHead interface {
 	LastSequence(ctx context.Context) (uint64, error)
 }
 
-// SetStream tells the registry where the stream ends; without it (or with
+// SetStream tells the metrics where the stream ends; without it (or with
 // nil) /metrics reports no projection lag.
-func (m *Registry) SetStream(h StreamHead) {
+func (m *Metrics) SetStream(h StreamHead) {
 	if h == nil {
 		m.stream.Store(nil)
 		return
@@ -76,171 +108,45 @@ func (m *Registry) SetStream(h StreamHead) {
 	m.stream.Store(&h)
 }
 
-// latencyBuckets are the upper bounds (seconds) of the command latency
-// histogram: a command loads, decides and appends with an fsync, so most
-// take milliseconds; the top buckets catch retries and a slow cluster.
-var latencyBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
-
-// commandStats is one command's latency histogram and outcomes.
-type commandStats struct {
-	buckets  []uint64 // counts per latencyBuckets bound, not cumulative
-	count    uint64
-	sum      float64
-	statuses map[int]uint64 // by HTTP status the outcome maps to
-	replayed uint64
-}
-
-// observeCommand records one run of the named command: how long it took
-// and the HTTP status its outcome maps to (200 for success, whatever the
-// API answered).
-func (m *Registry) observeCommand(name string, d time.Duration, res domain.Result, err error) {
-	status := httpx.Status(err)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.commands == nil {
-		m.commands = map[string]*commandStats{}
-	}
-	c := m.commands[name]
-	if c == nil {
-		c = &commandStats{buckets: make([]uint64, len(latencyBuckets)), statuses: map[int]uint64{}}
-		m.commands[name] = c
-	}
-	sec := d.Seconds()
-	if i, _ := slices.BinarySearch(latencyBuckets, sec); i < len(latencyBuckets) {
-		c.buckets[i]++
-	}
-	c.count++
-	c.sum += sec
-	c.statuses[status]++
-	if err == nil && res.Replayed {
-		c.replayed++
-	}
-}
-
-// LoginFailed counts a wrong username or password.
-func (m *Registry) LoginFailed() { m.loginFailures.Add(1) }
-
-// LoginThrottled counts a sign-in refused by the named limit.
-func (m *Registry) LoginThrottled(limit string) {
-	if limit == auth.LimitAddress {
-		m.loginAddressRefused.Add(1)
-		return
-	}
-	m.loginClientRefused.Add(1)
-}
-
 // HandlerHooks returns the hooks through which the command handler
 // counts its appends here (domain.WithHooks): every append a failed
 // expectation refused, retries included (the handler retries a conflict
 // itself, so the commands' outcomes show only those it gave up on), and
 // every append sent as a link of a chain.
-func (m *Registry) HandlerHooks() domain.Hooks {
-	return domain.Hooks{
-		Conflict: func() { m.conflicts.Add(1) },
-		Chained:  func() { m.chained.Add(1) },
+func (m *Metrics) HandlerHooks() domain.Hooks {
+	return domain.Hooks{Conflict: m.conflicts.Inc, Chained: m.chained.Inc}
+}
+
+// observeCommand records one run of the named command: how long it took
+// and the HTTP status its outcome maps to (200 for success, whatever the
+// API answered).
+func (m *Metrics) observeCommand(name string, d time.Duration, res domain.Result, err error) {
+	m.commandDuration.WithLabelValues(name).Observe(d.Seconds())
+	m.commands.WithLabelValues(name, strconv.Itoa(httpx.Status(err))).Inc()
+	replayed := m.replayed.WithLabelValues(name) // 0 for every command seen
+	if err == nil && res.Replayed {
+		replayed.Inc()
 	}
 }
 
-// lagSettle is how long /metrics waits for the read models to apply what
-// the stream already holds before it reports them behind: a write that
-// landed a moment before the scrape is not lag.
-const lagSettle = 250 * time.Millisecond
+// LoginFailed counts a wrong username or password.
+func (m *Metrics) LoginFailed() { m.loginFailures.Inc() }
 
-// metrics serves GET /metrics in the Prometheus text exposition format
-// (version 0.0.4). It is public like /healthz; keep it off the internet at
-// the proxy (docs/deploy.md).
-func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	var b strings.Builder
-	Metrics.writeCommands(&b)
-	p := promWriter{&b}
-	p.family("crossrank_append_conflicts_total", "counter", "Appends refused because the aggregate changed since it was loaded (each retry counts).")
-	p.sample("crossrank_append_conflicts_total", nil, float64(Metrics.conflicts.Load()))
-	p.family("crossrank_appends_chained_total", "counter", "Appends sent as links of a chain: right behind the append before them, without waiting for its answer.")
-	p.sample("crossrank_appends_chained_total", nil, float64(Metrics.chained.Load()))
-	p.family("crossrank_login_failures_total", "counter", "Sign-ins refused for a wrong username or password.")
-	p.sample("crossrank_login_failures_total", nil, float64(Metrics.loginFailures.Load()))
-	p.family("crossrank_login_throttled_total", "counter", "Sign-ins answered 429 because the client failed too often, by limit: one account from one address, or one address.")
-	p.sample("crossrank_login_throttled_total", []string{"limit", auth.LimitClient}, float64(Metrics.loginClientRefused.Load()))
-	p.sample("crossrank_login_throttled_total", []string{"limit", auth.LimitAddress}, float64(Metrics.loginAddressRefused.Load()))
-	p.family("crossrank_sse_clients", "gauge", "Open live-update streams (GET /events).")
-	p.sample("crossrank_sse_clients", nil, float64(s.site.Streams()))
-	s.writeProjection(ctx, p)
-	writePageCache(p, s.site.CacheStats())
-	p.family("go_goroutines", "gauge", "Goroutines that currently exist.")
-	p.sample("go_goroutines", nil, float64(runtime.NumGoroutine()))
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = io.WriteString(w, b.String())
+// LoginThrottled counts a sign-in refused by the named limit.
+func (m *Metrics) LoginThrottled(limit string) {
+	if limit != auth.LimitAddress {
+		limit = auth.LimitClient
+	}
+	m.loginThrottled.WithLabelValues(limit).Inc()
 }
 
-// writeProjection reports the read models: their position, how far they
-// are behind the stream, and the webhook deliveries they recorded.
-func (s *Server) writeProjection(ctx context.Context, p promWriter) {
-	if s.read == nil {
-		return
-	}
-	applied, _ := s.read.Checkpoint()
-	p.family("crossrank_projection_checkpoint", "gauge", "Stream sequence of the last event the read models applied.")
-	p.sample("crossrank_projection_checkpoint", nil, float64(applied))
-	if h := Metrics.stream.Load(); h != nil {
-		up := 0.0
-		last, err := (*h).LastSequence(ctx)
-		if err == nil {
-			up = 1
-		}
-		p.family("crossrank_event_store_up", "gauge", "1 when the event store answered this scrape, else 0.")
-		p.sample("crossrank_event_store_up", nil, up)
-		if err == nil {
-			lag, behind := s.projectionLag(ctx, last)
-			p.family("crossrank_stream_last_sequence", "gauge", "Sequence of the newest event in the stream.")
-			p.sample("crossrank_stream_last_sequence", nil, float64(last))
-			p.family("crossrank_projection_lag_events", "gauge", "Events in the stream the read models have not applied yet.")
-			p.sample("crossrank_projection_lag_events", nil, float64(lag))
-			p.family("crossrank_projection_lag_seconds", "gauge", "While events wait: seconds since the read models last applied one; 0 when caught up.")
-			p.sample("crossrank_projection_lag_seconds", nil, behind.Seconds())
-		}
-	}
-	p.family("crossrank_webhook_deliveries_total", "counter", "Webhook deliveries recorded in the stream, by outcome.")
-	rows, err := s.read.DB().QueryContext(ctx, "SELECT ok, COUNT(*) FROM webhook_deliveries GROUP BY ok")
-	if err != nil {
-		s.log.Warn("metrics: counting webhook deliveries", "err", err)
-		return
-	}
-	defer rows.Close()
-	counts := map[string]float64{"delivered": 0, "failed": 0}
-	for rows.Next() {
-		var ok bool
-		var n int64
-		if rows.Scan(&ok, &n) != nil {
-			continue
-		}
-		if ok {
-			counts["delivered"] = float64(n)
-		} else {
-			counts["failed"] = float64(n)
-		}
-	}
-	for _, outcome := range []string{"delivered", "failed"} {
-		p.sample("crossrank_webhook_deliveries_total", []string{"outcome", outcome}, counts[outcome])
-	}
-}
-
-// processStart bounds the projection lag in seconds: read models that have
-// applied nothing since the process started have been behind since then.
-var processStart = time.Now()
-
-// projectionLag returns how many events the read models are behind last,
-// and for how long they have not applied any, after giving them lagSettle
-// to catch up.
-func (s *Server) projectionLag(ctx context.Context, last uint64) (uint64, time.Duration) {
-	if lag, _ := s.read.Lag(last); lag == 0 {
-		return 0, 0
-	}
-	wctx, cancel := context.WithTimeout(ctx, lagSettle)
-	defer cancel()
-	_ = s.read.WaitFor(wctx, last)
-	lag, idle := s.read.Lag(last)
-	return lag, min(idle, time.Since(processStart))
+// handler serves the registry in the Prometheus text format (or what the
+// scraper negotiates). It is public like /healthz; keep it off the
+// internet at the proxy (docs/deploy.md).
+func (m *Metrics) handler(log promhttp.Logger) http.Handler {
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: log, ErrorHandling: promhttp.ContinueOnError})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		h.ServeHTTP(w, r)
+	})
 }

@@ -77,6 +77,9 @@ type Config struct {
 	// (GET /captures/{sha256}); nil: that route answers 404 and pages
 	// link no copies.
 	Captures site.Captures
+	// Metrics counts what the server and the command handler do, served at
+	// GET /metrics; nil: metrics of its own, on a registry of its own.
+	Metrics *Metrics
 	// Passages marks the quoted passage in an archived copy for signed-in
 	// reviewers (GET /desk/proposals/{id}/evidence/{e}/passage); nil: that
 	// route answers 404 and the desk links no highlighted copies.
@@ -104,12 +107,15 @@ type Server struct {
 	now        func() time.Time
 	secure     bool
 	ownMetrics bool // /metrics is served by MetricsHandler only
-	mux        *http.ServeMux
-	handler    http.Handler
-	auth       *auth.Service
-	desk       *desk.Desk
-	origins    *http.CrossOriginProtection
-	site       *site.Site
+	metrics    *Metrics
+	// metricsHandler serves GET /metrics.
+	metricsHandler http.Handler
+	mux            *http.ServeMux
+	handler        http.Handler
+	auth           *auth.Service
+	desk           *desk.Desk
+	origins        *http.CrossOriginProtection
+	site           *site.Site
 }
 
 // New returns a Server with every route registered.
@@ -139,15 +145,18 @@ func New(cfg Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if s.metrics = cfg.Metrics; s.metrics == nil {
+		s.metrics = NewMetrics(nil)
+	}
 	var err error
 	s.auth, err = auth.New(auth.Config{Users: cfg.Commands, Tokens: cfg.Tokens, Keys: cfg.SessionKeys,
-		Secure: cfg.Secure, Proxies: cfg.TrustedProxies, Log: s.log, Meter: Metrics,
+		Secure: cfg.Secure, Proxies: cfg.TrustedProxies, Log: s.log, Meter: s.metrics,
 		Sleep: cfg.sleep})
 	if err != nil {
 		return nil, err
 	}
 	s.commands = &command.Deps{Commands: cfg.Commands, Waiter: cfg.Waiter, Publish: cfg.Publish,
-		Now: s.now, Log: s.log, RequireUser: s.auth.RequireUser, Observe: Metrics.observeCommand}
+		Now: s.now, Log: s.log, RequireUser: s.auth.RequireUser, Observe: s.metrics.observeCommand}
 	for _, o := range cfg.TrustedOrigins {
 		if err := s.origins.AddTrustedOrigin(o); err != nil {
 			return nil, err
@@ -160,6 +169,12 @@ func New(cfg Config) (*Server, error) {
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
 		Passages: cfg.Passages})
+	// The server's scrape-time figures join the registry: one web server
+	// per Metrics.
+	if err := s.metrics.reg.Register(scrapeCollector{s}); err != nil {
+		return nil, fmt.Errorf("web: metrics: %w", err)
+	}
+	s.metricsHandler = s.metrics.handler(slog.NewLogLogger(s.log.Handler(), slog.LevelWarn))
 	s.routes()
 	s.handler = s.middleware(s.mux)
 	return s, nil

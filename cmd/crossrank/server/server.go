@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/site"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config is what New needs: the stores, opened by the caller, and the
@@ -47,6 +48,10 @@ type Config struct {
 	Captures site.Captures
 	Passages desk.Passages
 	Ready    func(ctx context.Context) error
+	// Registry is where the metrics are registered (the Go runtime's and
+	// the process's with them) and what /metrics serves; nil: a registry
+	// of the server's own.
+	Registry *prometheus.Registry
 }
 
 // Server is the served wiring.
@@ -71,14 +76,15 @@ func New(cfg Config) (*Server, error) {
 	// /metrics counts every append conflict (retries too) and every append
 	// sent as a chain link, and measures the projection lag against the
 	// stream's end.
-	web.Metrics.SetStream(cfg.Events)
-	s := &Server{Commands: domain.NewHandler(cfg.Events, nil, domain.WithHooks(web.Metrics.HandlerHooks()))}
+	metrics := web.NewMetrics(cfg.Registry)
+	metrics.SetStream(cfg.Events)
+	s := &Server{Commands: domain.NewHandler(cfg.Events, nil, domain.WithHooks(metrics.HandlerHooks()))}
 	var err error
 	s.Web, err = web.New(web.Config{
 		Commands: s.Commands, Read: cfg.Read, Verify: cfg.Verify, Logger: cfg.Logger, SessionKeys: cfg.SessionKeys,
 		Secure: cfg.Secure, TrustedProxies: cfg.TrustedProxies, SeparateMetrics: cfg.MetricsAddr != "",
 		PageCacheBytes: cfg.PageCacheBytes, Captures: cfg.Captures, Passages: cfg.Passages, PublicURL: cfg.PublicURL,
-		Ready: cfg.Ready,
+		Ready: cfg.Ready, Metrics: metrics,
 	})
 	if err != nil {
 		return nil, err
