@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/crossrank/crossrank/cmd/crossrank/consume"
 	"io"
 	"log/slog"
 	"net/http"
@@ -118,18 +119,7 @@ func Redact(u string) string {
 // Run delivers editions until ctx ends; it returns nil then. It rides out
 // NATS outages, retrying with a pause.
 func (s *Sender) Run(ctx context.Context) error {
-	for {
-		err := s.consume(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		s.cfg.Logger.Warn("webhook: consumer interrupted; retrying", "url", s.shown, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
+	return consume.Run(ctx, s.cfg.Logger.With("url", s.shown), "webhook", s.consume)
 }
 
 func (s *Sender) consume(ctx context.Context) error {
@@ -151,25 +141,7 @@ func (s *Sender) consume(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for {
-		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
-		if err != nil {
-			cancel()
-			return err
-		}
-		for m := range batch.Messages() {
-			s.handle(ctx, m)
-		}
-		err = batch.Error()
-		cancel()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
-			return err
-		}
-	}
+	return consume.FetchEach(ctx, cons, s.handle)
 }
 
 // handle delivers one edition, or a redelivery the desk asked for,
