@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net/netip"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -18,7 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// capturing holds the flags of the capture worker and of the scheduled
+// capturing holds the settings (config.go) of the capture worker and of the scheduled
 // re-check of captured sources, which serve runs unless told not to.
 type capturing struct {
 	allow        string
@@ -26,22 +24,6 @@ type capturing struct {
 	recheckEvery time.Duration
 	envErr       error            // a bad CROSSRANK_RECHECK_EVERY, unless the flag overrides it
 	archive      *capture.Archive // once copies opened it
-}
-
-func registerCapture(fs *flag.FlagSet) *capturing {
-	c := &capturing{}
-	fs.StringVar(&c.allow, "capture-allow", envOr("CROSSRANK_CAPTURE_ALLOW", ""),
-		"let the capture of cited pages reach these non-public prefixes (CIDR,…), e.g. 127.0.0.1/32 for a local test page; cloud metadata addresses stay refused (CROSSRANK_CAPTURE_ALLOW)")
-	fs.BoolVar(&c.off, "no-capture", os.Getenv("CROSSRANK_NO_CAPTURE") != "",
-		"do not fetch and archive the pages evidence cites, nor re-check them (CROSSRANK_NO_CAPTURE)")
-	fs.Func("recheck-every", "re-check the captured sources behind published scores this often, on a schedule stored in the "+
-		"CROSSRANK_SCHEDULES stream (at least 1s; 0: this server runs no re-checks) (CROSSRANK_RECHECK_EVERY, default 24h)",
-		func(s string) error { return c.setRecheckEvery(s) })
-	c.recheckEvery = capture.DefaultRecheckEvery
-	if v := os.Getenv("CROSSRANK_RECHECK_EVERY"); v != "" {
-		c.envErr = c.setRecheckEvery(v)
-	}
-	return c
 }
 
 func (c *capturing) setRecheckEvery(s string) error {
@@ -52,7 +34,7 @@ func (c *capturing) setRecheckEvery(s string) error {
 	if err != nil {
 		return fmt.Errorf("--recheck-every (CROSSRANK_RECHECK_EVERY) %q: %w", s, err)
 	}
-	c.recheckEvery, c.envErr = d, nil
+	c.recheckEvery = d
 	return nil
 }
 

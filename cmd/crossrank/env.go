@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -16,35 +14,6 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/nats-io/nats.go"
 )
-
-// common holds the flags every command shares.
-type common struct {
-	data       string
-	natsURL    string
-	natsListen string
-	replicas   int
-}
-
-func envOr(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok {
-		return v
-	}
-	return def
-}
-
-func envInt(key string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
-		return v
-	}
-	return def
-}
-
-func (c *common) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.data, "data", envOr("CROSSRANK_DATA", "./data"), "data directory (CROSSRANK_DATA)")
-	fs.StringVar(&c.natsURL, "nats-url", envOr("CROSSRANK_NATS_URL", ""), "external NATS server or cluster; empty runs an embedded server (CROSSRANK_NATS_URL)")
-	fs.StringVar(&c.natsListen, "nats-listen", envOr("CROSSRANK_NATS_LISTEN", ""), "also expose the embedded NATS server on this loopback address (CROSSRANK_NATS_LISTEN)")
-	fs.IntVar(&c.replicas, "replicas", envInt("CROSSRANK_REPLICAS", 1), "stream replicas (3 on a cluster) (CROSSRANK_REPLICAS)")
-}
 
 // env is the running infrastructure: the event store (embedded or external
 // NATS), the read models and the command handler (a server's, built by

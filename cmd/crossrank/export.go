@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,14 +20,15 @@ import (
 // own read models.
 func parseExport(args []string, w io.Writer) (*storeCommand, error) {
 	fs, sc := newFlags("export", w)
-	out := fs.String("out", envOr("CROSSRANK_EXPORT_OUT", ""), "folder to write the site into, replaced atomically (CROSSRANK_EXPORT_OUT)")
+	var out string
+	settings{fs}.str(&out, "out", "CROSSRANK_EXPORT_OUT", "", "folder to write the site into, replaced atomically")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	if *out == "" || fs.NArg() != 0 {
+	if out == "" || fs.NArg() != 0 {
 		return nil, usageError("usage: crossrank export --out DIR")
 	}
-	dir, err := filepath.Abs(*out)
+	dir, err := filepath.Abs(out)
 	if err != nil {
 		return nil, err
 	}
@@ -50,22 +50,12 @@ func parseExport(args []string, w io.Writer) (*storeCommand, error) {
 	return sc, nil
 }
 
-// publishing holds serve's flags for what happens on each publish: the
+// publishing holds serve's settings (config.go) for what happens on each publish: the
 // static export and the webhook.
 type publishing struct {
 	siteDir       string
 	webhookURL    string
 	webhookSecret string
-}
-
-// registerPublishing adds serve's --site-dir, --webhook and
-// --webhook-secret flags (and their env twins).
-func registerPublishing(fs *flag.FlagSet) *publishing {
-	p := &publishing{}
-	fs.StringVar(&p.siteDir, "site-dir", envOr("CROSSRANK_SITE_DIR", ""), "keep a static export of the public site in this folder, rewritten atomically on each publish (CROSSRANK_SITE_DIR)")
-	fs.StringVar(&p.webhookURL, "webhook", envOr("CROSSRANK_WEBHOOK_URL", ""), "POST each published edition to this URL (CROSSRANK_WEBHOOK_URL)")
-	fs.StringVar(&p.webhookSecret, "webhook-secret", envOr("CROSSRANK_WEBHOOK_SECRET", ""), "sign webhook deliveries the Standard Webhooks way under this secret: whsec_<base64 key>; a plain secret also signs X-Crossrank-Signature (deprecated) (CROSSRANK_WEBHOOK_SECRET)")
-	return p
 }
 
 // start runs the export and the webhook sender until ctx ends.

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,33 +21,17 @@ import (
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/desk"
-	"github.com/crossrank/crossrank/web/site"
 )
 
+// serve runs `crossrank serve`: its settings, then the server, then the
+// server running until ctx ends.
 func serve(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ExitOnError)
-	var c common
-	c.register(fs)
-	addr := fs.String("addr", envOr("CROSSRANK_ADDR", ":8080"), "HTTP listen address (CROSSRANK_ADDR)")
-	noDemo := fs.Bool("no-demo", os.Getenv("CROSSRANK_NO_DEMO") != "", "do not load the demo ranking into an empty store (CROSSRANK_NO_DEMO)")
-	secure := fs.Bool("secure", os.Getenv("CROSSRANK_SECURE") != "", "the site is served over TLS (Secure cookies, HSTS) (CROSSRANK_SECURE)")
-	publicURL := fs.String("public-url", os.Getenv("CROSSRANK_PUBLIC_URL"),
-		"the site's public address, e.g. https://rank.example, for permalinks in citations and badge embeds (CROSSRANK_PUBLIC_URL)")
-	trusted := fs.String("trusted-proxies", os.Getenv("CROSSRANK_TRUSTED_PROXIES"),
-		"reverse proxies (CIDR,…) whose X-Forwarded-For or Forwarded header names the client (CROSSRANK_TRUSTED_PROXIES)")
-	metricsAddr := fs.String("metrics-addr", envOr("CROSSRANK_METRICS_ADDR", ""),
-		"serve /metrics only on this address, e.g. 127.0.0.1:9090; empty: on the site's address (CROSSRANK_METRICS_ADDR)")
-	pageCache := fs.Int("page-cache-bytes", envInt("CROSSRANK_PAGE_CACHE_BYTES", site.DefaultPageCacheBytes), "bytes of rendered public pages kept, least recently used dropped first; 0: the default, negative: none (CROSSRANK_PAGE_CACHE_BYTES)")
-	pub := registerPublishing(fs)
-	capt := registerCapture(fs)
-	fs.Parse(args)
-	log := newLogger()
-	proxies, err := auth.ParseTrustedProxies(*trusted)
+	cfg, err := parseServe(args)
 	if err != nil {
-		return fmt.Errorf("--trusted-proxies (CROSSRANK_TRUSTED_PROXIES): %w", err)
+		return err
 	}
-
-	e, err := c.openEvents(ctx, log)
+	log := newLogger()
+	e, err := cfg.openEvents(ctx, log)
 	var busy *busyError
 	if errors.As(err, &busy) {
 		return exitError{1, fmt.Errorf("%v already; one server owns a data folder (run the other commands beside it: they go through it)", busy)}
@@ -60,24 +43,42 @@ func serve(ctx context.Context, args []string) error {
 	if err := e.openRead(ctx); err != nil {
 		return err
 	}
-	keys, err := sessionKeys(c.data, log)
+	srv, err := newServer(ctx, cfg, e, log)
 	if err != nil {
 		return err
 	}
-	copies, err := capt.copies(ctx, e, c.replicas)
+	return runServer(ctx, cfg, e, srv, log)
+}
+
+// newServer builds the served wiring (server.New) over e's stores, as
+// cfg sets it; the command handler is e's from now on.
+func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger) (*server.Server, error) {
+	keys, err := sessionKeys(cfg.data, log)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	copies, err := cfg.capture.copies(ctx, e, cfg.replicas)
+	if err != nil {
+		return nil, err
 	}
 	srv, err := server.New(server.Config{
-		Events: e.events, Read: e.read, Logger: log, SessionKeys: keys, Addr: *addr, MetricsAddr: *metricsAddr,
-		Secure: *secure, PublicURL: *publicURL, TrustedProxies: proxies, PageCacheBytes: *pageCache,
+		Events: e.events, Read: e.read, Logger: log, SessionKeys: keys, Addr: cfg.addr, MetricsAddr: cfg.metricsAddr,
+		Secure: cfg.secure, PublicURL: cfg.publicURL, TrustedProxies: cfg.trustedProxies, PageCacheBytes: cfg.pageCacheBytes,
 		Verify: desk.ProjectionVerifier(e.events, e.read.DB()), Captures: copies, Passages: copies,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	e.commands = srv.Commands
+	return srv, nil
+}
+
+// runServer runs srv and the workers beside it until ctx ends or one of
+// them fails: the read models and the handler follow the stream, then the
+// control socket, the demo seed, shared sessions, the publishing, capture
+// and schedule workers, and the HTTP listeners.
+func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log *slog.Logger) error {
 	runCtx, stopRunner := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	runErr := make(chan error, 1)
@@ -99,7 +100,7 @@ func serve(ctx context.Context, args []string) error {
 	if e.server != nil {
 		// The command line's user, token, seed, verify and export run
 		// in this process from now on, not beside it.
-		ctl, err := listenControl(runCtx, c.data, e, log)
+		ctl, err := listenControl(runCtx, cfg.data, e, log)
 		if err != nil {
 			return err
 		}
@@ -110,7 +111,7 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if last == 0 && !*noDemo {
+	if last == 0 && !cfg.noDemo {
 		if err := seedDemo(ctx, e, os.Stderr); err != nil {
 			return err
 		}
@@ -118,28 +119,28 @@ func serve(ctx context.Context, args []string) error {
 
 	// Sign-ins live in a key-value bucket next to the stream: every
 	// replica sees them, and a restart keeps them.
-	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, auth.SessionLifetime, c.replicas)
+	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, auth.SessionLifetime, cfg.replicas)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	if err := srv.Web.ShareSessions(runCtx, kv); err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
-	if err := pub.start(runCtx, e, log, &wg); err != nil {
+	if err := cfg.publish.start(runCtx, e, log, &wg); err != nil {
 		return err
 	}
-	if err := capt.start(runCtx, e, c.replicas, log, &wg); err != nil {
+	if err := cfg.capture.start(runCtx, e, cfg.replicas, log, &wg); err != nil {
 		return err
 	}
-	if err := startScheduler(runCtx, e, c.replicas, log, &wg); err != nil {
+	if err := startScheduler(runCtx, e, cfg.replicas, log, &wg); err != nil {
 		return err
 	}
 	hs := srv.HTTP
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
-	log.Info("crossrank serving", "url", "http://"+displayAddr(ln.Addr()), "data", c.data)
+	log.Info("crossrank serving", "url", "http://"+displayAddr(ln.Addr()), "data", cfg.data)
 	fmt.Fprintf(os.Stderr, "\n  Crossrank is running: http://%s\n  Public ranking: http://%s/  ·  Desk: http://%s/desk\n\n",
 		displayAddr(ln.Addr()), displayAddr(ln.Addr()), displayAddr(ln.Addr()))
 	serveErr := make(chan error, 2)
@@ -148,7 +149,7 @@ func serve(ctx context.Context, args []string) error {
 	// address need not expose them; it shuts down with the site.
 	ms := srv.Metrics
 	if ms != nil {
-		mln, err := net.Listen("tcp", *metricsAddr)
+		mln, err := net.Listen("tcp", cfg.metricsAddr)
 		if err != nil {
 			hs.Close()
 			return fmt.Errorf("metrics: %w", err)
