@@ -8,7 +8,9 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -39,14 +41,10 @@ Usage:
 While "crossrank serve" runs on a data folder it owns the folder (DATA/LOCK);
 the other commands on that folder run through it, over its control socket.
 
-Common flags (each has an env twin):
-  --data DIR          data directory (CROSSRANK_DATA, default ./data)
-  --nats-url URL      external NATS server or cluster (CROSSRANK_NATS_URL)
-  --nats-listen ADDR  expose the embedded NATS on ADDR (CROSSRANK_NATS_LISTEN)
-  --replicas N        stream replicas on a cluster (CROSSRANK_REPLICAS, default 1)
-serve also takes --addr, --secure, --trusted-proxies, --metrics-addr,
---page-cache-bytes, --site-dir, --webhook (see "crossrank serve -h").
-Run "crossrank <command> -h" for a command's flags.
+Run "crossrank <command> -h" for a command's flags; serve's include the common
+ones below, and every flag has an environment twin, named in its help.
+
+Common flags:
 `
 
 func main() {
@@ -87,9 +85,19 @@ func run(ctx context.Context, args []string) error {
 	case "version":
 		return printVersion(os.Stdout)
 	case "help", "-h", "-help", "--help":
-		fmt.Print(usage)
+		printUsage(os.Stdout)
 		return nil
 	}
-	fmt.Fprint(os.Stderr, usage)
+	printUsage(os.Stderr)
 	return exitError{2, fmt.Errorf("unknown command %q", cmd)}
+}
+
+// printUsage writes the usage, the common flags' lines generated from their
+// declarations (config.go).
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, usage)
+	fs := flag.NewFlagSet("crossrank", flag.ContinueOnError)
+	(&common{}).register(fs)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }
