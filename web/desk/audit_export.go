@@ -2,7 +2,6 @@ package desk
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/csvsafe"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -76,23 +76,9 @@ func (d *Desk) serveAuditExport(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// csvCell guards a cell against formula injection: a spreadsheet runs a
-// cell that starts with = + - @ (or a tab or carriage return) as a
-// formula, so such a cell is prefixed with a quote (OWASP's advice).
-func csvCell(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + s
-	}
-	return s
-}
-
 // writeAuditCSV writes the header and every row each yields.
 func writeAuditCSV(w *bufio.Writer, each func(func(projections.AuditRow) error) error) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w, false) // every cell guarded against formula injection
 	if err := cw.Write(auditCSVHeader); err != nil {
 		return err
 	}
@@ -100,9 +86,6 @@ func writeAuditCSV(w *bufio.Writer, each func(func(projections.AuditRow) error) 
 		rec := []string{strconv.FormatUint(r.Seq, 10), r.At.UTC().Format(time.RFC3339Nano), r.Actor, r.Kind,
 			r.Aggregate, r.Type, r.EventID, r.SummaryEn, r.SummaryZh, r.Before, r.After, r.Ranking, r.Entry, r.Proposal, r.Hash,
 			r.AuthVia}
-		for i := 1; i < len(rec); i++ {
-			rec[i] = csvCell(rec[i])
-		}
 		return cw.Write(rec)
 	})
 	cw.Flush()

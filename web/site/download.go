@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"net/http"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/csvsafe"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -60,8 +60,7 @@ var csvColumns = []csvColumn{
 // score on a criterion has an empty score cell.
 func rankingCSV(d projections.EditionSnapshot) []byte {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.UseCRLF = true
+	w := csvsafe.NewWriter(&buf, true) // names and categories are people's text: no formulas
 	head := make([]string, len(csvColumns))
 	for i, c := range csvColumns {
 		head[i] = c.Name
