@@ -61,6 +61,8 @@ type Move struct {
 }
 
 // PreviewInput is the body of POST /api/v1/rankings/{slug}/editions/preview.
+// Proposals absent (or null) chooses every cross-validated proposal of the
+// ranking; an empty list chooses nothing and is refused.
 type PreviewInput struct {
 	Proposals []string `json:"proposals"`
 }
@@ -68,18 +70,26 @@ type PreviewInput struct {
 // editionPreview answers POST /api/v1/rankings/{slug}/editions/preview.
 // Only a publisher may publish, so only a publisher is shown the preview
 // hash that publishing takes.
-func editionPreview(cmds *domain.Handler) http.HandlerFunc {
+func editionPreview(d *command.Deps) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !httpx.Actor(r.Context()).Has(domain.RolePublisher) {
 			ui.Fail(w, r, domain.ErrRoleRequired)
 			return
 		}
 		var in PreviewInput
-		if err := httpx.DecodeJSON(r, &in); err != nil {
+		err := httpx.DecodeJSON(r, &in)
+		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		pv, err := previewOf(r.Context(), cmds, r.PathValue("slug"), in.Proposals)
+		slug := r.PathValue("slug")
+		if in.Proposals == nil && d.Publish != nil {
+			if in.Proposals, err = d.Publish.CrossValidated(r.Context(), slug); err != nil {
+				ui.Fail(w, r, err)
+				return
+			}
+		}
+		pv, err := previewOf(r.Context(), d.Commands, slug, in.Proposals)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return

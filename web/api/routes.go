@@ -54,7 +54,7 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle("POST /api/v1/proposals/{id}/votes", command.JSON(d, command.Vote))
 	handle("POST /api/v1/proposals/{id}/dismiss-veto", command.JSON(d, command.DismissVeto))
 	handle("POST /api/v1/proposals/{id}/reject", command.JSON(d, command.Reject))
-	handle("POST /api/v1/rankings/{slug}/editions/preview", user(editionPreview(d.Commands)))
+	handle("POST /api/v1/rankings/{slug}/editions/preview", user(editionPreview(d)))
 	handle("POST /api/v1/rankings/{slug}/editions", command.JSON(d, publishWithPreview()))
 	handle("GET /api/v1/rankings/{slug}/methodology", read(methodology(rd.Models)))
 	handle("POST /api/v1/rankings/{slug}/editions/schedule", command.JSON(d, scheduleWithPreview()))
