@@ -175,6 +175,10 @@ func (h *Handler) Revise(ctx context.Context, a Actor, c Revise) (Result, error)
 // CastVote records a reviewer's vote.
 func (h *Handler) CastVote(ctx context.Context, a Actor, c CastVote) (Result, error) {
 	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		r, err := h.rankingForQuorum(ctx, r, p)
+		if err != nil {
+			return nil, err
+		}
 		return DecideCastVote(r, ed, p, a, c)
 	})
 }
@@ -182,6 +186,10 @@ func (h *Handler) CastVote(ctx context.Context, a Actor, c CastVote) (Result, er
 // DismissVeto lifts a reviewer's veto by a publisher.
 func (h *Handler) DismissVeto(ctx context.Context, a Actor, c DismissVeto) (Result, error) {
 	return h.onProposal(ctx, a, c.CommandID, c.Proposal, func(r *Ranking, ed *Edition, p *Proposal) ([]Change, error) {
+		r, err := h.rankingForQuorum(ctx, r, p)
+		if err != nil {
+			return nil, err
+		}
 		return DecideDismissVeto(r, ed, p, a, c)
 	})
 }

@@ -109,11 +109,14 @@ var english = map[string]string{
 	"ranking.weight_sum":        "weights sum to {sum}; they must sum to 100",
 	"ranking.category_count":    "need 1–{limit} categories",
 	"ranking.criterion_count":   "need 1–{limit} criteria",
-	"ranking.min_approvals":     "must be 1–10",
+	"ranking.min_approvals":     "must be 2–10",
 	"ranking.not_category":      "is not a category of this ranking",
 	"ranking.not_criterion":     "is not a criterion of this ranking",
 	"ranking.not_attribute":     "is not an attribute of this ranking",
 	"ranking.not_option":        `"{value}" is not a value of {attribute}`,
+
+	// The quorum's floor: a policy may raise it, never lower it.
+	"ranking.evidence_verification": "must be on: cross-validation verifies every evidence item",
 
 	// Field errors: proposals, reviews, editions, tokens.
 	"evidence.too_many":         "a revision holds at most {limit} evidence items",

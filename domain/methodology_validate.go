@@ -129,8 +129,12 @@ func ValidateMethodology(m events.Methodology) error {
 			}
 		}
 	}
-	if m.Quorum.MinApprovals < 1 || m.Quorum.MinApprovals > 10 {
+	// The policy may raise the floor (DefaultQuorum), never lower it.
+	if m.Quorum.MinApprovals < DefaultQuorum.MinApprovals || m.Quorum.MinApprovals > 10 {
 		return invalid("quorum.min_approvals", "ranking.min_approvals", nil)
+	}
+	if !m.Quorum.RequireEvidenceVerified {
+		return invalid("quorum.require_evidence_verified", "ranking.evidence_verification", nil)
 	}
 	if m.License != "" {
 		if err := checkLicense("license", m.License); err != nil {

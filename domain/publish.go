@@ -86,8 +86,11 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		if len(p.StaleTargets(ed)) > 0 {
 			return pv, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
 		}
-		if q := r.QuorumOf(p, ed); len(q.Conflicted) > 0 && q.Needed > 0 {
-			return pv, fmt.Errorf("%w: %s: approvals by reviewers who declared a conflict of interest do not count", ErrNotCrossValidated, p.ID)
+		// Judged again now: approvals of reviewers who declared a conflict
+		// or lost the reviewer role since do not count, nor does a policy
+		// below the floor (quorum.go).
+		if q := r.QuorumOf(p, ed); !q.Met {
+			return pv, fmt.Errorf("%w: %s: the quorum is no longer met", ErrNotCrossValidated, p.ID)
 		}
 		pv.Proposals = append(pv.Proposals, p.ID)
 		pins = append(pins, pin{p.ID, p.Revision, p.Seq})

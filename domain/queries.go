@@ -143,7 +143,11 @@ func (h *Handler) PreviewEdition(ctx context.Context, ranking string, proposals 
 	if err != nil {
 		return EditionPreview{}, nil, err
 	}
-	pv, err := Preview(r, ed, chosen, entries)
+	judged, err := h.rankingForQuorum(ctx, r, chosen...)
+	if err != nil {
+		return EditionPreview{}, nil, err
+	}
+	pv, err := Preview(judged, ed, chosen, entries)
 	return pv, r, err
 }
 
@@ -200,6 +204,10 @@ func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Resul
 			for _, p := range others {
 				os = append(os, s.proposal(p))
 			}
-			return DecidePublish(s.ranking(c.Ranking), s.edition(c.Ranking), chosen, entries, os, a, c)
+			r, err := h.rankingForQuorum(ctx, s.ranking(c.Ranking), chosen...)
+			if err != nil {
+				return nil, err
+			}
+			return DecidePublish(r, s.edition(c.Ranking), chosen, entries, os, a, c)
 		}})
 }

@@ -8,8 +8,19 @@ import (
 )
 
 // DefaultQuorum is the policy rankings start with: two approvals that between
-// them verified every evidence item.
+// them verified every evidence item. It is also the floor: cross-validation
+// means at least two distinct non-author reviewers and every evidence item
+// verified, so a ranking's policy may raise the bar, never lower it.
+// ValidateMethodology refuses a lower policy; one stated before the floor
+// existed (old events replay as they were) is judged by the floor.
 var DefaultQuorum = events.QuorumPolicy{MinApprovals: 2, RequireEvidenceVerified: true}
+
+// floored returns policy raised to the floor (DefaultQuorum).
+func floored(policy events.QuorumPolicy) events.QuorumPolicy {
+	policy.MinApprovals = max(policy.MinApprovals, DefaultQuorum.MinApprovals)
+	policy.RequireEvidenceVerified = true
+	return policy
+}
 
 // QuorumState is how far a proposal's current revision is from being
 // cross-validated, in terms a page can put into words.
@@ -20,6 +31,9 @@ type QuorumState struct {
 	Vetoes      []string // reviewers whose reject is open (not lifted, not dismissed)
 	Outdated    []string // reviewers whose approval was for an earlier revision
 	Ineligible  []string // approvals that do not count: the author or a reviser
+	// Revoked are approvals that do not count because their voter no
+	// longer holds the reviewer role.
+	Revoked []string `json:",omitempty"`
 	StaleTarget []string // changes whose baseline was published over since
 	// Conflicted are approvals that do not count because their reviewer
 	// declared a conflict of interest with the entry or the ranking: voter
@@ -45,18 +59,15 @@ func Quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition) QuorumState {
 }
 
 // QuorumOf evaluates the ranking's policy on p, counting no approval of a
-// reviewer who declared a conflict with p's entry or with the ranking.
+// reviewer who declared a conflict with p's entry or with the ranking, nor,
+// when the handler fed in the voters' roles (quorum_roles.go), of one who
+// no longer holds the reviewer role.
 func (r *Ranking) QuorumOf(p *Proposal, ed *Edition) QuorumState {
 	return quorum(p, r.Quorum, ed, r)
 }
 
 func quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition, r *Ranking) QuorumState {
-	if policy.MinApprovals < 1 {
-		policy = DefaultQuorum
-	}
-	if p.IsMethodology() { // what decides every rank needs two reviewers, whatever the ranking's policy
-		policy.MinApprovals = max(policy.MinApprovals, DefaultQuorum.MinApprovals)
-	}
+	policy = floored(policy)
 	var q QuorumState
 	verified := map[string]bool{}
 	voters := make([]string, 0, len(p.Votes))
@@ -74,6 +85,8 @@ func quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition, r *Ranking) Qu
 			q.Ineligible = append(q.Ineligible, name)
 		case v.Revision != p.Revision:
 			q.Outdated = append(q.Outdated, name)
+		case r.reviewerRevoked(name):
+			q.Revoked = append(q.Revoked, name)
 		case r.conflictReason(name, p.Entry) != "":
 			if q.Conflicted == nil {
 				q.Conflicted = map[string]string{}
@@ -90,9 +103,6 @@ func quorum(p *Proposal, policy events.QuorumPolicy, ed *Edition, r *Ranking) Qu
 		if !verified[id] {
 			q.Unverified = append(q.Unverified, id)
 		}
-	}
-	if !policy.RequireEvidenceVerified {
-		q.Unverified = nil
 	}
 	q.OpenComments = p.openReviewerComments()
 	q.Needed = max(0, policy.MinApprovals-len(q.Approvers))

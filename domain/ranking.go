@@ -27,6 +27,9 @@ type Ranking struct {
 	Edition   int
 	Conflicts []Conflict // reviewers' declared conflicts of interest, in order
 	Seq       uint64     // stream sequence of the last event applied
+	// reviewers, when set, says who holds the reviewer role now: the
+	// handler feeds it in for a quorum evaluation (quorum_roles.go).
+	reviewers reviewerCheck
 }
 
 // Exists reports whether the ranking has been defined.

@@ -150,8 +150,11 @@ type CancelSchedule struct {
 	Reason    string
 }
 
-// DecideCancelSchedule lets a publisher cancel a pending schedule.
-func DecideCancelSchedule(ed *Edition, actor Actor, c CancelSchedule) ([]Change, error) {
+// DecideCancelSchedule lets a publisher cancel a pending schedule. chosen
+// are the schedule's proposals as they are now: cancelling follows the rule
+// of publishing, so the author or a reviser of one of them may not cancel
+// (withholding an edition is as much a publishing decision as releasing it).
+func DecideCancelSchedule(ed *Edition, chosen []*Proposal, actor Actor, c CancelSchedule) ([]Change, error) {
 	if err := actor.require(RolePublisher); err != nil {
 		return nil, err
 	}
@@ -161,6 +164,11 @@ func DecideCancelSchedule(ed *Edition, actor Actor, c CancelSchedule) ([]Change,
 	}
 	if s.State != SchedulePending {
 		return nil, ErrScheduleDone
+	}
+	for _, p := range chosen {
+		if p.Exists() && !p.CanVote(actor.Name) {
+			return nil, fmt.Errorf("%w: %s", ErrSelfPublish, p.ID)
+		}
 	}
 	if err := checkText("reason", c.Reason, MaxLongText, false); err != nil {
 		return nil, err
@@ -252,7 +260,11 @@ func (h *Handler) ScheduleEdition(ctx context.Context, a Actor, c ScheduleEditio
 	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{EditionID(c.Ranking)}, reads: reads,
 		decide: func(s states) ([]Change, error) {
 			chosen, entries := h.chosenIn(ctx, s, c.Ranking, ids)
-			return DecideScheduleEdition(s.ranking(c.Ranking), s.edition(c.Ranking), chosen, entries, a, h.now(), c)
+			r, err := h.rankingForQuorum(ctx, s.ranking(c.Ranking), chosen...)
+			if err != nil {
+				return nil, err
+			}
+			return DecideScheduleEdition(r, s.edition(c.Ranking), chosen, entries, a, h.now(), c)
 		}})
 }
 
@@ -261,8 +273,32 @@ func (h *Handler) CancelSchedule(ctx context.Context, a Actor, c CancelSchedule)
 	if !events.ValidID(c.Ranking) {
 		return Result{}, ErrRankingMissing
 	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{EditionID(c.Ranking)},
-		decide: func(s states) ([]Change, error) { return DecideCancelSchedule(s.edition(c.Ranking), a, c) }})
+	// The schedule's proposals never change (a schedule is an event): read
+	// them from the edition as it is now, and the proposals with the command.
+	var reads []events.Aggregate
+	if ed, err := h.Edition(ctx, c.Ranking); err == nil && ed.Schedules[c.Schedule] != nil {
+		for _, p := range ed.Schedules[c.Schedule].Proposals {
+			reads = append(reads, ProposalID(p.Proposal))
+		}
+	}
+	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{EditionID(c.Ranking)}, reads: reads,
+		decide: func(s states) ([]Change, error) {
+			ed := s.edition(c.Ranking)
+			var chosen []*Proposal
+			if sc := ed.Schedules[c.Schedule]; sc != nil {
+				for _, pick := range sc.Proposals {
+					p := s.proposal(pick.Proposal)
+					if !p.Exists() { // scheduled after the edition was read above
+						var err error
+						if p, err = h.Proposal(ctx, pick.Proposal); err != nil {
+							return nil, err
+						}
+					}
+					chosen = append(chosen, p)
+				}
+			}
+			return DecideCancelSchedule(ed, chosen, a, c)
+		}})
 }
 
 // FireSchedule publishes a scheduled edition as the publisher who
@@ -306,7 +342,11 @@ func (h *Handler) FireSchedule(ctx context.Context, c FireSchedule) (Result, err
 			for _, p := range others {
 				os = append(os, st.proposal(p))
 			}
-			return DecideFireSchedule(st.ranking(c.Ranking), st.edition(c.Ranking), chosen, entries, os, actor, c)
+			r, err := h.rankingForQuorum(ctx, st.ranking(c.Ranking), chosen...)
+			if err != nil {
+				return nil, err
+			}
+			return DecideFireSchedule(r, st.edition(c.Ranking), chosen, entries, os, actor, c)
 		}})
 }
 

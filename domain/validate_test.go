@@ -304,6 +304,8 @@ func TestValidateRanking(t *testing.T) {
 			"attributes[0].values[0].label.en"},
 		{"quorum of 0", define(func(d *events.Methodology) { d.Quorum.MinApprovals = 0 }), "quorum.min_approvals"},
 		{"quorum of 11", define(func(d *events.Methodology) { d.Quorum.MinApprovals = 11 }), "quorum.min_approvals"},
+		{"quorum below the floor", define(func(d *events.Methodology) { d.Quorum.MinApprovals = 1 }), "quorum.min_approvals"},
+		{"evidence verification off", define(func(d *events.Methodology) { d.Quorum.RequireEvidenceVerified = false }), "quorum.require_evidence_verified"},
 	})
 }
 

@@ -79,12 +79,15 @@ type Quorum struct {
 	// comments (they never block).
 	Conflicted   map[string]string `json:"conflicted"`
 	OpenComments []string          `json:"open_comments"`
+	// Revoked are approvals that do not count because their voter no
+	// longer holds the reviewer role.
+	Revoked []string `json:"revoked"`
 }
 
 func quorumOf(q domain.QuorumState) Quorum {
 	out := Quorum{Met: q.Met, Approvers: orEmpty(q.Approvers), Needed: q.Needed, Unverified: orEmpty(q.Unverified),
 		Vetoes: orEmpty(q.Vetoes), Outdated: orEmpty(q.Outdated), Ineligible: orEmpty(q.Ineligible), StaleTarget: orEmpty(q.StaleTarget),
-		Conflicted: q.Conflicted, OpenComments: orEmpty(q.OpenComments)}
+		Conflicted: q.Conflicted, OpenComments: orEmpty(q.OpenComments), Revoked: orEmpty(q.Revoked)}
 	if out.Conflicted == nil {
 		out.Conflicted = map[string]string{}
 	}
@@ -137,6 +140,12 @@ func proposal(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 			return
 		}
 		v := proposalOf(p, rs.ranking, rs.edition, httpx.Now(ctx))
+		q, err := cmds.QuorumNow(ctx, rs.ranking, rs.edition, p) // with the voters' current roles
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		v.Quorum = quorumOf(q)
 		if err := withChanges(ctx, read, &v); err != nil {
 			ui.Fail(w, r, err)
 			return

@@ -71,7 +71,7 @@ func at(list string, i int, field string) string { return fmt.Sprintf("%s[%d].%s
 // serveNewRanking shows the empty form that proposes a new ranking.
 func (d *Desk) serveNewRanking(w http.ResponseWriter, r *http.Request) {
 	v := methodologyFormView{Page: ui.PageOf(r, "desk.meth.new_title", "dashboard"), Action: "/desk/rankings",
-		NewRanking: true, Values: url.Values{"quorum.min_approvals": {"2"}}}
+		NewRanking: true, Values: url.Values{"quorum.min_approvals": {"2"}, "quorum.require_evidence_verified": {"1"}}}
 	ui.Render(w, r, http.StatusOK, methodologyFormPage(v))
 }
 

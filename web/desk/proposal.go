@@ -2,6 +2,7 @@ package desk
 
 import (
 	"cmp"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -106,6 +107,17 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	}
 	ed, err := d.cmd.Edition(ctx, det.Ranking)
 	if err != nil {
+		return proposalPageView{}, err
+	}
+	// The quorum as a publish would judge it now: the read model's was
+	// computed when the proposal last changed, before any role was revoked.
+	// (A new ranking's methodology proposal keeps the read model's: its
+	// policy is the one it proposes.)
+	if judge, err := d.cmd.Ranking(ctx, det.Ranking); err == nil {
+		if det.Quorum, err = d.cmd.QuorumNow(ctx, judge, ed, dp); err != nil {
+			return proposalPageView{}, err
+		}
+	} else if !errors.Is(err, domain.ErrRankingMissing) {
 		return proposalPageView{}, err
 	}
 	p := ui.PageOf(r, "", "dashboard")

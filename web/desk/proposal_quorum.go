@@ -15,7 +15,7 @@ import (
 // quorumPart is one clause of a proposal's quorum state in words, such as
 // "needs 1 more approval" or "1 open veto by reviewer2".
 type quorumPart struct {
-	ID   string // "met", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale", "conflicted", "comments"
+	ID   string // "met", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale", "revoked", "conflicted", "comments"
 	Lead string // the separator before it: "" for the first clause, "; " or "；" after
 	Text string
 }
@@ -62,6 +62,9 @@ func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState, quoteNotFound
 	}
 	if n := len(q.Ineligible); n > 0 {
 		add("ineligible", plural(p.Lang, "desk.quorum.ineligible", n, strings.Join(q.Ineligible, sep)))
+	}
+	if n := len(q.Revoked); n > 0 {
+		add("revoked", plural(p.Lang, "desk.quorum.revoked", n, strings.Join(q.Revoked, sep)))
 	}
 	if n := len(q.Conflicted); n > 0 {
 		voters := slices.Sorted(maps.Keys(q.Conflicted))

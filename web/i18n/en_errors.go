@@ -189,7 +189,7 @@ var enErrors = map[string]string{
 	"ranking.weight_sum":           "{Field}: weights sum to {sum}; they must sum to 100.",
 	"ranking.category_count":       "{Field} need 1–{limit} categories.",
 	"ranking.criterion_count":      "{Field} need 1–{limit} criteria.",
-	"ranking.min_approvals":        "{Field} must be 1–10.",
+	"ranking.min_approvals":        "{Field} must be 2–10: cross-validation needs two reviewers at least.",
 	"ranking.not_category":         "{Field} is not a category of this ranking.",
 	"ranking.not_criterion":        "{Field} is not a criterion of this ranking.",
 	"ranking.not_attribute":        "{Field} is not an attribute of this ranking.",

@@ -189,7 +189,7 @@ var zhErrors = map[string]string{
 	"ranking.weight_sum":           "{field}：权重合计为 {sum}，须合计为 100。",
 	"ranking.category_count":       "{field}须有 1–{limit} 个类别。",
 	"ranking.criterion_count":      "{field}须有 1–{limit} 个评分项。",
-	"ranking.min_approvals":        "{field}须在 1–10 之间。",
+	"ranking.min_approvals":        "{field}须在 2–10 之间：交叉验证至少需要两位审核人。",
 	"ranking.not_category":         "{field}不是该榜单的类别。",
 	"ranking.not_criterion":        "{field}不是该榜单的评分项。",
 	"ranking.not_attribute":        "{field}不是该榜单的属性。",
