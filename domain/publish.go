@@ -86,12 +86,6 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		if len(p.StaleTargets(ed)) > 0 {
 			return pv, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
 		}
-		// Judged again now: approvals of reviewers who declared a conflict
-		// or lost the reviewer role since do not count, nor does a policy
-		// below the floor (quorum.go).
-		if q := r.QuorumOf(p, ed); !q.Met {
-			return pv, fmt.Errorf("%w: %s: the quorum is no longer met", ErrNotCrossValidated, p.ID)
-		}
 		pv.Proposals = append(pv.Proposals, p.ID)
 		pins = append(pins, pin{p.ID, p.Revision, p.Seq})
 		if p.IsMethodology() {
@@ -214,6 +208,9 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 		return nil, invalid("audit_head", "field.hex_sha256", nil)
 	}
 	pv, err := Preview(r, ed, chosen, entries)
+	if err == nil {
+		err = judgeQuorum(r, ed, chosen)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -148,6 +148,9 @@ func (h *Handler) PreviewEdition(ctx context.Context, ranking string, proposals 
 		return EditionPreview{}, nil, err
 	}
 	pv, err := Preview(judged, ed, chosen, entries)
+	if err == nil {
+		err = judgeQuorum(judged, ed, chosen)
+	}
 	return pv, r, err
 }
 

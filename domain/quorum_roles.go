@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // An approval counts only while its voter holds the reviewer role: a
@@ -79,4 +80,19 @@ func (h *Handler) QuorumNow(ctx context.Context, r *Ranking, ed *Edition, p *Pro
 		return QuorumState{}, err
 	}
 	return r.QuorumOf(p, ed), nil
+}
+
+// judgeQuorum checks, as a publish is decided, that each chosen
+// cross-validated proposal still meets the quorum: approvals of reviewers
+// who declared a conflict or lost the reviewer role since do not count,
+// nor does a policy below the floor. Preview alone does not judge (the
+// desk previews a proposal as if review let it through); the preview the
+// publisher is shown, the publish and a scheduled edition do.
+func judgeQuorum(r *Ranking, ed *Edition, chosen []*Proposal) error {
+	for _, p := range chosen {
+		if q := r.QuorumOf(p, ed); !q.Met {
+			return fmt.Errorf("%w: %s: the quorum is no longer met", ErrNotCrossValidated, p.ID)
+		}
+	}
+	return nil
 }

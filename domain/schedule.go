@@ -127,6 +127,9 @@ func DecideScheduleEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries 
 		}
 	}
 	pv, err := Preview(r, ed, chosen, entries)
+	if err == nil {
+		err = judgeQuorum(r, ed, chosen)
+	}
 	if err != nil {
 		return nil, err
 	}
