@@ -88,7 +88,9 @@ type Attribute struct {
 }
 
 // Decode reads one ranking file strictly: at most MaxSize bytes, valid
-// UTF-8, no unknown field, nothing after the document, the right format.
+// UTF-8, no key twice in an object, no lone surrogate escape (StrictError
+// names the path), no unknown field, nothing after the document, the right
+// format.
 // The contents are checked against the domain's rules by Import.
 func Decode(r io.Reader) (*File, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
@@ -100,6 +102,9 @@ func Decode(r io.Reader) (*File, error) {
 	}
 	if !utf8.Valid(b) {
 		return nil, ErrNotUTF8
+	}
+	if err := checkStrict(b); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
