@@ -25,15 +25,15 @@ func floored(policy events.QuorumPolicy) events.QuorumPolicy {
 // QuorumState is how far a proposal's current revision is from being
 // cross-validated, in terms a page can put into words.
 type QuorumState struct {
-	Approvers   []string // distinct eligible reviewers approving the current revision
-	Needed      int      // approvals still missing
-	Unverified  []string // evidence ids of the revision no approver verified
-	Vetoes      []string // reviewers whose reject is open (not lifted, not dismissed)
-	Outdated    []string // reviewers whose approval was for an earlier revision
-	Ineligible  []string // approvals that do not count: the author or a reviser
+	Approvers  []string // distinct eligible reviewers approving the current revision
+	Needed     int      // approvals still missing
+	Unverified []string // evidence ids of the revision no approver verified
+	Vetoes     []string // reviewers whose reject is open (not lifted, not dismissed)
+	Outdated   []string // reviewers whose approval was for an earlier revision
+	Ineligible []string // approvals that do not count: the author or a reviser
 	// Revoked are approvals that do not count because their voter no
 	// longer holds the reviewer role.
-	Revoked []string `json:",omitempty"`
+	Revoked     []string `json:",omitempty"`
 	StaleTarget []string // changes whose baseline was published over since
 	// Conflicted are approvals that do not count because their reviewer
 	// declared a conflict of interest with the entry or the ranking: voter
