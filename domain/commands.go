@@ -66,19 +66,16 @@ func (h *Handler) onProposal(ctx context.Context, a Actor, commandID, proposal s
 		}})
 }
 
-// effectiveRanking is the ranking a proposal is checked against: the
-// ranking as defined, or, while it is unpublished, the methodology its
-// open new-ranking proposal dep proposes (a ranking with Seq 0).
+// effectiveRanking is the ranking a proposal is checked against
+// (JudgingRanking): the ranking as defined, or, while it is unpublished,
+// the methodology its open new-ranking proposal dep proposes.
 func (s states) effectiveRanking(slug, dep string) *Ranking {
-	r := s.ranking(slug)
-	if r.Exists() || dep == "" {
-		return r
+	var d *Proposal
+	if dep != "" {
+		d = s.proposal(dep)
 	}
-	d := s.proposal(dep)
-	if !d.IsMethodology() || !d.NewRanking || d.Ranking != slug || d.Methodology == nil || !d.Status.Open() {
-		return r
-	}
-	return (&Ranking{}).withMethodology(slug, d.Methodology.Methodology)
+	r, _ := JudgingRanking(s.ranking(slug), slug, d)
+	return r
 }
 
 // proposalRanking returns the ranking a proposal belongs to and the

@@ -80,10 +80,11 @@ func (h *Handler) RankImpact(ctx context.Context, proposal string) (Impact, erro
 	if err != nil {
 		return Impact{}, err
 	}
-	r, err := h.Ranking(ctx, p.Ranking)
+	j, err := h.JudgedBy(ctx, p) // a ranking in review: its proposed criteria
 	if err != nil {
 		return Impact{}, err
 	}
+	r := j.Ranking
 	ed, err := h.Edition(ctx, p.Ranking)
 	if err != nil {
 		return Impact{}, err

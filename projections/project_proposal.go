@@ -287,6 +287,15 @@ func (p *projector) saveProposalAt(pr *domain.Proposal, at string) error {
 	if err != nil {
 		return err
 	}
+	// While the ranking is in review, its proposals are counted against
+	// the quorum proposed for it (domain.JudgingRanking).
+	dep := pr
+	if !pr.NewRanking && pr.DependsOn != "" && !r.Exists() {
+		if dep, err = p.proposal(pr.DependsOn); err != nil {
+			return err
+		}
+	}
+	r, _ = domain.JudgingRanking(r, pr.Ranking, dep)
 	ed, err := p.edition(pr.Ranking)
 	if err != nil {
 		return err

@@ -16,10 +16,13 @@ import (
 // Proposal is the API's view of a proposal: its current revision with
 // evidence, changes and votes, and how far it is from the quorum.
 type Proposal struct {
-	ID                     string                           `json:"id"`
-	Ranking                string                           `json:"ranking"`
-	Kind                   string                           `json:"kind"` // "" (an entry proposal) or "methodology"
-	NewRanking             bool                             `json:"new_ranking"`
+	ID         string `json:"id"`
+	Ranking    string `json:"ranking"`
+	Kind       string `json:"kind"` // "" (an entry proposal) or "methodology"
+	NewRanking bool   `json:"new_ranking"`
+	// DependsOn is the new-ranking proposal an entry proposal of a ranking
+	// not yet published was opened against; absent otherwise.
+	DependsOn              string                           `json:"depends_on,omitempty"`
 	Entry                  string                           `json:"entry"`
 	NewEntry               bool                             `json:"new_entry"`
 	Title                  string                           `json:"title"`
@@ -82,6 +85,11 @@ type Quorum struct {
 	// Revoked are approvals that do not count because their voter no
 	// longer holds the reviewer role.
 	Revoked []string `json:"revoked"`
+	// RankingInReview names the new-ranking proposal whose proposed
+	// methodology (criteria, quorum) the proposal is judged by while its
+	// ranking is in review: it publishes together with that definition.
+	// Absent once the ranking is defined.
+	RankingInReview string `json:"ranking_in_review,omitempty"`
 }
 
 func quorumOf(q domain.QuorumState) Quorum {
@@ -139,13 +147,14 @@ func proposal(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		v := proposalOf(p, rs.ranking, rs.edition, httpx.Now(ctx))
-		q, err := cmds.QuorumNow(ctx, rs.ranking, rs.edition, p) // with the voters' current roles
+		v := proposalOf(p, rs, httpx.Now(ctx))
+		q, err := cmds.QuorumNow(ctx, rs.judging.Ranking, rs.edition, p) // with the voters' current roles
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
 		v.Quorum = quorumOf(q)
+		v.Quorum.RankingInReview = rs.judging.InReview
 		if err := withChanges(ctx, read, &v); err != nil {
 			ui.Fail(w, r, err)
 			return
@@ -154,13 +163,15 @@ func proposal(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 	}
 }
 
-func proposalOf(p *domain.Proposal, rk *domain.Ranking, ed *domain.Edition, now time.Time) Proposal {
+func proposalOf(p *domain.Proposal, rs rankingState, now time.Time) Proposal {
+	q := quorumOf(rs.judging.Ranking.QuorumOf(p, rs.edition))
+	q.RankingInReview = rs.judging.InReview
 	v := Proposal{
 		ID: p.ID, Ranking: p.Ranking, Entry: p.Entry, NewEntry: p.NewEntry, Title: p.Title, Summary: p.Summary,
 		Author: p.Author, Opened: p.Opened, Status: p.Status, Revision: p.Revision,
 		Revisers: orEmpty(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
-		Quorum: quorumOf(rk.QuorumOf(p, ed)), CrossValidatedRevision: p.CrossValidatedRevision,
+		Quorum: q, DependsOn: p.DependsOn, CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq, Kind: p.Kind, NewRanking: p.NewRanking,
 		Attention: orEmpty(p.AttentionSet()), RequestedReviewers: orEmpty(slices.Clone(p.Requested)), Comments: []Comment{},
 	}

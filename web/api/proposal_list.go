@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -79,15 +78,18 @@ func proposalList(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 				ui.Fail(w, r, err)
 				return
 			}
-			rs, ok := rankings[p.Ranking]
+			// Proposals of one ranking in review depend on one proposal
+			// that defines it, as a rule: one lookup for the page.
+			key := p.Ranking + " " + p.DependsOn
+			rs, ok := rankings[key]
 			if !ok {
 				if rs, err = proposalRankingState(ctx, cmds, p); err != nil {
 					ui.Fail(w, r, err)
 					return
 				}
-				rankings[p.Ranking] = rs
+				rankings[key] = rs
 			}
-			v := proposalOf(p, rs.ranking, rs.edition, now)
+			v := proposalOf(p, rs, now)
 			if err := withChanges(ctx, read, &v); err != nil {
 				ui.Fail(w, r, err)
 				return
@@ -100,37 +102,20 @@ func proposalList(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
 
 // rankingState is what a proposal's quorum is judged against.
 type rankingState struct {
-	ranking *domain.Ranking
+	judging domain.Judging
 	edition *domain.Edition
 }
 
-func rankingStateOf(ctx context.Context, cmds *domain.Handler, slug string) (rankingState, error) {
-	rk, err := cmds.Ranking(ctx, slug)
+// proposalRankingState is the ranking p is judged by (domain.JudgedBy: the
+// ranking as defined, or the methodology proposed for it while it is in
+// review) and its published state.
+func proposalRankingState(ctx context.Context, cmds *domain.Handler, p *domain.Proposal) (rankingState, error) {
+	j, err := cmds.JudgedBy(ctx, p)
 	if err != nil {
 		return rankingState{}, err
 	}
-	return editionStateOf(ctx, cmds, rk)
-}
-
-// proposalRankingState is rankingStateOf the proposal's ranking, or for a
-// new-ranking proposal whose ranking is not yet defined, the ranking it
-// proposes (its quorum is the one the proposal is judged by).
-func proposalRankingState(ctx context.Context, cmds *domain.Handler, p *domain.Proposal) (rankingState, error) {
-	rs, err := rankingStateOf(ctx, cmds, p.Ranking)
-	if errors.Is(err, domain.ErrRankingMissing) && p.NewRanking {
-		rk := &domain.Ranking{Slug: p.Ranking, Quorum: domain.DefaultQuorum}
-		if p.Methodology != nil {
-			rk = domain.ProposedRanking(p.Ranking, p.Methodology.Methodology)
-		}
-		return editionStateOf(ctx, cmds, rk)
-	}
-	return rs, err
-}
-
-func editionStateOf(ctx context.Context, cmds *domain.Handler, rk *domain.Ranking) (rankingState, error) {
-	slug := rk.Slug
-	ed, err := cmds.Edition(ctx, slug)
-	return rankingState{rk, ed}, err
+	ed, err := cmds.Edition(ctx, p.Ranking)
+	return rankingState{j, ed}, err
 }
 
 // proposalFilterOf reads the list's query. An unknown status is a field

@@ -2,7 +2,6 @@ package desk
 
 import (
 	"cmp"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -101,23 +100,23 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 	if err != nil {
 		return proposalPageView{}, err
 	}
-	rk, _, err := d.read.Definition(ctx, det.Ranking)
+	// The ranking it is judged by: as defined, or as proposed while the
+	// ranking is in review (an imported ranking's entries are reviewed
+	// before its first edition).
+	judging, err := d.cmd.JudgedBy(ctx, dp)
 	if err != nil {
 		return proposalPageView{}, err
 	}
+	rk := judging.Ranking
 	ed, err := d.cmd.Edition(ctx, det.Ranking)
 	if err != nil {
 		return proposalPageView{}, err
 	}
-	// The quorum as a publish would judge it now: the read model's was
-	// computed when the proposal last changed, before any role was revoked.
-	// (A new ranking's methodology proposal keeps the read model's: its
-	// policy is the one it proposes.)
-	if judge, err := d.cmd.Ranking(ctx, det.Ranking); err == nil {
-		if det.Quorum, err = d.cmd.QuorumNow(ctx, judge, ed, dp); err != nil {
-			return proposalPageView{}, err
-		}
-	} else if !errors.Is(err, domain.ErrRankingMissing) {
+	// The quorum as a publish would judge it now, with the voters' current
+	// roles: the read model's was computed when the proposal last changed,
+	// before any role was revoked.
+	quorum, err := d.cmd.QuorumNow(ctx, rk, ed, dp)
+	if err != nil {
 		return proposalPageView{}, err
 	}
 	p := ui.PageOf(r, "", "dashboard")
@@ -129,11 +128,14 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 		Status: det.Status, StatusText: p.StatusLabel(det.Status), Revision: det.Revision, Author: det.Author,
 		Revisers: joinNames(p.Lang, det.Revisers), Opened: p.DateTime(parseTime(det.OpenedAt)),
 		ClosedReason: det.ClosedReason, Edition: det.Edition, Draft: det.Status == domain.StatusDraft,
-		Quorum: quorumParts(p, l, det.Quorum, dp.QuoteNotFound()), QuorumMet: det.Quorum.Met,
+		Quorum: quorumParts(p, l, quorum, dp.QuoteNotFound()), QuorumMet: quorum.Met,
 		Lifecycle: p.T("desk.lifecycle." + string(det.Status)),
 		Can:       dp.Allowed(httpx.Actor(ctx), ed), Vetoes: dp.OpenVetoes(),
 		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),
 		failed: failed, state: st,
+	}
+	if judging.InReview != "" {
+		v.Quorum = append(v.Quorum, rankingInReviewPart(p, l, judging.InReview, len(v.Quorum) == 0))
 	}
 	if dp.IsMethodology() {
 		v.EntryName, v.EntryHref = v.RankingTitle, ""

@@ -114,10 +114,11 @@ func (d *Desk) hypotheticalImpact(ctx context.Context, id, criterion, to string)
 	if err != nil {
 		return domain.Impact{}, nil, 0, err
 	}
-	rk, err := d.cmd.Ranking(ctx, p.Ranking)
+	j, err := d.cmd.JudgedBy(ctx, p)
 	if err != nil {
 		return domain.Impact{}, nil, 0, err
 	}
+	rk := j.Ranking
 	if !rk.HasCriterion(criterion) {
 		return domain.Impact{}, nil, 0, domain.Invalid("criterion", "ranking.not_criterion", nil)
 	}

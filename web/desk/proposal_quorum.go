@@ -15,7 +15,7 @@ import (
 // quorumPart is one clause of a proposal's quorum state in words, such as
 // "needs 1 more approval" or "1 open veto by reviewer2".
 type quorumPart struct {
-	ID   string // "met", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale", "revoked", "conflicted", "comments"
+	ID   string // "met", "ranking_in_review", "needed", "unverified", "quote", "vetoes", "outdated", "ineligible", "stale", "revoked", "conflicted", "comments"
 	Lead string // the separator before it: "" for the first clause, "; " or "；" after
 	Text string
 }
@@ -78,6 +78,17 @@ func quorumParts(p ui.Page, l rankingLabels, q domain.QuorumState, quoteNotFound
 		add("comments", plural(p.Lang, "desk.quorum.open_comments", n, n, strings.Join(q.OpenComments, sep)))
 	}
 	return out
+}
+
+// rankingInReviewPart says that the proposal's ranking is itself in
+// review (the new-ranking proposal dep): the proposal is judged by the
+// methodology proposed and publishes together with the definition.
+func rankingInReviewPart(p ui.Page, l rankingLabels, dep string, first bool) quorumPart {
+	pt := quorumPart{ID: "ranking_in_review", Lead: quorumSep(p.Lang), Text: p.T("desk.quorum.ranking_in_review", l.title(p.Lang), dep)}
+	if first {
+		pt.Lead = ""
+	}
+	return pt
 }
 
 // quorumSentence joins the clauses into one sentence. The dashboard's
