@@ -52,6 +52,7 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle("POST /api/v1/proposals/{id}/withdraw", command.JSON(d, command.Withdraw))
 	handle("POST /api/v1/proposals/{id}/revise", command.JSON(d, command.Revise))
 	handle("POST /api/v1/proposals/{id}/votes", command.JSON(d, command.Vote))
+	handle("POST /api/v1/votes", command.JSON(d, command.CastVotes))
 	handle("POST /api/v1/proposals/{id}/dismiss-veto", command.JSON(d, command.DismissVeto))
 	handle("POST /api/v1/proposals/{id}/reject", command.JSON(d, command.Reject))
 	handle("POST /api/v1/rankings/{slug}/editions/preview", user(editionPreview(d)))

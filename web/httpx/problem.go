@@ -44,6 +44,10 @@ func problemType(status int) string {
 	return "about:blank"
 }
 
+// ProblemKind names the kind of a status ("conflict", "forbidden"…), as
+// the last part of its problem type; "" for a status without one.
+func ProblemKind(status int) string { return problemTypes[status] }
+
 // WriteProblem answers err as application/problem+json in the request's
 // language: a title for the status, the user message as detail, and the
 // fields at fault.
