@@ -141,6 +141,10 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle(proposal+"comments/resolve", proposalForm(d, command.ResolveComment, formNamed[command.ResolveCommentInput]("resolve")))
 	handle("POST /desk/conflicts", command.Form(d.write, command.DeclareConflict, conflictDeclared, d.conflictFailed))
 
+	// The review queue: many proposals at once, each vote its own command.
+	handle("GET "+paths.Review, role(domain.RoleReviewer, http.HandlerFunc(d.serveReview)))
+	handle("POST "+paths.Review, command.Form(d.write, command.CastVotes, reviewVoted, d.reviewFailed))
+
 	// The signed-in user's inbox, its private feed, and the header's live
 	// unread count.
 	handle("GET "+paths.Inbox, user(d.serveInbox))

@@ -23,6 +23,8 @@ const (
 	Inbox       = "/desk/inbox"
 	InboxEvents = "/desk/events"
 	API         = "/api/"
+	// Review is the review queue: many proposals, batch votes.
+	Review = "/desk/review"
 )
 
 // LoginURL returns the sign-in page that comes back to next afterwards (a

@@ -22,6 +22,9 @@ func (p Page) Nav() []NavItem {
 		items = append(items,
 			NavItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
 			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit})
+		if p.Has(domain.RoleReviewer) {
+			items = append(items, NavItem{ID: "review", Label: p.T("nav.review"), Href: paths.Review})
+		}
 		if p.Has(domain.RolePublisher) {
 			items = append(items, NavItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish},
 				NavItem{ID: "webhooks", Label: p.T("nav.webhooks"), Href: paths.Webhooks})
