@@ -21,6 +21,7 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		`{"criterion":"price","to":8,"rationale":"cheap","evidence":["e1"]}`,
 		`{"attribute":"billing","to":["hourly","monthly"],"rationale":"r","evidence":["e1"]}`,
 		`{"verdict":"approve","revision":1,"verified_evidence":["e1","e2"],"comment":"ok"}`,
+		`{"votes":[{"proposal":"p1","revision":1,"verdict":"approve","verified_evidence":["e1"],"comment":"ok"},{"proposal":"p2"}]}`,
 		`{"proposals":["p1"],"preview_hash":"00","note":"n"}`,
 		`{"proposals":["p1"],"preview_hash":"00","at":"2026-12-01T09:00:00+08:00","note":"n"}`,
 		`{"reviewers":["rev","rex"]}`, `{"on":"evidence:e1","reply_to":"c1","body":"why?"}`,
@@ -34,6 +35,7 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		checkDecode[OpenInput](t, body)
 		checkDecode[ProposeChangeInput](t, body)
 		checkDecode[VoteInput](t, body)
+		checkDecode[VotesInput](t, body)
 		checkDecode[PublishInput](t, body)
 		checkDecode[ScheduleInput](t, body)
 		checkDecode[CancelScheduleInput](t, body)
