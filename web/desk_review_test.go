@@ -76,8 +76,8 @@ func TestReviewQueue(t *testing.T) {
 		if got := s.Find(`[data-testid="review-verify"]`).Length(); got != k {
 			t.Errorf("row %d: %d evidence ticks, want %d", i, got, k)
 		}
-		if got := s.Find(`[data-testid="review-changes"] li`).Length(); got != 2 {
-			t.Errorf("row %d: %d changes, want 2", i, got)
+		if got := s.Find(`[data-testid="review-changes"] li`); got.Length() != 2 || !strings.HasPrefix(got.Last().Text(), "Price: ") {
+			t.Errorf("row %d: changes %q, want two, named as the proposed methodology names them", i, got.Text())
 		}
 		if got := s.Find(`[data-testid="review-evidence-item"]`).First().AttrOr("data-capture", ""); got != "pending" {
 			t.Errorf("row %d: capture %q, want pending", i, got)

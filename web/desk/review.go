@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -180,10 +181,30 @@ func (d *Desk) renderReview(w http.ResponseWriter, r *http.Request, status int, 
 	labels := newLabelCache(d.read)
 	today := now.Format(time.DateOnly)
 	for _, row := range res.Rows {
-		v.Rows = append(v.Rows, reviewRowOf(p, labels.get(ctx, row.Ranking), row, today))
+		l := labels.get(ctx, row.Ranking)
+		if l.r == nil {
+			// A ranking in review: the names its proposed methodology gives.
+			if l, err = d.judgedLabels(ctx, row.ID); err != nil {
+				ui.Fail(w, r, err)
+				return
+			}
+			labels.m[row.Ranking] = l
+		}
+		v.Rows = append(v.Rows, reviewRowOf(p, l, row, today))
 	}
 	v.Summary, v.SummaryError = reviewSummary(p, r.URL.Query())
 	ui.Render(w, r, status, reviewPage(v))
+}
+
+// judgedLabels are the labels of the ranking proposal id is judged by
+// (domain.JudgedBy): for a ranking in review, its proposed methodology's.
+func (d *Desk) judgedLabels(ctx context.Context, id string) (rankingLabels, error) {
+	dp, err := d.cmd.Proposal(ctx, id)
+	if err != nil {
+		return rankingLabels{}, err
+	}
+	j, err := d.cmd.JudgedBy(ctx, dp)
+	return rankingLabels{j.Ranking}, err
 }
 
 // problemKey names an evidence problem's label.
