@@ -96,6 +96,12 @@ var (
 	ErrNotOwnInbox       = kindErr(ErrForbidden, "inbox.not_own")
 	ErrConflictForOther  = kindErr(ErrForbidden, "conflict.not_own")
 	ErrScheduleRevised   = kindErr(ErrState, "schedule.revised")
+	// Accounts: nobody but its owner ever knows a password.
+	ErrPasswordNotOwn    = kindErr(ErrForbidden, "user.password_not_own")
+	ErrOwnPasswordReset  = kindErr(ErrForbidden, "user.own_password_reset")
+	ErrInvitationInvalid = kindErr(ErrNotFound, "invitation.invalid")
+	ErrNoInvitation      = kindErr(ErrState, "invitation.none")
+	ErrAccountPending    = kindErr(ErrState, "user.pending")
 )
 
 // FieldError reports invalid input in one named field. Code names the rule

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
@@ -146,7 +147,7 @@ func TestSelfServiceCommands(t *testing.T) {
 	}{
 		{"ChangePassword", func(u *domain.User, a domain.Actor) ([]domain.Change, error) {
 			return domain.DecideChangePassword(u, a, "$argon2id$v=19$y")
-		}, []string{"ada", "system"}, domain.ErrRoleRequired},
+		}, []string{"system"}, domain.ErrForbidden}, // an admin resets instead (ResetPassword)
 		{"IssueToken", func(u *domain.User, a domain.Actor) ([]domain.Change, error) {
 			return domain.DecideIssueToken(u, a, domain.IssueToken{TokenID: "t2", Name: "ci", Hash: sha})
 		}, []string{"system"}, domain.ErrTokenNotOwn},
@@ -206,11 +207,18 @@ func TestDecideUserAccounts(t *testing.T) {
 		want  []domain.Change
 		err   error
 	}{
-		{"an admin's reset revokes every live token with it", []any{issued("t3"), issued("t1"), issued("t2"), revoked("t2")},
+		{"an admin cannot choose another's password", []any{issued("t1")},
 			func(u *domain.User) ([]domain.Change, error) {
 				return domain.DecideChangePassword(u, actor("ada"), newHash)
 			},
-			user(&events.PasswordChanged{PasswordHash: newHash, RevokedTokens: []string{"t1", "t3"}}), nil},
+			nil, domain.ErrPasswordNotOwn},
+		{"an admin's reset revokes every live token and the feed token, and issues a link", []any{issued("t3"), issued("t1"),
+			issued("t2"), revoked("t2"), &events.FeedTokenSet{Hash: sha}},
+			func(u *domain.User) ([]domain.Change, error) {
+				return domain.DecideResetPassword(u, actor("ada"), domain.ResetPassword{LinkHash: sha}, t0)
+			},
+			user(&events.PasswordReset{RevokedTokens: []string{"t1", "t3"}, FeedTokenRevoked: true, LinkHash: sha,
+				ExpiresAt: t0.Add(domain.InvitationTTL).UTC().Format(time.RFC3339)}), nil},
 		{"the command line's reset does too", []any{issued("t1")},
 			func(u *domain.User) ([]domain.Change, error) {
 				return domain.DecideChangePassword(u, domain.System(), newHash)
@@ -276,7 +284,7 @@ func TestDecideUserAccounts(t *testing.T) {
 func TestDecideUsers(t *testing.T) {
 	ada := actor("ada") // the admin
 	t.Run("register", func(t *testing.T) {
-		got, err := domain.DecideRegisterUser(&domain.User{}, ada, domain.RegisterUser{Username: "zed", DisplayName: "Zed",
+		got, err := domain.DecideRegisterUser(&domain.User{}, domain.System(), domain.RegisterUser{Username: "zed", DisplayName: "Zed",
 			PasswordHash: "$argon2id$v=19$x", Roles: []string{domain.RoleReviewer, domain.RoleEditor, domain.RoleReviewer}})
 		want := changes(domain.Change{Aggregate: domain.UserID("zed"), Data: &events.UserRegistered{Username: "zed", DisplayName: "Zed",
 			PasswordHash: "$argon2id$v=19$x", Roles: []string{domain.RoleEditor, domain.RoleReviewer}}})
@@ -290,8 +298,11 @@ func TestDecideUsers(t *testing.T) {
 		err  error
 	}{
 		{"register twice", func() ([]domain.Change, error) {
-			return domain.DecideRegisterUser(userState(t, "zed", nil), ada, domain.RegisterUser{Username: "zed", PasswordHash: "$argon2id$v=19$x"})
+			return domain.DecideRegisterUser(userState(t, "zed", nil), domain.System(), domain.RegisterUser{Username: "zed", PasswordHash: "$argon2id$v=19$x"})
 		}, domain.ErrUserExists},
+		{"an admin registers with a password", func() ([]domain.Change, error) {
+			return domain.DecideRegisterUser(&domain.User{}, ada, domain.RegisterUser{Username: "zed", PasswordHash: "$argon2id$v=19$x"})
+		}, domain.ErrPasswordNotOwn},
 		{"grant a held role", func() ([]domain.Change, error) {
 			return domain.DecideGrantRole(userState(t, "zed", []string{domain.RoleEditor}), ada, domain.RoleEditor)
 		}, domain.ErrHasRole},

@@ -28,7 +28,11 @@ type User struct {
 	Tokens        map[string]*Token
 	InboxReadUpTo uint64 // the inbox is read up to this stream sequence
 	FeedTokenHash string // SHA-256 (hex) of the private inbox feed's token; "" : none
-	Seq           uint64
+	// Invitation is the pending one-time link on which the person chooses
+	// their password; nil: none (PasswordHash is then set, or the link was
+	// revoked and the account waits for a reset).
+	Invitation *Invitation
+	Seq        uint64
 }
 
 // Exists reports whether the user is registered.
@@ -46,6 +50,23 @@ func (u *User) Evolve(e events.Event) {
 	case *events.UserRegistered:
 		u.Username, u.DisplayName, u.PasswordHash = d.Username, d.DisplayName, d.PasswordHash
 		u.Roles = slices.Clone(d.Roles)
+	case *events.UserInvited:
+		u.Username, u.DisplayName = d.Username, d.DisplayName
+		u.Roles = slices.Clone(d.Roles)
+		u.Invitation = invitationOf(d.LinkHash, d.ExpiresAt, false)
+	case *events.PasswordReset:
+		u.PasswordHash = ""
+		for _, id := range d.RevokedTokens {
+			u.revokeToken(id)
+		}
+		if d.FeedTokenRevoked {
+			u.FeedTokenHash = ""
+		}
+		u.Invitation = invitationOf(d.LinkHash, d.ExpiresAt, true)
+	case *events.InvitationAccepted:
+		u.PasswordHash, u.Invitation = d.PasswordHash, nil
+	case *events.InvitationRevoked:
+		u.Invitation = nil
 	case *events.RoleGranted:
 		if !slices.Contains(u.Roles, d.Role) {
 			u.Roles = append(u.Roles, d.Role)
@@ -53,7 +74,7 @@ func (u *User) Evolve(e events.Event) {
 	case *events.RoleRevoked:
 		u.Roles = slices.DeleteFunc(u.Roles, func(r string) bool { return r == d.Role })
 	case *events.PasswordChanged:
-		u.PasswordHash = d.PasswordHash
+		u.PasswordHash, u.Invitation = d.PasswordHash, nil
 		for _, id := range d.RevokedTokens {
 			u.revokeToken(id)
 		}
@@ -69,6 +90,11 @@ func (u *User) Evolve(e events.Event) {
 		u.revokeToken(d.TokenID)
 	}
 	u.Seq = e.Sequence
+}
+
+func invitationOf(hash, expires string, reset bool) *Invitation {
+	at, _ := time.Parse(time.RFC3339, expires) // a malformed time is the zero time: an expired link
+	return &Invitation{Hash: hash, ExpiresAt: at, Reset: reset}
 }
 
 func (u *User) revokeToken(id string) {
@@ -87,7 +113,9 @@ func CheckUsername(name string) error {
 	return nil
 }
 
-// RegisterUser creates an account; the password arrives already hashed.
+// RegisterUser creates an account with its password, already hashed: the
+// operator's path (crossrank user add --password, the demo seed), where the
+// operator is the person. Everyone else is invited (InviteUser).
 type RegisterUser struct {
 	CommandID    string // the caller's idempotency key: the id of the command's first event
 	Username     string
@@ -96,27 +124,22 @@ type RegisterUser struct {
 	Roles        []string
 }
 
-// DecideRegisterUser lets an admin (or the command line) add a user.
+// DecideRegisterUser lets the command line add a user with a password.
+// An admin on the desk or the API may not: the password would be known to
+// someone other than its owner, who could then act as them (an admin's
+// own reviewers approving, its own publisher publishing).
 func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) {
 	if err := actor.require(RoleAdmin); err != nil {
 		return nil, err
 	}
-	if err := CheckUsername(c.Username); err != nil {
-		return nil, err
+	if !actor.IsSystem() {
+		return nil, ErrPasswordNotOwn
 	}
-	if u.Exists() {
-		return nil, ErrUserExists
-	}
-	if err := checkName("display_name", c.DisplayName, MaxTitle, false); err != nil {
+	if err := checkNewUser(u, c.Username, c.DisplayName, c.Roles); err != nil {
 		return nil, err
 	}
 	if !strings.HasPrefix(c.PasswordHash, "$argon2id$") {
 		return nil, invalid("password", "field.argon2id", nil)
-	}
-	for _, r := range c.Roles {
-		if !ValidRole(r) {
-			return nil, invalid("roles", "field.unknown_role", Args{"role": r})
-		}
 	}
 	return one(UserID(c.Username), &events.UserRegistered{Username: c.Username, DisplayName: c.DisplayName,
 		PasswordHash: c.PasswordHash, Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles)))}), nil
@@ -183,9 +206,11 @@ type ChangePassword struct {
 }
 
 // DecideChangePassword replaces the password hash: the user themself, or
-// an admin (or the command line) resetting it.
+// the operator's command line (crossrank user passwd, where the operator is
+// the person). An admin resets a password with ResetPassword instead, and
+// never chooses the new one.
 //
-// A reset by someone else also revokes every token of the user, in the
+// A change by the command line also revokes every token of the user, in the
 // same command: whoever the reset locks out (a leaked password, someone
 // leaving) must not keep using the API either. The revocations are named,
 // token by token, in the PasswordChanged (RevokedTokens: one event on the
@@ -201,10 +226,11 @@ func DecideChangePassword(u *User, actor Actor, hash string) ([]Change, error) {
 		return nil, ErrUserMissing
 	}
 	self := actor.Name != "" && actor.Name == u.Username
-	if !self {
-		if err := actor.require(RoleAdmin); err != nil {
-			return nil, err
+	if !self && !actor.IsSystem() {
+		if actor.Has(RoleAdmin) {
+			return nil, ErrPasswordNotOwn
 		}
+		return nil, ErrRoleRequired
 	}
 	if !strings.HasPrefix(hash, "$argon2id$") {
 		return nil, invalid("password", "field.argon2id", nil)
@@ -241,6 +267,9 @@ func DecideIssueToken(u *User, actor Actor, c IssueToken) ([]Change, error) {
 	}
 	if actor.Name == "" || actor.Name != u.Username && !actor.IsSystem() {
 		return nil, ErrTokenNotOwn
+	}
+	if u.Pending() {
+		return nil, ErrAccountPending // nobody holds a token for an account its owner has not taken up
 	}
 	if !events.ValidID(c.TokenID) || len(u.Tokens) >= 100 {
 		return nil, invalid("token", "token.bad_id", nil)

@@ -41,7 +41,7 @@ func TestNamesRefuseInvisibleCharacters(t *testing.T) {
 				c := domain.RegisterUser{Username: "zed", DisplayName: "Zed", PasswordHash: "$argon2id$v=19$m=65536,t=3,p=4$x$y",
 					Roles: []string{domain.RoleEditor}}
 				f(&c)
-				return errOnly(domain.DecideRegisterUser(&domain.User{}, actor("ada"), c))
+				return errOnly(domain.DecideRegisterUser(&domain.User{}, domain.System(), c))
 			}
 		}
 		token := func(name string) func(w *world) error {

@@ -369,7 +369,7 @@ func TestValidateUsers(t *testing.T) {
 			c := domain.RegisterUser{Username: "zed", DisplayName: "Zed", PasswordHash: "$argon2id$v=19$m=65536,t=3,p=4$x$y",
 				Roles: []string{domain.RoleEditor}}
 			f(&c)
-			return errOnly(domain.DecideRegisterUser(&domain.User{}, actor("ada"), c))
+			return errOnly(domain.DecideRegisterUser(&domain.User{}, domain.System(), c))
 		}
 	}
 	token := func(f func(c *domain.IssueToken)) func(w *world) error {
@@ -388,7 +388,7 @@ func TestValidateUsers(t *testing.T) {
 		{"unknown role", register(func(c *domain.RegisterUser) { c.Roles = []string{"owner"} }), "roles"},
 		{"username reserved", register(func(c *domain.RegisterUser) { c.Username = domain.SystemActor }), "username"},
 		{"password change in clear", func(w *world) error {
-			return errOnly(domain.DecideChangePassword(userState(w.t, "zed", nil), actor("ada"), "hunter2"))
+			return errOnly(domain.DecideChangePassword(userState(w.t, "zed", nil), domain.System(), "hunter2"))
 		}, "password"},
 		{"grant an unknown role", func(w *world) error {
 			return errOnly(domain.DecideGrantRole(userState(w.t, "zed", nil), actor("ada"), "owner"))

@@ -55,6 +55,10 @@ const (
 	TypeEditionScheduleFailed      = "crossrank.edition.schedule_failed.v1"
 	TypeInboxRead                  = "crossrank.user.inbox_read.v1"
 	TypeFeedTokenSet               = "crossrank.user.feed_token_set.v1"
+	TypeUserInvited                = "crossrank.user.invited.v1"
+	TypePasswordReset              = "crossrank.user.password_reset.v1"
+	TypeInvitationAccepted         = "crossrank.user.invitation_accepted.v1"
+	TypeInvitationRevoked          = "crossrank.user.invitation_revoked.v1"
 )
 
 var catalog = map[string]reflect.Type{
@@ -102,6 +106,10 @@ var catalog = map[string]reflect.Type{
 	TypeEditionScheduleFailed:      reflect.TypeFor[EditionScheduleFailed](),
 	TypeInboxRead:                  reflect.TypeFor[InboxRead](),
 	TypeFeedTokenSet:               reflect.TypeFor[FeedTokenSet](),
+	TypeUserInvited:                reflect.TypeFor[UserInvited](),
+	TypePasswordReset:              reflect.TypeFor[PasswordReset](),
+	TypeInvitationAccepted:         reflect.TypeFor[InvitationAccepted](),
+	TypeInvitationRevoked:          reflect.TypeFor[InvitationRevoked](),
 }
 
 var typeOf = func() map[reflect.Type]string {

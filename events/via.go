@@ -12,6 +12,9 @@ const (
 	ViaToken   = "token"   // an API token (Authorization: Bearer)
 	ViaCLI     = "cli"     // the operator's command line
 	ViaWorker  = "worker"  // a worker inside the server (the capture worker), acting on events
+	// ViaInvitation is a person choosing their password on the one-time
+	// link of an invitation or a reset: the link, not a session, says who.
+	ViaInvitation = "invitation"
 )
 
 // Via is how an event's actor was authenticated: the ce-authvia extension
@@ -27,7 +30,7 @@ const (
 // read as a separator. The zero Via (no attribute) is what every event
 // stored before the attribute existed has.
 type Via struct {
-	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker; "" unknown
+	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker, ViaInvitation; "" unknown
 	TokenID   string // with ViaToken
 	TokenName string // with ViaToken: the name the token was issued with
 }
@@ -53,7 +56,7 @@ func ParseVia(s string) (Via, error) {
 		if s == "" {
 			return Via{}, nil
 		}
-	case ViaSession, ViaCLI, ViaWorker:
+	case ViaSession, ViaCLI, ViaWorker, ViaInvitation:
 		if !more {
 			return Via{Method: method}, nil
 		}

@@ -16,6 +16,7 @@ func TestViaText(t *testing.T) {
 		{events.Via{Method: events.ViaSession}, "session"},
 		{events.Via{Method: events.ViaCLI}, "cli"},
 		{events.Via{Method: events.ViaWorker}, "worker"},
+		{events.Via{Method: events.ViaInvitation}, "invitation"},
 		{events.Via{Method: events.ViaToken, TokenID: "0195eb2c-1a00-7000-8000-0000000000aa", TokenName: "ci-bot"},
 			"token;id=0195eb2c-1a00-7000-8000-0000000000aa;name=ci-bot"},
 		// A name with the separators and non-ASCII stays one ASCII value.
