@@ -70,7 +70,8 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		a.after = d.SnapshotHash
 		return p.publish(ev, d, s.(*domain.Edition))
 	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
-		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet:
+		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet,
+		*events.UserInvited, *events.PasswordReset, *events.InvitationAccepted, *events.InvitationRevoked:
 		return p.projectUser(ev, s.(*domain.User), a)
 	case *events.WebhookDelivered:
 		a.ranking = d.Ranking

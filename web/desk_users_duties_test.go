@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -86,8 +87,10 @@ func TestAdminHasNoEditorialRights(t *testing.T) {
 }
 
 // TestAdminPasswordResetEndsSessionsAndTokens: after an admin resets
-// reviewer1's password, reviewer1's token answers 401, their session is
-// gone, and only the new password signs in.
+// reviewer1's password, reviewer1's token answers 401, their private feed
+// token is refused, their session is gone and the old password no longer
+// signs in; the admin never chose a password: reviewer1 chooses the new one
+// on the one-time link the reset shows the admin once.
 func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	e := newDemoEnv(t)
 	rev := e.client("reviewer1")
@@ -100,6 +103,14 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+demoInReview, nil, bearer); res.StatusCode != http.StatusOK {
 		t.Fatalf("the token does not work before the reset: %d", res.StatusCode)
 	}
+	res, body := rev.postJSON("/api/v1/inbox/feed-token", map[string]any{}, nil)
+	var feed struct{ Feed string }
+	if err := json.Unmarshal([]byte(body), &feed); err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("feed token: %d %s", res.StatusCode, body)
+	}
+	if res, _ := api.do(http.MethodGet, feed.Feed, nil, nil); res.StatusCode != http.StatusOK {
+		t.Fatalf("the feed does not answer before the reset: %d", res.StatusCode)
+	}
 
 	adm := e.client("admin")
 	doc := e.page(adm, paths.Users, http.StatusOK)
@@ -107,19 +118,26 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 		t.Error("the admin is offered a reset of their own password")
 	}
 	// Resetting one's own password here is refused: the account page asks for the current one.
-	e.refused(adm, paths.Users+"/admin/password", url.Values{"new_password": {"a brand new password"}}, http.StatusForbidden)
+	e.refused(adm, paths.Users+"/admin/password", url.Values{}, http.StatusForbidden)
 	form := formValues(byTestID(doc, "password-reset-reviewer1"))
-	form.Set("new_password", "short")
-	e.refused(adm, paths.Users+"/reviewer1/password", form, http.StatusUnprocessableEntity)
-	const newPassword = "a brand new password"
-	form.Set("new_password", newPassword)
-	status, loc, _ := e.post(adm, paths.Users+"/reviewer1/password", form)
-	if status != http.StatusSeeOther || loc != paths.Users+"?done=password_reset#user-reviewer1" {
-		t.Fatalf("reset: status %d, Location %q", status, loc)
+	if _, has := form["new_password"]; has {
+		t.Error("the reset form asks the admin for a password")
 	}
+	// The admin cannot choose the new password.
+	form.Set("new_password", "a brand new password")
+	e.refused(adm, paths.Users+"/reviewer1/password", form, http.StatusForbidden)
+	form.Del("new_password")
+	status, _, page := e.post(adm, paths.Users+"/reviewer1/password", form)
+	if status != http.StatusOK {
+		t.Fatalf("reset: status %d, %q", status, testText(page, "form-error"))
+	}
+	link := linkOf(t, page)
 
 	if res, _ := api.do(http.MethodGet, "/api/v1/proposals/"+demoInReview, nil, bearer); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("reviewer1's token after the reset: status %d, want 401", res.StatusCode)
+	}
+	if res, _ := api.do(http.MethodGet, feed.Feed, nil, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("reviewer1's feed token after the reset: status %d, want 404", res.StatusCode)
 	}
 	if rev.signedIn() {
 		t.Error("reviewer1's session outlived the reset")
@@ -128,23 +146,70 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	if res, _ := fresh.postForm(paths.Login, url.Values{"username": {"reviewer1"}, "password": {testPassword}}); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the old password still signs in: status %d", res.StatusCode)
 	}
+	const newPassword = "a brand new password"
+	if status, _ := accept(t, e.client(""), link, newPassword); status != http.StatusSeeOther {
+		t.Fatalf("reviewer1 choosing a new password on the link: status %d", status)
+	}
 	if res, _ := fresh.postForm(paths.Login, url.Values{"username": {"reviewer1"}, "password": {newPassword}}); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the new password does not sign in: status %d", res.StatusCode)
 	}
-	if st, _ := byTestID(e.page(adm, paths.Users, http.StatusOK), "token-"+tokenIDOf(t, full)).Attr("data-status"); st != "revoked" {
+	e.caughtUp()
+	doc = e.page(adm, paths.Users, http.StatusOK)
+	if st, _ := byTestID(doc, "token-"+tokenIDOf(t, full)).Attr("data-status"); st != "revoked" {
 		t.Errorf("the users page lists the token as %q", st)
 	}
-	// The trail shows the reset and the revocation, by the admin: one
-	// event, the password change naming the token it revoked.
+	if got := testText(doc, "account-log-reviewer1"); !strings.Contains(got, "admin: Reset the password of reviewer1") ||
+		!strings.Contains(got, "reviewer1: Chose a password on the one-time link") {
+		t.Errorf("the users page's account log: %q", got)
+	}
+	// The trail shows the reset, by the admin: one event naming the token
+	// and the feed token it revoked.
 	var got []string
 	_ = e.read.AuditEach(e.ctx, projections.AuditFilter{Actor: "admin"}, func(r projections.AuditRow) error {
 		got = append(got, r.Type, r.SummaryEn, r.SummaryZh)
 		return nil
 	})
 	id := tokenIDOf(t, full)
-	if want := []string{events.TypePasswordChanged, "Changed password; revoked API tokens " + id,
-		"修改密码；吊销 API 令牌 " + id}; !slices.Equal(got, want) {
-		t.Errorf("the admin's trail: %q, want %q", got, want)
+	if len(got) != 3 || got[0] != events.TypePasswordReset ||
+		!strings.HasPrefix(got[1], "Reset the password of reviewer1: sessions ended; revoked API tokens "+id+"; revoked the private inbox feed token; new one-time link valid until ") ||
+		!strings.HasPrefix(got[2], "重置 reviewer1 的密码：登录会话已结束；吊销 API 令牌 "+id+"；吊销收件箱私人订阅令牌；新的一次性链接有效期至 ") {
+		t.Errorf("the admin's trail: %q", got)
+	}
+}
+
+// TestAdminCannotMakeSockPuppets is issue 24's probe: an admin adds two
+// reviewers and a publisher with passwords it chose, to sign in as each,
+// approve and publish alone. No password can be chosen (403, nothing
+// stored), and an invited account nobody accepted cannot sign in (401),
+// vote or hold a token, so the sequence ends before the first vote.
+func TestAdminCannotMakeSockPuppets(t *testing.T) {
+	e := newDemoEnv(t)
+	adm := e.client("admin")
+	puppets := map[string]string{"rev3": domain.RoleReviewer, "rev4": domain.RoleReviewer, "pub2": domain.RolePublisher}
+	for name, role := range puppets {
+		e.refused(adm, paths.Users, url.Values{"username": {name}, "password": {"chosen-by-admin"}, "roles": {role}}, http.StatusForbidden)
+		if res, _ := e.client("").postForm(paths.Login, url.Values{"username": {name}, "password": {"chosen-by-admin"}}); res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("sign in as %s: status %d, want 401", name, res.StatusCode)
+		}
+	}
+	// Invited instead, the accounts exist with their roles, and still
+	// nobody signs in as them: the admin never knows their password.
+	for name, role := range puppets {
+		invite(t, adm, name, role)
+		for _, pw := range []string{"chosen-by-admin", ""} {
+			if res, _ := e.client("").postForm(paths.Login, url.Values{"username": {name}, "password": {pw}}); res.StatusCode != http.StatusUnauthorized {
+				t.Errorf("sign in as invited %s: status %d, want 401", name, res.StatusCode)
+			}
+		}
+		if _, err := e.cmd.IssueToken(e.ctx, domain.System(), domain.IssueToken{User: name, TokenID: events.NewID(e.cmd.Now()),
+			Name: "cli", Hash: strings.Repeat("a", 64)}); !errors.Is(err, domain.ErrAccountPending) {
+			t.Errorf("a token for invited %s: %v", name, err)
+		}
+	}
+	// The vote the probe would cast next, without a session: 401.
+	if res, body := e.client("").postJSON("/api/v1/proposals/"+demoInReview+"/votes", map[string]any{"verdict": "approve",
+		"revision": 1, "verified_evidence": []string{"e1"}}, nil); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("vote without signing in: status %d, %.200s", res.StatusCode, body)
 	}
 }
 

@@ -47,7 +47,10 @@ func TestUsersPageIsForAdmins(t *testing.T) {
 	}
 }
 
-func TestAddUserCanSignIn(t *testing.T) {
+// TestAddUserInvites: adding a user issues a one-time link, shown once;
+// the account cannot sign in until its owner chooses a password on it,
+// and the form takes no password at all.
+func TestAddUserInvites(t *testing.T) {
 	e := newAdminEnv(t)
 	c := e.client("ada")
 	doc := e.get(c, paths.Users, http.StatusOK)
@@ -55,20 +58,23 @@ func TestAddUserCanSignIn(t *testing.T) {
 		t.Fatal("the users page does not list every user")
 	}
 	form := formValues(byTestID(doc, "user-add-form"))
+	if _, has := form["password"]; has {
+		t.Error("the add form asks the admin for a password")
+	}
 
-	// Too short a password is explained in the reader's language; nothing is stored.
-	bad := url.Values{"cmd_id": form["cmd_id"], "username": {"newbie"}, "password": {"short"}}
+	// A password sent anyway is refused, in the reader's language; nothing is stored.
+	bad := url.Values{"cmd_id": form["cmd_id"], "username": {"newbie"}, "password": {testPassword}}
 	before := e.lastSeq()
 	status, _, page := e.post(c, paths.Users, bad)
-	if status != http.StatusUnprocessableEntity || !strings.Contains(byTestID(page, "field-error-password").Text(), "8 to 1024") {
-		t.Errorf("short password: status %d, %q", status, byTestID(page, "field-error-password").Text())
+	if status != http.StatusForbidden || !strings.Contains(byTestID(page, "form-error").Text(), "Only its owner chooses a password") {
+		t.Errorf("a chosen password: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
 	if got, _ := page.Find("#new-username").Attr("value"); got != "newbie" {
 		t.Errorf("the form lost the username: %q", got)
 	}
 	res, body := c.postForm(paths.Users+"?lang=zh", bad)
-	if msg := byTestID(adminDoc(t, body), "field-error-password").Text(); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(msg, "字节") {
-		t.Errorf("short password in Chinese: %q", msg)
+	if msg := byTestID(adminDoc(t, body), "form-error").Text(); res.StatusCode != http.StatusForbidden || !strings.Contains(msg, "密码只能由本人设置") {
+		t.Errorf("a chosen password in Chinese: %q", msg)
 	}
 	if e.lastSeq() != before {
 		t.Error("a refused form appended events")
@@ -77,26 +83,31 @@ func TestAddUserCanSignIn(t *testing.T) {
 
 	form.Set("username", "newbie")
 	form.Set("display_name", "New Bie")
-	form.Set("password", testPassword)
 	form["roles"] = []string{domain.RoleEditor, domain.RoleReviewer}
-	status, loc, _ := e.post(c, paths.Users, form)
-	if status != http.StatusSeeOther || !strings.HasPrefix(loc, paths.Users+"?done=added") {
-		t.Fatalf("add user: status %d, Location %q", status, loc)
+	status, _, page = e.post(c, paths.Users, form)
+	if status != http.StatusOK {
+		t.Fatalf("add user: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
+	link := linkOf(t, page)
 	added := e.lastSeq()
-	// A double submit stores one event.
-	if status, _, _ := e.post(c, paths.Users, form); status != http.StatusSeeOther || e.lastSeq() != added {
+	// A double submit stores one event and shows no link.
+	if status, _, page := e.post(c, paths.Users, form); status != http.StatusOK || e.lastSeq() != added ||
+		byTestID(page, "link-already").Length() != 1 || byTestID(page, "link-url").Length() != 0 {
 		t.Errorf("double submit: status %d, sequence %d → %d", status, added, e.lastSeq())
 	}
-	doc = e.get(c, loc, http.StatusOK)
-	if byTestID(doc, "notice").Length() != 1 {
-		t.Error("no notice after adding")
-	}
+	e.caughtUp()
+	doc = e.get(c, paths.Users, http.StatusOK)
 	row := byTestID(doc, "user-newbie")
 	for role, want := range map[string]string{domain.RoleEditor: "true", domain.RoleReviewer: "true", domain.RolePublisher: "false"} {
 		if got, _ := row.Find(`[data-testid="role-newbie-` + role + `"]`).Attr("data-held"); got != want {
 			t.Errorf("newbie %s held=%q, want %s", role, got, want)
 		}
+	}
+	if st, _ := byTestID(doc, "pending-newbie").Attr("data-link"); st != "open" {
+		t.Errorf("newbie's link is %q on the users page, want open", st)
+	}
+	if got := byTestID(doc, "account-log-newbie").Text(); !strings.Contains(got, "ada: Invited user newbie (editor, reviewer)") {
+		t.Errorf("who invited newbie: %q", got)
 	}
 	// A taken name is refused with the domain's message.
 	form.Set("cmd_id", events.NewID(e.cmd.Now()))
@@ -105,8 +116,40 @@ func TestAddUserCanSignIn(t *testing.T) {
 		t.Errorf("taken name: status %d, %q", status, byTestID(page, "form-error").Text())
 	}
 
-	nb := e.client("newbie") // signs in with the password set here
-	doc = e.get(nb, paths.Account, http.StatusOK)
+	// Nobody signs in before the owner chose a password: no password works.
+	for _, pw := range []string{"", testPassword, "unused"} {
+		if res, _ := e.client("").postForm(paths.Login, url.Values{"username": {"newbie"}, "password": {pw}}); res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("pending account signs in with %q: status %d", pw, res.StatusCode)
+		}
+	}
+	// The link's form explains a short or mismatched password, in both languages.
+	nb := e.client("")
+	wf := formValues(byTestID(e.get(nb, link, http.StatusOK), "welcome-form"))
+	wf.Set("password", "short")
+	wf.Set("confirm_password", "short")
+	if status, _, page := e.post(nb, paths.Welcome, wf); status != http.StatusUnprocessableEntity ||
+		!strings.Contains(byTestID(page, "field-error-password").Text(), "8 to 1024") {
+		t.Errorf("short password: status %d, %q", status, byTestID(page, "field-error-password").Text())
+	}
+	if res, body := nb.postForm(paths.Welcome+"?lang=zh", wf); res.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(byTestID(adminDoc(t, body), "field-error-password").Text(), "字节") {
+		t.Errorf("short password in Chinese: %d", res.StatusCode)
+	}
+	delete(nb.cookies, i18n.Cookie)
+	wf.Set("password", testPassword)
+	wf.Set("confirm_password", testPassword+"!")
+	if status, _, _ := e.post(nb, paths.Welcome, wf); status != http.StatusUnprocessableEntity {
+		t.Errorf("mismatched password: status %d", status)
+	}
+	if status, loc := accept(t, nb, link, testPassword); status != http.StatusSeeOther || loc != paths.Login+"?welcome=1" {
+		t.Fatalf("accept: status %d, Location %q", status, loc)
+	}
+	// The link works once.
+	if status, _ := accept(t, e.client(""), link, "another password"); status != http.StatusNotFound {
+		t.Errorf("the link used again: status %d, want 404", status)
+	}
+	e.caughtUp()
+	doc = e.get(e.client("newbie"), paths.Account, http.StatusOK) // signs in with the password newbie chose
 	if byTestID(doc, "account-role-editor").Length() != 1 || byTestID(doc, "account-role-publisher").Length() != 0 {
 		t.Errorf("newbie's roles: %q", byTestID(doc, "account-roles").Text())
 	}

@@ -50,6 +50,8 @@ type Metrics struct {
 	chained         prometheus.Counter
 	loginFailures   prometheus.Counter
 	loginThrottled  *prometheus.CounterVec
+	bearerFailures  prometheus.Counter
+	bearerThrottled prometheus.Counter
 	commandDuration *prometheus.HistogramVec
 	commands        *prometheus.CounterVec
 	replayed        *prometheus.CounterVec
@@ -71,6 +73,10 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 		loginThrottled: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "crossrank_login_throttled_total",
 			Help: "Sign-ins answered 429 because the client failed too often, by limit: one account from one address, or one address."},
 			[]string{"limit"}),
+		bearerFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "crossrank_bearer_failures_total",
+			Help: "Requests refused (401) because their bearer token did not verify."}),
+		bearerThrottled: prometheus.NewCounter(prometheus.CounterOpts{Name: "crossrank_bearer_throttled_total",
+			Help: "Requests answered 429 because bearer tokens from their address failed too often."}),
 		// A command loads, decides and appends with an fsync, so most take
 		// milliseconds; the top buckets catch retries and a slow cluster.
 		commandDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "crossrank_command_duration_seconds",
@@ -84,7 +90,7 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 			Help: "Commands that were retries of one already stored (same idempotency key): nothing new was appended."},
 			[]string{"command"}),
 	}
-	reg.MustRegister(m.conflicts, m.chained, m.loginFailures, m.loginThrottled, m.commandDuration, m.commands, m.replayed,
+	reg.MustRegister(m.conflicts, m.chained, m.loginFailures, m.loginThrottled, m.bearerFailures, m.bearerThrottled, m.commandDuration, m.commands, m.replayed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// Both limits are reported from the start, at 0 until one refuses.
 	m.loginThrottled.WithLabelValues(auth.LimitClient)
@@ -139,6 +145,13 @@ func (m *Metrics) LoginThrottled(limit string) {
 	}
 	m.loginThrottled.WithLabelValues(limit).Inc()
 }
+
+// BearerFailed counts a bearer token that did not verify.
+func (m *Metrics) BearerFailed() { m.bearerFailures.Inc() }
+
+// BearerThrottled counts a request refused because its address's bearer
+// tokens failed too often.
+func (m *Metrics) BearerThrottled() { m.bearerThrottled.Inc() }
 
 // handler serves the registry in the Prometheus text format (or what the
 // scraper negotiates). It is public like /healthz; keep it off the

@@ -156,7 +156,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.commands = &command.Deps{Commands: cfg.Commands, Waiter: cfg.Waiter, Publish: cfg.Publish,
-		Now: s.now, Log: s.log, RequireUser: s.auth.RequireUser, Observe: s.metrics.observeCommand}
+		Now: s.now, Log: s.log, RequireUser: s.auth.RequireUser, Observe: s.metrics.observeCommand,
+		Comments: command.NewCommentRate()}
 	for _, o := range cfg.TrustedOrigins {
 		if err := s.origins.AddTrustedOrigin(o); err != nil {
 			return nil, err
@@ -168,7 +169,7 @@ func New(cfg Config) (*Server, error) {
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
-		Passages: cfg.Passages})
+		Passages: cfg.Passages, PublicURL: cfg.PublicURL})
 	// The server's scrape-time figures join the registry: one web server
 	// per Metrics.
 	if err := s.metrics.reg.Register(scrapeCollector{s}); err != nil {

@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -14,7 +13,10 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 )
 
-const userUsage = "usage: crossrank user add NAME --role R[,R…] [--password P] [--display-name D] | list | grant NAME ROLE | revoke NAME ROLE | passwd NAME [--password P]"
+const userUsage = "usage: crossrank user add NAME --role R[,R…] [--display-name D] [--password P] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P\n" +
+	"  add prints a one-time link (valid 72 h) on which the person chooses their own password; reset signs them out,\n" +
+	"  revokes their tokens and prints a new link. --password only when you, the operator, are that person.\n" +
+	"  Links start with --public-url (CROSSRANK_PUBLIC_URL)."
 
 // parseUser parses `crossrank user add|list|grant|revoke|passwd …`. Each is
 // a command on the user's event stream, run as the command-line actor.
@@ -29,16 +31,29 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 	sub, args := args[0], args[1:]
 	fs, sc := newFlags("user "+sub, w)
 	roles := fs.String("role", "editor", "comma-separated roles: "+strings.Join(domain.Roles, ", "))
-	password := fs.String("password", "", "password; empty: generate one and print it")
+	password := fs.String("password", "", "the password, only when you, the operator, are this user; empty: print a one-time link on which the user chooses it")
+	publicURL := fs.String("public-url", os.Getenv("CROSSRANK_PUBLIC_URL"), "the site's public address, the start of the printed links (CROSSRANK_PUBLIC_URL)")
 	display := fs.String("display-name", "", "display name")
 	if err := fs.Parse(reorder(args)); err != nil {
 		return nil, err
 	}
 	pos := fs.Args()
 	switch {
-	case sub == "add" && len(pos) == 1:
+	case sub == "add" && len(pos) == 1 && *password == "":
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
-			pw, hash, err := hashPassword(*password)
+			token, hash := auth.NewLinkToken()
+			if _, err := e.commands.InviteUser(ctx, domain.System(), domain.InviteUser{CommandID: events.NewID(e.commands.Now()),
+				Username: pos[0], DisplayName: *display, Roles: strings.Split(*roles, ","), LinkHash: hash}); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
+			printLink(out, *publicURL, pos[0], token)
+			return nil
+		}
+	case sub == "add" && len(pos) == 1:
+		// The operator adds themself: they are the person who knows it.
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			hash, err := auth.HashPassword(*password)
 			if err != nil {
 				return err
 			}
@@ -47,14 +62,23 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 				return err
 			}
 			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
-			if *password == "" {
-				fmt.Fprintf(out, "password (shown once): %s\n", pw)
+			return nil
+		}
+	case (sub == "reset" || sub == "passwd" && *password == "") && len(pos) == 1:
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			token, hash := auth.NewLinkToken()
+			if _, err := e.commands.ResetPassword(ctx, domain.System(), domain.ResetPassword{
+				CommandID: events.NewID(e.commands.Now()), User: pos[0], LinkHash: hash}); err != nil {
+				return err
 			}
+			fmt.Fprintf(out, "reset the password of %s: sessions ended, API tokens and feed token revoked\n", pos[0])
+			printLink(out, *publicURL, pos[0], token)
 			return nil
 		}
 	case sub == "passwd" && len(pos) == 1:
+		// The operator changes their own password.
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
-			pw, hash, err := hashPassword(*password)
+			hash, err := auth.HashPassword(*password)
 			if err != nil {
 				return err
 			}
@@ -63,9 +87,6 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 				return err
 			}
 			fmt.Fprintf(out, "changed the password of %s\n", pos[0])
-			if *password == "" {
-				fmt.Fprintf(out, "new password (shown once): %s\n", pw)
-			}
 			return nil
 		}
 	case sub == "grant" && len(pos) == 2:
@@ -110,6 +131,14 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 	return sc, nil
 }
 
+// printLink prints a one-time link, shown once: only its hash is stored.
+func printLink(out io.Writer, publicURL, user, token string) {
+	fmt.Fprintf(out, "one-time link (shown once, valid %s): %s\n", domain.InvitationTTL, auth.WelcomeURL(publicURL, user, token))
+	if publicURL == "" {
+		fmt.Fprintln(out, "(prefix it with the site's address, or pass --public-url)")
+	}
+}
+
 // reorder moves flags before positional arguments, so "user add bob --role x"
 // parses like "user add --role x bob".
 func reorder(args []string) []string {
@@ -127,21 +156,4 @@ func reorder(args []string) []string {
 		pos = append(pos, a)
 	}
 	return append(flags, pos...)
-}
-
-// hashPassword returns the password given, or a generated one if none
-// is, and its hash.
-func hashPassword(given string) (pw, hash string, err error) {
-	pw = given
-	if pw == "" {
-		pw = randomPassword()
-	}
-	hash, err = auth.HashPassword(pw)
-	return pw, hash, err
-}
-
-func randomPassword() string {
-	b := make([]byte, 12)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
 }

@@ -18,7 +18,8 @@ import (
 // decode, or whose session ended, is being signed out — the request goes
 // on without a user and the stale cookie is dropped. A bearer token that
 // does not verify is refused at once: a client that sends one expects it to
-// count.
+// count. Failed tokens slow down the address they came from (429 with
+// Retry-After, bearer_throttle.go).
 func (s *Service) Authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rq := httpx.FromContext(r.Context())
@@ -27,7 +28,17 @@ func (s *Service) Authenticate(next http.Handler) http.Handler {
 			return
 		}
 		if tok, present := bearerToken(r.Header.Get("Authorization")); present {
+			if after, refused := s.limiter.bearerRefused(rq.Client, rq.Now); refused {
+				s.meter.BearerThrottled()
+				ui.Fail(w, r, &httpx.RetryLater{After: after,
+					Err: fmt.Errorf("%w: bearer tokens from %s failed too often", httpx.ErrTooMany, rq.Client)})
+				return
+			}
 			u, id, err := s.userByToken(r.Context(), tok, rq.Now)
+			if errors.Is(err, httpx.ErrUnauthenticated) {
+				s.limiter.bearerFail(rq.Client, rq.Now)
+				s.meter.BearerFailed()
+			}
 			if err != nil {
 				ui.Fail(w, r, err)
 				return

@@ -17,7 +17,8 @@ import (
 
 // loginPageGet shows the sign-in form.
 func (s *Service) loginPageGet(w http.ResponseWriter, r *http.Request) {
-	v := LoginForm{Next: safeNext(r.URL.Query().Get("next")), SignedOut: r.URL.Query().Get("out") == "1"}
+	v := LoginForm{Next: safeNext(r.URL.Query().Get("next")), SignedOut: r.URL.Query().Get("out") == "1",
+		Welcome: r.URL.Query().Get("welcome") == "1"}
 	s.renderLogin(w, r, http.StatusOK, v)
 }
 

@@ -67,6 +67,7 @@ type loginLimiter struct {
 	clients   strikes // key: account, NUL, address
 	addresses strikes
 	accounts  strikes
+	bearers   strikes // key: address; failed bearer tokens (bearer_throttle.go)
 	// sleep waits d or until ctx ends; tests replace it.
 	sleep func(ctx context.Context, d time.Duration)
 }
@@ -76,6 +77,7 @@ func newLoginLimiter(maxKeys int) *loginLimiter {
 		clients:   newStrikes(loginPerClient, maxKeys),
 		addresses: newStrikes(loginPerAddress, maxKeys),
 		accounts:  newStrikes(loginPerAccount, maxKeys),
+		bearers:   newStrikes(bearerPerAddress, maxKeys),
 		sleep:     sleepCtx,
 	}
 }

@@ -37,6 +37,11 @@ type Meter interface {
 	// LoginThrottled counts a sign-in refused by limit (LimitClient or
 	// LimitAddress).
 	LoginThrottled(limit string)
+	// BearerFailed counts a bearer token that did not verify.
+	BearerFailed()
+	// BearerThrottled counts a request refused (429) because bearer tokens
+	// from its address failed too often.
+	BearerThrottled()
 }
 
 // LoginForm is what the sign-in page shows.
@@ -45,6 +50,7 @@ type LoginForm struct {
 	Next      string
 	Error     string // the one message a failed sign-in shows
 	SignedOut bool
+	Welcome   bool // the password was just chosen on a one-time link
 	// Submitted reports whether the form was posted: the page is then shown
 	// to whoever signs in now, not to the user of the request's cookie.
 	Submitted bool
@@ -139,3 +145,5 @@ type noMeter struct{}
 
 func (noMeter) LoginFailed()          {}
 func (noMeter) LoginThrottled(string) {}
+func (noMeter) BearerFailed()         {}
+func (noMeter) BearerThrottled()      {}

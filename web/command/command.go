@@ -52,6 +52,8 @@ type Deps struct {
 	// answers 401/redirects; the caller's guard, so that command need not
 	// know how sign-in works.
 	RequireUser func(http.Handler) http.Handler
+	// Comments holds each user to a rate of new comments; nil: no rate.
+	Comments *Rate
 	// Observe records a command's outcome and duration; nil: nothing.
 	Observe func(name string, took time.Duration, res domain.Result, err error)
 }

@@ -28,6 +28,11 @@ var AddComment = Action[CommentInput]{
 		in.On, in.ReplyTo, in.Body = f.Str("on"), f.Str("reply_to"), f.Str("body")
 	},
 	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *CommentInput) (domain.Result, error) {
+		if d.Comments != nil {
+			if err := d.Comments.take(a.Name, d.Now()); err != nil {
+				return domain.Result{}, err
+			}
+		}
 		return d.Commands.AddComment(ctx, a, domain.AddComment{CommandID: commandID, Proposal: in.Proposal,
 			On: in.On, ReplyTo: in.ReplyTo, Body: in.Body})
 	},

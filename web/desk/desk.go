@@ -39,6 +39,10 @@ type Config struct {
 	// Passages marks the quote in an archived copy for reviewers; nil:
 	// the desk links no highlighted copies.
 	Passages Passages
+	// PublicURL is the site's address for the one-time links an admin
+	// passes on ("https://rank.example"); "": the address the admin's
+	// request came to.
+	PublicURL string
 }
 
 // Sessions are the session operations the password forms need.
@@ -54,14 +58,16 @@ var _ Sessions = (*auth.Service)(nil)
 
 // Desk serves the desk's pages and forms.
 type Desk struct {
-	cmd      *domain.Handler
-	write    *command.Deps
-	sessions Sessions
-	read     *projections.Store
-	verify   Verifier
-	log      *slog.Logger
-	passages Passages
+	cmd       *domain.Handler
+	write     *command.Deps
+	sessions  Sessions
+	read      *projections.Store
+	verify    Verifier
+	log       *slog.Logger
+	passages  Passages
+	publicURL string
 
+	streams   streamLimit   // the live streams open per session and address
 	closed    chan struct{} // closed by CloseStreams
 	closeOnce sync.Once
 }
@@ -69,7 +75,7 @@ type Desk struct {
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
 	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
-		passages: cfg.Passages, closed: make(chan struct{})}
+		passages: cfg.Passages, publicURL: cfg.PublicURL, closed: make(chan struct{})}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
@@ -179,17 +185,24 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	// admin themself (the domain's rule, answered 403): tokens are issued by
 	// their own user on the account page.
 	handle("GET "+paths.Users, admin(http.HandlerFunc(d.serveUsers)))
-	handle("POST "+paths.Users, admin(command.Form(d.write, userAddAction,
-		usersDone[userAddInput]("added"), usersFailed[userAddInput](d, "add"))))
+	// Adding a user and resetting a password answer with the one-time
+	// link the person chooses their password on (users_invite.go).
+	handle("POST "+paths.Users, admin(http.HandlerFunc(d.userInvite)))
 	handle("POST "+paths.Users+"/{name}/roles/grant", admin(command.Form(d.write, roleGrantAction,
 		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](d, "roles"))))
 	handle("POST "+paths.Users+"/{name}/roles/revoke", admin(command.Form(d.write, roleRevokeAction,
 		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](d, "roles"))))
-	handle("POST "+paths.Users+"/{name}/password", admin(command.Form(d.write, d.passwordResetAction(),
-		usersDone[passwordResetInput]("password_reset"), usersFailed[passwordResetInput](d, "password"))))
+	handle("POST "+paths.Users+"/{name}/password", admin(http.HandlerFunc(d.userReset)))
+	handle("POST "+paths.Users+"/{name}/invitation/revoke", admin(command.Form(d.write, invitationRevokeAction,
+		usersDone[invitationRevokeInput]("invitation_revoked"), usersFailed[invitationRevokeInput](d, "password"))))
 	handle("POST "+paths.Users+"/{name}/tokens", admin(http.HandlerFunc(d.userTokenIssue)))
 	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", admin(command.Form(d.write, tokenRevokeAction,
 		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](d, "tokens"))))
+
+	// A one-time link's page, where the person chooses their password: no
+	// sign-in, and no read model needed.
+	mux.Handle("GET "+paths.Welcome, http.HandlerFunc(d.serveWelcome))
+	mux.Handle("POST "+paths.Welcome, http.HandlerFunc(d.acceptWelcome))
 
 	// The signed-in user's own account: password and API tokens.
 	handle("GET "+paths.Account, user(d.serveAccount))

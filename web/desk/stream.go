@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // The desk's live streams (the header's unread count, a proposal page's
@@ -23,8 +25,18 @@ const streamPoll = time.Second
 // is known already, then each time it differs after a read-model commit
 // (or a poll), until the client leaves or the desk closes its streams. A
 // count that fails is asked again at the next wake-up.
+//
+// A session, and a client address, hold at most maxStreams streams at once
+// (stream_limit.go); one more is refused with 429 and Retry-After.
 func (d *Desk) streamCount(w http.ResponseWriter, r *http.Request, event string, known int, count func(context.Context) (int, error)) {
 	ctx := r.Context()
+	keys := streamKeys(r)
+	release, ok := d.streams.acquire(keys...)
+	if !ok {
+		ui.Fail(w, r, errTooManyStreams(keys))
+		return
+	}
+	defer release()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

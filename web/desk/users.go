@@ -44,6 +44,10 @@ type userRowView struct {
 	Roles       []roleCell
 	Tokens      []tokenView
 	Self        bool
+	Pending     bool     // no password chosen yet
+	LinkStatus  string   // with Pending: "open", "expired" or "none" (revoked)
+	LinkText    string   // the link's state in words
+	Log         []string // what others did to the account, newest first, worded
 }
 
 // roleCell is one role: held or not, with its label.
@@ -81,9 +85,18 @@ func (d *Desk) RenderUsers(w http.ResponseWriter, r *http.Request, status int, f
 		ui.Fail(w, r, err)
 		return
 	}
+	logs, err := d.accountLogs(ctx, v.Page)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
 	for _, u := range users {
 		row := userRowView{Username: u.Username, DisplayName: u.DisplayName, Self: u.Username == v.User.Username,
-			Roles: roleCells(v.Page, u.Roles)}
+			Roles: roleCells(v.Page, u.Roles), Log: logs[u.Username]}
+		if err := d.linkState(ctx, v.Page, &row); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
 		for _, t := range tokens {
 			if t.Username == u.Username {
 				row.Tokens = append(row.Tokens, tokenViewOf(v.Page, t, httpx.Now(ctx)))

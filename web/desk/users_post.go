@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
@@ -22,34 +21,6 @@ func hashNewPassword(field, pw string) (string, error) {
 		return "", &domain.FieldError{Field: field, Code: "field.password_length", Args: domain.Args{"min": auth.MinPassword, "max": auth.MaxPassword}}
 	}
 	return h, err
-}
-
-// userAddInput is the add-user form.
-type userAddInput struct {
-	command.WithCommandID
-	Username    string
-	DisplayName string
-	Password    string
-	Roles       []string
-}
-
-var userAddAction = command.Action[userAddInput]{
-	Name: "user.register",
-	Form: func(f *httpx.Form, in *userAddInput) {
-		in.Username = strings.ToLower(strings.TrimSpace(f.Str("username")))
-		in.DisplayName, in.Password, in.Roles = strings.TrimSpace(f.Str("display_name")), f.Str("password"), f.Strs("roles")
-	},
-	Run: func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userAddInput) (domain.Result, error) {
-		if err := domain.CheckUsername(in.Username); err != nil {
-			return domain.Result{}, err // before the deliberately slow hash
-		}
-		hash, err := hashNewPassword("password", in.Password)
-		if err != nil {
-			return domain.Result{}, err
-		}
-		return d.Commands.RegisterUser(ctx, a, domain.RegisterUser{CommandID: commandID, Username: in.Username,
-			DisplayName: in.DisplayName, PasswordHash: hash, Roles: in.Roles})
-	},
 }
 
 // userRoleInput grants or revokes one role.

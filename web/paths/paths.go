@@ -25,6 +25,9 @@ const (
 	API         = "/api/"
 	// Review is the review queue: many proposals, batch votes.
 	Review = "/desk/review"
+	// Welcome is where a one-time link (an invitation or a reset) lets a
+	// person choose their password; it needs no sign-in.
+	Welcome = "/welcome"
 )
 
 // LoginURL returns the sign-in page that comes back to next afterwards (a

@@ -1,0 +1,37 @@
+package i18n
+
+// enAccounts holds the English words of invitations and resets: the
+// one-time links on which a person chooses their own password.
+var enAccounts = map[string]string{
+	"users.add_hint":                      "The user gets a one-time link, valid for 72 hours, on which they choose their own password. Until then the account cannot sign in.",
+	"users.pending":                       "No password yet",
+	"users.link_open":                     "one-time link valid until %s",
+	"users.link_expired":                  "the one-time link expired on %s; reset to issue a new one",
+	"users.link_revoked":                  "the one-time link was revoked; reset to issue a new one",
+	"users.revoke_link":                   "Revoke the link",
+	"users.done.invitation_revoked":       "The one-time link was revoked.",
+	"users.log_line":                      "%s · %s: %s",
+	"invite.issued_title":                 "Invitation link",
+	"invite.reset_title":                  "Password reset link",
+	"invite.issued_for":                   "%s was added. Send them this link: on it they choose their own password.",
+	"invite.reset_for":                    "The password of %s was reset: their sessions ended and their tokens were revoked. Send them this link: on it they choose a new password.",
+	"invite.shown_once":                   "This link is shown once, works once and expires on %s. Send it to the person by a channel you trust; anyone holding it can take the account.",
+	"invite.usage":                        "If it is lost or sent to the wrong person, revoke it on the users page and reset again.",
+	"invite.already_issued":               "This form was already sent: its link was shown the first time and is not shown again. Reset the user to issue a new one.",
+	"welcome.title":                       "Choose your password",
+	"welcome.intro":                       "Welcome, %s. Choose the password you will sign in with; nobody else knows it.",
+	"welcome.password":                    "Password",
+	"welcome.confirm":                     "Password again",
+	"welcome.submit":                      "Set my password",
+	"welcome.invalid":                     "This link is not valid: it was already used, revoked, replaced by a newer one or has expired. Ask an admin for a new one.",
+	"login.welcome":                       "Your password is set. Sign in with it.",
+	"audit.via.invitation":                "via one-time link",
+	"audit.type.user.invited":             "User invited",
+	"audit.type.user.password_reset":      "Password reset",
+	"audit.type.user.invitation_accepted": "Password chosen on a one-time link",
+	"audit.type.user.invitation_revoked":  "One-time link revoked",
+	"user.password_not_own":               "Only its owner chooses a password: add the user, or reset them, and pass on the one-time link.",
+	"invitation.invalid":                  "This link is not valid: it was used, revoked, replaced or has expired.",
+	"invitation.none":                     "The user has no pending link.",
+	"user.pending":                        "The user has not chosen a password yet.",
+}

@@ -1,0 +1,37 @@
+package i18n
+
+// zhAccounts holds the Chinese words of invitations and resets: the
+// one-time links on which a person chooses their own password.
+var zhAccounts = map[string]string{
+	"users.add_hint":                      "该用户会收到一个 72 小时内有效的一次性链接，由本人在链接上设置密码。在此之前该账号无法登录。",
+	"users.pending":                       "尚未设置密码",
+	"users.link_open":                     "一次性链接有效期至 %s",
+	"users.link_expired":                  "一次性链接已于 %s 过期；重置即可生成新链接",
+	"users.link_revoked":                  "一次性链接已撤销；重置即可生成新链接",
+	"users.revoke_link":                   "撤销链接",
+	"users.done.invitation_revoked":       "已撤销一次性链接。",
+	"users.log_line":                      "%s · %s：%s",
+	"invite.issued_title":                 "邀请链接",
+	"invite.reset_title":                  "重置密码链接",
+	"invite.issued_for":                   "已添加 %s。请把这个链接发给本人：由本人在链接上设置自己的密码。",
+	"invite.reset_for":                    "已重置 %s 的密码：其登录会话已结束，令牌已吊销。请把这个链接发给本人：由本人在链接上设置新密码。",
+	"invite.shown_once":                   "此链接只显示一次、只能使用一次，并于 %s 过期。请通过可信的渠道发给本人；持有链接的人即可接管该账号。",
+	"invite.usage":                        "如果链接丢失或发错了人，请在用户页面撤销它并重新重置。",
+	"invite.already_issued":               "此表单已提交过：链接已在第一次显示，不会再次显示。如需新链接，请重置该用户。",
+	"welcome.title":                       "设置你的密码",
+	"welcome.intro":                       "欢迎，%s。请设置你登录时使用的密码；除你之外没有人知道它。",
+	"welcome.password":                    "密码",
+	"welcome.confirm":                     "再次输入密码",
+	"welcome.submit":                      "设置我的密码",
+	"welcome.invalid":                     "此链接无效：它已被使用、撤销、被新链接取代或已过期。请向管理员索取新链接。",
+	"login.welcome":                       "密码已设置，请用它登录。",
+	"audit.via.invitation":                "通过一次性链接",
+	"audit.type.user.invited":             "邀请用户",
+	"audit.type.user.password_reset":      "重置密码",
+	"audit.type.user.invitation_accepted": "通过一次性链接设置密码",
+	"audit.type.user.invitation_revoked":  "撤销一次性链接",
+	"user.password_not_own":               "密码只能由本人设置：请添加或重置该用户，并把一次性链接发给本人。",
+	"invitation.invalid":                  "此链接无效：它已被使用、撤销、取代或已过期。",
+	"invitation.none":                     "该用户没有待使用的链接。",
+	"user.pending":                        "该用户尚未设置密码。",
+}
