@@ -16,7 +16,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
-	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
@@ -136,7 +135,7 @@ func TestWebErrorMessages(t *testing.T) {
 		{langEn, httpx.ErrNotForm, "This address accepts only a form (application/x-www-form-urlencoded)."},
 		{langZh, &httpx.RetryLater{Err: httpx.ErrTooMany, After: time.Minute}, "尝试次数过多，请稍后再试。"},
 		{langEn, fmt.Errorf("%w: unknown token t1", httpx.ErrUnauthenticated), "Sign in to continue."},
-		{langZh, desk.ErrOwnPasswordReset, "请在“我的账号”页面修改自己的密码。"},
+		{langZh, domain.ErrOwnPasswordReset, "请在“我的账号”页面修改自己的密码。"},
 		{langEn, httpx.ErrPanic, "Something went wrong on our side; it has been logged. Try again later."},
 		{langEn, &httpx.BadField{Field: "to", Code: "field.whole_number"}, "New value must be a whole number."},
 		{langZh, &httpx.BadField{Field: "limit", Code: "field.whole_number"}, "每页条数须为整数。"},
@@ -147,7 +146,7 @@ func TestWebErrorMessages(t *testing.T) {
 			t.Errorf("httpx.Message(%s, %v) = %q, want %q", tc.lang, tc.err, got, tc.want)
 		}
 	}
-	if !errors.Is(desk.ErrOwnPasswordReset, domain.ErrForbidden) || !errors.Is(httpx.ErrNotJSON, httpx.ErrMediaType) {
+	if !errors.Is(domain.ErrOwnPasswordReset, domain.ErrForbidden) || !errors.Is(httpx.ErrNotJSON, httpx.ErrMediaType) {
 		t.Error("a web error lost its kind")
 	}
 }
