@@ -23,10 +23,12 @@ const usage = `crossrank — an editorial desk for evidence-backed rankings
 Usage:
   crossrank [serve] [flags]        run the desk and public site (default)
   crossrank seed                   load the demo ranking (idempotent)
-  crossrank user add NAME --role editor[,reviewer,publisher,admin] [--password P] [--display-name D]
+  crossrank user add NAME --role editor[,reviewer,publisher,admin] [--display-name D]
+                                   prints a one-time link (72 h) on which NAME chooses their password
+  crossrank user reset NAME        ends NAME's sessions and tokens, prints a new one-time link
   crossrank user list
   crossrank user grant NAME ROLE   |  crossrank user revoke NAME ROLE
-  crossrank user passwd NAME [--password P]
+  crossrank user add|passwd NAME --password P   only when you, the operator, are NAME
   crossrank token create NAME [--name LABEL] [--days N]   (N=0: never expires; default 90)
   crossrank rebuild                replay the stream into fresh read models (server stopped)
   crossrank verify                 replay and check editions, published scores and the audit trail
