@@ -154,8 +154,8 @@ func (p *projector) proposal(id string) (*domain.Proposal, error) {
 	return pr, err
 }
 
-// flush writes the audit rows, the proposals' summary rows and the dirty
-// states.
+// flush writes the audit rows, the proposals' summary rows, the dirty
+// states and the search index of the documents they changed.
 func (p *projector) flush() error {
 	if err := p.flushAudit(); err != nil {
 		return err
@@ -175,7 +175,8 @@ func (p *projector) flush() error {
 		}
 	}
 	clear(p.dirty)
-	return nil
+	// Last: the rows above may have marked search documents.
+	return p.indexSearch()
 }
 
 // flushAudit inserts the audit rows collected so far.

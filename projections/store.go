@@ -53,7 +53,29 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("projections: read checkpoint of %s: %w", path, err)
 	}
+	if err := s.indexMigrated(); err != nil {
+		s.w.close()
+		db.Close()
+		return nil, fmt.Errorf("projections: search index of %s: %w", path, err)
+	}
 	return s, nil
+}
+
+// indexMigrated indexes the documents a migration marked for search (the
+// rows projected before the index existed); usually there are none.
+func (s *Store) indexMigrated() error {
+	row, err := s.w.queryRow("SELECT EXISTS (SELECT 1 FROM search_dirty)")
+	if err != nil || colInt(row[0]) == 0 {
+		return err
+	}
+	if err := s.w.run("BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	if err := (&projector{w: s.w}).indexSearch(); err != nil {
+		s.w.run("ROLLBACK")
+		return err
+	}
+	return s.w.run("COMMIT")
 }
 
 // Close closes the database; a file that passed Integrity is marked as

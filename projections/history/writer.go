@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -33,6 +34,8 @@ type Writer struct {
 	// all the same, so both shapes of a seed make the same choices at the
 	// same times.
 	Folded bool
+	// BatchSize is how many events an append holds at most; 0: 100.
+	BatchSize int
 
 	ctx   context.Context
 	store events.Store
@@ -75,7 +78,7 @@ func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 		if !w.Folded {
 			changes = unfolded
 		}
-		if len(w.batch)+len(changes) > batchSize {
+		if len(w.batch)+len(changes) > cmp.Or(w.BatchSize, batchSize) {
 			if err := w.Flush(); err != nil {
 				return err
 			}
