@@ -7,12 +7,13 @@ import (
 	"testing"
 )
 
-// SearchPlan returns SQLite's EXPLAIN QUERY PLAN of the page query of q,
+// SearchPlan returns SQLite's EXPLAIN QUERY PLAN of the page query of q
+// (the count reads the same condition),
 // one step a line.
 func SearchPlan(t testing.TB, s *Store, q SearchQuery) string {
 	t.Helper()
 	where, args := searchWhere(q)
-	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN SELECT d.a, d.b, d.ranking FROM search_docs d WHERE "+where+" ORDER BY d.ranking, d.a, d.b", args...)
+	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+searchPages[q.Kind]+" WHERE "+where+" ORDER BY d.ranking, d.a, d.b", args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package projections
 
 import (
 	"context"
+
+	"github.com/crossrank/crossrank/events"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,10 +18,28 @@ type SearchQuery struct {
 	Offset  int
 }
 
-// SearchHit is a matching document: its key (see docKey) and ranking.
+// SearchHit is a matching document with what a list of results shows.
 type SearchHit struct {
-	A, B    string // entry: ranking and slug; proposal: id and ""; evidence: proposal and evidence id
-	Ranking string
+	Kind     string
+	Ranking  string
+	Entry    string      // the entry's slug (entries, proposals, evidence)
+	Proposal string      // the proposal's id (proposals, evidence)
+	Evidence string      // the evidence item's id (evidence)
+	Name     events.Text // the entry's name (entries)
+	Title    string      // the proposal's title, the evidence's claim
+	Status   string      // the proposal's status (proposals, evidence)
+	Source   string      // the evidence's source URL
+}
+
+// searchPages read a page of hits of each kind with what they show; the
+// columns are those of scanHit.
+var searchPages = map[string]string{
+	SearchEntry: `SELECT d.ranking, e.slug, '', '', e.name_zh, e.name_en, '', '', '' FROM search_docs d
+		JOIN entries e ON e.ranking = d.a AND e.slug = d.b`,
+	SearchProposal: `SELECT d.ranking, p.entry, p.id, '', '', '', p.title, p.status, '' FROM search_docs d
+		JOIN proposals p ON p.id = d.a`,
+	SearchEvidence: `SELECT d.ranking, p.entry, p.id, e.evidence_id, '', '', e.claim, p.status, e.source_url FROM search_docs d
+		JOIN evidence e ON e.proposal = d.a AND e.evidence_id = d.b JOIN proposals p ON p.id = d.a`,
 }
 
 // MaxSearchRunes bounds a query: each character is a bigram the index is
@@ -43,7 +63,7 @@ func SearchText(q string) string {
 // only. A one-character query reads the range of bigrams starting with it.
 func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, int, error) {
 	where, args := searchWhere(q)
-	if where == "" {
+	if where == "" || searchPages[q.Kind] == "" {
 		return nil, 0, nil
 	}
 	var total int
@@ -53,7 +73,7 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, int, er
 	if total == 0 || (q.Limit > 0 && q.Offset >= total) {
 		return nil, total, nil
 	}
-	page := "SELECT d.a, d.b, d.ranking FROM search_docs d WHERE " + where + " ORDER BY d.ranking, d.a, d.b"
+	page := searchPages[q.Kind] + " WHERE " + where + " ORDER BY d.ranking, d.a, d.b"
 	if q.Limit > 0 {
 		page += " LIMIT ? OFFSET ?"
 		args = append(args, q.Limit, q.Offset)
@@ -65,8 +85,8 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, int, er
 	defer rows.Close()
 	var out []SearchHit
 	for rows.Next() {
-		var h SearchHit
-		if err := rows.Scan(&h.A, &h.B, &h.Ranking); err != nil {
+		h := SearchHit{Kind: q.Kind}
+		if err := rows.Scan(&h.Ranking, &h.Entry, &h.Proposal, &h.Evidence, &h.Name.Zh, &h.Name.En, &h.Title, &h.Status, &h.Source); err != nil {
 			return nil, 0, err
 		}
 		out = append(out, h)

@@ -50,7 +50,7 @@ func TestSearchLarge(t *testing.T) {
 	}
 	for _, c := range []struct {
 		kind, q string
-		want    string // a key (A/B) that must be among the hits
+		want    string // ranking/entry or proposal/ of a hit that must be among them
 		total   int    // -1: any number
 	}{
 		{projections.SearchEntry, string(name[:2]), key, 1},
@@ -73,7 +73,7 @@ func TestSearchLarge(t *testing.T) {
 		}
 		found := c.want == ""
 		for _, h := range hits {
-			found = found || strings.HasPrefix(h.A+"/"+h.B, c.want)
+			found = found || h.Ranking+"/"+h.Entry == c.want || h.Proposal+"/" == c.want
 		}
 		if !found {
 			t.Errorf("%s %q: %s is not among the %d hits", c.kind, c.q, c.want, total)

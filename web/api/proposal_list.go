@@ -34,6 +34,8 @@ type ReadModels interface {
 	WebhookDeliveries(ctx context.Context, limit int) ([]projections.WebhookDelivery, error)
 	// Inbox returns a page of a user's inbox.
 	Inbox(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
+	// Search returns a page of the entries, proposals or evidence a search finds.
+	Search(ctx context.Context, q projections.SearchQuery) ([]projections.SearchHit, int, error)
 }
 
 var _ ReadModels = (*projections.Store)(nil)

@@ -41,6 +41,7 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 
 	handle("GET /api/v1/openapi.json", openAPI())
 	handle("GET /api/v1/proposals", read(user(proposalList(d.Commands, rd.Models))))
+	handle("GET /api/v1/search", read(user(search(rd.Models))))
 	handle("POST /api/v1/proposals", command.JSON(d, command.OpenAnyProposal))
 	handle("GET /api/v1/proposals/{id}", user(proposal(d.Commands, rd.optional())))
 	handle("PUT /api/v1/proposals/{id}/methodology", command.JSON(d, command.ProposeMethodology))

@@ -159,6 +159,9 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("POST "+paths.Inbox+"/feed/revoke", command.Form(d.write, command.RevokeFeedToken, feedTokenRevoked, inboxFailed[command.FeedTokenInput](d, "feed")))
 	handle("GET "+paths.InboxEvents, user(d.serveEvents))
 
+	// Search: entries, proposals and evidence.
+	handle("GET "+paths.Search, user(d.serveSearch))
+
 	// An entry as the desk sees it.
 	handle("GET /desk/entries/{ranking}/{entry}", user(d.serveEntry))
 

@@ -28,6 +28,8 @@ const (
 	// Welcome is where a one-time link (an invitation or a reset) lets a
 	// person choose their password; it needs no sign-in.
 	Welcome = "/welcome"
+	// Search finds entries, proposals and evidence (?q=).
+	Search = "/desk/search"
 )
 
 // LoginURL returns the sign-in page that comes back to next afterwards (a

@@ -75,7 +75,7 @@ func (s *Site) apiRanking(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, err)
 		return
 	}
-	q.Category, q.All = "", false // the API lists every category and row
+	q.Category, q.Name, q.Page = "", "", 0 // the API lists every category and row
 	s.serveAPI(w, r, slug, q.values(), false, func(ctx context.Context) (any, error) {
 		return apiStandingOf(ctx, s.read, slug, q)
 	})

@@ -224,7 +224,7 @@ func (x *exporter) lang(lang string, rankings []projections.RankingSummary) {
 	at := func(name string) linkSet { return staticLinks(lang, name) }
 	file := func(name string) string { return lang + "/" + name }
 	if len(rankings) == 1 {
-		v, err := buildRanking(ctx, read, pg, at("index.html"), rankings[0].Slug, viewQuery{Needs: map[string]string{}}, 0)
+		v, err := buildRanking(ctx, read, pg, at("index.html"), rankings[0].Slug, viewQuery{Needs: map[string]string{}}, pageRows)
 		x.page(file("index.html"), rankingPage(v), err)
 	} else {
 		v, err := buildHome(ctx, read, pg, at("index.html"))
@@ -251,12 +251,19 @@ func (x *exporter) lang(lang string, rankings []projections.RankingSummary) {
 		var entries []string
 		for _, sc := range scenarios {
 			for _, cat := range categories {
-				name := rankingFile(slug, sc, cat)
-				v, err := buildRanking(ctx, read, pg, at(name), slug, viewQuery{Scenario: sc, Category: cat, Needs: map[string]string{}}, 0)
-				x.page(file(name), rankingPage(v), err)
-				if sc == "" && cat == "" {
-					for _, r := range v.Rows {
-						entries = append(entries, r.Slug)
+				for n, pages := 1, 1; n <= pages; n++ {
+					name := pagedFile(rankingFile(slug, sc, cat), n)
+					q := viewQuery{Scenario: sc, Category: cat, Needs: map[string]string{}, Page: n}
+					v, err := buildRanking(ctx, read, pg, at(name), slug, q, pageRows)
+					x.page(file(name), rankingPage(v), err)
+					if err != nil {
+						break
+					}
+					pages = v.Pager.Pages
+					if sc == "" && cat == "" {
+						for _, r := range v.Rows {
+							entries = append(entries, r.Slug)
+						}
 					}
 				}
 			}

@@ -76,6 +76,15 @@ func rankingFile(slug, scenario, category string) string {
 	return "r/" + slug + "/view/" + orAll(scenario) + "/" + orAll(category) + ".html"
 }
 
+// pagedFile is the static file of page n of a view whose first page is
+// name: "index.html", "index-2.html", …
+func pagedFile(name string, n int) string {
+	if n <= 1 {
+		return name
+	}
+	return strings.TrimSuffix(name, ".html") + "-" + strconv.Itoa(n) + ".html"
+}
+
 // orAll names an unset choice in a static file name; "_all" is no slug
 // (slugs hold no underscore).
 func orAll(s string) string {
@@ -102,10 +111,11 @@ func (l linkSet) Ranking(slug, scenario, category string) string {
 }
 
 // RankingQuery is a ranking's page with a whole query (needs included);
-// static exports have no needs and fall back to Ranking.
+// static exports have no needs or name filter: their files are a view's
+// pages (pagedFile).
 func (l linkSet) RankingQuery(slug string, q url.Values) string {
 	if l.static {
-		return l.Ranking(slug, q.Get("scenario"), q.Get("category"))
+		return l.rel(pagedFile(rankingFile(slug, q.Get("scenario"), q.Get("category")), ui.RequestedPage(q)))
 	}
 	return withQuery("/r/"+slug, q)
 }

@@ -1,11 +1,15 @@
 package site
 
 import (
+	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // viewQuery is what a reader chose on a ranking page: a scenario, a
@@ -15,14 +19,21 @@ type viewQuery struct {
 	Scenario string
 	Category string
 	Needs    map[string]string // filter key → option value
-	All      bool              // every row, not only the first pageRows
+	// Name keeps the entries whose name (either language) or slug holds
+	// it (?q=), normalised as the search index is (projections.SearchText).
+	Name string
+	// Page is the page of the list (?page=N, 1-based), in the rank order
+	// of the view; 0 and 1 are the first.
+	Page int
 	// Independent counts only the scores independent evidence backs
 	// (?evidence=independent; see domain.IndependentEdition).
 	Independent bool
 }
 
 // reserved are query names that are not needs.
-var reserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true, "evidence": true}
+// ("all" once showed every row: it is still no need, so old links work.)
+var reserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true, "evidence": true,
+	"q": true, ui.PageParam: true}
 
 // independentEvidence is the value of ?evidence= that asks for the
 // independent view.
@@ -37,7 +48,8 @@ func viewQueryOf(r *domain.Ranking, q url.Values) viewQuery {
 	if r.HasCategory(q.Get("category")) {
 		out.Category = q.Get("category")
 	}
-	out.All = q.Get("all") == "1"
+	out.Name = projections.SearchText(q.Get("q"))
+	out.Page = ui.RequestedPage(q)
 	out.Independent = q.Get("evidence") == independentEvidence
 	for _, f := range r.Filters {
 		v := q.Get(f.Key)
@@ -64,11 +76,35 @@ func (q viewQuery) values() url.Values {
 	for k, n := range q.Needs {
 		v.Set(k, n)
 	}
-	if q.All {
-		v.Set("all", "1")
+	if q.Name != "" {
+		v.Set("q", q.Name)
+	}
+	if q.Page > 1 {
+		v.Set(ui.PageParam, strconv.Itoa(q.Page))
 	}
 	if q.Independent {
 		v.Set("evidence", independentEvidence)
 	}
 	return v
+}
+
+// hiddenField is a name and value a GET form carries along.
+type hiddenField struct{ Name, Value string }
+
+// keptFields are the view's choices other than the name filter and the
+// page, as hidden fields of the name form (a new filter starts at page 1).
+func (v rankingView) keptFields() []hiddenField {
+	q := v.withoutName()
+	var out []hiddenField
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		out = append(out, hiddenField{Name: k, Value: q.Get(k)})
+	}
+	return out
+}
+
+// withoutName is the view's query without the name filter and the page.
+func (v rankingView) withoutName() url.Values {
+	q := v.Query
+	q.Name, q.Page = "", 0
+	return q.values()
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// pageRows is how many rows a live ranking page shows before a link to
-// all of them: a thousand-entry ranking is 6 MB of HTML, most readers look
-// at the top, and the entry pages carry the detail. The static export shows
-// every row (a file cannot answer a query).
+// pageRows is how many rows a page of a ranking shows: a thousand-entry
+// ranking on one page is 6 MB of HTML, most readers look at the top, the
+// entry pages carry the detail and the edition's CSV and JSON the whole
+// list. The static export pages the same way, into files.
 const pageRows = 100
 
 // criterionView is a criterion with its weight in the view.
@@ -89,8 +89,8 @@ type rankingView struct {
 	Filters     []filterView
 	Criteria    []criterionView
 	Rows        []entryRow
-	Matched     int    // rows that meet the needs, shown or not
-	AllHref     string // the view with every row; "" when all are shown
+	Matched     int // rows that meet the needs (and the name filter), on any page
+	Pager       ui.Pager
 	Hidden      []entryRow
 	NeedsSet    bool
 	ResetHref   string
@@ -101,9 +101,10 @@ type rankingView struct {
 	IndependentHash string
 }
 
-// buildRanking assembles a ranking page from the read models, with at most
-// limit rows unless q.All (limit 0: every row).
-func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string, q viewQuery, limit int) (rankingView, error) {
+// buildRanking assembles page q.Page of a ranking from the read models,
+// perPage rows a page (0: every row on one page). A page past the last is
+// projections.ErrNotFound; the first page always exists, empty or not.
+func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l linkSet, slug string, q viewQuery, perPage int) (rankingView, error) {
 	st, hash, err := standingOf(ctx, read, slug, q)
 	if err != nil {
 		return rankingView{}, err
@@ -149,8 +150,19 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 			critNames[c.Slug] = c.Name.In(p.Lang)
 		}
 	}
+	named, err := namedEntries(ctx, read, slug, q.Name)
+	if err != nil {
+		return v, err
+	}
+	pos := 0
 	for _, sr := range st.Rows {
 		if q.Category != "" && sr.Category != q.Category {
+			continue
+		}
+		if len(sr.Excluded) == 0 {
+			pos++ // the place in the view, whether the name filter shows it or not
+		}
+		if named != nil && !named[sr.Slug] {
 			continue
 		}
 		row := entryRow{Rank: sr.Rank, Slug: sr.Slug, Name: sr.Name.In(p.Lang), Category: catNames[sr.Category],
@@ -174,17 +186,39 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 			v.Hidden = append(v.Hidden, row)
 			continue
 		}
-		row.Pos = len(v.Rows) + 1
+		row.Pos = pos
 		v.Rows = append(v.Rows, row)
 	}
 	v.Matched = len(v.Rows)
-	if limit > 0 && !q.All && len(v.Rows) > limit {
-		v.Rows = v.Rows[:limit]
-		all := q
-		all.All = true
-		v.AllHref = l.RankingQuery(slug, all.values())
+	if perPage <= 0 {
+		perPage = max(1, len(v.Rows))
+	}
+	v.Pager = ui.NewPager(len(v.Rows), q.Page, perPage, func(n int) string {
+		at := q
+		at.Page = n
+		return l.RankingQuery(slug, at.values())
+	})
+	if v.Pager.Beyond() {
+		return v, projections.ErrNotFound
+	}
+	if v.Pager.Total > 0 {
+		v.Rows = v.Rows[v.Pager.From-1 : v.Pager.To]
 	}
 	return v, nil
+}
+
+// namedEntries returns the entries of ranking whose name or slug holds
+// name, from the search index; nil when name is "" (no filter).
+func namedEntries(ctx context.Context, read *projections.Store, ranking, name string) (map[string]bool, error) {
+	if name == "" {
+		return nil, nil
+	}
+	hits, _, err := read.Search(ctx, projections.SearchQuery{Text: name, Kind: projections.SearchEntry, Ranking: ranking})
+	out := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		out[h.Entry] = true
+	}
+	return out, err
 }
 
 // pickers builds the scenario and category tabs (each keeping the other

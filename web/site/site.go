@@ -26,8 +26,7 @@ type Config struct {
 	Now func() time.Time
 	// Secure says the site is served over TLS (the feeds' own links).
 	Secure bool
-	// Rows is how many rows a live ranking page shows before a link to
-	// all of them; 0: 100.
+	// Rows is how many rows a page of a ranking shows; 0: 100.
 	Rows int
 	// PageCacheBytes bounds the memory of rendered public pages and API
 	// answers kept for readers who are not signed in; 0: 64 MiB
@@ -49,7 +48,7 @@ type Site struct {
 	log    *slog.Logger
 	now    func() time.Time
 	secure bool
-	rows   int // ranking rows a live page shows before "show all"
+	rows   int // ranking rows a page shows
 	cache  *bodyCache
 	memo   *markMemo
 	hub    *hub
