@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
@@ -29,6 +30,7 @@ type queueSection struct {
 	Items []queueItem
 	Link  string // a page listing the whole queue ("" for none)
 	Label string // the link's words
+	Pager ui.Pager
 }
 
 // queueItem is one row of a queue: a proposal, a stale evidence item or an edition.
@@ -106,7 +108,36 @@ func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		v.Sections = append(v.Sections, *rv)
 	}
 	v.Sections = append(v.Sections, recentSection(ctx, p, labels, q.Recent))
+	for i := range v.Sections {
+		pageSection(r.URL, &v.Sections[i])
+	}
 	ui.Render(w, r, http.StatusOK, dashboardPage(v))
+}
+
+// queueRows is how many items a dashboard queue shows a page.
+const queueRows = 25
+
+// pageSection keeps one page of a queue's items, the page its own
+// parameter names (?page-awaiting-review=2), so each queue pages alone and
+// the others keep theirs; a page past the last shows the last.
+func pageSection(u *url.URL, sec *queueSection) {
+	param := "page-" + sec.ID
+	n, err := strconv.Atoi(u.Query().Get(param))
+	if err != nil || n < 1 {
+		n = 1
+	}
+	n = min(n, max(1, (len(sec.Items)+queueRows-1)/queueRows))
+	sec.Pager = ui.NewPager(len(sec.Items), n, queueRows, func(k int) string {
+		q := u.Query()
+		q.Del(param)
+		if k > 1 {
+			q.Set(param, strconv.Itoa(k))
+		}
+		return (&url.URL{Path: u.Path, RawQuery: q.Encode(), Fragment: "queue-" + sec.ID}).String()
+	})
+	if sec.Pager.Total > 0 {
+		sec.Items = sec.Items[sec.Pager.From-1 : sec.Pager.To]
+	}
 }
 
 // proposalItem describes a proposal in a queue.

@@ -187,7 +187,7 @@ func dashboardPage(v dashboardView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, sec := range v.Sections {
-				templ_7745c5c3_Err = queueCard(sec).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = queueCard(v.Page, sec).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -207,7 +207,7 @@ func dashboardPage(v dashboardView) templ.Component {
 }
 
 // queueCard is one queue with its items, or its empty state.
-func queueCard(sec queueSection) templ.Component {
+func queueCard(p ui.Page, sec queueSection) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -659,6 +659,10 @@ func queueCard(sec queueSection) templ.Component {
 				}
 			}
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</ul>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = ui.Paging(p, sec.Pager, "queue-"+sec.ID).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -27,6 +27,7 @@ type usersView struct {
 	Failed string     // the form that failed: "add", "roles", "password", "tokens", "token"
 	State  ui.FormState
 	Target string // the user whose form failed
+	Pager  ui.Pager
 }
 
 // StateFor returns the failed state of form (of user, for a per-user form).
@@ -90,6 +91,14 @@ func (d *Desk) RenderUsers(w http.ResponseWriter, r *http.Request, status int, f
 		ui.Fail(w, r, err)
 		return
 	}
+	v.Pager = ui.NewPager(len(users), ui.RequestedPage(r.URL.Query()), userRows, func(n int) string { return ui.PageHref(r.URL, n) })
+	if v.Pager.Beyond() {
+		ui.Fail(w, r, projections.ErrNotFound)
+		return
+	}
+	if v.Pager.Total > 0 {
+		users = users[v.Pager.From-1 : v.Pager.To]
+	}
 	for _, u := range users {
 		row := userRowView{Username: u.Username, DisplayName: u.DisplayName, Self: u.Username == v.User.Username,
 			Roles: roleCells(v.Page, u.Roles), Log: logs[u.Username]}
@@ -111,6 +120,9 @@ func (d *Desk) RenderUsers(w http.ResponseWriter, r *http.Request, status int, f
 	v.Roles = roleCells(v.Page, chosen)
 	ui.Render(w, r, status, usersPage(v))
 }
+
+// userRows is how many users a page of the users page lists.
+const userRows = 50
 
 func roleCells(p ui.Page, held []string) []roleCell {
 	out := make([]roleCell, 0, len(domain.Roles))

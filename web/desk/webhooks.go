@@ -11,13 +11,14 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// webhookRows is how many delivery records the page lists.
-const webhookRows = 200
+// webhookRows is how many delivery records a page lists.
+const webhookRows = 100
 
 // webhooksView is the model of the delivery log.
 type webhooksView struct {
 	ui.Page
 	Rows  []webhookRowView
+	Pager ui.Pager
 	State ui.FormState // the redeliver form's, after a refusal
 }
 
@@ -41,11 +42,13 @@ func (d *Desk) serveWebhooks(w http.ResponseWriter, r *http.Request) {
 func (d *Desk) renderWebhooks(w http.ResponseWriter, r *http.Request, status int, st ui.FormState) {
 	v := webhooksView{Page: ui.PageOf(r, "webhooks.title", "webhooks"), State: st}
 	v.Notice = doneNotice(v.Lang, "webhooks", r)
-	rows, err := d.read.WebhookDeliveries(r.Context(), webhookRows)
+	page := ui.RequestedPage(r.URL.Query())
+	rows, total, err := d.read.WebhookDeliveryPage(r.Context(), webhookRows, (page-1)*webhookRows)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
+	v.Pager = ui.NewPager(total, page, webhookRows, func(n int) string { return ui.PageHref(r.URL, n) })
 	for _, row := range rows {
 		rv := webhookRowView{Seq: strconv.FormatUint(row.Seq, 10), URL: row.URL, Webhook: row.Webhook,
 			Ranking: row.Ranking, Edition: strconv.Itoa(row.Edition), OK: row.OK}

@@ -1,0 +1,116 @@
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
+)
+
+// largeEntries is the size of the published ranking the paging tests read.
+const largeEntries = 10000
+
+// TestRankingPagesAtScale reads a published ranking of 10,000 entries:
+// page 1 and the last page hold their rows in rank order with the counts,
+// a page past the last is 404, and the name filter finds an entry by two
+// or three characters of its Chinese name, or by its English name.
+func TestRankingPagesAtScale(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	env := jstest.Start(t)
+	l := history.Large{Slug: "big", Entries: largeEntries, Criteria: 2, Seed: 11}
+	if _, err := history.WriteLarge(ctx, env.Store, l); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "read.db")
+	if _, err := projections.Rebuild(ctx, env.Store, path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := projections.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer read.Close()
+	s := New(Config{Read: read, Log: slog.New(slog.DiscardHandler)})
+	mux := http.NewServeMux()
+	s.Routes(mux, func(h http.Handler) http.Handler { return h })
+	get := func(target string) (int, *goquery.Document, []byte) {
+		t.Helper()
+		r := httptest.NewRequest(http.MethodGet, target, nil)
+		r.Header.Set("Accept-Language", "en")
+		rq := &httpx.Request{Lang: i18n.En, Nonce: "test-nonce", Clock: time.Now, Now: time.Now()}
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))
+		doc, err := goquery.NewDocumentFromReader(bytes.NewReader(w.Body.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Code, doc, w.Body.Bytes()
+	}
+	ranks := func(doc *goquery.Document) (first, last string, n int) {
+		rows := doc.Find(`[data-testid="ranking-row"]`)
+		return rows.First().AttrOr("data-rank", ""), rows.Last().AttrOr("data-rank", ""), rows.Length()
+	}
+
+	status, doc, body := get("/r/big")
+	if first, last, n := ranks(doc); status != 200 || n != pageRows || first != "1" || last != fmt.Sprint(pageRows) {
+		t.Fatalf("page 1: %d, %d rows ranked %s–%s", status, n, first, last)
+	}
+	pages := (largeEntries + pageRows - 1) / pageRows
+	pager := doc.Find(`[data-testid="ranking-pager"]`)
+	if pager.AttrOr("data-total", "") != fmt.Sprint(largeEntries) || pager.AttrOr("data-pages", "") != fmt.Sprint(pages) {
+		t.Errorf("pager total %s, pages %s", pager.AttrOr("data-total", ""), pager.AttrOr("data-pages", ""))
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(body)
+	zw.Close()
+	t.Logf("page 1: %d bytes, %d gzipped", len(body), gz.Len())
+	if gz.Len() > 100_000 {
+		t.Errorf("page 1 is %d bytes gzipped, more than 100 KB", gz.Len())
+	}
+
+	status, doc, _ = get(fmt.Sprintf("/r/big?page=%d", pages))
+	if first, last, n := ranks(doc); status != 200 || n != largeEntries-(pages-1)*pageRows || first != fmt.Sprint((pages-1)*pageRows+1) || last != fmt.Sprint(largeEntries) {
+		t.Errorf("last page: %d, %d rows ranked %s–%s", status, n, first, last)
+	}
+	if status, _, _ := get(fmt.Sprintf("/r/big?page=%d", pages+1)); status != http.StatusNotFound {
+		t.Errorf("past the last page: %d, want 404", status)
+	}
+
+	const i = 6789
+	name := []rune(history.LargeName(i))
+	for _, q := range []string{string(name[:2]), string(name), fmt.Sprintf("cloud %05d", i)} {
+		status, doc, _ := get("/r/big?q=" + url.QueryEscape(q))
+		rows := doc.Find(`[data-testid="ranking-row"]`)
+		if status != 200 || rows.Length() != 1 || rows.AttrOr("data-entry", "") != history.LargeEntry(i) {
+			t.Errorf("?q=%s: %d, %d rows, first %q", q, status, rows.Length(), rows.AttrOr("data-entry", ""))
+		}
+	}
+	// One character: every entry holding it, paged, in rank order.
+	status, doc, _ = get("/r/big?q=" + url.QueryEscape(string(name[:1])))
+	if total := doc.Find(`[data-testid="ranking-pager"]`).AttrOr("data-total", ""); status != 200 || total != "199" {
+		t.Errorf("one character: %d, %s entries, want 199", status, total)
+	}
+	if status, doc, _ := get("/r/big?q=" + url.QueryEscape("没有这个")); status != 200 || doc.Find(`[data-testid="none-named"]`).Length() != 1 {
+		t.Errorf("a name nobody has: %d, no message", status)
+	}
+	if strings.Contains(doc.Find(`[data-testid="name-filter"]`).AttrOr("action", ""), "?") {
+		t.Error("the name form posts to a URL with a query")
+	}
+}
