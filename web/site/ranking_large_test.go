@@ -15,11 +15,13 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/projections/history"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // largeEntries is the size of the published ranking the paging tests read.
@@ -30,6 +32,9 @@ const largeEntries = 10000
 // a page past the last is 404, and the name filter finds an entry by two
 // or three characters of its Chinese name, or by its English name.
 func TestRankingPagesAtScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 10,000-entry ranking (about 90,000 events); -short skips it")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	env := jstest.Start(t)
@@ -112,5 +117,28 @@ func TestRankingPagesAtScale(t *testing.T) {
 	}
 	if strings.Contains(doc.Find(`[data-testid="name-filter"]`).AttrOr("action", ""), "?") {
 		t.Error("the name form posts to a URL with a query")
+	}
+}
+
+// TestRankingPageSize renders page 1 of a ranking of 10,000 entries scored
+// on eight criteria (the templates alone, from the benchmark's view model)
+// and checks it stays within 100 KB gzipped, in both languages.
+func TestRankingPageSize(t *testing.T) {
+	for _, lang := range []string{i18n.En, i18n.Zh} {
+		v := benchRankingView(largeEntries, lang)
+		v.Pager = ui.NewPager(len(v.Rows), 1, pageRows, func(n int) string { return fmt.Sprintf("/r/gpu1k?page=%d", n) })
+		v.Rows = v.Rows[:pageRows]
+		var body bytes.Buffer
+		if err := rankingPage(v).Render(templ.WithNonce(context.Background(), "n"), &body); err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(body.Bytes())
+		zw.Close()
+		t.Logf("%s: %d bytes, %d gzipped", lang, body.Len(), gz.Len())
+		if gz.Len() > 100_000 {
+			t.Errorf("%s: page 1 is %d bytes gzipped, more than 100 KB", lang, gz.Len())
+		}
 	}
 }

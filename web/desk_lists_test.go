@@ -1,0 +1,119 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/paths"
+)
+
+// TestDeskWebhookDeliveriesPage lists 3,000 delivery records a page at a
+// time: the count, the newest first on page 1, the oldest alone on the last
+// page, and the page in the URL.
+func TestDeskWebhookDeliveriesPage(t *testing.T) {
+	e := newAdminEnv(t)
+	const hook, n = "wh-0123456789abcdef0123456789abcdef", 3001
+	var last uint64
+	for i := 0; i < n; {
+		var evs []events.Event
+		for ; i < n && len(evs) < 500; i++ {
+			now := e.cmd.Now()
+			ev, err := events.New(events.NewID(now), now, domain.SystemActor, hook, &events.WebhookDelivered{
+				URL: fmt.Sprintf("https://receiver.example/hook/%d", i), Ranking: demo.RankingSlug, Edition: 1, Status: 204, Attempts: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs = append(evs, ev)
+		}
+		seq, err := e.store.Append(e.ctx, []events.Expectation{{Aggregate: domain.WebhookID(hook), LastSeq: last}}, evs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = seq
+	}
+	e.caughtUp()
+	c := e.client("pat")
+	doc := e.get(c, paths.Webhooks, http.StatusOK)
+	rows := doc.Find(`[data-testid^="delivery-"]`)
+	if rows.Length() != 100 || !strings.Contains(rows.First().Text(), fmt.Sprintf("/hook/%d", n-1)) {
+		t.Fatalf("page 1: %d rows, first %q", rows.Length(), rows.First().Find("code").Text())
+	}
+	if got := doc.Find(`[data-testid="webhooks-count"]`).Text(); got != fmt.Sprintf("1–100 of %d", n) {
+		t.Errorf("count %q", got)
+	}
+	lastHref := doc.Find(`[data-testid="page-31"]`).AttrOr("href", "")
+	if lastHref != paths.Webhooks+"?page=31" {
+		t.Fatalf("last page link %q", lastHref)
+	}
+	doc = e.get(c, lastHref, http.StatusOK)
+	rows = doc.Find(`[data-testid^="delivery-"]`)
+	if rows.Length() != 1 || !strings.Contains(rows.Text(), "/hook/0") {
+		t.Errorf("last page: %d rows %q", rows.Length(), rows.Text())
+	}
+	if got := doc.Find(`[data-testid="webhooks-count"]`).Text(); got != fmt.Sprintf("3001–3001 of %d", n) {
+		t.Errorf("last page count %q", got)
+	}
+}
+
+// TestDeskSearch finds the demo's entries by two and three Chinese
+// characters and by English, proposals by title and evidence by source
+// domain, on the desk page and through GET /api/v1/search; signed out, the
+// API answers 401, and a bad kind or page names the field.
+func TestDeskSearch(t *testing.T) {
+	e := newAdminEnv(t)
+	c := e.client("ed")
+	for _, q := range []string{"星云", "智星云", "ZhiXing"} {
+		doc := e.get(c, paths.Search+"?q="+url.QueryEscape(q), http.StatusOK)
+		hits := doc.Find(`[data-testid="search-entry"] [data-testid="search-hit"]`)
+		if hits.Length() != 1 || !strings.Contains(hits.Find("a").AttrOr("href", ""), "/zhixingyun") {
+			t.Errorf("desk search %q: %d entry hits %q", q, hits.Length(), hits.Text())
+		}
+	}
+	var res struct {
+		Total int `json:"total"`
+		Hits  []struct {
+			Entry    string            `json:"entry"`
+			Name     map[string]string `json:"name"`
+			Proposal string            `json:"proposal"`
+		} `json:"hits"`
+	}
+	apiJSONGet(t, c, "/api/v1/search?q="+url.QueryEscape("星云"), http.StatusOK, &res)
+	if res.Total != 1 || res.Hits[0].Entry != "zhixingyun" || res.Hits[0].Name["zh"] != "智星云" {
+		t.Errorf("API entry search: %+v", res)
+	}
+	apiJSONGet(t, c, "/api/v1/search?kind=evidence&q=http", http.StatusOK, &res)
+	if res.Total == 0 || res.Hits[0].Proposal == "" {
+		t.Errorf("API evidence search: %+v", res)
+	}
+	if r, _ := e.client("").do(http.MethodGet, "/api/v1/search?q=x", nil, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("signed out: %d", r.StatusCode)
+	}
+	for target, want := range map[string]int{
+		"/api/v1/search?q=x&kind=users": http.StatusUnprocessableEntity,
+		"/api/v1/search?q=x&page=0":     http.StatusBadRequest,
+		"/api/v1/search?q=":             http.StatusUnprocessableEntity,
+	} {
+		if r, body := c.do(http.MethodGet, target, nil, nil); r.StatusCode != want {
+			t.Errorf("%s: %d, want %d: %s", target, r.StatusCode, want, body)
+		}
+	}
+}
+
+// apiJSONGet GETs target and decodes its JSON into out.
+func apiJSONGet(t *testing.T, c *client, target string, want int, out any) {
+	t.Helper()
+	res, body := c.do(http.MethodGet, target, nil, nil)
+	if res.StatusCode != want {
+		t.Fatalf("GET %s: status %d, want %d; body %.500s", target, res.StatusCode, want, body)
+	}
+	if err := json.Unmarshal([]byte(body), out); err != nil {
+		t.Fatalf("GET %s: %v", target, err)
+	}
+}
