@@ -33,8 +33,6 @@ var enSite = map[string]string{
 	"public.needs_reset":     "Clear needs",
 	"public.needs_live_only": "The needs-filters work on the live site.",
 	"public.needs_count":     "%d of %d entries meet your needs.",
-	"public.show_all":        "Show all %d entries",
-	"public.showing_first":   "The first %d of %d are shown.",
 	"public.none_left":       "No entry meets every need. Try relaxing one.",
 	"public.hidden_title":    "Hidden by your needs (%d)",
 	"public.weights_label":   "Weights in this view:",

@@ -33,8 +33,6 @@ var zhSite = map[string]string{
 	"public.needs_reset":     "清除需求",
 	"public.needs_live_only": "需求筛选仅在在线网站可用。",
 	"public.needs_count":     "%[2]d 个条目中有 %[1]d 个满足你的需求。",
-	"public.show_all":        "显示全部 %d 个条目",
-	"public.showing_first":   "当前显示前 %d 个，共 %d 个。",
 	"public.none_left":       "没有条目满足全部需求，请尝试放宽某项需求。",
 	"public.hidden_title":    "因你的需求而隐藏（%d）",
 	"public.weights_label":   "此视图的权重：",
