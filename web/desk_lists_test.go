@@ -63,8 +63,7 @@ func TestDeskWebhookDeliveriesPage(t *testing.T) {
 }
 
 // TestDeskSearch finds the demo's entries by two and three Chinese
-// characters and by English, proposals by title and evidence by source
-// domain, on the desk page and through GET /api/v1/search; signed out, the
+// characters and by English, evidence by its excerpt, on the desk page and through GET /api/v1/search; signed out, the
 // API answers 401, and a bad kind or page names the field.
 func TestDeskSearch(t *testing.T) {
 	e := newAdminEnv(t)
@@ -88,7 +87,7 @@ func TestDeskSearch(t *testing.T) {
 	if res.Total != 1 || res.Hits[0].Entry != "zhixingyun" || res.Hits[0].Name["zh"] != "智星云" {
 		t.Errorf("API entry search: %+v", res)
 	}
-	apiJSONGet(t, c, "/api/v1/search?kind=evidence&q=http", http.StatusOK, &res)
+	apiJSONGet(t, c, "/api/v1/search?kind=evidence&q="+url.QueryEscape("裸金属"), http.StatusOK, &res)
 	if res.Total == 0 || res.Hits[0].Proposal == "" {
 		t.Errorf("API evidence search: %+v", res)
 	}
