@@ -28,7 +28,7 @@ func TestMigrateEditionMoves(t *testing.T) {
 
 	// The same models at schema version 11, every table copied but
 	// edition_moves, which holds the rows the older projector wrote (and
-	// the search index, which migration 13 adds and Open fills).
+	// the search index, which migration 14 adds and Open fills).
 	oldPath := filepath.Join(dir, "old.db")
 	db, err := sql.Open("sqlite3", "file:"+oldPath)
 	if err != nil {

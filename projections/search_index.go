@@ -10,7 +10,7 @@ import (
 	"unicode"
 )
 
-// The search index (migration 013) is derived from the entries, proposals
+// The search index (migration 014) is derived from the entries, proposals
 // and evidence tables: triggers on them note the documents a statement
 // changed in search_dirty, and indexSearch re-indexes those before the
 // transaction commits. Nothing else writes it, so a replay — live in small
