@@ -21,12 +21,11 @@ func (p Page) Nav() []NavItem {
 	if p.User != nil {
 		items = append(items,
 			NavItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
-			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit})
+			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit},
+			NavItem{ID: "search", Label: p.T("nav.search"), Href: paths.Search})
 		if p.Has(domain.RoleReviewer) {
 			items = append(items, NavItem{ID: "review", Label: p.T("nav.review"), Href: paths.Review})
 		}
-			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit},
-			NavItem{ID: "search", Label: p.T("nav.search"), Href: paths.Search})
 		if p.Has(domain.RolePublisher) {
 			items = append(items, NavItem{ID: "publish", Label: p.T("nav.publish"), Href: paths.Publish},
 				NavItem{ID: "webhooks", Label: p.T("nav.webhooks"), Href: paths.Webhooks})
