@@ -35,6 +35,19 @@ type Edition struct {
 	// Schedules are the ranking's scheduled editions by id, whatever
 	// became of them.
 	Schedules map[string]*Schedule
+	// Parts is what the parts of the latest edition split into parts
+	// (events.EditionPartRecorded) applied, up to and after its head;
+	// nil once an edition comes whole.
+	Parts *EditionParts `json:",omitempty"`
+}
+
+// EditionParts counts the parts of edition Number applied so far, and
+// lists the proposals they release: its head's Size must match them, and
+// the read model records the whole list with the head.
+type EditionParts struct {
+	Number int
+	events.EditionSize
+	Released []string // the proposals' ids, in the edition's order
 }
 
 // Entry returns the published entry with slug, or nil.
@@ -48,12 +61,21 @@ func (ed *Edition) Entry(slug string) *PublishedEntry {
 // Evolve applies one event to the edition state.
 func (ed *Edition) Evolve(e events.Event) {
 	ed.Seq = e.Sequence
+	if part, ok := e.Data.(*events.EditionPartRecorded); ok {
+		ed.applyPart(*part)
+		return
+	}
 	d, ok := e.Data.(*events.EditionPublished)
 	if !ok {
 		ed.evolveSchedule(e)
 		return
 	}
-	ed.apply(*d)
+	if d.Size != nil {
+		ed.applyHead(*d) // the parts before it applied the lists
+	} else {
+		ed.Parts = nil
+		ed.apply(*d)
+	}
 	ed.Last = *d
 	if d.Schedule != "" {
 		ed.updateSchedule(d.Schedule, func(s *Schedule) { s.State, s.Edition = SchedulePublished, d.Number })
@@ -63,20 +85,47 @@ func (ed *Edition) Evolve(e events.Event) {
 // apply mutates the state with an edition's new entries and changes; it is
 // used by Evolve and, on a clone, by the preview.
 func (ed *Edition) apply(d events.EditionPublished) {
-	if ed.Entries == nil {
-		ed.Entries = map[string]*PublishedEntry{}
-	}
+	ed.applyHead(d)
+	ed.applyLists(d.Number, d.NewEntries, d.Changes)
+}
+
+// applyHead records an edition's number, and its methodology if any.
+func (ed *Edition) applyHead(d events.EditionPublished) {
 	ed.Ranking, ed.Number = d.Ranking, d.Number
 	if d.Methodology != "" {
 		ed.MethodologyEdition = d.Number
 	}
-	for _, ne := range d.NewEntries {
+}
+
+// applyPart applies one part of an edition split into parts and counts it:
+// the values are those the edition publishes, and every reader applies the
+// parts at once with their head (one atomic batch).
+func (ed *Edition) applyPart(p events.EditionPartRecorded) {
+	n := EditionParts{Number: p.Number} // a new value: a clone shares the old one
+	if ed.Parts != nil && ed.Parts.Number == p.Number {
+		n = *ed.Parts
+	}
+	n.Parts++
+	n.Proposals += len(p.Proposals)
+	n.NewEntries += len(p.NewEntries)
+	n.Changes += len(p.Changes)
+	n.Released = append(slices.Clip(n.Released), p.Proposals...)
+	ed.Parts = &n
+	ed.applyLists(p.Number, p.NewEntries, p.Changes)
+}
+
+// applyLists mutates the state with an edition's new entries and changes.
+func (ed *Edition) applyLists(number int, news []events.PublishedEntry, changes []events.AppliedChange) {
+	if ed.Entries == nil {
+		ed.Entries = map[string]*PublishedEntry{}
+	}
+	for _, ne := range news {
 		ed.Entries[ne.Slug] = &PublishedEntry{
 			Slug: ne.Slug, Name: ne.Name, Category: ne.Category, Website: ne.Website,
-			Scores: map[string]int{}, Attributes: map[string][]string{}, Since: d.Number,
+			Scores: map[string]int{}, Attributes: map[string][]string{}, Since: number,
 		}
 	}
-	for _, c := range d.Changes {
+	for _, c := range changes {
 		pe := ed.Entries[c.Entry]
 		if pe == nil {
 			continue // a change for an entry never published: decide forbids it
@@ -99,6 +148,7 @@ func (ed *Edition) apply(d events.EditionPublished) {
 // the cached state.
 func (ed *Edition) Clone() *Edition {
 	out := &Edition{Ranking: ed.Ranking, Number: ed.Number, Last: ed.Last, Seq: ed.Seq, MethodologyEdition: ed.MethodologyEdition,
+		Parts:     ed.Parts,     // read only: replaced, never changed in place
 		Schedules: ed.Schedules, // read only: a preview never changes schedules
 		Entries:   make(map[string]*PublishedEntry, len(ed.Entries))}
 	for k, v := range ed.Entries {

@@ -8,7 +8,7 @@ import (
 
 // EditionHistory returns every edition a ranking published, oldest first:
 // what an export walks to find the proposal (and so the evidence) behind
-// each published value.
+// each published value. An edition split into parts comes whole.
 func (h *Handler) EditionHistory(ctx context.Context, ranking string) ([]events.EditionPublished, error) {
 	if !events.ValidID(ranking) {
 		return nil, ErrRankingMissing
@@ -17,11 +17,5 @@ func (h *Handler) EditionHistory(ctx context.Context, ranking string) ([]events.
 	if err != nil {
 		return nil, err
 	}
-	var out []events.EditionPublished
-	for _, e := range evs {
-		if d, ok := e.Data.(*events.EditionPublished); ok {
-			out = append(out, *d)
-		}
-	}
-	return out, nil
+	return events.Editions(evs), nil
 }

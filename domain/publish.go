@@ -189,9 +189,11 @@ type PublishEdition struct {
 
 var hexHash = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// DecidePublish yields EditionPublished, ProposalPublished for each chosen
-// proposal and ProposalReturnedToReview for each other cross-validated
-// proposal whose baseline the edition changes — one atomic batch.
+// DecidePublish yields EditionPublished (preceded by its
+// EditionPartRecorded parts when its lists exceed events.EditionPartBudget),
+// ProposalPublished for each chosen proposal and ProposalReturnedToReview
+// for each other cross-validated proposal whose baseline the edition
+// changes — one atomic batch.
 func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*Entry, others []*Proposal, actor Actor, c PublishEdition) ([]Change, error) {
 	if err := actor.require(RolePublisher); err != nil {
 		return nil, err
@@ -223,7 +225,16 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	}
 	d := pv.event()
 	d.PreviewHash, d.SnapshotHash, d.AuditHead, d.AuditSeq, d.Note = pv.Hash, pv.SnapshotHash, c.AuditHead, c.AuditSeq, c.Note
-	out = append(out, Change{EditionID(pv.Ranking), &d})
+	// An edition too large for one message goes out as its parts, then
+	// its head, in the same atomic batch: one edition, whatever its size.
+	head, parts, err := events.SplitEdition(d, events.EditionPartBudget)
+	if err != nil {
+		return nil, err
+	}
+	for i := range parts {
+		out = append(out, Change{EditionID(pv.Ranking), &parts[i]})
+	}
+	out = append(out, Change{EditionID(pv.Ranking), &head})
 	for _, p := range chosen {
 		out = append(out, Change{ProposalID(p.ID), &events.ProposalPublished{Edition: pv.Number, Revision: p.Revision}})
 	}

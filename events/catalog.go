@@ -37,6 +37,7 @@ const (
 	TypeProposalWithdrawn          = "crossrank.proposal.withdrawn.v1"
 	TypeProposalPublished          = "crossrank.proposal.published.v1"
 	TypeEditionPublished           = "crossrank.edition.published.v1"
+	TypeEditionPartRecorded        = "crossrank.edition.part_recorded.v1"
 	TypeUserRegistered             = "crossrank.user.registered.v1"
 	TypeRoleGranted                = "crossrank.user.role_granted.v1"
 	TypeRoleRevoked                = "crossrank.user.role_revoked.v1"
@@ -88,6 +89,7 @@ var catalog = map[string]reflect.Type{
 	TypeProposalWithdrawn:          reflect.TypeFor[ProposalWithdrawn](),
 	TypeProposalPublished:          reflect.TypeFor[ProposalPublished](),
 	TypeEditionPublished:           reflect.TypeFor[EditionPublished](),
+	TypeEditionPartRecorded:        reflect.TypeFor[EditionPartRecorded](),
 	TypeUserRegistered:             reflect.TypeFor[UserRegistered](),
 	TypeRoleGranted:                reflect.TypeFor[RoleGranted](),
 	TypeRoleRevoked:                reflect.TypeFor[RoleRevoked](),

@@ -336,4 +336,9 @@ type EditionPublished struct {
 	Methodology string `json:"methodology,omitempty"`
 	// Schedule is the id of the scheduled edition this publishes, if any.
 	Schedule string `json:"schedule,omitempty"`
+	// Size is set when the edition's lists were too large for one
+	// message: Proposals, NewEntries and Changes are then empty here and
+	// held, in order, by the Size.Parts EditionPartRecorded events just
+	// before this one (SplitEdition, JoinEdition).
+	Size *EditionSize `json:"size,omitempty"`
 }

@@ -65,10 +65,19 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 			d.Proposal, ts(ev.Time))
 	case *events.EditionPublished:
 		a.ranking = d.Ranking
-		a.en, a.zh = fmt.Sprintf("Published edition %d with %d proposals", d.Number, len(d.Proposals)),
-			fmt.Sprintf("发布第 %d 期，包含 %d 个提案", d.Number, len(d.Proposals))
+		n := len(d.Proposals)
+		if d.Size != nil {
+			n = d.Size.Proposals
+		}
+		a.en, a.zh = fmt.Sprintf("Published edition %d with %d proposals", d.Number, n),
+			fmt.Sprintf("发布第 %d 期，包含 %d 个提案", d.Number, n)
 		a.after = d.SnapshotHash
 		return p.publish(ev, d, s.(*domain.Edition))
+	case *events.EditionPartRecorded:
+		a.ranking = ev.Subject
+		a.en, a.zh = fmt.Sprintf("Recorded part %d of edition %d (%d proposals, %d changes)", d.Part, d.Number, len(d.Proposals), len(d.Changes)),
+			fmt.Sprintf("记录第 %d 期的第 %d 部分（%d 个提案，%d 处变更）", d.Number, d.Part, len(d.Proposals), len(d.Changes))
+		return p.part(ev, d, s.(*domain.Edition))
 	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
 		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet,
 		*events.UserInvited, *events.PasswordReset, *events.InvitationAccepted, *events.InvitationRevoked:

@@ -29,8 +29,12 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 		}
 	}
 	p.snapshots[d.Ranking] = after
+	proposals := d.Proposals
+	if d.Size != nil && ed.Parts != nil {
+		proposals = ed.Parts.Released
+	}
 	if err := p.exec(`INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, d.Ranking, d.Number, ts(ev.Time), ev.Actor,
-		jsonText(nonNil(d.Proposals)), string(after.JSON()), d.SnapshotHash, d.PreviewHash, d.AuditHead, d.AuditSeq, d.Note, ev.Sequence); err != nil {
+		jsonText(nonNil(proposals)), string(after.JSON()), d.SnapshotHash, d.PreviewHash, d.AuditHead, d.AuditSeq, d.Note, ev.Sequence); err != nil {
 		return err
 	}
 	if d.Schedule != "" {
@@ -39,42 +43,8 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 			return err
 		}
 	}
-	for _, ne := range d.NewEntries {
-		if err := p.exec(`UPDATE entries SET published_edition=? WHERE ranking=? AND slug=?`, d.Number, d.Ranking, ne.Slug); err != nil {
-			return err
-		}
-	}
-	for i, c := range d.Changes {
-		kind, key := targetParts(c.Target)
-		isScore := kind == "score"
-		if err := p.exec(`INSERT INTO edition_changes VALUES (?,?,?,?,?,?,?,?,?,?,?)`, d.Ranking, d.Number, i, c.Proposal,
-			c.Entry, c.Target, nullInt(c.FromScore), nullInt(c.ToScore), nullTags(c.FromTags, isScore),
-			nullTags(c.ToTags, isScore), jsonText(nonNil(c.Evidence))); err != nil {
-			return err
-		}
-		if err := p.exec(`DELETE FROM published_evidence WHERE ranking=? AND entry=? AND target=?`, d.Ranking, c.Entry, c.Target); err != nil {
-			return err
-		}
-		for _, e := range c.Evidence {
-			if err := p.exec(`INSERT INTO published_evidence VALUES (?,?,?,?,?)`, d.Ranking, c.Entry, c.Target, c.Proposal, e); err != nil {
-				return err
-			}
-		}
-		switch {
-		case isScore && c.ToScore != nil:
-			err = p.exec(`INSERT INTO scores VALUES (?,?,?,?,?,?) ON CONFLICT(ranking, entry, criterion) DO UPDATE
-				SET score=excluded.score, proposal=excluded.proposal, edition=excluded.edition`,
-				d.Ranking, c.Entry, key, *c.ToScore, c.Proposal, d.Number)
-		case isScore:
-			err = p.exec(`DELETE FROM scores WHERE ranking=? AND entry=? AND criterion=?`, d.Ranking, c.Entry, key)
-		case len(c.ToTags) == 0:
-			err = p.exec(`DELETE FROM attributes WHERE ranking=? AND entry=? AND key=?`, d.Ranking, c.Entry, key)
-		default:
-			err = p.exec(`INSERT INTO attributes VALUES (?,?,?,?,?,?) ON CONFLICT(ranking, entry, key) DO UPDATE
-				SET tags=excluded.tags, proposal=excluded.proposal, edition=excluded.edition`,
-				d.Ranking, c.Entry, key, jsonText(c.ToTags), c.Proposal, d.Number)
-		}
-		if err != nil {
+	if d.Size == nil { // a split edition's parts applied its lists
+		if err := p.lists(d.Ranking, d.Number, 0, d.NewEntries, d.Changes); err != nil {
 			return err
 		}
 	}
@@ -88,6 +58,60 @@ func (p *projector) publish(ev events.Event, d *events.EditionPublished, ed *dom
 		return err
 	}
 	return p.requorum(d.Ranking)
+}
+
+// part projects one part of an edition split into parts: its lists, as an
+// edition that comes whole projects them; the head that follows does the
+// rest. ed has applied the part.
+func (p *projector) part(ev events.Event, d *events.EditionPartRecorded, ed *domain.Edition) error {
+	first := ed.Parts.Changes - len(d.Changes)
+	return p.lists(ev.Subject, d.Number, first, d.NewEntries, d.Changes)
+}
+
+// lists projects an edition's new entries and its changes, numbered from
+// first: the published scores and attributes with their evidence.
+func (p *projector) lists(ranking string, number, first int, news []events.PublishedEntry, changes []events.AppliedChange) error {
+	for _, ne := range news {
+		if err := p.exec(`UPDATE entries SET published_edition=? WHERE ranking=? AND slug=?`, number, ranking, ne.Slug); err != nil {
+			return err
+		}
+	}
+	for i, c := range changes {
+		kind, key := targetParts(c.Target)
+		isScore := kind == "score"
+		if err := p.exec(`INSERT INTO edition_changes VALUES (?,?,?,?,?,?,?,?,?,?,?)`, ranking, number, first+i, c.Proposal,
+			c.Entry, c.Target, nullInt(c.FromScore), nullInt(c.ToScore), nullTags(c.FromTags, isScore),
+			nullTags(c.ToTags, isScore), jsonText(nonNil(c.Evidence))); err != nil {
+			return err
+		}
+		if err := p.exec(`DELETE FROM published_evidence WHERE ranking=? AND entry=? AND target=?`, ranking, c.Entry, c.Target); err != nil {
+			return err
+		}
+		for _, e := range c.Evidence {
+			if err := p.exec(`INSERT INTO published_evidence VALUES (?,?,?,?,?)`, ranking, c.Entry, c.Target, c.Proposal, e); err != nil {
+				return err
+			}
+		}
+		var err error
+		switch {
+		case isScore && c.ToScore != nil:
+			err = p.exec(`INSERT INTO scores VALUES (?,?,?,?,?,?) ON CONFLICT(ranking, entry, criterion) DO UPDATE
+				SET score=excluded.score, proposal=excluded.proposal, edition=excluded.edition`,
+				ranking, c.Entry, key, *c.ToScore, c.Proposal, number)
+		case isScore:
+			err = p.exec(`DELETE FROM scores WHERE ranking=? AND entry=? AND criterion=?`, ranking, c.Entry, key)
+		case len(c.ToTags) == 0:
+			err = p.exec(`DELETE FROM attributes WHERE ranking=? AND entry=? AND key=?`, ranking, c.Entry, key)
+		default:
+			err = p.exec(`INSERT INTO attributes VALUES (?,?,?,?,?,?) ON CONFLICT(ranking, entry, key) DO UPDATE
+				SET tags=excluded.tags, proposal=excluded.proposal, edition=excluded.edition`,
+				ranking, c.Entry, key, jsonText(c.ToTags), c.Proposal, number)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // snapshot returns the stored snapshot of an edition (empty before the first).

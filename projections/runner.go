@@ -97,11 +97,32 @@ func (s *Store) tailOnce(ctx context.Context, src Tailer) error {
 			for len(batch) < BatchSize && len(ch) > 0 {
 				batch = append(batch, <-ch)
 			}
+			// An edition split into parts commits with its head, in one
+			// transaction: no reader sees part of an edition. The head
+			// is on its way (one atomic batch).
+			for endsInPart(batch) {
+				select {
+				case ev := <-ch:
+					batch = append(batch, ev)
+					continue
+				case err := <-tailErr:
+					tailErr <- err // handled above, after this batch
+				case <-ctx.Done():
+				}
+				break
+			}
 			if err := s.applyBatch(ctx, batch); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// endsInPart reports whether batch ends inside an edition split into parts:
+// its last event is a part, and the head follows it.
+func endsInPart(batch []events.Event) bool {
+	_, ok := batch[len(batch)-1].Data.(*events.EditionPartRecorded)
+	return ok
 }
 
 func (s *Store) applyBatch(ctx context.Context, batch []events.Event) error {

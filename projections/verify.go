@@ -99,6 +99,8 @@ func streamCheck(ctx context.Context, db *sql.DB) (check func(events.Event) erro
 				rankings[ev.Subject] = r
 			}
 			r.Evolve(ev)
+		case *events.EditionPartRecorded:
+			editionOf(editions, ev.Subject).Evolve(ev)
 		case *events.EditionPublished:
 			rep.Editions++
 			return checkEdition(ctx, db, ev, d, rankings, editions, heads)
@@ -112,12 +114,28 @@ func streamCheck(ctx context.Context, db *sql.DB) (check func(events.Event) erro
 	return check, report
 }
 
+// editionOf returns the replayed edition state of a ranking, empty at first.
+func editionOf(editions map[string]*domain.Edition, ranking string) *domain.Edition {
+	ed := editions[ranking]
+	if ed == nil {
+		ed = &domain.Edition{Ranking: ranking, Entries: map[string]*domain.PublishedEntry{}}
+		editions[ranking] = ed
+	}
+	return ed
+}
+
 func checkEdition(ctx context.Context, db *sql.DB, ev events.Event, d *events.EditionPublished,
 	rankings map[string]*domain.Ranking, editions map[string]*domain.Edition, heads [][32]byte) error {
-	ed := editions[d.Ranking]
-	if ed == nil {
-		ed = &domain.Edition{Ranking: d.Ranking, Entries: map[string]*domain.PublishedEntry{}}
-		editions[d.Ranking] = ed
+	ed := editionOf(editions, d.Ranking)
+	if d.Size != nil {
+		var got events.EditionSize
+		if ed.Parts != nil && ed.Parts.Number == d.Number {
+			got = ed.Parts.EditionSize
+		}
+		if got != *d.Size {
+			return &Mismatch{Edition: d.Number, Seq: ev.Sequence, What: fmt.Sprintf("committed %d parts (%d proposals, %d new entries, %d changes) but the stream holds %d (%d, %d, %d)",
+				d.Size.Parts, d.Size.Proposals, d.Size.NewEntries, d.Size.Changes, got.Parts, got.Proposals, got.NewEntries, got.Changes)}
+		}
 	}
 	ed.Evolve(ev)
 	r := rankings[d.Ranking]

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
+	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/site"
 )
@@ -22,6 +23,9 @@ type common struct {
 	natsURL    string
 	natsListen string
 	replicas   int
+	// natsMaxBatch is the external server's max_batch_size; the
+	// embedded server's is jetstream.EmbeddedMaxBatch.
+	natsMaxBatch int
 }
 
 // config is every setting of `crossrank serve`.
@@ -89,6 +93,8 @@ func (c *common) register(fs *flag.FlagSet) {
 	s.str(&c.natsURL, "nats-url", "CROSSRANK_NATS_URL", "", "external NATS server or cluster; empty runs an embedded server")
 	s.str(&c.natsListen, "nats-listen", "CROSSRANK_NATS_LISTEN", "", "also expose the embedded NATS server on this loopback address")
 	s.integer(&c.replicas, "replicas", "CROSSRANK_REPLICAS", 1, "stream replicas (3 on a cluster)")
+	s.integer(&c.natsMaxBatch, "nats-max-batch", "CROSSRANK_NATS_MAX_BATCH", jetstream.MaxBatch,
+		"with --nats-url: the server's jetstream max_batch_size, which bounds the proposals one edition releases")
 }
 
 // parseServe reads serve's settings from args and the environment.

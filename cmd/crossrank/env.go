@@ -61,7 +61,11 @@ func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error)
 	}
 	octx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if e.events, err = jetstream.Open(octx, e.nc, jetstream.Config{Replicas: c.replicas}); err != nil {
+	maxBatch := jetstream.EmbeddedMaxBatch
+	if c.natsURL != "" {
+		maxBatch = c.natsMaxBatch
+	}
+	if e.events, err = jetstream.Open(octx, e.nc, jetstream.Config{Replicas: c.replicas, MaxBatch: maxBatch}); err != nil {
 		e.close()
 		return nil, fmt.Errorf("event store: %w", err)
 	}

@@ -21,9 +21,16 @@ import (
 // constant for it.
 const codeWrongLastMsgID jetstream.ErrorCode = 10070
 
-// MaxBatch is the most events one Append stores: the server's default limit
-// of messages in an atomic batch (JetStreamLimits.MaxBatchSize, 1000).
+// MaxBatch is the most events one Append stores by default: nats-server's
+// default limit of messages in an atomic batch (JetStreamLimits.MaxBatchSize,
+// 1000). Config.MaxBatch raises it for a server configured higher, as the
+// embedded one is (EmbeddedMaxBatch).
 const MaxBatch = 1000
+
+// batchAckEvery paces a large batch: the server acknowledges every
+// batchAckEvery-th message, so a publisher never runs more than that far
+// ahead of the stream's ingest queue.
+const batchAckEvery = 500
 
 // JetStream error codes that mean "the aggregate moved on since the expected
 // sequence", or "these ids are already stored".
@@ -232,6 +239,9 @@ func (s *Store) publishBatch(ctx context.Context, ps []pending) (uint64, error) 
 	// AckFirst: the server confirms it accepted the batch (stream found,
 	// batching enabled, capacity) before we stream the rest.
 	fc := jetstreamext.BatchFlowControl{AckFirst: true, AckTimeout: s.timeout}
+	if len(msgs) > batchAckEvery {
+		fc.AckEvery = batchAckEvery
+	}
 	ack, err := jetstreamext.PublishMsgBatch(ctx, s.js, msgs, fc)
 	if err != nil {
 		return 0, err
@@ -249,7 +259,7 @@ func (s *Store) prepare(ctx context.Context, expect []events.Expectation, evs []
 	if err := s.connected(); err != nil {
 		return nil, nil, nil, err
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := s.boundBatch(ctx, len(msgs))
 	return msgs, ctx, cancel, nil
 }
 
@@ -260,6 +270,9 @@ func (s *Store) messages(expect []events.Expectation, evs []events.Event) ([]pen
 	if s.replicated && slices.ContainsFunc(expect, func(x events.Expectation) bool { return x.Stream && x.After != "" }) {
 		return nil, fmt.Errorf("jetstream: expecting the last event id on a replicated stream: %w", errors.ErrUnsupported)
 	}
+	if len(evs) > s.maxBatch {
+		return nil, fmt.Errorf("%w: %d events > %d", events.ErrTooLarge, len(evs), s.maxBatch)
+	}
 	return messages(expect, evs)
 }
 
@@ -269,9 +282,6 @@ func (s *Store) messages(expect []events.Expectation, evs []events.Event) ([]pen
 func messages(expect []events.Expectation, evs []events.Event) ([]pending, error) {
 	if len(evs) == 0 {
 		return nil, fmt.Errorf("%w: no events to append", events.ErrMalformed)
-	}
-	if len(evs) > MaxBatch {
-		return nil, fmt.Errorf("%w: %d events > %d", events.ErrTooLarge, len(evs), MaxBatch)
 	}
 	var stream *events.Expectation
 	perAggregate := expect[:0:0]

@@ -44,6 +44,12 @@ type ClusterOptions struct {
 	Routes []string // "nats://127.0.0.1:6223", …
 }
 
+// EmbeddedMaxBatch is the embedded server's limit of messages in one
+// atomic batch (max_batch_size): room for an edition that releases tens of
+// thousands of proposals. The server stages a batch on disk and holds it
+// in memory only while it commits it.
+const EmbeddedMaxBatch = 100_000
+
 // Embedded is a running in-process nats-server with JetStream.
 type Embedded struct {
 	srv *server.Server
@@ -96,6 +102,10 @@ func serverOptions(opts EmbeddedOptions) (*server.Options, error) {
 		NoSigs:     true, // the host process owns its signals
 		NoLog:      opts.Logger == nil,
 		DontListen: opts.Listen == "",
+		// One edition is one atomic batch (an event per proposal it
+		// releases, its parts and its head): the default 1000 messages
+		// would cap an edition near 990 proposals.
+		JetStreamLimits: server.JSLimitOpts{MaxBatchSize: EmbeddedMaxBatch},
 	}
 	if opts.Listen != "" {
 		host, port, err := splitHostPort(opts.Listen)

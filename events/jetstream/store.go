@@ -37,6 +37,11 @@ type Config struct {
 	// Timeout bounds each request to the server when the caller's context
 	// has no earlier deadline. Default DefaultTimeout.
 	Timeout time.Duration
+	// MaxBatch is the most events one Append stores: the server's
+	// max_batch_size (jetstream { limits { max_batch_size: N } }).
+	// Default MaxBatch, nats-server's default; Embedded.MaxBatch for the
+	// embedded server.
+	MaxBatch int
 }
 
 // Store is the JetStream event store. It is safe for concurrent use.
@@ -44,6 +49,7 @@ type Store struct {
 	nc         *nats.Conn
 	js         jetstream.JetStream
 	timeout    time.Duration
+	maxBatch   int
 	replicated bool // followers may answer direct gets behind the leader
 	direct     *directGets
 }
@@ -90,7 +96,10 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{nc: nc, js: js, timeout: cfg.Timeout, direct: newDirectGets(nc)}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = MaxBatch
+	}
+	s := &Store{nc: nc, js: js, timeout: cfg.Timeout, maxBatch: cfg.MaxBatch, direct: newDirectGets(nc)}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	// Never scale an existing stream down: one command run without
@@ -164,6 +173,17 @@ func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc)
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeout(ctx, s.timeout)
+}
+
+// boundBatch is bound for an append of n messages: a batch of many
+// thousand is streamed and then checked and stored at its commit, so it
+// gets one more timeout per thousand messages.
+func (s *Store) boundBatch(ctx context.Context, n int) (context.Context, context.CancelFunc) {
+	d := s.timeout * time.Duration(1+n/1000)
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
 }
 
 // connected fails fast when the connection is down: waiting for a reconnect

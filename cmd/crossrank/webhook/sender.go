@@ -183,6 +183,17 @@ func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Term()
 		return
 	}
+	if d.Size != nil { // split into parts: the payload lists them all
+		whole, err := s.edition(ctx, d.Ranking, d.Number)
+		if err != nil {
+			log.Warn("webhook: reading the edition's parts failed", "ranking", d.Ranking, "edition", d.Number, "err", err)
+			_ = m.NakWithDelay(time.Second)
+			return
+		}
+		if ev, ok = whole, whole.Data != nil; ok {
+			d = whole.Data.(*events.EditionPublished)
+		}
+	}
 	done, last, err := s.recorded(ctx, d.Ranking, d.Number, after)
 	if err != nil {
 		log.Warn("webhook: reading deliveries failed", "err", err)
@@ -296,16 +307,27 @@ func (s *Sender) sleep(ctx context.Context, m jetstream.Msg, d time.Duration) bo
 	}
 }
 
-// edition returns the EditionPublished event of a ranking's edition n; its
-// Data is nil when there is none.
+// edition returns the EditionPublished event of a ranking's edition n,
+// whole (with its parts' lists when it was split); its Data is nil when
+// there is none.
 func (s *Sender) edition(ctx context.Context, ranking string, n int) (events.Event, error) {
 	evs, err := s.store.Load(ctx, domain.EditionID(ranking), 0)
 	if err != nil {
 		return events.Event{}, err
 	}
+	var parts []events.EditionPartRecorded
 	for _, e := range evs {
-		if d, ok := e.Data.(*events.EditionPublished); ok && d.Number == n {
-			return e, nil
+		switch d := e.Data.(type) {
+		case *events.EditionPartRecorded:
+			if d.Number == n {
+				parts = append(parts, *d)
+			}
+		case *events.EditionPublished:
+			if d.Number == n {
+				whole := events.JoinEdition(*d, parts)
+				e.Data = &whole
+				return e, nil
+			}
 		}
 	}
 	return events.Event{}, nil

@@ -39,7 +39,7 @@ func StartIn(tb testing.TB, dir string) *Env {
 	tb.Cleanup(nc.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := jetstream.Open(ctx, nc, jetstream.Config{})
+	st, err := jetstream.Open(ctx, nc, jetstream.Config{MaxBatch: jetstream.EmbeddedMaxBatch})
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}
