@@ -19,7 +19,10 @@ type entry struct {
 	// whose outcome is unknown, a failed read-back); refreshed before the
 	// next decision, while reads may still show the state during an outage.
 	behind bool
-	elem   *list.Element
+	// checked: the aggregate has no event between seq and checked (a
+	// LoadMany read the log up to it), so a refresh reads on from there.
+	checked uint64
+	elem    *list.Element
 }
 
 func (e *entry) apply(ev events.Event) {
@@ -89,6 +92,19 @@ type stateCache struct {
 
 func newStateCache(max int) *stateCache {
 	return &stateCache{max: max, items: map[events.Aggregate]*entry{}, lru: list.New()}
+}
+
+// loaded reports whether a is cached and loaded, without making it recent.
+func (c *stateCache) loaded(a events.Aggregate) bool {
+	c.mu.Lock()
+	e, ok := c.items[a]
+	c.mu.Unlock()
+	if !ok {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.loaded
 }
 
 func (c *stateCache) get(a events.Aggregate) *entry {

@@ -177,13 +177,17 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		}
 	}()
 	cached := false // some state was taken from the cache as it was
-	for i, a := range writes {
-		reload := refresh || !locked[i].loaded || locked[i].behind
-		cached = cached || !reload
-		if err := h.refresh(ctx, locked[i], a, reload); err != nil {
-			return Result{}, err
-		}
-		st[a] = locked[i]
+	reload := make([]bool, len(writes))
+	for i := range writes {
+		reload[i] = refresh || !locked[i].loaded || locked[i].behind
+		cached = cached || !reload[i]
+		st[writes[i]] = locked[i]
+	}
+	// Each entry is locked by us alone: they load side by side.
+	if err := eachParallel(ctx, len(writes), func(i int) error {
+		return h.refresh(ctx, locked[i], writes[i], reload[i])
+	}); err != nil {
+		return Result{}, err
 	}
 	if c.commandID != "" {
 		if res, ok, err := h.replayed(ctx, c.commandID, writes, locked); ok || err != nil {

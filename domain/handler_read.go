@@ -103,9 +103,9 @@ func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, rel
 	if !reload && e.loaded && !e.behind {
 		return nil
 	}
-	after := e.seq
+	after := max(e.seq, e.checked)
 	if !e.loaded {
-		e.state, e.seq, e.ids, after = nil, 0, nil, 0
+		e.state, e.seq, e.ids, e.checked, after = nil, 0, nil, 0, 0
 	}
 	evs, err := h.store.Load(ctx, a, after)
 	if err != nil {

@@ -155,23 +155,40 @@ func (h *Handler) PreviewEdition(ctx context.Context, ranking string, proposals 
 }
 
 func (h *Handler) loadChosen(ctx context.Context, ranking string, ids []string) ([]*Proposal, map[string]*Entry, error) {
-	var chosen []*Proposal
-	entries := map[string]*Entry{}
-	for _, id := range ids {
-		p, err := h.Proposal(ctx, id)
-		if err != nil {
-			return nil, nil, err
-		}
-		chosen = append(chosen, p)
+	if err := h.preloadChosen(ctx, ranking, ids); err != nil {
+		return nil, nil, err
+	}
+	chosen := make([]*Proposal, len(ids))
+	if err := eachParallel(ctx, len(ids), func(i int) (err error) {
+		chosen[i], err = h.Proposal(ctx, ids[i])
+		return err
+	}); err != nil {
+		return nil, nil, err
+	}
+	entries, err := h.newEntries(ctx, ranking, chosen)
+	return chosen, entries, err
+}
+
+// newEntries loads the Entry of every new-entry proposal of chosen.
+func (h *Handler) newEntries(ctx context.Context, ranking string, chosen []*Proposal) (map[string]*Entry, error) {
+	var slugs []string
+	for _, p := range chosen {
 		if p.NewEntry {
-			e, err := h.Entry(ctx, ranking, p.Entry)
-			if err != nil {
-				return nil, nil, err
-			}
-			entries[p.Entry] = e
+			slugs = append(slugs, p.Entry)
 		}
 	}
-	return chosen, entries, nil
+	loaded := make([]*Entry, len(slugs))
+	if err := eachParallel(ctx, len(slugs), func(i int) (err error) {
+		loaded[i], err = h.Entry(ctx, ranking, slugs[i])
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	entries := make(map[string]*Entry, len(slugs))
+	for i, e := range loaded {
+		entries[slugs[i]] = e
+	}
+	return entries, nil
 }
 
 // Publish releases the chosen proposals as the next edition. Those of
@@ -200,6 +217,9 @@ func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Resul
 		}
 	}
 	// New entries are read after the chosen proposals are loaded.
+	if err := h.preloadChosen(ctx, c.Ranking, append(slices.Clone(ids), others...)); err != nil {
+		return Result{}, err
+	}
 	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
 		decide: func(s states) ([]Change, error) {
 			chosen, entries := h.chosenIn(ctx, s, c.Ranking, ids)

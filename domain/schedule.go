@@ -374,14 +374,12 @@ func choiceIDs(proposals []string) ([]string, error) {
 // entries their new-entry proposals register.
 func (h *Handler) chosenIn(ctx context.Context, s states, ranking string, ids []string) ([]*Proposal, map[string]*Entry) {
 	chosen := make([]*Proposal, len(ids))
-	entries := map[string]*Entry{}
 	for i, p := range ids {
 		chosen[i] = s.proposal(p)
-		if chosen[i].NewEntry {
-			if e, err := h.Entry(ctx, ranking, chosen[i].Entry); err == nil {
-				entries[e.Slug] = e
-			}
-		}
+	}
+	entries, err := h.newEntries(ctx, ranking, chosen)
+	if err != nil {
+		entries = map[string]*Entry{} // as before: a missing entry is the preview's ErrEntryMissing
 	}
 	return chosen, entries
 }

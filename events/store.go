@@ -32,6 +32,12 @@ type Store interface {
 	Append(ctx context.Context, expect []Expectation, evs ...Event) (uint64, error)
 	// Load returns the aggregate's events with sequence > after, in order.
 	Load(ctx context.Context, agg Aggregate, after uint64) ([]Event, error)
+	// LoadMany returns the events of each of aggs, in order, and the
+	// sequence of the log's last event when it began: each aggregate has
+	// no other event up to it. It reads the log once, for a command that
+	// reads thousands of aggregates (an edition's proposals and entries),
+	// where Load would make one request each.
+	LoadMany(ctx context.Context, aggs []Aggregate) (map[Aggregate][]Event, uint64, error)
 	// Replay calls fn for each event with sequence >= from, in order, up to
 	// the last event stored when Replay was called. An event that does not
 	// decode stops the replay with an error naming its sequence.

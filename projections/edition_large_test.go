@@ -1,0 +1,223 @@
+package projections_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
+)
+
+// maxPayload is nats-server's default max_payload, which the embedded
+// server keeps: no stored message may be larger.
+const maxPayload = 1 << 20
+
+// TestLargeFirstEdition publishes the first edition of a 10,000-entry ×
+// 10-criterion ranking (100,000 changes) through the command handler while
+// the read models tail the stream, as in production. It is one edition —
+// one EditionPublished, number 1, every entry ranked — whose committed
+// snapshot hash is the one the pure domain computes from the replayed
+// stream; no stored message exceeds max_payload; a fresh replay of the
+// stream gives the same tables as the live read models (Verify); and the
+// publishes that fail store nothing.
+func TestLargeFirstEdition(t *testing.T) {
+	const entries, criteria = 10_000, 10
+	env := jstest.Start(t)
+	ctx := testContext(t)
+	start := time.Now()
+	slug, ids, err := history.LargeRanking(ctx, env.Store, history.Large{Entries: entries, Criteria: criteria, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("dataset written in %s", time.Since(start))
+	start = time.Now()
+	ps := open(t, filepath.Join(t.TempDir(), "read.db"))
+	runCtx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := ps.Run(runCtx, env.Store, nil); err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	t.Cleanup(func() { stop(); wg.Wait() })
+
+	last0, _ := env.Store.LastSequence(ctx)
+	waitApplied(t, ps, last0)
+	t.Logf("projected in %s", time.Since(start))
+	start = time.Now()
+	h := domain.NewHandler(env.Store, nil)
+	pv, _, err := h.PreviewEdition(ctx, slug, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("previewed in %s", time.Since(start))
+	if len(pv.Changes) != entries*criteria || len(pv.NewEntries) != entries {
+		t.Fatalf("preview: %d changes, %d new entries", len(pv.Changes), len(pv.NewEntries))
+	}
+	before, err := env.Store.LastSequence(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := domain.PublishEdition{Ranking: slug, Proposals: ids, PreviewHash: pv.Hash, Note: "The first edition."}
+
+	// Refused publishes store nothing: a preview that no longer holds, and
+	// a batch over what the server takes (a store told the server's
+	// default limit refuses it before sending; the server would too).
+	stale := c
+	stale.PreviewHash = pv.SnapshotHash
+	if _, err := h.Publish(ctx, publisher, stale); !errors.Is(err, domain.ErrPreviewChanged) {
+		t.Fatalf("publish with a stale preview: %v, want ErrPreviewChanged", err)
+	}
+	nc, err := env.Server.Connect("default-limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	small, err := jetstream.Open(ctx, nc, jetstream.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := domain.NewHandler(small, nil).Publish(ctx, publisher, c); !errors.Is(err, events.ErrTooLarge) {
+		t.Fatalf("publish over the server's batch limit: %v, want ErrTooLarge", err)
+	}
+	if last, err := env.Store.LastSequence(ctx); err != nil || last != before {
+		t.Fatalf("refused publishes stored events: last %d, was %d (%v)", last, before, err)
+	}
+
+	peak := heapPeak(t)
+	start = time.Now()
+	res, err := h.Publish(ctx, publisher, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("published in %s: stored up to %d; heap peak %d MiB", time.Since(start), res.Sequence, peak()>>20)
+	if want := before + uint64(entries) + 1 + uint64(parts(t, h, slug)); res.Sequence != want {
+		t.Fatalf("publish stored up to %d, want %d (one event per proposal, the parts and the head)", res.Sequence, want)
+	}
+
+	// One edition, whose hash is what the domain computes from the stream.
+	peak = heapPeak(t)
+	var heads int
+	var committed string
+	r, ed := &domain.Ranking{}, &domain.Edition{}
+	if err := env.Store.Replay(ctx, 1, func(ev events.Event) error {
+		_, hdr, body, err := events.Encode(ev)
+		if err != nil {
+			return err
+		}
+		if n := len(body) + headerBytes(hdr); n > maxPayload {
+			return fmt.Errorf("event %d (%s): %d bytes > max_payload %d", ev.Sequence, ev.Type, n, maxPayload)
+		}
+		switch d := ev.Data.(type) {
+		case *events.RankingDefined, *events.ScenariosSet:
+			r.Evolve(ev)
+		case *events.EditionPartRecorded:
+			ed.Evolve(ev)
+		case *events.EditionPublished:
+			heads++
+			committed = d.SnapshotHash
+			ed.Evolve(ev)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if heads != 1 || ed.Number != 1 || len(ed.Entries) != entries {
+		t.Fatalf("stream holds %d editions, number %d, %d entries; want one edition 1 of %d", heads, ed.Number, len(ed.Entries), entries)
+	}
+	snap := domain.BuildSnapshot(r, ed)
+	if got := snap.Hash(); got != committed || got != pv.SnapshotHash {
+		t.Fatalf("replayed snapshot %s, committed %s, previewed %s", got, committed, pv.SnapshotHash)
+	}
+	for _, e := range snap.Entries {
+		if e.Rank < 1 || e.Rank > entries {
+			t.Fatalf("entry %s ranked %d", e.Slug, e.Rank)
+		}
+	}
+	t.Logf("replay of the stream into the domain: heap peak %d MiB", peak()>>20)
+
+	// The live read models hold the edition whole, and a fresh replay
+	// gives the same tables.
+	start = time.Now()
+	waitApplied(t, ps, res.Sequence)
+	t.Logf("projected the edition in %s", time.Since(start))
+	var ranked, changes, published int
+	db := ps.DB()
+	if err := db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM entries WHERE ranking=? AND published_edition=1 AND rank>0),
+		(SELECT count(*) FROM edition_changes WHERE ranking=? AND number=1),
+		(SELECT json_array_length(proposals) FROM editions WHERE ranking=? AND number=1)`,
+		slug, slug, slug).Scan(&ranked, &changes, &published); err != nil {
+		t.Fatal(err)
+	}
+	if ranked != entries || changes != entries*criteria || published != entries {
+		t.Fatalf("read models: %d ranked, %d changes, %d proposals; want %d, %d, %d", ranked, changes, published, entries, entries*criteria, entries)
+	}
+	peak = heapPeak(t)
+	start = time.Now()
+	if _, err := projections.Verify(ctx, env.Store, db); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	t.Logf("verified in %s: heap peak %d MiB", time.Since(start), peak()>>20)
+}
+
+// parts returns how many parts the ranking's latest edition has.
+func parts(t *testing.T, h *domain.Handler, slug string) int {
+	t.Helper()
+	ed, err := h.Edition(testContext(t), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ed.Last.Size == nil {
+		t.Fatal("the edition was not split into parts")
+	}
+	return ed.Last.Size.Parts
+}
+
+// headerBytes is the size of a message's headers as NATS frames them.
+func headerBytes(h events.Header) int {
+	n := len("NATS/1.0\r\n\r\n")
+	for k, vs := range h {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}
+
+// heapPeak samples the Go heap in use until the function it returns is
+// called, and returns the largest sample: what the figures in the report
+// come from, logged, never asserted.
+func heapPeak(t *testing.T) func() uint64 {
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var ms runtime.MemStats
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	var once sync.Once
+	stopSampling := func() uint64 { once.Do(func() { close(done); wg.Wait() }); return peak }
+	t.Cleanup(func() { stopSampling() })
+	return stopSampling
+}
