@@ -23,24 +23,45 @@ import (
 const maxPayload = 1 << 20
 
 // TestLargeFirstEdition publishes the first edition of a 10,000-entry ×
-// 10-criterion ranking (100,000 changes) through the command handler while
-// the read models tail the stream, as in production. It is one edition —
-// one EditionPublished, number 1, every entry ranked — whose committed
-// snapshot hash is the one the pure domain computes from the replayed
-// stream; no stored message exceeds max_payload; a fresh replay of the
-// stream gives the same tables as the live read models (Verify); and the
-// publishes that fail store nothing.
+// 10-criterion ranking (100,000 changes) through the command handler. It
+// is one edition — one EditionPublished, number 1, every entry ranked —
+// whose committed snapshot hash is the one the pure domain computes from
+// the replayed stream; no stored message exceeds max_payload; Verify
+// passes; a rebuild of the read models holds it whole; and the publishes
+// that fail store nothing. (TestLargeEditionLiveAndReplayed compares the
+// live read models with a replay, at a size a test can project twice.)
 func TestLargeFirstEdition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("150,000 events: not with -short")
+	}
 	const entries, criteria = 10_000, 10
-	env := jstest.Start(t)
-	ctx := testContext(t)
+	env, slug, ids := largeRanking(t, entries, criteria)
+	ctx := context.Background()
+	res, pv := publishLarge(t, env, slug, ids, entries, criteria)
+	checkStream(t, env, res, pv, entries)
+
+	peak := heapPeak(t)
 	start := time.Now()
-	slug, ids, err := history.LargeRanking(ctx, env.Store, history.Large{Entries: entries, Criteria: criteria, Seed: 1})
-	if err != nil {
+	if _, err := projections.Verify(ctx, env.Store, nil); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	t.Logf("verified the stream in %s: heap peak %d MiB", time.Since(start), peak()>>20)
+	path := filepath.Join(t.TempDir(), "rebuilt.db")
+	peak, start = heapPeak(t), time.Now()
+	if _, err := projections.Rebuild(ctx, env.Store, path); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("dataset written in %s", time.Since(start))
-	start = time.Now()
+	t.Logf("rebuilt the read models in %s: heap peak %d MiB", time.Since(start), peak()>>20)
+	checkTables(t, open(t, path), slug, entries, criteria)
+}
+
+// TestLargeEditionLiveAndReplayed publishes an edition split into parts
+// while the read models tail the stream, as in production, and checks that
+// a fresh replay of the stream gives the same tables, row for row
+// (Verify with the live database).
+func TestLargeEditionLiveAndReplayed(t *testing.T) {
+	const entries, criteria = 1_000, 10
+	env, slug, ids := largeRanking(t, entries, criteria)
 	ps := open(t, filepath.Join(t.TempDir(), "read.db"))
 	runCtx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -50,12 +71,38 @@ func TestLargeFirstEdition(t *testing.T) {
 		}
 	})
 	t.Cleanup(func() { stop(); wg.Wait() })
+	res, pv := publishLarge(t, env, slug, ids, entries, criteria)
+	checkStream(t, env, res, pv, entries)
+	waitApplied(t, ps, res.Sequence)
+	checkTables(t, ps, slug, entries, criteria)
+	if _, err := projections.Verify(context.Background(), env.Store, ps.DB()); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+}
 
-	last0, _ := env.Store.LastSequence(ctx)
-	waitApplied(t, ps, last0)
-	t.Logf("projected in %s", time.Since(start))
-	start = time.Now()
+// largeRanking starts a store holding a ranking of entries new-entry
+// proposals, each scoring every one of criteria, all cross-validated.
+func largeRanking(t *testing.T, entries, criteria int) (*jstest.Env, string, []string) {
+	t.Helper()
+	env := jstest.Start(t)
+	start := time.Now()
+	slug, ids, err := history.LargeRanking(context.Background(), env.Store, history.Large{Entries: entries, Criteria: criteria, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("dataset written in %s", time.Since(start))
+	return env, slug, ids
+}
+
+// publishLarge previews and publishes every proposal as the first
+// edition, after two publishes that must store nothing: one with a preview
+// that no longer holds, and one through a store told the server's default
+// batch limit (it refuses before sending; the server would too).
+func publishLarge(t *testing.T, env *jstest.Env, slug string, ids []string, entries, criteria int) (domain.Result, domain.EditionPreview) {
+	t.Helper()
+	ctx := context.Background()
 	h := domain.NewHandler(env.Store, nil)
+	start := time.Now()
 	pv, _, err := h.PreviewEdition(ctx, slug, ids)
 	if err != nil {
 		t.Fatal(err)
@@ -69,10 +116,6 @@ func TestLargeFirstEdition(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := domain.PublishEdition{Ranking: slug, Proposals: ids, PreviewHash: pv.Hash, Note: "The first edition."}
-
-	// Refused publishes store nothing: a preview that no longer holds, and
-	// a batch over what the server takes (a store told the server's
-	// default limit refuses it before sending; the server would too).
 	stale := c
 	stale.PreviewHash = pv.SnapshotHash
 	if _, err := h.Publish(ctx, publisher, stale); !errors.Is(err, domain.ErrPreviewChanged) {
@@ -93,24 +136,29 @@ func TestLargeFirstEdition(t *testing.T) {
 	if last, err := env.Store.LastSequence(ctx); err != nil || last != before {
 		t.Fatalf("refused publishes stored events: last %d, was %d (%v)", last, before, err)
 	}
-
 	peak := heapPeak(t)
 	start = time.Now()
 	res, err := h.Publish(ctx, publisher, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("published in %s: stored up to %d; heap peak %d MiB", time.Since(start), res.Sequence, peak()>>20)
+	t.Logf("published in %s: heap peak %d MiB", time.Since(start), peak()>>20)
 	if want := before + uint64(entries) + 1 + uint64(parts(t, h, slug)); res.Sequence != want {
 		t.Fatalf("publish stored up to %d, want %d (one event per proposal, the parts and the head)", res.Sequence, want)
 	}
+	return res, pv
+}
 
-	// One edition, whose hash is what the domain computes from the stream.
-	peak = heapPeak(t)
+// checkStream replays the stream: one edition, whose snapshot hash is the
+// one the pure domain computes from the replayed events, every entry
+// ranked, and no message over max_payload.
+func checkStream(t *testing.T, env *jstest.Env, res domain.Result, pv domain.EditionPreview, entries int) {
+	t.Helper()
+	peak := heapPeak(t)
 	var heads int
 	var committed string
 	r, ed := &domain.Ranking{}, &domain.Edition{}
-	if err := env.Store.Replay(ctx, 1, func(ev events.Event) error {
+	if err := env.Store.Replay(context.Background(), 1, func(ev events.Event) error {
 		_, hdr, body, err := events.Encode(ev)
 		if err != nil {
 			return err
@@ -144,16 +192,14 @@ func TestLargeFirstEdition(t *testing.T) {
 			t.Fatalf("entry %s ranked %d", e.Slug, e.Rank)
 		}
 	}
-	t.Logf("replay of the stream into the domain: heap peak %d MiB", peak()>>20)
+	t.Logf("replayed the stream into the domain: heap peak %d MiB", peak()>>20)
+}
 
-	// The live read models hold the edition whole, and a fresh replay
-	// gives the same tables.
-	start = time.Now()
-	waitApplied(t, ps, res.Sequence)
-	t.Logf("projected the edition in %s", time.Since(start))
+// checkTables reads the edition back from read models that applied it.
+func checkTables(t *testing.T, ps *projections.Store, slug string, entries, criteria int) {
+	t.Helper()
 	var ranked, changes, published int
-	db := ps.DB()
-	if err := db.QueryRowContext(ctx, `SELECT
+	if err := ps.DB().QueryRowContext(context.Background(), `SELECT
 		(SELECT count(*) FROM entries WHERE ranking=? AND published_edition=1 AND rank>0),
 		(SELECT count(*) FROM edition_changes WHERE ranking=? AND number=1),
 		(SELECT json_array_length(proposals) FROM editions WHERE ranking=? AND number=1)`,
@@ -163,18 +209,12 @@ func TestLargeFirstEdition(t *testing.T) {
 	if ranked != entries || changes != entries*criteria || published != entries {
 		t.Fatalf("read models: %d ranked, %d changes, %d proposals; want %d, %d, %d", ranked, changes, published, entries, entries*criteria, entries)
 	}
-	peak = heapPeak(t)
-	start = time.Now()
-	if _, err := projections.Verify(ctx, env.Store, db); err != nil {
-		t.Fatalf("verify: %v", err)
-	}
-	t.Logf("verified in %s: heap peak %d MiB", time.Since(start), peak()>>20)
 }
 
 // parts returns how many parts the ranking's latest edition has.
 func parts(t *testing.T, h *domain.Handler, slug string) int {
 	t.Helper()
-	ed, err := h.Edition(testContext(t), slug)
+	ed, err := h.Edition(context.Background(), slug)
 	if err != nil {
 		t.Fatal(err)
 	}

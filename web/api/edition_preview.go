@@ -27,6 +27,13 @@ type EditionPreview struct {
 	// Methodology is what the edition does to the ranking's methodology,
 	// when a chosen proposal changes (or defines) it.
 	Methodology *MethodologyRelease `json:"methodology,omitempty"`
+	// Size counts the lists whole; changes, moves and new_entries hold
+	// page Page of Pages (?page=N, previewPageSize items each);
+	// LargestMoves are the largest rank moves, on every page.
+	Size         *PreviewSize `json:"size,omitempty"`
+	LargestMoves []Move       `json:"largest_moves,omitempty"`
+	Page         int          `json:"page,omitempty"`
+	Pages        int          `json:"pages,omitempty"`
 }
 
 // MethodologyRelease is the methodology an edition would publish: the
@@ -76,6 +83,11 @@ func editionPreview(d *command.Deps) http.HandlerFunc {
 			ui.Fail(w, r, domain.ErrRoleRequired)
 			return
 		}
+		page, ok := previewPage(r)
+		if !ok {
+			ui.Fail(w, r, &httpx.BadField{Field: "page", Code: "field.page_number"})
+			return
+		}
 		var in PreviewInput
 		err := httpx.DecodeJSON(r, &in)
 		if err != nil {
@@ -94,7 +106,7 @@ func editionPreview(d *command.Deps) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		httpx.WriteJSON(w, http.StatusOK, pv)
+		httpx.WriteJSON(w, http.StatusOK, paged(pv, page))
 	}
 }
 
@@ -143,7 +155,7 @@ func publishWithPreview() command.Action[command.PublishInput] {
 		res, err := run(d, ctx, a, commandID, in)
 		if errors.Is(err, domain.ErrPreviewChanged) {
 			if pv, perr := previewOf(ctx, d.Commands, in.Ranking, in.Proposals); perr == nil {
-				err = &httpx.WithMembers{Err: err, Members: pv}
+				err = &httpx.WithMembers{Err: err, Members: paged(pv, 1)}
 			}
 		}
 		return res, err

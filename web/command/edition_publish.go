@@ -19,6 +19,10 @@ type PublishInput struct {
 	Proposals   []string `json:"proposals"`
 	PreviewHash string   `json:"preview_hash"`
 	Note        string   `json:"note,omitempty"`
+	// All (the desk's form only): no proposals listed, publish every
+	// cross-validated proposal the publisher may publish, as the page
+	// previewed them; the preview hash pins the set.
+	All bool `json:"-"`
 }
 
 var Publish = Action[PublishInput]{
@@ -32,6 +36,7 @@ var Publish = Action[PublishInput]{
 	Form: func(f *httpx.Form, in *PublishInput) {
 		in.Ranking, in.Proposals = f.Str("ranking"), f.Strs("proposals")
 		in.PreviewHash, in.Note = f.Str("preview_hash"), f.Str("note")
+		in.All = f.Str("all") == "1"
 	},
 	Run: publishEdition,
 	Resource: func(d *Deps, ctx context.Context, in *PublishInput, _ string) (string, string) {
@@ -52,6 +57,9 @@ func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID stri
 		PreviewHash: in.PreviewHash, Note: in.Note}
 	if d.Publish != nil && a.Has(domain.RolePublisher) {
 		var err error
+		if c.Proposals, err = chosen(d, ctx, a, in.Ranking, in.All, in.Proposals); err != nil {
+			return domain.Result{}, err
+		}
 		if c.AuditHead, c.AuditSeq, err = d.Publish.AuditHead(ctx); err != nil {
 			return domain.Result{}, fmt.Errorf("audit head: %w", err)
 		}
@@ -60,4 +68,17 @@ func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID stri
 		}
 	}
 	return d.Commands.Publish(ctx, a, c)
+}
+
+// chosen returns the proposals a form publishes: those it lists, or with
+// all every cross-validated proposal of ranking that a may publish.
+func chosen(d *Deps, ctx context.Context, a domain.Actor, ranking string, all bool, listed []string) ([]string, error) {
+	if !all || len(listed) > 0 || d.Publish == nil {
+		return listed, nil
+	}
+	ready, err := d.Publish.CrossValidated(ctx, ranking)
+	if err != nil {
+		return nil, fmt.Errorf("cross-validated proposals: %w", err)
+	}
+	return d.Commands.Publishable(ctx, a, ranking, ready)
 }

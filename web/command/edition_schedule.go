@@ -20,6 +20,7 @@ type ScheduleInput struct {
 	PreviewHash string   `json:"preview_hash"`
 	At          string   `json:"at"`
 	Note        string   `json:"note,omitempty"`
+	All         bool     `json:"-"` // as PublishInput.All
 }
 
 // Scheduled is the API's answer to a schedule: its id (the command id,
@@ -41,6 +42,7 @@ var ScheduleEdition = Action[ScheduleInput]{
 	Form: func(f *httpx.Form, in *ScheduleInput) {
 		in.Ranking, in.Proposals = f.Str("ranking"), f.Strs("proposals")
 		in.PreviewHash, in.At, in.Note = f.Str("preview_hash"), f.Str("at"), f.Str("note")
+		in.All = f.Str("all") == "1"
 	},
 	Run: scheduleEdition,
 	Resource: func(_ *Deps, _ context.Context, in *ScheduleInput, commandID string) (string, string) {
@@ -62,8 +64,12 @@ func scheduleEdition(d *Deps, ctx context.Context, a domain.Actor, commandID str
 	if err != nil {
 		return domain.Result{}, &httpx.BadField{Field: "at", Code: "field.time"}
 	}
+	ids, err := chosen(d, ctx, a, in.Ranking, in.All, in.Proposals)
+	if err != nil {
+		return domain.Result{}, err
+	}
 	return d.Commands.ScheduleEdition(ctx, a, domain.ScheduleEdition{CommandID: commandID, Ranking: in.Ranking,
-		Schedule: commandID, Proposals: in.Proposals, PreviewHash: in.PreviewHash, At: at, Note: in.Note})
+		Schedule: commandID, Proposals: ids, PreviewHash: in.PreviewHash, At: at, Note: in.Note})
 }
 
 // CancelScheduleInput cancels a pending scheduled edition.

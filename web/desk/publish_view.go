@@ -35,8 +35,14 @@ type publishRanking struct {
 	Slug         string
 	Title        string
 	Edition      int // the latest published edition (0: none yet)
-	Candidates   []publishCandidate
-	Chosen       []string // the proposals the preview covers
+	Candidates   []publishCandidate // this page's
+	Ready        int                // cross-validated proposals in all
+	Chosen       []string           // the proposals the preview covers
+	// Explicit: the publisher chose the proposals (?p=…); otherwise the
+	// preview covers every cross-validated proposal the publisher may
+	// publish, and the forms post "all" instead of thousands of ids.
+	Explicit     bool
+	Page, Pages  int // the page of the lists shown, of how many
 	Preview      *publishPreview
 	PreviewError string       // why no preview could be made
 	Form         ui.FormState // the publish form after a failed submit
@@ -61,9 +67,12 @@ type publishCandidate struct {
 type publishPreview struct {
 	Number     int
 	Hash       string
-	Rows       []publishRow
+	Size       publishSize
+	Moves      []publishRow // the largest rank moves
+	Rows       []publishRow // this page's
 	Changes    []publishChange
 	NewEntries []publishNewEntry
+	Pages      int // of the longest list
 }
 
 // publishRow is one entry of the new ranking with its move.
@@ -114,13 +123,19 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		return v, err
 	}
 	me := v.User.Username
+	page := pageParam(r.URL.Query())
 	for _, rk := range rankings {
-		pr := publishRanking{Slug: rk.Slug, Title: rk.Title.In(v.Lang), Edition: rk.Edition}
+		pr := publishRanking{Slug: rk.Slug, Title: rk.Title.In(v.Lang), Edition: rk.Edition, Page: 1}
 		ready, err := d.read.ProposalsWithStatus(ctx, rk.Slug, domain.StatusCrossValidated)
 		if err != nil {
 			return v, err
 		}
 		chosenHere := choice.Ranking == rk.Slug
+		pr.Explicit = chosenHere && len(choice.Proposals) > 0
+		if chosenHere {
+			pr.Page = page
+		}
+		pr.Ready = len(ready)
 		for _, p := range ready {
 			c := publishCandidate{ID: p.ID, Href: proposalURL(p.ID), Title: p.Title, Entry: p.Entry,
 				Author: p.Author, Revision: p.Revision, Approvers: len(p.Quorum.Approvers),
@@ -149,9 +164,15 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 				pr.PreviewError = httpx.Message(v.Lang, err)
 				break
 			}
-			pr.Preview = previewOf(pv, rankingWordsOf(def, v.Lang), v.Lang)
+			pr.Preview = previewOf(pv, rankingWordsOf(def, v.Lang), v.Lang, pr.Page)
 		case len(pr.Candidates) > 0 && chosenHere:
 			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
+		}
+		var candidatePages int
+		pr.Candidates, candidatePages = pageOf(pr.Candidates, pr.Page)
+		pr.Pages = candidatePages
+		if pr.Preview != nil {
+			pr.Pages = max(pr.Pages, pr.Preview.Pages)
 		}
 		v.Rankings = append(v.Rankings, pr)
 	}
@@ -163,8 +184,9 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 
 // previewOf puts an edition preview into words: the new ranking with rank
 // moves and totals before → after, every change, every new entry.
-func previewOf(pv domain.EditionPreview, w rankingWords, lang string) *publishPreview {
-	out := &publishPreview{Number: pv.Number, Hash: pv.Hash}
+func previewOf(pv domain.EditionPreview, w rankingWords, lang string, page int) *publishPreview {
+	out := &publishPreview{Number: pv.Number, Hash: pv.Hash, Size: publishSize{Proposals: len(pv.Proposals),
+		NewEntries: len(pv.NewEntries), Changes: len(pv.Changes), Entries: len(pv.After.Entries)}}
 	before := map[string]int{}
 	beforeTotal := map[string]int{}
 	for _, e := range pv.Before.Entries {
@@ -189,12 +211,18 @@ func previewOf(pv domain.EditionPreview, w rankingWords, lang string) *publishPr
 		}
 		out.Rows = append(out.Rows, row)
 	}
-	for _, c := range pv.Changes {
+	out.Moves = biggestMoves(out.Rows, before)
+	var rowPages int
+	out.Rows, rowPages = pageOf(out.Rows, page)
+	changes, changePages := pageOf(pv.Changes, page)
+	news, newPages := pageOf(pv.NewEntries, page)
+	out.Pages = max(rowPages, changePages, newPages)
+	for _, c := range changes {
 		out.Changes = append(out.Changes, publishChange{Proposal: c.Proposal, Href: proposalURL(c.Proposal),
 			Entry: names[c.Entry], Target: c.Target, Label: w.Target(c.Target),
 			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags)})
 	}
-	for _, ne := range pv.NewEntries {
+	for _, ne := range news {
 		out.NewEntries = append(out.NewEntries, publishNewEntry{Slug: ne.Slug, Name: ne.Name.In(lang),
 			Category: w.Category(ne.Category), Proposal: ne.Proposal, Href: proposalURL(ne.Proposal)})
 	}
