@@ -31,7 +31,9 @@ func paged(pv EditionPreview, page int) EditionPreview {
 	pv.Size = &PreviewSize{Proposals: len(pv.Proposals), NewEntries: len(pv.NewEntries), Changes: len(pv.Changes), Entries: len(pv.Moves)}
 	moved := slices.DeleteFunc(slices.Clone(pv.Moves), func(m Move) bool { return m.BeforeRank == nil || *m.BeforeRank == m.AfterRank })
 	dist := func(m Move) int { d := *m.BeforeRank - m.AfterRank; return max(d, -d) }
-	slices.SortFunc(moved, func(a, b Move) int { return cmp.Or(cmp.Compare(dist(b), dist(a)), cmp.Compare(a.AfterRank, b.AfterRank)) })
+	slices.SortFunc(moved, func(a, b Move) int {
+		return cmp.Or(cmp.Compare(dist(b), dist(a)), cmp.Compare(a.AfterRank, b.AfterRank))
+	})
 	pv.LargestMoves = moved[:min(previewLargestMoves, len(moved))]
 	pv.Page = page
 	pv.Pages = max(pages(len(pv.Changes)), pages(len(pv.Moves)), pages(len(pv.NewEntries)))

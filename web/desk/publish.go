@@ -9,9 +9,10 @@ import (
 // servePublish shows, per ranking, the cross-validated proposals and the
 // preview of the edition they make. ?ranking=<slug>&p=<id>&p=<id> previews
 // a chosen subset of one ranking; every other ranking previews all.
+// ?ranking=<slug>&all=1&page=N shows page N of a ranking previewing all.
 func (d *Desk) servePublish(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	d.RenderPublish(w, r, http.StatusOK, PublishChoice{Ranking: q.Get("ranking"), Proposals: q["p"]}, ui.FormState{})
+	d.RenderPublish(w, r, http.StatusOK, PublishChoice{Ranking: q.Get("ranking"), Proposals: q["p"], All: q.Get("all") == "1"}, ui.FormState{})
 }
 
 // RenderPublish shows the publish page for choice with status; st is the

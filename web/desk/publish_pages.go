@@ -68,6 +68,8 @@ func (pr publishRanking) PageURL(n int) string {
 	q := url.Values{"ranking": {pr.Slug}, "page": {strconv.Itoa(n)}}
 	if pr.Explicit {
 		q["p"] = pr.Chosen
+	} else {
+		q.Set("all", "1")
 	}
 	return paths.Publish + "?" + q.Encode() + "#ranking-" + pr.Slug
 }

@@ -17,6 +17,7 @@ import (
 type PublishChoice struct {
 	Ranking   string // "" when nothing was chosen: every ranking previews all
 	Proposals []string
+	All       bool // Ranking previews all, as when nothing was chosen (?all=1: its pages)
 	Failed    bool // publishing this choice just failed
 	// Scheduling: the failure was the schedule form's, not "Publish now".
 	Scheduling bool
@@ -32,12 +33,12 @@ type publishView struct {
 // publishRanking is one ranking's section: its candidates, the preview of
 // the chosen ones, and the form that publishes that preview.
 type publishRanking struct {
-	Slug         string
-	Title        string
-	Edition      int // the latest published edition (0: none yet)
-	Candidates   []publishCandidate // this page's
-	Ready        int                // cross-validated proposals in all
-	Chosen       []string           // the proposals the preview covers
+	Slug       string
+	Title      string
+	Edition    int                // the latest published edition (0: none yet)
+	Candidates []publishCandidate // this page's
+	Ready      int                // cross-validated proposals in all
+	Chosen     []string           // the proposals the preview covers
 	// Explicit: the publisher chose the proposals (?p=…); otherwise the
 	// preview covers every cross-validated proposal the publisher may
 	// publish, and the forms post "all" instead of thousands of ids.
@@ -140,7 +141,7 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 			c := publishCandidate{ID: p.ID, Href: proposalURL(p.ID), Title: p.Title, Entry: p.Entry,
 				Author: p.Author, Revision: p.Revision, Approvers: len(p.Quorum.Approvers),
 				Own: p.Author == me || slices.Contains(p.Revisers, me)}
-			c.Checked = !c.Own && (!chosenHere || slices.Contains(choice.Proposals, p.ID))
+			c.Checked = !c.Own && (!chosenHere || choice.All || slices.Contains(choice.Proposals, p.ID))
 			if c.Checked {
 				pr.Chosen = append(pr.Chosen, p.ID)
 			}
