@@ -125,10 +125,17 @@ func (ed *Edition) applyLists(number int, news []events.PublishedEntry, changes 
 			Scores: map[string]int{}, Attributes: map[string][]string{}, Since: number,
 		}
 	}
+	owned := make(map[string]bool, len(news))
+	for _, ne := range news {
+		owned[ne.Slug] = true
+	}
 	for _, c := range changes {
 		pe := ed.Entries[c.Entry]
 		if pe == nil {
 			continue // a change for an entry never published: decide forbids it
+		}
+		if !owned[c.Entry] { // shared with clones: change a copy
+			pe, owned[c.Entry] = ed.ownEntry(c.Entry), true
 		}
 		kind, key := splitTarget(c.Target)
 		switch {
@@ -144,23 +151,42 @@ func (ed *Edition) applyLists(number int, news []events.PublishedEntry, changes 
 	}
 }
 
-// Clone returns a deep copy, so a preview can apply changes without touching
-// the cached state.
+// Clone returns a copy that a preview (or the next event) can change
+// without touching the cached state. The published entries are shared,
+// not copied: applyLists replaces an entry it changes by a copy, so an
+// edition part that touches a hundred entries of ten thousand copies a
+// hundred, not ten thousand. Whoever changes an entry of a clone in any
+// other way copies it first (ownEntry).
 func (ed *Edition) Clone() *Edition {
 	out := &Edition{Ranking: ed.Ranking, Number: ed.Number, Last: ed.Last, Seq: ed.Seq, MethodologyEdition: ed.MethodologyEdition,
-		Parts:     ed.Parts,     // read only: replaced, never changed in place
+		Parts:     ed.Parts, // read only: replaced, never changed in place
 		Schedules: ed.Schedules, // read only: a preview never changes schedules
-		Entries:   make(map[string]*PublishedEntry, len(ed.Entries))}
-	for k, v := range ed.Entries {
-		c := *v
-		c.Scores = maps.Clone(v.Scores)
-		c.Attributes = make(map[string][]string, len(v.Attributes))
-		for a, t := range v.Attributes {
-			c.Attributes[a] = slices.Clone(t)
-		}
-		out.Entries[k] = &c
+		Entries:   maps.Clone(ed.Entries)}
+	if out.Entries == nil {
+		out.Entries = map[string]*PublishedEntry{}
 	}
 	return out
+}
+
+// ownEntry replaces the entry slug by a deep copy and returns it, so it
+// can be changed without touching states that share it; nil when there
+// is no such entry.
+func (ed *Edition) ownEntry(slug string) *PublishedEntry {
+	v := ed.Entries[slug]
+	if v == nil {
+		return nil
+	}
+	c := *v
+	c.Scores = maps.Clone(v.Scores)
+	if c.Scores == nil {
+		c.Scores = map[string]int{}
+	}
+	c.Attributes = make(map[string][]string, len(v.Attributes))
+	for a, t := range v.Attributes {
+		c.Attributes[a] = slices.Clone(t)
+	}
+	ed.Entries[slug] = &c
+	return &c
 }
 
 // EntrySlugs returns the published entries' slugs, sorted.

@@ -27,7 +27,7 @@ type Impact struct {
 // 训练 scenario #4 → #2". A new entry counts from no rank.
 func RankImpact(r *Ranking, ed *Edition, p *Proposal, newEntryCategory string) Impact {
 	after := ed.Clone()
-	pe := after.Entries[p.Entry]
+	pe := after.ownEntry(p.Entry)
 	if pe == nil {
 		pe = &PublishedEntry{Slug: p.Entry, Category: newEntryCategory, Scores: map[string]int{}, Attributes: map[string][]string{}}
 		after.Entries[p.Entry] = pe
