@@ -83,5 +83,5 @@ func (d *Desk) published(r *http.Request, in *command.PublishInput, _ domain.Res
 // ranking's form and a fresh preview of the same choice: after a 409 the
 // publisher sees what changed and can publish the new preview.
 func (d *Desk) publishFailed(w http.ResponseWriter, r *http.Request, in *command.PublishInput, st ui.FormState, status int) {
-	d.RenderPublish(w, r, status, PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, Failed: true}, st)
+	d.RenderPublish(w, r, status, PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, All: in.All, Failed: true}, st)
 }

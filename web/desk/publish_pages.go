@@ -15,6 +15,10 @@ import (
 // largest moves and one page of each list, never all of them.
 const publishPageSize = 50
 
+// listChosenUpTo is how many chosen proposals the publish forms list by
+// id; past it a preview of all of them posts "all" instead.
+const listChosenUpTo = 200
+
 // largestMoves is how many of the largest rank moves the preview lists
 // above the paged ranking.
 const largestMoves = 10
