@@ -159,7 +159,7 @@ func (ed *Edition) applyLists(number int, news []events.PublishedEntry, changes 
 // other way copies it first (ownEntry).
 func (ed *Edition) Clone() *Edition {
 	out := &Edition{Ranking: ed.Ranking, Number: ed.Number, Last: ed.Last, Seq: ed.Seq, MethodologyEdition: ed.MethodologyEdition,
-		Parts:     ed.Parts, // read only: replaced, never changed in place
+		Parts:     ed.Parts,     // read only: replaced, never changed in place
 		Schedules: ed.Schedules, // read only: a preview never changes schedules
 		Entries:   maps.Clone(ed.Entries)}
 	if out.Entries == nil {
