@@ -31,11 +31,14 @@ func TestEditionPartV1(t *testing.T) {
 			Size: &events.EditionSize{Parts: 2, Proposals: 2, NewEntries: 2, Changes: 2}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			subject, h, body := storedV1(t, "edition", "part_recorded", "gpu-cloud")
-			subject = "crossrank.edition.gpu-cloud." + tt.event
+			// The headers of a stored v1 event; the subject, type and body
+			// are this fixture's.
+			_, h, _ := storedV1(t, "edition", "part_recorded", "gpu-cloud")
+			subject := "crossrank.edition.gpu-cloud." + tt.event
 			h[events.HeaderType] = []string{tt.typ}
-			if body, _ = os.ReadFile(filepath.Join("testdata", "v1", tt.name+".json")); len(body) == 0 {
-				t.Fatal("no fixture")
+			body, err := os.ReadFile(filepath.Join("testdata", "v1", tt.name+".json"))
+			if err != nil {
+				t.Fatal(err)
 			}
 			body = bytes.TrimSpace(body)
 			ev, err := events.Decode(subject, h, body, 7)
