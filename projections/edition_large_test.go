@@ -86,7 +86,7 @@ func largeRanking(t *testing.T, entries, criteria int) (*jstest.Env, string, []s
 	t.Helper()
 	env := jstest.Start(t)
 	start := time.Now()
-	slug, ids, err := history.LargeRanking(context.Background(), env.Store, history.Large{Entries: entries, Criteria: criteria, Seed: 1})
+	slug, ids, err := history.LargeRanking(context.Background(), env.Store, history.ReadyEdition{Entries: entries, Criteria: criteria, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

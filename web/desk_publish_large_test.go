@@ -21,7 +21,7 @@ import (
 func TestDeskPublishLargeEdition(t *testing.T) {
 	const entries, criteria = 2_000, 10
 	e := newAdminEnv(t)
-	slug, ids, err := history.LargeRanking(e.ctx, e.store, history.Large{Entries: entries, Criteria: criteria, Seed: 2})
+	slug, ids, err := history.LargeRanking(e.ctx, e.store, history.ReadyEdition{Entries: entries, Criteria: criteria, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

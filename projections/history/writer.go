@@ -36,9 +36,6 @@ type Writer struct {
 	Folded bool
 	// BatchSize is how many events an append holds at most; 0: 100.
 	BatchSize int
-	// Batch is how many events an append holds at most; 0 means
-	// batchSize. A large dataset appends fewer, larger batches.
-	Batch int
 
 	ctx   context.Context
 	store events.Store
@@ -82,11 +79,6 @@ func (w *Writer) As(actor domain.Actor) func([]domain.Change, error) error {
 			changes = unfolded
 		}
 		if len(w.batch)+len(changes) > cmp.Or(w.BatchSize, batchSize) {
-		limit := w.Batch
-		if limit <= 0 {
-			limit = batchSize
-		}
-		if len(w.batch)+len(changes) > limit {
 			if err := w.Flush(); err != nil {
 				return err
 			}
