@@ -15,7 +15,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-const rankingUsage = "usage: crossrank ranking export SLUG --out FILE | import FILE --as USER"
+const rankingUsage = "usage: crossrank ranking export SLUG --out FILE | import FILE --as USER [--ranking SLUG] [--dry-run]"
 
 // parseRanking parses `crossrank ranking export|import …`: the ranking
 // file (docs/ranking-file.md). Export writes a ranking's published edition;
@@ -34,6 +34,8 @@ func parseRanking(args []string, w io.Writer) (*storeCommand, error) {
 	fs, sc := newFlags("ranking "+sub, w)
 	out := fs.String("out", "", "file to write (export)")
 	as := fs.String("as", "", "the user the proposals are opened as; must hold the editor role (import)")
+	ranking := fs.String("ranking", "", "the ranking a CSV file's rows are for (import)")
+	dryRun := fs.Bool("dry-run", false, "check the file and print what importing it would do; store nothing (import)")
 	if err := fs.Parse(reorder(args)); err != nil {
 		return nil, err
 	}
@@ -53,9 +55,13 @@ func parseRanking(args []string, w io.Writer) (*storeCommand, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.forward = []string{"import", path, "--as", *as}
+		sc.forward = []string{"import", path, "--as", *as, "--ranking", *ranking}
+		if *dryRun {
+			sc.forward = append(sc.forward, "--dry-run")
+		}
+		in := importInput{path: path, user: *as, ranking: *ranking, dryRun: *dryRun}
 		sc.run = func(ctx context.Context, e *env, w io.Writer) error {
-			return importRanking(ctx, e.commands, path, *as, w)
+			return importRanking(ctx, e.commands, in, w)
 		}
 	default:
 		return nil, usageError(rankingUsage)
@@ -93,12 +99,22 @@ func exportRanking(ctx context.Context, h *domain.Handler, slug, path string, w 
 	return nil
 }
 
-// importRanking imports the file at path as user, who must exist and hold
-// the editor role; the events record that they acted from the command line.
-func importRanking(ctx context.Context, h *domain.Handler, path, user string, w io.Writer) error {
-	u, err := h.User(ctx, user)
+// importInput is what `ranking import` was asked to do.
+type importInput struct {
+	path    string // absolute
+	user    string
+	ranking string // a CSV's ranking
+	dryRun  bool
+}
+
+// importRanking checks the file at in.path as in.user, who must exist and
+// hold the editor role, prints what importing it does and, unless it is a
+// dry run or the file has mistakes, does it; the events say the user
+// acted from the command line.
+func importRanking(ctx context.Context, h *domain.Handler, in importInput, w io.Writer) error {
+	u, err := h.User(ctx, in.user)
 	if errors.Is(err, domain.ErrUserMissing) {
-		return fmt.Errorf("--as %s: no such user", user)
+		return fmt.Errorf("--as %s: no such user", in.user)
 	}
 	if err != nil {
 		return err
@@ -106,32 +122,68 @@ func importRanking(ctx context.Context, h *domain.Handler, path, user string, w 
 	a := u.Actor()
 	a.Via = events.Via{Method: events.ViaCLI}
 	if !a.Has(domain.RoleEditor) {
-		return fmt.Errorf("--as %s: the user does not hold the editor role; nothing was imported", user)
+		return fmt.Errorf("--as %s: the user does not hold the editor role; nothing was imported", in.user)
 	}
-	r, err := os.Open(path)
+	data, err := os.ReadFile(in.path)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	f, err := rankfile.Decode(r)
+	f, sum, err := rankfile.Check(ctx, h, rankfile.Upload{Data: data, Ranking: in.ranking}, a, rankfile.Options{})
 	if err != nil {
 		return err
+	}
+	writeSummary(w, sum)
+	if len(sum.Problems) > 0 {
+		return fmt.Errorf("%s: %d problems; nothing was imported", in.path, len(sum.Problems))
+	}
+	if in.dryRun {
+		fmt.Fprintln(w, "dry run: nothing was stored")
+		return nil
 	}
 	rep, err := rankfile.Import(ctx, h, f, a)
 	switch {
 	case err != nil && rep.Appended:
-		return fmt.Errorf("%s: %w; partly imported: run the same import again to finish it", path, err)
+		return fmt.Errorf("%s: %w; partly imported: run the same import again to finish it", in.path, err)
 	case err != nil:
-		return fmt.Errorf("%s: %w; nothing was imported", path, err)
+		return fmt.Errorf("%s: %w; nothing was imported", in.path, err)
 	}
 	if !rep.Appended {
-		fmt.Fprintf(w, "%s: already imported; nothing new was opened\n", path)
+		fmt.Fprintf(w, "%s: already imported; nothing new was opened\n", in.path)
 		return nil
 	}
 	if rep.Definition != "" {
 		fmt.Fprintf(w, "methodology proposal %s\n", rep.Definition)
 	}
 	fmt.Fprintf(w, "imported %s as %s: %d entry proposals submitted for review; nothing is published until reviewers approve and a publisher publishes\n",
-		f.Slug, user, len(rep.Proposals))
+		f.Slug, in.user, len(rep.Proposals))
 	return nil
+}
+
+// writeSummary prints what an import finds to do: the same counts and
+// problems the desk's import page and the API's dry run show.
+func writeSummary(w io.Writer, s rankfile.Summary) {
+	fmt.Fprintf(w, "ranking %s", s.Ranking)
+	switch {
+	case s.NewRanking:
+		fmt.Fprint(w, " (new: a methodology proposal defines it)")
+	case s.Methodology:
+		fmt.Fprint(w, " (a methodology change proposal opens)")
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "entries %d: new %d, unchanged %d\n", s.Entries, s.NewEntries, s.UnchangedEntries)
+	fmt.Fprintf(w, "scores: changed %d, unchanged %d\n", s.ChangedScores, s.UnchangedScores)
+	fmt.Fprintf(w, "proposals: to open %d, already open %d\n", s.Open, s.AlreadyOpen)
+	for _, c := range s.Changes {
+		from := "-"
+		if c.From != nil {
+			from = fmt.Sprint(*c.From)
+		}
+		fmt.Fprintf(w, "  %s %s: %s -> %d\n", c.Entry, c.Criterion, from, c.To)
+	}
+	if n := s.ChangedScores - len(s.Changes); n > 0 {
+		fmt.Fprintf(w, "  … and %d more score changes\n", n)
+	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(w, "error: %s\n", p.Error())
+	}
 }

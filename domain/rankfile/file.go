@@ -19,9 +19,10 @@ import (
 // Format is the value of a ranking file's "format" field.
 const Format = "crossrank.ranking/v1"
 
-// MaxSize bounds a ranking file: 1,000 entries with 100 evidence items
-// each fit; a larger file is refused before it is decoded.
-const MaxSize = 10 << 20
+// MaxSize bounds a ranking file: 10,000 entries × 10 criteria × 3
+// evidence items fit with room to spare; a larger file is refused before
+// it is decoded.
+const MaxSize = 32 << 20
 
 // ErrTooLarge refuses a file of more than MaxSize bytes.
 var ErrTooLarge = fmt.Errorf("ranking file: larger than %d MiB", MaxSize>>20)

@@ -20,6 +20,26 @@ type Options struct {
 	Rationale string
 	// Draft leaves every proposal a draft instead of submitting it.
 	Draft bool
+	// Progress, when set, hears how far the check and the opening are:
+	// done of total entries. It is called from the importing goroutine.
+	Progress func(s Stage, done, total int)
+}
+
+// Stage names what an import is doing when it reports progress.
+type Stage string
+
+const (
+	StageCheck Stage = "check" // checking every entry against the domain
+	StageOpen  Stage = "open"  // opening the proposals
+)
+
+// progressEvery is how many entries pass between two progress reports.
+const progressEvery = 50
+
+func (o Options) progress(s Stage, done, total int) {
+	if o.Progress != nil && (done%progressEvery == 0 || done == total) {
+		o.Progress(s, done, total)
+	}
 }
 
 // Report says what an import opened.
@@ -27,6 +47,7 @@ type Report struct {
 	Definition string   // the methodology proposal ("": the methodology was the ranking's already)
 	Proposals  []string // one per entry, in the file's order
 	Appended   bool     // false: everything was already there
+	Summary    Summary  // what the import found to do, as DryRun reports it
 }
 
 // Import opens, as actor, the proposals a ranking file asks for and submits
@@ -51,10 +72,12 @@ func ImportWith(ctx context.Context, h *domain.Handler, f *File, actor domain.Ac
 	if err != nil {
 		return Report{}, err
 	}
-	return pl.run(ctx, h, actor)
+	return pl.run(ctx, h, actor, o)
 }
 
 // build makes the plan and checks it whole against the store's states.
+// A file's mistakes come back together as Problems (at most maxProblems),
+// so one dry run names them all; any other error stops it.
 func build(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor, o Options) (*plan, error) {
 	r, err := h.Ranking(ctx, f.Slug)
 	isNew := errors.Is(err, domain.ErrRankingMissing)
@@ -65,62 +88,125 @@ func build(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor, 
 	if err != nil {
 		return nil, err
 	}
-	pl := &plan{draft: o.Draft}
+	pl := &plan{draft: o.Draft, newRanking: isNew}
+	var problems Problems
 	against := r
 	if isNew {
 		r, against = &domain.Ranking{}, domain.ProposedRanking(f.Slug, f.Methodology)
 	}
 	if isNew || len(domain.DiffMethodology(r.Methodology(), f.Methodology, false)) > 0 {
 		pl.definition = definition(f, isNew, o)
-		stored, err := exists(ctx, h, pl.definition.open.ID)
-		if err != nil {
+		if pl.definition.exists, err = exists(ctx, h, pl.definition.open.ID); err != nil {
 			return nil, err
 		}
-		if !stored {
+		if !pl.definition.exists {
 			if err := pl.definition.check(r, ed, actor); err != nil {
-				return nil, err
+				problems = problems.add(err)
 			}
 		}
 	}
 	seen := map[string]bool{}
 	for i, e := range f.Entries {
-		ep := entryPlan{path: fmt.Sprintf("entries[%d]", i), submit: !o.Draft}
+		o.progress(StageCheck, i, len(f.Entries))
+		if len(problems) >= maxProblems {
+			break
+		}
+		path := fmt.Sprintf("entries[%d]", i)
 		if seen[e.Slug] {
-			return nil, domain.Invalid(ep.path+".slug", "field.repeats", domain.Args{"value": e.Slug})
+			problems = problems.add(domain.Invalid(path+".slug", "field.repeats", domain.Args{"value": e.Slug}))
+			continue
 		}
 		seen[e.Slug] = true
-		id := contentID(e.Slug, f.Slug, e)
-		if o.ProposalID != nil {
-			id = o.ProposalID(e)
+		ep, err := entryOf(ctx, h, f.Slug, e, ed, o)
+		if err != nil {
+			return nil, err
 		}
-		ep.open = domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: f.Slug, Entry: e.Slug, Title: title(e.Name)}
+		ep.path = path
 		if isNew {
 			ep.open.DependsOn = pl.definition.open.ID
 		}
-		entry, err := h.Entry(ctx, f.Slug, e.Slug)
-		switch {
-		case errors.Is(err, domain.ErrEntryMissing):
-			entry = nil
-			if ed.Entry(e.Slug) == nil {
-				ep.open.NewEntry = &domain.NewEntry{Name: e.Name, Category: e.Category, Website: e.Website, Description: e.Description}
-			}
-		case err != nil:
-			return nil, err
+		if ep.unchanged {
+			pl.unchanged = append(pl.unchanged, ep)
+			continue
 		}
-		if err := entryCommands(&ep, e); err != nil {
-			return nil, err
-		}
-		if ep.exists, err = exists(ctx, h, id); err != nil {
-			return nil, err
+		if err := entryCommands(&ep, ep.entry); err != nil {
+			problems = problems.add(err)
+			continue
 		}
 		if !ep.exists {
-			if err := ep.check(against, entry, ed, actor); err != nil {
-				return nil, err
+			if err := ep.check(against, ep.stored, ed, actor); err != nil {
+				problems = problems.add(err)
+				continue
 			}
 		}
 		pl.entries = append(pl.entries, ep)
 	}
+	o.progress(StageCheck, len(f.Entries), len(f.Entries))
+	if len(problems) > 0 {
+		return pl, problems
+	}
 	return pl, nil
+}
+
+// entryOf starts e's plan: its proposal's id, whether that proposal is
+// stored, the entry as it is, and the values e holds that are already
+// published without new evidence (unchanged: nothing to propose for them).
+func entryOf(ctx context.Context, h *domain.Handler, slug string, e Entry, ed *domain.Edition, o Options) (entryPlan, error) {
+	ep := entryPlan{submit: !o.Draft}
+	stored, err := h.Entry(ctx, slug, e.Slug)
+	switch {
+	case errors.Is(err, domain.ErrEntryMissing):
+		stored = nil
+	case err != nil:
+		return ep, err
+	}
+	ep.stored = stored
+	pub := ed.Entry(e.Slug)
+	ep.entry, ep.same = unchangedScores(e, pub)
+	ep.unchanged = pub != nil && len(ep.entry.Scores) == 0 && len(ep.entry.Attributes) == 0 && len(ep.entry.Evidence) == 0
+	id := contentID(e.Slug, slug, ep.entry)
+	if o.ProposalID != nil {
+		id = o.ProposalID(ep.entry)
+	}
+	ep.open = domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: slug, Entry: e.Slug, Title: title(e.Name)}
+	if stored == nil && pub == nil {
+		ep.open.NewEntry = &domain.NewEntry{Name: e.Name, Category: e.Category, Website: e.Website, Description: e.Description}
+	}
+	if !ep.unchanged {
+		if ep.exists, err = exists(ctx, h, id); err != nil {
+			return ep, err
+		}
+	}
+	for _, s := range ep.entry.Scores {
+		var from *int
+		if pub != nil {
+			if v, ok := pub.Scores[s.Criterion]; ok {
+				from = &v
+			}
+		}
+		ep.scoreFrom = append(ep.scoreFrom, from)
+	}
+	return ep, nil
+}
+
+// unchangedScores returns e without the scores that repeat a published
+// value and cite no evidence (a ranking's own CSV read back holds only
+// such rows), and how many it left out. Such a score proposes nothing; a
+// score citing evidence is kept, since the evidence is news.
+func unchangedScores(e Entry, pub *domain.PublishedEntry) (Entry, int) {
+	if pub == nil {
+		return e, 0
+	}
+	out, same := e, 0
+	out.Scores = nil
+	for _, s := range e.Scores {
+		if v, ok := pub.Scores[s.Criterion]; ok && v == s.Value && len(s.Evidence) == 0 {
+			same++
+			continue
+		}
+		out.Scores = append(out.Scores, s)
+	}
+	return out, same
 }
 
 // definition builds the methodology proposal for f.
@@ -158,8 +244,8 @@ func exists(ctx context.Context, h *domain.Handler, id string) (bool, error) {
 
 // run carries out a checked plan. A command already carried out (same
 // command id) replays and appends nothing.
-func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor) (Report, error) {
-	var rep Report
+func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor, o Options) (Report, error) {
+	rep := Report{Summary: pl.summary()}
 	var err error
 	do := func(path string, cmd func() (domain.Result, error)) {
 		if err != nil {
@@ -185,7 +271,8 @@ func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor) (Rep
 		do("methodology", func() (domain.Result, error) { return h.ProposeMethodology(ctx, a, d.propose) })
 		submit("methodology", d.open.ID)
 	}
-	for _, e := range pl.entries {
+	for i, e := range pl.entries {
+		o.progress(StageOpen, i, len(pl.entries))
 		rep.Proposals = append(rep.Proposals, e.open.ID)
 		if !e.exists {
 			// Only opening cannot replay by its command id once the entry
@@ -204,6 +291,9 @@ func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor) (Rep
 			do(e.path, func() (domain.Result, error) { return h.ProposeAttribute(ctx, a, c) })
 		}
 		submit(e.path, e.open.ID)
+	}
+	if err == nil {
+		o.progress(StageOpen, len(pl.entries), len(pl.entries))
 	}
 	return rep, err
 }

@@ -19,22 +19,30 @@ import (
 type plan struct {
 	definition *definitionPlan // nil: the methodology is already the ranking's
 	entries    []entryPlan
-	draft      bool // leave every proposal a draft
+	unchanged  []entryPlan // published entries the file repeats: nothing to open
+	draft      bool        // leave every proposal a draft
+	newRanking bool
 }
 
 type definitionPlan struct {
 	open    domain.OpenProposal
 	propose domain.ProposeMethodology
+	exists  bool // the proposal is already stored: its commands replay
 }
 
 type entryPlan struct {
-	path     string // "entries[4]"
-	open     domain.OpenProposal
-	evidence []domain.AddEvidence
-	scores   []domain.ProposeScore
-	attrs    []domain.ProposeAttribute
-	submit   bool
-	exists   bool // the proposal is already stored: its commands replay
+	path      string // "entries[4]"
+	entry     Entry  // as the file holds it, less the scores it repeats unchanged
+	stored    *domain.Entry
+	same      int    // scores left out: the published value, no new evidence
+	scoreFrom []*int // per entry.Scores: the published value (nil: none)
+	unchanged bool   // published, and the file changes nothing of it
+	open      domain.OpenProposal
+	evidence  []domain.AddEvidence
+	scores    []domain.ProposeScore
+	attrs     []domain.ProposeAttribute
+	submit    bool
+	exists    bool // the proposal is already stored: its commands replay
 }
 
 // contentID derives an id from a readable prefix and a hash of what it
@@ -67,7 +75,7 @@ func at(path string, err error) error {
 		c.Field = path + "." + fe.Field
 		return &c
 	}
-	return fmt.Errorf("%s: %w", path, err)
+	return &pathError{path: path, err: err}
 }
 
 // evolve applies the changes a decision made to the proposal held in memory.

@@ -183,7 +183,7 @@ func TestImportRefusesBadInput(t *testing.T) {
 	defer cancel()
 	s := newStore(t, ctx)
 	huge := append([]byte(`{"format":"crossrank.ranking/v1","slug":"x","methodology":{"title":{"zh":"`),
-		bytes.Repeat([]byte("a"), 20<<20)...)
+		bytes.Repeat([]byte("a"), 40<<20)...)
 	badUTF8 := bytes.Replace(encoded(t, demo.File()), []byte("GPU"), []byte("GP\xff"), 1)
 	reviewer := domain.Actor{Name: "rev", Roles: []string{domain.RoleReviewer, domain.RolePublisher}}
 	for _, c := range []struct {
@@ -197,7 +197,7 @@ func TestImportRefusesBadInput(t *testing.T) {
 		{"unknown evidence key", encoded(t, demoFile(func(f *rankfile.File) { f.Entries[2].Scores[0].Evidence = []string{"nope"} })), importer, "entries[2].scores[0].evidence[0]"},
 		{"control character", encoded(t, demoFile(func(f *rankfile.File) { f.Entries[1].Name.En = "Ali\x07yun" })), importer, "entries[1].name"},
 		{"unknown field", []byte(`{"format":"crossrank.ranking/v1","slug":"x","methodology":{},"extra":1}`), importer, ""},
-		{"20 MB", huge, importer, ""},
+		{"40 MB", huge, importer, ""},
 		{"invalid UTF-8", badUTF8, importer, ""},
 		{"not an editor", encoded(t, demo.File()), reviewer, ""},
 	} {
