@@ -37,6 +37,8 @@ func (s *Server) routes() {
 	// proposal reads, the edition preview and the methodology. The audit
 	// export is the desk's (see desk.Routes).
 	api.Routes(s.mux, s.commands, api.Reads{Models: s.read, Guard: read})
+	// The import of a ranking file or CSV, the desk's import page's door.
+	api.ImportRoutes(s.mux, s.commands, s.imports)
 
 	// The desk: dashboard, proposals, entries, publishing, the audit
 	// trail (and its export, GET /api/v1/audit), users and the account,

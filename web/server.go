@@ -17,6 +17,7 @@ import (
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/imports"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -102,6 +103,7 @@ var (
 type Server struct {
 	read       *projections.Store // nil until the pages need it
 	commands   *command.Deps      // the write path, shared by the API and the forms
+	imports    *imports.Jobs      // the file imports, shared by the desk's page and the API
 	ready      func(context.Context) error
 	log        *slog.Logger
 	now        func() time.Time
@@ -168,8 +170,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
+	s.imports = imports.New(cfg.Commands, s.log, s.now)
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
 		Passages: cfg.Passages, PublicURL: cfg.PublicURL})
+		Passages: cfg.Passages, Imports: s.imports})
 	// The server's scrape-time figures join the registry: one web server
 	// per Metrics.
 	if err := s.metrics.reg.Register(scrapeCollector{s}); err != nil {

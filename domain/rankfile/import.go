@@ -72,7 +72,9 @@ func ImportWith(ctx context.Context, h *domain.Handler, f *File, actor domain.Ac
 	if err != nil {
 		return Report{}, err
 	}
-	return pl.run(ctx, h, actor, o)
+	rep, err := pl.run(ctx, h, actor, o)
+	rep.Summary.Ranking, rep.Summary.Entries = f.Slug, len(f.Entries)
+	return rep, err
 }
 
 // build makes the plan and checks it whole against the store's states.

@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/imports"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -43,6 +44,8 @@ type Config struct {
 	// passes on ("https://rank.example"); "": the address the admin's
 	// request came to.
 	PublicURL string
+	// Imports runs the imports the import page starts; required.
+	Imports *imports.Jobs
 }
 
 // Sessions are the session operations the password forms need.
@@ -66,6 +69,14 @@ type Desk struct {
 	log       *slog.Logger
 	passages  Passages
 	publicURL string
+	cmd      *domain.Handler
+	write    *command.Deps
+	sessions Sessions
+	read     *projections.Store
+	verify   Verifier
+	log      *slog.Logger
+	passages Passages
+	imports  *imports.Jobs
 
 	streams   streamLimit   // the live streams open per session and address
 	closed    chan struct{} // closed by CloseStreams
@@ -76,6 +87,7 @@ type Desk struct {
 func New(cfg Config) *Desk {
 	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
 		passages: cfg.Passages, publicURL: cfg.PublicURL, closed: make(chan struct{})}
+		passages: cfg.Passages, imports: cfg.Imports, closed: make(chan struct{})}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
@@ -140,6 +152,12 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("GET /desk/rankings/{slug}/methodology", editor(d.serveChangeMethodology))
 	handle("POST /desk/rankings/{slug}/methodology", methodology())
 	handle(proposal+"methodology", methodology())
+	// Importing a ranking file or CSV: the upload, its dry run and
+	// progress, and the confirmation that opens its proposals.
+	handle("GET "+paths.Import, editor(d.serveImport))
+	handle("POST "+paths.Import, editor(d.importUpload))
+	handle("GET "+paths.Import+"/{id}", editor(d.serveImportJob))
+	handle("POST "+paths.Import+"/{id}/confirm", editor(d.importConfirm))
 	// The workflow around review: reviewers requested, comments and
 	// declared conflicts of interest.
 	handle(proposal+"reviewers", proposalForm(d, command.RequestReviewers, formNamed[command.ReviewersInput]("reviewers")))

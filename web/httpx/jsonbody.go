@@ -10,17 +10,29 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crossrank/crossrank/domain/rankfile"
+	"github.com/crossrank/crossrank/web/paths"
 )
 
 // MaxBody bounds every request body: forms and JSON alike. Past it the
 // request fails with 413.
 const MaxBody = 1 << 20
 
-// LimitBody caps the body of every request at MaxBody; reading past it
+// MaxUpload bounds the body of the uploads of a file to import: the
+// largest ranking file with room for the form around it.
+const MaxUpload = rankfile.MaxSize + 1<<20
+
+// LimitBody caps the body of every request at MaxBody, and of the file
+// imports (paths.Import, paths.APIImports) at MaxUpload; reading past it
 // fails with *http.MaxBytesError, which Status maps to 413.
 func LimitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		limit := int64(MaxBody)
+		if r.Method == http.MethodPost && (r.URL.Path == paths.Import || r.URL.Path == paths.APIImports) {
+			limit = MaxUpload
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -30,6 +30,10 @@ const (
 	Welcome = "/welcome"
 	// Search finds entries, proposals and evidence (?q=).
 	Search = "/desk/search"
+	// Import takes a ranking file or CSV to check and import; APIImports
+	// is its JSON door. Both take a body of up to httpx.MaxUpload.
+	Import     = "/desk/import"
+	APIImports = "/api/v1/imports"
 )
 
 // LoginURL returns the sign-in page that comes back to next afterwards (a
