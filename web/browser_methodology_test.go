@@ -29,6 +29,10 @@ func TestBrowserMethodology(t *testing.T) {
 	editor.do(
 		chromedp.Click(chromedp.CSS(`[data-testid="new-ranking"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="methodology-form"]`)),
+		// The form starts with one blank row a list; "add a row" posts
+		// it back with one more.
+		chromedp.Click(chromedp.CSS(`[data-testid="add-criteria"]`)),
+		chromedp.WaitVisible(chromedp.CSS(field("criteria[1].slug"))),
 	)
 	for name, value := range map[string]string{
 		"slug": "vector-db", "rationale": "Buyers asked for it", "title.zh": "向量数据库", "title.en": "Vector databases",

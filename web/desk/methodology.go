@@ -31,23 +31,16 @@ type methodologyFormView struct {
 	State      ui.FormState
 }
 
-// blankRows is how many empty rows each list offers after its filled ones;
-// more: save and edit the draft again.
-const blankRows = 3
+// blankRows is how many empty rows each list offers after the rows it
+// holds; its "add a row" button adds more (see methodology_rows.go).
+const blankRows = 1
 
 // Val returns the value a field shows.
 func (v methodologyFormView) Val(name string) string { return v.Values.Get(name) }
 
 // Rows returns the row indexes of list: the filled ones and blankRows more.
 func (v methodologyFormView) Rows(list string) []int {
-	n := 0
-	for k := range v.Values {
-		if rest, ok := strings.CutPrefix(k, list+"["); ok {
-			if i, err := strconv.Atoi(rest[:max(strings.IndexByte(rest, ']'), 0)]); err == nil {
-				n = max(n, i+1)
-			}
-		}
-	}
+	n := rowCount(v.Values, list)
 	out := make([]int, 0, n+blankRows)
 	for i := range n + blankRows {
 		out = append(out, i)

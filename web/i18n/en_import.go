@@ -55,4 +55,6 @@ var enImport = map[string]string{
 	"label.row":                           "row",
 	"label.score":                         "score",
 	"label.value":                         "score",
+	"desk.meth.add_row":                   "Add a row",
+	"desk.meth.remove_row":                "Remove this row",
 }

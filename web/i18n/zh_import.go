@@ -55,4 +55,6 @@ var zhImport = map[string]string{
 	"label.row":                           "行",
 	"label.score":                         "评分",
 	"label.value":                         "评分",
+	"desk.meth.add_row":                   "添加一行",
+	"desk.meth.remove_row":                "删除此行",
 }
