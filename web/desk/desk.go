@@ -145,7 +145,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	// methodology, and the edit of a methodology draft.
 	editor := func(h http.HandlerFunc) http.Handler { return role(domain.RoleEditor, h) }
 	methodology := func() http.Handler {
-		return command.Form(d.write, command.EditMethodology, methodologyDone, d.methodologyFailed)
+		return d.withRows(command.Form(d.write, command.EditMethodology, methodologyDone, d.methodologyFailed))
 	}
 	handle("GET /desk/rankings/new", editor(d.serveNewRanking))
 	handle("POST /desk/rankings", methodology())
