@@ -72,7 +72,7 @@ func Command(ctx context.Context, args []string) error {
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the generated data")
 	fs.StringVar(&o.work, "work", "", "directory for generated data, reused when seed and size match (default: a temporary directory, removed at the end)")
 	fs.BoolVar(&o.genSync, "gen-sync", false, "generate with SyncAlways too (default: generation only runs without it; every measurement runs with it)")
-	only := fs.String("only", "", "comma-separated phases to run: commands,import,rebuild,startup,sse,http,capture (default all)")
+	only := fs.String("only", "", "comma-separated phases to run: commands,import,rebuild,startup,sse,http,capture (default all), and scale (issue 26's 10,000 entries; only when named)")
 	fs.IntVar(&o.readers, "readers", 1000, "connected SSE readers")
 	fs.IntVar(&o.clients, "clients", 200, "concurrent HTTP clients")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured load per HTTP target and run")
@@ -171,6 +171,14 @@ func runAll(ctx context.Context, o *options, r *report) error {
 				return fmt.Errorf("import: %w", err)
 			}
 			r.imports = append(r.imports, im)
+		}
+		if slices.Contains(o.only, "scale") {
+			o.logf(" scale: import of %d entries (dry run, confirm) through the handler and RawPublish", scaleSize.Entries)
+			var sc scaleResult
+			if err := o.profiled(fmt.Sprintf("scale-%d", run), func() (err error) { sc, err = measureScale(ctx, o, run); return err }); err != nil {
+				return fmt.Errorf("scale: %w", err)
+			}
+			r.scale = append(r.scale, sc)
 		}
 		if o.want("rebuild") {
 			o.logf(" rebuild of %d events (child process) and RawReplay", r.hist.Events)

@@ -15,6 +15,7 @@ type report struct {
 	hist, web dataset
 	cmd       []commandsResult
 	imports   []importResult
+	scale     []scaleResult
 	rebuild   []rebuildResult
 	startup   []startupResult
 	sseP50    series
@@ -79,6 +80,7 @@ func (r *report) print(w io.Writer) {
 			im.proposals-1, importEvidence, im.bytes>>10, im.events),
 			rate.show(fmtRate), "RawPublish of the same events, sequential, as proposals/s: "+raw.show(fmtRate), ratio.show(fmtRatio), "≥ 0.5 of raw", verdict(ratio.median() >= 0.5))
 	}
+	r.scaleRows(t)
 	if len(r.rebuild) > 0 {
 		rate, raw := collect(r.rebuild, func(x rebuildResult) float64 { return x.rate }), collect(r.rebuild, func(x rebuildResult) float64 { return x.raw })
 		ratio := collect(r.rebuild, func(x rebuildResult) float64 { return x.rate / x.raw })
