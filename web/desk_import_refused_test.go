@@ -17,9 +17,9 @@ import (
 // in a category that does not exist are named by line and column, in
 // both languages, and nothing is stored.
 func TestDeskImportRefusesBadInput(t *testing.T) {
-	e := newSiteEnv(t)
-	c := importClient(e)
-	before := streamEnd(e)
+	e := newDemoEnv(t)
+	c := e.client("editor")
+	before := e.lastSeq()
 
 	res, _ := upload(c, "big.json", bytes.Repeat([]byte(" "), rankfile.MaxSize+1), "")
 	if res.StatusCode != http.StatusRequestEntityTooLarge {
@@ -80,7 +80,7 @@ func TestDeskImportRefusesBadInput(t *testing.T) {
 	if res.StatusCode != http.StatusConflict {
 		t.Errorf("confirming a file with problems: %d, want 409", res.StatusCode)
 	}
-	if n := streamEnd(e); n != before {
+	if n := e.lastSeq(); n != before {
 		t.Errorf("refused imports stored events: stream %d → %d", before, n)
 	}
 }
@@ -134,13 +134,13 @@ func apiImportDone(t *testing.T, c *client, location string) apiImport {
 // criteria × 3 evidence items through the API: the counts are right and
 // nothing is stored.
 func TestAPIImportAtScale(t *testing.T) {
-	e := newSiteEnv(t)
-	c := importClient(e)
+	e := newDemoEnv(t)
+	c := e.client("editor")
 	data, err := json.Marshal(rankfile.Generate("big", rankfile.Size{Entries: 10000, Criteria: 10, Evidence: 3, Seed: 26}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := streamEnd(e)
+	before := e.lastSeq()
 	res, body := c.do(http.MethodPost, "/api/v1/imports?dry_run=true", bytes.NewReader(data), http.Header{"Content-Type": {"application/json"}})
 	if res.StatusCode != http.StatusAccepted {
 		t.Fatalf("API import: %d %.300s", res.StatusCode, body)
@@ -151,7 +151,7 @@ func TestAPIImportAtScale(t *testing.T) {
 		s.ChangedScores != 100000 || s.Open != 10001 || s.AlreadyOpen != 0 {
 		t.Errorf("dry run of 10,000 entries: %+v", imp)
 	}
-	if n := streamEnd(e); n != before {
+	if n := e.lastSeq(); n != before {
 		t.Errorf("a dry run stored events: stream %d → %d", before, n)
 	}
 }

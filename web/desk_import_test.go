@@ -16,17 +16,6 @@ import (
 	"github.com/crossrank/crossrank/domain/rankfile"
 )
 
-// importClient is a client of the demo site signed in as its editor.
-func importClient(e *siteEnv) *client {
-	c := &client{t: e.t, h: e.srv.Handler(), cookies: map[string]*http.Cookie{}, header: http.Header{},
-		peer: "192.0.2." + strconv.Itoa(int(peerCounter.Add(1))%250+1) + ":40000"}
-	res, body := c.postForm("/login", map[string][]string{"username": {"editor"}, "password": {"pw"}})
-	if res.StatusCode != http.StatusSeeOther {
-		e.t.Fatalf("login: %d %.300s", res.StatusCode, body)
-	}
-	return c
-}
-
 // upload posts file to the import form, as a browser does.
 func upload(c *client, name string, file []byte, ranking string, header ...string) (*http.Response, string) {
 	c.t.Helper()
@@ -92,13 +81,13 @@ func counts(doc *goquery.Document) map[string]int {
 // proposal per entry and the definition; confirming again, or importing
 // the same file again, opens none.
 func TestDeskImportDryRunThenConfirm(t *testing.T) {
-	e := newSiteEnv(t)
-	c := importClient(e)
+	e := newDemoEnv(t)
+	c := e.client("editor")
 	data, err := json.Marshal(rankfile.Generate("desk-import", rankfile.Size{Entries: 60, Criteria: 4, Evidence: 2, Seed: 3}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := streamEnd(e)
+	before := e.lastSeq()
 	res, body := upload(c, "ranking.json", data, "")
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("upload: %d %.300s", res.StatusCode, body)
@@ -113,7 +102,7 @@ func TestDeskImportDryRunThenConfirm(t *testing.T) {
 			t.Errorf("dry run %s = %d, want %d", k, got[k], w)
 		}
 	}
-	if n := streamEnd(e); n != before {
+	if n := e.lastSeq(); n != before {
 		t.Fatalf("the dry run stored events: stream %d → %d", before, n)
 	}
 	if doc.Find(`[data-testid="import-confirm"]`).Length() != 1 {
@@ -135,7 +124,7 @@ func TestDeskImportDryRunThenConfirm(t *testing.T) {
 	if opened != 61 {
 		t.Errorf("%d proposals of desk-import stored, want 61", opened)
 	}
-	after := streamEnd(e)
+	after := e.lastSeq()
 	confirm() // a double submit
 	importPage(c, loc)
 	res, _ = upload(c, "ranking.json", data, "")
@@ -143,13 +132,13 @@ func TestDeskImportDryRunThenConfirm(t *testing.T) {
 	if again["open"] != 0 || again["already_open"] != 61 {
 		t.Errorf("importing again: %d to open, %d already open; want 0 and 61", again["open"], again["already_open"])
 	}
-	if n := streamEnd(e); n != after {
+	if n := e.lastSeq(); n != after {
 		t.Errorf("a second confirm or import stored events: stream %d → %d", after, n)
 	}
 }
 
 // proposalsOf counts the proposals of ranking in the read models.
-func proposalsOf(t *testing.T, e *siteEnv, ranking string) int {
+func proposalsOf(t *testing.T, e *demoEnv, ranking string) int {
 	t.Helper()
 	var n int
 	if err := e.read.DB().QueryRowContext(e.ctx, `SELECT count(*) FROM proposals WHERE ranking=?`, ranking).Scan(&n); err != nil {
@@ -162,10 +151,10 @@ func proposalsOf(t *testing.T, e *siteEnv, ranking string) int {
 // changes nothing. The same CSV with one score changed, and evidence for
 // it, proposes that change alone.
 func TestDeskImportCSVRoundTrip(t *testing.T) {
-	e := newSiteEnv(t)
-	c := importClient(e)
-	_, csvBody := e.get("/r/gpu-cloud/editions/1/ranking.csv")
-	before := streamEnd(e)
+	e := newDemoEnv(t)
+	c := e.client("editor")
+	_, csvBody := c.do(http.MethodGet, "/r/gpu-cloud/editions/1/ranking.csv", nil, nil)
+	before := e.lastSeq()
 	res, body := upload(c, "ranking.csv", []byte(csvBody), demo.RankingSlug)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("upload: %d %.300s", res.StatusCode, body)
@@ -200,18 +189,7 @@ func TestDeskImportCSVRoundTrip(t *testing.T) {
 	if got["problems"] != 0 || got["changed_scores"] != 1 || got["open"] != 1 || got["unchanged_entries"] != 8 {
 		t.Errorf("one score changed: %v; problems: %s", got, doc.Find(`[data-testid="import-problems"]`).Text())
 	}
-	if n := streamEnd(e); n != before {
+	if n := e.lastSeq(); n != before {
 		t.Errorf("dry runs stored events: stream %d → %d", before, n)
 	}
-}
-
-// streamEnd is the store's last sequence: the same before and after a
-// request shows it stored nothing.
-func streamEnd(e *siteEnv) uint64 {
-	e.t.Helper()
-	n, err := e.store.LastSequence(e.ctx)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return n
 }

@@ -42,11 +42,11 @@ func (d *Desk) withRows(save http.Handler) http.Handler {
 		}
 		switch {
 		case add != "" && isList(add):
-			// The form sent its blank row, which the page shows again
-			// with one more blank after it; a client that sent none gets
-			// one first.
-			if n := rowCount(values, add); n == 0 || !rowBlank(values, add, n-1) {
-				values.Set(fmt.Sprintf("%s[%d].%s", add, n, firstField(add)), "")
+			// The page shows the rows sent and one blank row more, so each
+			// press adds one; a client that sent none of the list's rows
+			// gets a first one to count from.
+			if rowCount(values, add) == 0 {
+				values.Set(fmt.Sprintf("%s[0].%s", add, firstField(add)), "")
 			}
 		case remove != "":
 			list, i, ok := rowOf(remove)
@@ -85,17 +85,6 @@ func firstField(list string) string {
 		return "key"
 	}
 	return "slug"
-}
-
-// rowBlank reports whether every field of row i of list is empty.
-func rowBlank(values url.Values, list string, i int) bool {
-	prefix := fmt.Sprintf("%s[%d].", list, i)
-	for k, vs := range values {
-		if strings.HasPrefix(k, prefix) && strings.TrimSpace(strings.Join(vs, "")) != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // rowOf parses "criteria[2]".
