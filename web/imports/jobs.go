@@ -33,9 +33,10 @@ const (
 	Failed   State = "failed"   // the store failed; importing the file again resumes
 )
 
-// keep bounds the jobs held: a server keeps the latest, and an upload
-// while all of them run is refused (ErrBusy).
-const keep = 16
+// keep bounds the jobs held, and so the memory their files take (a
+// checked file waits in memory for its confirmation): a server keeps the
+// latest, and an upload while all of them run is refused (ErrBusy).
+const keep = 8
 
 var (
 	// ErrMissing: no job by that id of that user (another user's job is
@@ -87,7 +88,7 @@ type Jobs struct {
 
 // New returns the imports run through h.
 func New(h *domain.Handler, log *slog.Logger, now func() time.Time) *Jobs {
-	return &Jobs{h: h, log: log, now: now, jobs: map[string]*job{}, idle: make(chan struct{})}
+	return &Jobs{h: h, log: log, now: now, jobs: map[string]*job{}}
 }
 
 // Check starts the dry run of u as actor (who must hold the editor role)
@@ -169,34 +170,11 @@ func (js *Jobs) Confirm(id, user string) (Job, error) {
 	return j.Job, nil
 }
 
-// Wait blocks until job id no longer runs or ctx ends.
-func (js *Jobs) Wait(ctx context.Context, id string) error {
-	for {
-		js.mu.Lock()
-		j, ok := js.jobs[id]
-		running := ok && (j.State == Checking || j.State == Opening)
-		idle := js.idle
-		js.mu.Unlock()
-		if !running {
-			return nil
-		}
-		select {
-		case <-idle:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
 // update changes j under the lock.
 func (js *Jobs) update(j *job, f func(*job)) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	f(j)
-	if j.State != Checking && j.State != Opening {
-		close(js.idle)
-		js.idle = make(chan struct{})
-	}
 }
 
 func (js *Jobs) progress(j *job) func(rankfile.Stage, int, int) {
