@@ -82,8 +82,7 @@ type Jobs struct {
 
 	mu    sync.Mutex
 	jobs  map[string]*job
-	order []string      // oldest first
-	idle  chan struct{} // closed and replaced whenever a job stops running
+	order []string // oldest first
 }
 
 // New returns the imports run through h.
