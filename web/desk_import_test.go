@@ -83,6 +83,12 @@ func counts(doc *goquery.Document) map[string]int {
 func TestDeskImportDryRunThenConfirm(t *testing.T) {
 	e := newDemoEnv(t)
 	c := e.client("editor")
+	if testCount(e.page(c, "/desk", http.StatusOK), "import-link") != 1 {
+		t.Error("the dashboard does not link the import page")
+	}
+	if testCount(e.page(c, "/desk/import", http.StatusOK), "import-form") != 1 {
+		t.Error("the import page has no form")
+	}
 	data, err := json.Marshal(rankfile.Generate("desk-import", rankfile.Size{Entries: 60, Criteria: 4, Evidence: 2, Seed: 3}))
 	if err != nil {
 		t.Fatal(err)

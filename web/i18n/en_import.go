@@ -57,4 +57,5 @@ var enImport = map[string]string{
 	"label.value":                         "score",
 	"desk.meth.add_row":                   "Add a row",
 	"desk.meth.remove_row":                "Remove this row",
+	"desk.import.link":                    "Import a file",
 }

@@ -57,4 +57,5 @@ var zhImport = map[string]string{
 	"label.value":                         "评分",
 	"desk.meth.add_row":                   "添加一行",
 	"desk.meth.remove_row":                "删除此行",
+	"desk.import.link":                    "导入文件",
 }
