@@ -26,6 +26,12 @@ func TestDeskImportRefusesBadInput(t *testing.T) {
 		t.Errorf("a file over the limit: status %d, want 413", res.StatusCode)
 	}
 
+	res, _ = c.do(http.MethodPost, "/api/v1/imports?ranking="+demo.RankingSlug, bytes.NewReader(bytes.Repeat([]byte("a"), rankfile.MaxSize+1)),
+		http.Header{"Content-Type": {"text/csv"}})
+	if res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an API upload over the limit: status %d, want 413", res.StatusCode)
+	}
+
 	const head = "entry,entry_name_zh,entry_name_en,category,criterion,score,rationale,evidence_claim,source_url,excerpt,observed_on\r\n"
 	const ok = ",Why,Claim,https://example.org/a,Quote,2026-11-01\r\n"
 	for _, c2 := range []struct {
