@@ -173,7 +173,7 @@ func runAll(ctx context.Context, o *options, r *report) error {
 			r.imports = append(r.imports, im)
 		}
 		if slices.Contains(o.only, "scale") {
-			o.logf(" scale: import of %d entries (dry run, confirm) through the handler and RawPublish", scaleSize.Entries)
+			o.logf(" scale: import of a generated ranking (dry run, confirm) through the handler and RawPublish")
 			var sc scaleResult
 			if err := o.profiled(fmt.Sprintf("scale-%d", run), func() (err error) { sc, err = measureScale(ctx, o, run); return err }); err != nil {
 				return fmt.Errorf("scale: %w", err)
