@@ -66,8 +66,8 @@ func joinPath(parent, key string) string {
 	return parent + "." + key
 }
 
-// frame is an object or array the walk is inside.
-type frame struct {
+// locFrame is an object or array the locator's walk is inside.
+type locFrame struct {
 	path      string
 	object    bool
 	expectKey bool   // an object's next token is a key
@@ -79,7 +79,7 @@ type frame struct {
 func (l *JSONLocator) offsets(want map[string]bool) map[string]int {
 	found := map[string]int{}
 	dec := json.NewDecoder(bytes.NewReader(l.data))
-	var stack []*frame
+	var stack []*locFrame
 	next := func() { // the current value of the innermost frame is done
 		if len(stack) == 0 {
 			return
@@ -97,7 +97,7 @@ func (l *JSONLocator) offsets(want map[string]bool) map[string]int {
 			break
 		}
 		d, isDelim := tok.(json.Delim)
-		var top *frame
+		var top *locFrame
 		if len(stack) > 0 {
 			top = stack[len(stack)-1]
 		}
@@ -123,7 +123,7 @@ func (l *JSONLocator) offsets(want map[string]bool) map[string]int {
 			found[path] = valueStart(l.data, int(off))
 		}
 		if isDelim {
-			stack = append(stack, &frame{path: path, object: d == '{', expectKey: d == '{'})
+			stack = append(stack, &locFrame{path: path, object: d == '{', expectKey: d == '{'})
 			continue
 		}
 		next()
