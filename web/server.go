@@ -172,8 +172,7 @@ func New(cfg Config) (*Server, error) {
 		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
 	s.imports = imports.New(cfg.Commands, s.log, s.now)
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
-		Passages: cfg.Passages, PublicURL: cfg.PublicURL})
-		Passages: cfg.Passages, Imports: s.imports})
+		Passages: cfg.Passages, PublicURL: cfg.PublicURL, Imports: s.imports})
 	// The server's scrape-time figures join the registry: one web server
 	// per Metrics.
 	if err := s.metrics.reg.Register(scrapeCollector{s}); err != nil {

@@ -69,14 +69,7 @@ type Desk struct {
 	log       *slog.Logger
 	passages  Passages
 	publicURL string
-	cmd      *domain.Handler
-	write    *command.Deps
-	sessions Sessions
-	read     *projections.Store
-	verify   Verifier
-	log      *slog.Logger
-	passages Passages
-	imports  *imports.Jobs
+	imports   *imports.Jobs
 
 	streams   streamLimit   // the live streams open per session and address
 	closed    chan struct{} // closed by CloseStreams
@@ -86,8 +79,7 @@ type Desk struct {
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
 	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
-		passages: cfg.Passages, publicURL: cfg.PublicURL, closed: make(chan struct{})}
-		passages: cfg.Passages, imports: cfg.Imports, closed: make(chan struct{})}
+		passages: cfg.Passages, publicURL: cfg.PublicURL, imports: cfg.Imports, closed: make(chan struct{})}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
