@@ -204,8 +204,8 @@ func TestNegotiate(t *testing.T) {
 // would let one silently win when join merges them.
 func TestCatalogPartsDisjoint(t *testing.T) {
 	for lang, parts := range map[string][]map[string]string{
-		En: {enShell, enProposals, enAuditUsers, enSite, enErrors, enMethodology, enProvenance, enWorkflow, enCaptures, enQuorum, enReview, enAccounts, enPaging, enEditionSize, enImport},
-		Zh: {zhShell, zhProposals, zhAuditUsers, zhSite, zhErrors, zhMethodology, zhProvenance, zhWorkflow, zhCaptures, zhQuorum, zhReview, zhAccounts, zhPaging, zhEditionSize, zhImport},
+		En: enParts,
+		Zh: zhParts,
 	} {
 		n := 0
 		for _, p := range parts {
