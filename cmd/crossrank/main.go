@@ -28,15 +28,19 @@ Usage:
   crossrank user reset NAME        ends NAME's sessions and tokens, prints a new one-time link
   crossrank user list
   crossrank user grant NAME ROLE   |  crossrank user revoke NAME ROLE
-  crossrank user add|passwd NAME --password P   only when you, the operator, are NAME
+  crossrank user add NAME --role R --password P   only when you, the operator, are NAME
+  crossrank user passwd NAME --password P         only when you, the operator, are NAME
   crossrank token create NAME [--name LABEL] [--days N]   (N=0: never expires; default 90)
   crossrank rebuild                replay the stream into fresh read models (server stopped)
   crossrank verify                 replay and check editions, published scores and the audit trail
   crossrank export --out DIR       write the public site as static files (atomic)
   crossrank ranking export SLUG --out FILE   write a ranking's published edition as a ranking file
-  crossrank ranking import FILE --as USER    open its methodology and entries as proposals for review
+  crossrank ranking import FILE --as USER [--ranking SLUG] [--dry-run]
+                                   open its methodology and entries as proposals for review (a ranking
+                                   file, or a CSV with --ranking); --dry-run prints what it would do
                                    (USER must be an editor; importing the same file again opens nothing)
-  crossrank bench [--runs 3] [--events 1000000] [--quick] [--work DIR]   measure against the raw engine
+  crossrank bench [--runs 3] [--events 1000000] [--quick] [--only PART] [--work DIR]
+                                   measure against the raw engine (PART: commands, import, rebuild, http, capture, scale, …)
   crossrank version                versions of Crossrank, nats-server, SQLite and Go
   crossrank help                   this text
 
