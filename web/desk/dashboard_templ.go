@@ -675,7 +675,7 @@ func queueCard(p ui.Page, sec queueSection) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = ui.Paging(p, sec.Pager, "queue-"+sec.ID).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ui.Paging(p, sec.Pager, "queue-"+sec.ID, sec.Title).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -311,7 +311,7 @@ func searchPage(v searchView) templ.Component {
 								return templ_7745c5c3_Err
 							}
 						} else {
-							templ_7745c5c3_Err = ui.Paging(v.Page, sec.Pager, "search-"+sec.Kind).Render(ctx, templ_7745c5c3_Buffer)
+							templ_7745c5c3_Err = ui.Paging(v.Page, sec.Pager, "search-"+sec.Kind, sec.Title).Render(ctx, templ_7745c5c3_Buffer)
 							if templ_7745c5c3_Err != nil {
 								return templ_7745c5c3_Err
 							}

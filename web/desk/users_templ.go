@@ -126,7 +126,7 @@ func usersPage(v usersView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = ui.Paging(v.Page, v.Pager, "users").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ui.Paging(v.Page, v.Pager, "users", "").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -350,7 +350,7 @@ func webhooksPage(v webhooksView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = ui.Paging(v.Page, v.Pager, "webhooks").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = ui.Paging(v.Page, v.Pager, "webhooks", "").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

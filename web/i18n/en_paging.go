@@ -3,6 +3,7 @@ package i18n
 // enPaging holds the English words of paged lists and search.
 var enPaging = map[string]string{
 	"paging.label":              "Pages",
+	"paging.label_of":           "Pages: %s",
 	"paging.showing":            "%d–%d of %d",
 	"paging.prev":               "← Previous",
 	"paging.next":               "Next →",

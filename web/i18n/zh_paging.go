@@ -3,6 +3,7 @@ package i18n
 // zhPaging holds the Chinese words of paged lists and search.
 var zhPaging = map[string]string{
 	"paging.label":              "分页",
+	"paging.label_of":           "分页：%s",
 	"paging.showing":            "第 %d–%d 条，共 %d 条",
 	"paging.prev":               "← 上一页",
 	"paging.next":               "下一页 →",

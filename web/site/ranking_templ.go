@@ -295,7 +295,7 @@ func rankingPage(v rankingView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = ui.Paging(v.Page, v.Pager, "ranking").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = ui.Paging(v.Page, v.Pager, "ranking", "").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

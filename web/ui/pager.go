@@ -89,3 +89,11 @@ func PageHref(base *url.URL, n int) string {
 	u := url.URL{Path: base.Path, RawQuery: q.Encode()}
 	return u.String()
 }
+
+// pagingLabel names a pager's landmark, after its list when of is set.
+func pagingLabel(p Page, of string) string {
+	if of == "" {
+		return p.T("paging.label")
+	}
+	return p.T("paging.label_of", of)
+}
