@@ -54,13 +54,3 @@ func accept(t *testing.T, c *client, link, password string) (int, string) {
 	res, _ = c.postForm(paths.Welcome, form)
 	return res.StatusCode, res.Header.Get("Location")
 }
-
-// inviteAndAccept adds user through the desk and has them choose
-// testPassword on their link, as the admin and the person would: the way
-// a test gets a user added on the desk who can sign in.
-func inviteAndAccept(t *testing.T, admin *client, newClient func(string) *client, user string, roles ...string) {
-	t.Helper()
-	if status, loc := accept(t, newClient(""), invite(t, admin, user, roles...), testPassword); status != http.StatusSeeOther || loc != paths.Login+"?welcome=1" {
-		t.Fatalf("accept %s's invitation: status %d, Location %q", user, status, loc)
-	}
-}
