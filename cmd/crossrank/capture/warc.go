@@ -137,26 +137,36 @@ func newRecordID() string {
 	return fmt.Sprintf("<urn:uuid:%x-%x-%x-%x-%x>", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
 }
 
+// readFields reads a record's version line and WARC fields and checks that
+// it is an HTTP 'response' record whose block length n is within
+// MaxRecord; ReadRecord and the streaming reader (readHead) share it.
+func readFields(tp *textproto.Reader) (fields textproto.MIMEHeader, n int64, err error) {
+	version, err := tp.ReadLine()
+	if err != nil || (version != "WARC/1.1" && version != "WARC/1.0") {
+		return nil, 0, fmt.Errorf("%w: version line %q", ErrRecord, version)
+	}
+	fields, err = tp.ReadMIMEHeader()
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: WARC fields: %v", ErrRecord, err)
+	}
+	if fields.Get("Warc-Type") != "response" || !strings.HasPrefix(fields.Get("Content-Type"), "application/http") {
+		return nil, 0, fmt.Errorf("%w: not an HTTP response record", ErrRecord)
+	}
+	n, err = strconv.ParseInt(fields.Get("Content-Length"), 10, 64)
+	if err != nil || n < 0 || n > MaxRecord {
+		return nil, 0, fmt.Errorf("%w: Content-Length %q", ErrRecord, fields.Get("Content-Length"))
+	}
+	return fields, n, nil
+}
+
 // ReadRecord reads one WARC/1.0 or WARC/1.1 'response' record of an HTTP
 // response and checks its block and payload digests (sha1 or sha256, in
 // base32 or hex) where it carries them.
 func ReadRecord(rd io.Reader) (*Record, error) {
 	br := bufio.NewReader(io.LimitReader(rd, MaxRecord+64<<10))
-	tp := textproto.NewReader(br)
-	version, err := tp.ReadLine()
-	if err != nil || (version != "WARC/1.1" && version != "WARC/1.0") {
-		return nil, fmt.Errorf("%w: version line %q", ErrRecord, version)
-	}
-	fields, err := tp.ReadMIMEHeader()
+	fields, n, err := readFields(textproto.NewReader(br))
 	if err != nil {
-		return nil, fmt.Errorf("%w: WARC fields: %v", ErrRecord, err)
-	}
-	if fields.Get("Warc-Type") != "response" || !strings.HasPrefix(fields.Get("Content-Type"), "application/http") {
-		return nil, fmt.Errorf("%w: not an HTTP response record", ErrRecord)
-	}
-	n, err := strconv.ParseInt(fields.Get("Content-Length"), 10, 64)
-	if err != nil || n < 0 || n > MaxRecord {
-		return nil, fmt.Errorf("%w: Content-Length %q", ErrRecord, fields.Get("Content-Length"))
+		return nil, err
 	}
 	block := make([]byte, n)
 	if _, err := io.ReadFull(br, block); err != nil {

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/textproto"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -45,20 +44,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 func readHead(rd io.Reader) (*streamed, error) {
 	outer := bufio.NewReaderSize(rd, 16<<10)
 	tp := textproto.NewReader(outer)
-	version, err := tp.ReadLine()
-	if err != nil || (version != "WARC/1.1" && version != "WARC/1.0") {
-		return nil, fmt.Errorf("%w: version line %q", ErrRecord, version)
-	}
-	fields, err := tp.ReadMIMEHeader()
+	fields, n, err := readFields(tp)
 	if err != nil {
-		return nil, fmt.Errorf("%w: WARC fields: %v", ErrRecord, err)
-	}
-	if fields.Get("Warc-Type") != "response" || !strings.HasPrefix(fields.Get("Content-Type"), "application/http") {
-		return nil, fmt.Errorf("%w: not an HTTP response record", ErrRecord)
-	}
-	n, err := strconv.ParseInt(fields.Get("Content-Length"), 10, 64)
-	if err != nil || n < 0 || n > MaxRecord {
-		return nil, fmt.Errorf("%w: Content-Length %q", ErrRecord, fields.Get("Content-Length"))
+		return nil, err
 	}
 	date, err := time.Parse(time.RFC3339Nano, fields.Get("Warc-Date"))
 	if err != nil {
