@@ -109,6 +109,10 @@ func TestAPIValidation(t *testing.T) {
 		{"wrong type", `{"ranking":"gpu","entry":"x","title":42}`, "application/json", 400, "title"},
 		{"not an object", `[1,2]`, "application/json", 400, "body"},
 		{"invalid UTF-8", "{\"ranking\":\"gpu\",\"entry\":\"x\",\"title\":\"\xff\xfe\"}", "application/json", 400, "body"},
+		// encoding/json would let the second title win, silently.
+		{"duplicate key", `{"ranking":"gpu","entry":"x","title":"shown","title":"stored"}`, "application/json", 400, "title"},
+		{"duplicate nested key", `{"ranking":"gpu","entry":"x","title":"t","new_entry":{"name":{"en":"X","en":"Y"},"category":"cloud"}}`, "application/json", 400, "new_entry.name.en"},
+		{"lone surrogate", `{"ranking":"gpu","entry":"x","title":"a\ud800b"}`, "application/json", 400, "title"},
 		{"form body", `ranking=gpu`, "application/x-www-form-urlencoded", 415, ""},
 	}
 	for _, tc := range cases {

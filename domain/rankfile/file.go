@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/crossrank/crossrank/domain/strictjson"
 	"io"
 	"unicode/utf8"
 
@@ -104,8 +105,8 @@ func Decode(r io.Reader) (*File, error) {
 	if !utf8.Valid(b) {
 		return nil, ErrNotUTF8
 	}
-	if err := checkStrict(b); err != nil {
-		return nil, err
+	if err := strictjson.Check(b); err != nil {
+		return nil, fmt.Errorf("ranking file: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crossrank/crossrank/domain/rankfile"
+	"github.com/crossrank/crossrank/domain/strictjson"
 	"github.com/crossrank/crossrank/web/paths"
 )
 
@@ -39,7 +40,8 @@ func LimitBody(next http.Handler) http.Handler {
 
 // DecodeJSON reads a JSON request body into dst, strictly: application/json
 // only (415), at most MaxBody bytes (413), valid UTF-8, one object, no
-// unknown fields, every field of the right type (400). An empty body is {}:
+// unknown fields, no key twice, no lone surrogate escape, every field of
+// the right type (400). An empty body is {}:
 // commands without input may send none.
 func DecodeJSON(r *http.Request, dst any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -67,6 +69,16 @@ func DecodeJSONBytes(body []byte, dst any) error {
 	// encoding/json would replace invalid UTF-8 with U+FFFD silently.
 	if !utf8.Valid(body) {
 		return &BadField{Field: "body", Code: "field.not_utf8"}
+	}
+	// encoding/json would let the last of two equal keys win, silently.
+	if err := strictjson.Check(body); err != nil {
+		var se *strictjson.Error
+		errors.As(err, &se)
+		code := "field.duplicate_key"
+		if se.Reason == strictjson.ReasonLoneSurrogate {
+			code = "field.lone_surrogate"
+		}
+		return &BadField{Field: se.Path, Code: code}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

@@ -132,6 +132,8 @@ var enErrors = map[string]string{
 
 	// Field errors. {field} is the field's name, {Field} the same capitalised; a
 	// message that is a sentence of its own follows the name after a colon.
+	"field.duplicate_key":          "{Field} is given twice; give each field once.",
+	"field.lone_surrogate":         "{Field} holds a lone UTF-16 surrogate escape, which is not text.",
 	"field.not_utf8":               "{Field} is not valid UTF-8.",
 	"field.required":               "{Field} is required.",
 	"field.required_in_one":        "{Field} is required in at least one language.",

@@ -132,6 +132,8 @@ var zhErrors = map[string]string{
 
 	// Field errors. {field} is the field's name, {Field} the same capitalised; a
 	// message that is a sentence of its own follows the name after a colon.
+	"field.duplicate_key":          "{field}出现了两次；每个字段只能给一次。",
+	"field.lone_surrogate":         "{field}含有不成对的 UTF-16 代理项转义，不是有效文本。",
 	"field.not_utf8":               "{field}不是有效的 UTF-8 文本。",
 	"field.required":               "{field}为必填项。",
 	"field.required_in_one":        "{field}至少需要填写一种语言。",
