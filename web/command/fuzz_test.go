@@ -28,6 +28,7 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		`{"user":"rev","reason":"I consult for them"}`, `{"up_to":42}`, `{"up_to":-1}`, `{"up_to":18446744073709551616}`,
 		`{"id":"01890a5d-ac96-774b-bcce-b302099a8057","title":"\u00e9\ud83d\ude00"}`,
 		``, `null`, `[]`, `{"to":null}`, `{"title":"a"} {}`, "{\"title\":\"\xff\"}", `{"title":1e400}`,
+		`{"title":"shown","title":"stored"}`, `{"title":"\ud800"}`,
 	} {
 		f.Add([]byte(seed))
 	}
