@@ -14,6 +14,7 @@ import (
 // still comments; a minute later the first may comment again. (The cap of
 // 1,000 comments per proposal stays the domain's.)
 func TestCommentRate(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t)
 	alice, bob := te.client(), te.client()
 	alice.login("alice")

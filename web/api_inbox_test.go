@@ -21,6 +21,7 @@ func (e *adminEnv) inbox(c *client, query string) api.Inbox {
 }
 
 func TestAPIInboxAndReadMark(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed, rev := e.client("ed"), e.client("rev")
 	if in := e.inbox(rev, ""); len(in.Items) != 0 || in.Unread != 0 {
@@ -80,6 +81,7 @@ func TestAPIInboxAndReadMark(t *testing.T) {
 }
 
 func TestInboxFeedToken(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed, rev, anon := e.client("ed"), e.client("rev"), e.client("")
 	p := e.inReview()

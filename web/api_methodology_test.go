@@ -83,6 +83,7 @@ func approveAndPublish(t *testing.T, e *adminEnv, ranking, id string) api.Editio
 }
 
 func TestAPIMethodologyDefinesAndChangesARanking(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed := e.client("ed")
 
@@ -247,6 +248,7 @@ func pageDoc(t *testing.T, c *client, target, lang string) *goquery.Document {
 }
 
 func TestAPIMethodologyRefusesBadInputStoringNothing(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed := e.client("ed")
 	post := func(m events.Methodology, mutate func(map[string]any)) map[string]any {
@@ -324,6 +326,7 @@ func TestAPIMethodologyRefusesBadInputStoringNothing(t *testing.T) {
 }
 
 func TestAPIMethodologyRetiringACriterionClearsItsScores(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed := e.client("ed")
 	var cur api.Methodology

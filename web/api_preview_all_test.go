@@ -14,6 +14,7 @@ import (
 // (or null) "proposals" previews every cross-validated proposal of the
 // ranking; an explicit empty list chooses nothing and is refused.
 func TestAPIPreviewAbsentProposalsMeansAll(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pat := e.client("pat")
 	previewURL := "/api/v1/rankings/" + demo.RankingSlug + "/editions/preview"

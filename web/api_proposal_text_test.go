@@ -13,6 +13,7 @@ import (
 // withdraw and reject), refuse the other one as an unknown field, and store
 // it in their event.
 func TestAPIReviseWithdrawRejectText(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice, pat := e.client(), e.client()
 	alice.login("alice")

@@ -14,6 +14,7 @@ import (
 // policy is below the floor (one approval, or evidence verification off)
 // is refused, naming the field, in English and in Chinese; nothing is stored.
 func TestAPIQuorumFloorRefusedInBothLanguages(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed := e.client("ed")
 	for _, tc := range []struct {
@@ -48,6 +49,7 @@ func TestAPIQuorumFloorRefusedInBothLanguages(t *testing.T) {
 // proposal loses the reviewer role, the API's quorum object and the desk
 // name the dropped approval, and publishing it is refused.
 func TestQuorumNamesRevokedApproval(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pat := e.client("pat")
 	before := e.proposal(pat, demoReady)

@@ -47,6 +47,7 @@ func walkProposals(t *testing.T, c *client, query url.Values) []api.Proposal {
 // definition, and takes votes that count; every page of the proposal list
 // reads, and the list filters by the new ranking.
 func TestRankingInReviewIsReviewable(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	const n = 2500
 	def, ids := e.bulkImport(inReviewRanking, func(int) string { return "editor" }, n, threeApprovals(), func(i int) int { return 1 + i%3 })

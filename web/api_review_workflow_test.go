@@ -49,6 +49,7 @@ func (e *adminEnv) refuses(c *client, target string, body any, status int) httpx
 }
 
 func TestAPIReviewersCommentsAndAttention(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed, rev := e.client("ed"), e.client("rev")
 	p := e.inReview()
@@ -96,6 +97,7 @@ func TestAPIReviewersCommentsAndAttention(t *testing.T) {
 }
 
 func TestAPIConflictsOfInterest(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	rev, rex, ed := e.client("rev"), e.client("rex"), e.client("ed")
 	p := e.inReview()

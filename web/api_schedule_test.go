@@ -14,6 +14,7 @@ import (
 )
 
 func TestAPIScheduleEdition(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pat, ed := e.client("pat"), e.client("ed")
 	ids, err := e.read.CrossValidated(e.ctx, demo.RankingSlug)
@@ -129,6 +130,7 @@ func TestAPIScheduleEdition(t *testing.T) {
 // TestAPIScheduledEditionsSoonestFirst: upcoming editions are listed by
 // their moment as a time, whatever offset each publisher wrote it in.
 func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pat := e.client("pat")
 	ids, err := e.read.CrossValidated(e.ctx, demo.RankingSlug)
@@ -167,6 +169,7 @@ func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
 // TestAPIWorkflowRefusalsInChinese: the workflow's refusals read in the
 // caller's language.
 func TestAPIWorkflowRefusalsInChinese(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pat, rex := e.client("pat"), e.client("rex")
 	zh := http.Header{"Accept-Language": {"zh-CN"}}

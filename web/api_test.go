@@ -23,6 +23,7 @@ import (
 )
 
 func TestAPIWriteNeedsSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	before := e.lastSeq()
 	res, body := e.client().postJSON("/api/v1/proposals", map[string]any{"ranking": testRanking, "entry": "x", "title": "t"}, nil)
@@ -43,6 +44,7 @@ func TestAPIWriteNeedsSignIn(t *testing.T) {
 // TestAPIProposalLifecycle runs a proposal from opening to publication
 // through the API, as the desk would.
 func TestAPIProposalLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice, bob, carol, pat := e.client(), e.client(), e.client(), e.client()
 	for c, u := range map[*client]string{alice: "alice", bob: "bob", carol: "carol", pat: "pat"} {
@@ -89,6 +91,7 @@ func TestAPIProposalLifecycle(t *testing.T) {
 }
 
 func TestAPIValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -135,6 +138,7 @@ func TestAPIValidation(t *testing.T) {
 // TestAPIMediaTypeMessage checks that the 415 of the JSON API names what
 // the API accepts, in both languages, and does not invite a form.
 func TestAPIMediaTypeMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -160,6 +164,7 @@ func TestAPIMediaTypeMessage(t *testing.T) {
 }
 
 func TestAPIProblemInChinese(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -172,6 +177,7 @@ func TestAPIProblemInChinese(t *testing.T) {
 }
 
 func TestAPIBodyTooLarge(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -189,6 +195,7 @@ func TestAPIBodyTooLarge(t *testing.T) {
 }
 
 func TestFormInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, _ := e.client().do(http.MethodPost, "/login", strings.NewReader("username=%ff%fe&password=x"),
 		http.Header{"Content-Type": {"application/x-www-form-urlencoded"}})
@@ -203,6 +210,7 @@ func TestFormInvalidUTF8(t *testing.T) {
 }
 
 func TestAPIForbiddenAppendsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice, eve, pat := e.client(), e.client(), e.client()
 	alice.login("alice")
@@ -243,6 +251,7 @@ func TestAPIForbiddenAppendsNothing(t *testing.T) {
 }
 
 func TestAPIConflictAndNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.client()
 	alice.login("alice")
@@ -258,6 +267,7 @@ func TestAPIConflictAndNotFound(t *testing.T) {
 }
 
 func TestAPIDoubleSubmitIsOneEvent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -317,6 +327,7 @@ func merge(a, b map[string]any) map[string]any {
 // TestFormDoubleSubmitIsOneEvent posts the same form (and cmd_id) twice
 // through command.Form, as a double click would.
 func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var failures []ui.FormState
 	e.srv.mux.Handle("POST /test/proposals/{id}/evidence", command.Form(e.srv.commands, command.AddEvidence,
@@ -357,6 +368,7 @@ func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 }
 
 func TestAPINoWait(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -373,6 +385,7 @@ func TestAPINoWait(t *testing.T) {
 }
 
 func TestAPIChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -412,6 +425,7 @@ func TestAPIChanges(t *testing.T) {
 }
 
 func TestBearerToken(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	e := newEnv(t, func(c *Config) { c.Now = func() time.Time { return now } })
 	ctx := testContext(t)
@@ -458,6 +472,7 @@ func TestBearerToken(t *testing.T) {
 }
 
 func TestAPIIdempotencyKeyMismatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -469,6 +484,7 @@ func TestAPIIdempotencyKeyMismatch(t *testing.T) {
 }
 
 func TestStoreUnavailableIs503(t *testing.T) {
+	t.Parallel()
 	err := httpx.Status(events.ErrUnavailable)
 	if err != http.StatusServiceUnavailable {
 		t.Fatalf("httpx.Status(ErrUnavailable) = %d", err)

@@ -41,6 +41,7 @@ func importedEvidence(k int) []string {
 // answers the same results and stores nothing; 501 votes are refused as
 // a whole (422 naming votes); the read models verify afterwards.
 func TestBatchVotes(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	const n = 2000
 	_, ids := e.bulkImport(batchRanking, authorOf, n, laptopMethodology(), evidenceOf)

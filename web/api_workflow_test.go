@@ -36,6 +36,7 @@ func proposalIDs(ps []api.Proposal) []string {
 }
 
 func TestAPIProposalListPagesAndFilters(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ed")
 
@@ -154,6 +155,7 @@ type previewProblem struct {
 }
 
 func TestAPIPreviewPublishRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pat := e.client("pat")
 	previewURL := "/api/v1/rankings/" + demo.RankingSlug + "/editions/preview"
@@ -235,6 +237,7 @@ func TestAPIPreviewPublishRoundTrip(t *testing.T) {
 }
 
 func TestAPIMethodology(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("") // a public read
 	res, raw := c.do(http.MethodGet, "/api/v1/rankings/"+demo.RankingSlug+"/methodology", nil, nil)

@@ -15,6 +15,7 @@ import (
 // address's good token still works; the failures and refusals are counted
 // in /metrics.
 func TestBearerFailuresThrottled(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t)
 	ctx := testContext(t)
 	id, _, full, hash := auth.NewToken(te.cmd.Now())

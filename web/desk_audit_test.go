@@ -51,6 +51,7 @@ func countAudit(t *testing.T, e *adminEnv, match func(projections.AuditRow) bool
 }
 
 func TestAuditFiltersReturnTheRightRows(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ed") // any signed-in user reads the trail
 	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
@@ -150,6 +151,7 @@ func TestAuditFiltersReturnTheRightRows(t *testing.T) {
 }
 
 func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("rev")
 	last := e.lastSeq()
@@ -194,6 +196,7 @@ func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
 }
 
 func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	// A proposal whose id a spreadsheet would take for a formula, and a
 	// title with a comma, quotes and non-ASCII text.
@@ -258,6 +261,7 @@ func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
 }
 
 func TestAuditJSONExportParses(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ed")
 	res, body := c.do(http.MethodGet, paths.Audit+"?format=json&actor=reviewer1", nil, nil)
@@ -301,6 +305,7 @@ func TestAuditJSONExportParses(t *testing.T) {
 }
 
 func TestAuditVerifyPassesThenFailsAfterTampering(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("rev")
 	doc := e.get(c, paths.Audit, http.StatusOK)

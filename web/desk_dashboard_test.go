@@ -14,6 +14,7 @@ import (
 // TestDeskSignedOut: pages send a signed-out visitor to sign in and back;
 // the API answers 401; a form post answers 401 and stores nothing.
 func TestDeskSignedOut(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("")
 	for _, target := range []string{"/desk", "/desk/proposals/new", "/desk/proposals/" + demoDraft,
@@ -51,6 +52,7 @@ func queue(doc *goquery.Document, id string) (count int, links []string, shown b
 // one cross-validated, edition 1 published 40 days after its evidence was
 // observed (so some of it is stale).
 func TestDashboardQueues(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	p := func(id string) string { return "/desk/proposals/" + id }
 	type want struct {
@@ -136,6 +138,7 @@ func TestDashboardQueues(t *testing.T) {
 // TestDashboardLanguages: the dashboard reads in the visitor's language,
 // and only an editor is offered a new proposal.
 func TestDashboardLanguages(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	c.header.Set("Accept-Language", "zh-CN,zh;q=0.9")

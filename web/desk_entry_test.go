@@ -11,6 +11,7 @@ import (
 )
 
 func TestDeskEntryPage(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("rev") // any signed-in user
 	target := "/desk/entries/" + demo.RankingSlug + "/qingjiao"
@@ -77,6 +78,7 @@ func TestDeskEntryPage(t *testing.T) {
 // TestDeskEntryProposeLink shows the propose link only to editors: a
 // reviewer or a publisher following it would land on a 403.
 func TestDeskEntryProposeLink(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	target := "/desk/entries/" + demo.RankingSlug + "/qingjiao"
 	for _, user := range []string{"rev", "pat"} {

@@ -33,6 +33,7 @@ func (s passageShelf) Passage(ctx context.Context, sha256, excerpt string) (desk
 // page's text, is for signed-in users only, and says when the quote is
 // not there.
 func TestDeskEvidencePassage(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	copies := passageShelf{shelf{}}
 	srv, err := New(Config{Commands: e.cmd, Read: e.read, SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)},

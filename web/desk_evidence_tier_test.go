@@ -15,6 +15,7 @@ import (
 // refused with the message in the reader's language, keeping the choice.
 // The JSON API takes the same field.
 func TestDeskEvidenceTier(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	id := e.openProposal(c, "ppio")

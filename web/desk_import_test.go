@@ -81,6 +81,7 @@ func counts(doc *goquery.Document) map[string]int {
 // proposal per entry and the definition; confirming again, or importing
 // the same file again, opens none.
 func TestDeskImportDryRunThenConfirm(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	if testCount(e.page(c, "/desk", http.StatusOK), "import-link") != 1 {
@@ -157,6 +158,7 @@ func proposalsOf(t *testing.T, e *demoEnv, ranking string) int {
 // changes nothing. The same CSV with one score changed, and evidence for
 // it, proposes that change alone.
 func TestDeskImportCSVRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	_, csvBody := c.do(http.MethodGet, "/r/gpu-cloud/editions/1/ranking.csv", nil, nil)

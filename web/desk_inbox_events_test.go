@@ -17,6 +17,7 @@ import (
 // unread count — at once, then when a request for their review is
 // projected — and ends at CloseStreams; signed out, it is not served.
 func TestDeskInboxEvents(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)

@@ -18,6 +18,7 @@ import (
 // time: the count, the newest first on page 1, the oldest alone on the last
 // page, and the page in the URL.
 func TestDeskWebhookDeliveriesPage(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	const hook, n = "wh-0123456789abcdef0123456789abcdef", 3001
 	var last uint64
@@ -66,6 +67,7 @@ func TestDeskWebhookDeliveriesPage(t *testing.T) {
 // characters and by English, evidence by its excerpt, on the desk page and through GET /api/v1/search; signed out, the
 // API answers 401, and a bad kind or page names the field.
 func TestDeskSearch(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ed")
 	for _, q := range []string{"星云", "智星云", "ZhiXing"} {

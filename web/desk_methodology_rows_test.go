@@ -11,6 +11,7 @@ import (
 // does: each press comes back with what was typed, one row more or less,
 // and stores nothing.
 func TestMethodologyRowsWithoutScript(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	editor := e.client("editor")
 	doc := e.page(editor, "/desk/rankings/new", http.StatusOK)

@@ -52,6 +52,7 @@ func newRankingForm(slug string, weights ...string) url.Values {
 // TestMethodologyDesk walks an editor through proposing a new ranking and
 // a methodology change from the desk, without script.
 func TestMethodologyDesk(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	editor := e.client("editor")
 

@@ -17,6 +17,7 @@ import (
 // shows the claim in an element of its own direction (dir="auto"), so the
 // override cannot reorder the words around it.
 func TestInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 

@@ -31,6 +31,7 @@ func (e *demoEnv) recordCapture(c domain.RecordCapture) {
 // and the quote check, or why the capture failed; the quorum names the
 // item whose quote was not found. Items without a URL show nothing new.
 func TestDeskEvidenceCapture(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
 	before, err := e.cmd.Proposal(e.ctx, demoDraft)
@@ -113,6 +114,7 @@ func TestDeskEvidenceCapture(t *testing.T) {
 // entry and what happened, in both languages; with none the queue is not
 // shown.
 func TestDashboardSourcesToReverify(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	if _, _, shown := queue(e.page(c, "/desk", 200), "reverify"); shown {

@@ -16,6 +16,7 @@ import (
 // status, appends nothing, and (for the ones a user can correct) shows the
 // form again with the message, the values typed and the same cmd_id.
 func TestProposalBadInput(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	target := "/desk/proposals/" + demoDraft + "/evidence"
@@ -80,6 +81,7 @@ func TestProposalBadInput(t *testing.T) {
 // TestStaleRevisionVote: a reviewer who loaded revision 1 and votes after
 // the editor revised and resubmitted gets 409 and the page of the new revision.
 func TestStaleRevisionVote(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	r2 := e.client("reviewer2")
 	doc := e.page(r2, "/desk/proposals/"+demoInReview, http.StatusOK)

@@ -18,6 +18,7 @@ import (
 // dismissal, a replaced vote, cross-validation and a revision, checking
 // what the review page says at each step, in both languages.
 func TestReviewPage(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	id := demoInReview
 	r2 := e.client("reviewer2")
@@ -115,6 +116,7 @@ func TestReviewPage(t *testing.T) {
 // cross-validated proposal used as its baseline, that proposal's page says
 // so and asks for a revision.
 func TestReviewStaleBaseline(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	ed := e.client("editor")
 	// Both change qingjiao's unpublished onboarding score from "none".

@@ -12,6 +12,7 @@ import (
 // form the user may not use, and a hand-made post is refused with the
 // right status and appends nothing.
 func TestProposalRoleRules(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	p := func(id, action string) string { return "/desk/proposals/" + id + "/" + action }
 	evidence := url.Values{"claim": {"c"}, "source_name": {"s"}, "excerpt": {"x"}, "observed_on": {"2026-01-01"}}

@@ -20,6 +20,7 @@ import (
 // and an attribute, remove what is not wanted, submit. Every post answers
 // 303 to the proposal's page, which then shows the write.
 func TestProposalEditor(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	doc := e.page(c, "/desk/proposals/new", http.StatusOK)
@@ -133,6 +134,7 @@ func TestProposalEditor(t *testing.T) {
 // TestProposalImpact: the live preview answers what a typed score would do,
 // in the reader's language; a higher score never ranks the entry lower.
 func TestProposalImpact(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	base := "/desk/proposals/" + demoDraft + "/impact"
@@ -179,6 +181,7 @@ func TestProposalImpact(t *testing.T) {
 
 // TestProposalPageNotFound: an unknown or malformed id is a 404 page.
 func TestProposalPageNotFound(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("reviewer1")
 	for _, id := range []string{"no-such-proposal", "Bad%20Id", strings.Repeat("a", 90)} {
@@ -194,6 +197,7 @@ func docStatus(doc *goquery.Document) string {
 // TestDeskMessagesInBothLanguages renders every desk page, as each role and
 // in both languages, and finds no catalog key left untranslated.
 func TestDeskMessagesInBothLanguages(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	key := regexp.MustCompile(`\b(desk|status|role|count|form|nav|error)\.[a-z_]+(\.[a-z_]+)*\b`)
 	pages := map[string][]string{
@@ -225,6 +229,7 @@ func TestDeskMessagesInBothLanguages(t *testing.T) {
 // the new-entry form: a bad slug shows the form again, then a good one
 // opens the proposal, whose impact counts from no rank.
 func TestProposalNewEntry(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	form := url.Values{"ranking": {demoRanking}, "new_entry": {"1"}, "entry": {"New Cloud!"}, "name_zh": {"新云"},
@@ -256,6 +261,7 @@ func TestProposalNewEntry(t *testing.T) {
 // TestProposalClosing: the author withdraws a draft, a publisher rejects a
 // proposal in review; both are closed with their reason and offer no form.
 func TestProposalClosing(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	ed := e.client("editor")
 	e.refused(e.client("publisher"), "/desk/proposals/"+demoInReview+"/reject", url.Values{}, http.StatusUnprocessableEntity)

@@ -19,6 +19,7 @@ import (
 const demoReady = "demo-qingjiao-2"
 
 func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, []string{demoReady})
 	if err != nil {
@@ -51,6 +52,7 @@ func TestPublishRefusesEditorsAndReviewers(t *testing.T) {
 }
 
 func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("pat")
 	doc := e.get(c, paths.Publish, http.StatusOK)
@@ -114,6 +116,7 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 }
 
 func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("pat")
 	doc := e.get(c, paths.Publish, http.StatusOK)
@@ -167,6 +170,7 @@ func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
 }
 
 func TestPublishOwnProposalIsMarkedAndRefused(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	own := crossValidated(t, e, "pia", "aliyun", demo.CritGraphics)
 

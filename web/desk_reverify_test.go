@@ -21,6 +21,7 @@ import (
 // and score forms start from the old item (claim, URL, tier, criterion).
 // The reviewer reads the changed version with the quote looked for.
 func TestReverifyProposal(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	copies := passageShelf{shelf{}}
 	srv, err := New(Config{Commands: e.cmd, Read: e.read, SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)},

@@ -33,6 +33,7 @@ func reviewTotal(t *testing.T, doc *goquery.Document) int {
 // the evidence ticked, refuses the author's own proposal by itself, comes
 // back to the same filtered page with a summary, and stores nothing twice.
 func TestReviewQueue(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	const n = 1500
 	_, ids := e.bulkImport(batchRanking, authorOf, n, laptopMethodology(), evidenceOf)

@@ -12,6 +12,7 @@ import (
 // most 8 live streams, and so does a client address; one more is refused
 // with 429 and Retry-After.
 func TestDeskStreamsCapped(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ts := httptest.NewServer(e.srv.Handler())
 	t.Cleanup(ts.Close)

@@ -23,6 +23,7 @@ import (
 // them. Now it is refused, for a publisher and for an admin alike, and no
 // event is stored.
 func TestNobodyIssuesAnothersToken(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	form := url.Values{"name": {"mine now"}, "expires_days": {"30"}}
 	for _, who := range []string{"publisher", "admin"} {
@@ -51,6 +52,7 @@ func TestNobodyIssuesAnothersToken(t *testing.T) {
 // TestAdminHasNoEditorialRights: the admin can neither open, review nor
 // publish, on the desk or the API; the publisher cannot administer users.
 func TestAdminHasNoEditorialRights(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	adm := e.client("admin")
 	e.page(adm, paths.Publish, http.StatusForbidden)
@@ -91,6 +93,7 @@ func TestAdminHasNoEditorialRights(t *testing.T) {
 // signs in; the admin never chose a password: reviewer1 chooses the new one
 // on the one-time link the reset shows the admin once.
 func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	rev := e.client("reviewer1")
 	tf := formValues(byTestID(e.page(rev, paths.Account, http.StatusOK), "token-form-reviewer1"))
@@ -182,6 +185,7 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 // stored), and an invited account nobody accepted cannot sign in (401),
 // vote or hold a token, so the sequence ends before the first vote.
 func TestAdminCannotMakeSockPuppets(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	adm := e.client("admin")
 	puppets := map[string]string{"rev3": domain.RoleReviewer, "rev4": domain.RoleReviewer, "pub2": domain.RolePublisher}
@@ -217,6 +221,7 @@ func TestAdminCannotMakeSockPuppets(t *testing.T) {
 // from the command line, the editor issued a token in a session, and
 // opened a proposal with that token.
 func TestAuditShowsHowActorsSignedIn(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	ed := e.client("editor")
 	tf := formValues(byTestID(e.page(ed, paths.Account, http.StatusOK), "token-form-editor"))

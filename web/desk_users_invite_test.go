@@ -27,6 +27,7 @@ func (c *testClock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.n
 // or after 72 hours, and not once revoked or replaced by a reset; the
 // clock is the server's and the domain's, moved by the test.
 func TestInvitationLinkOnceWithin72Hours(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	clock := &testClock{now: time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)}
 	cmd := domain.NewHandler(jstest.Start(t).Store, clock.Now)

@@ -18,6 +18,7 @@ import (
 )
 
 func TestUsersPageIsForAdmins(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	for _, user := range []string{"ed", "rev", "pat"} {
 		c := e.client(user)
@@ -51,6 +52,7 @@ func TestUsersPageIsForAdmins(t *testing.T) {
 // the account cannot sign in until its owner chooses a password on it,
 // and the form takes no password at all.
 func TestAddUserInvites(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ada")
 	doc := e.get(c, paths.Users, http.StatusOK)
@@ -156,6 +158,7 @@ func TestAddUserInvites(t *testing.T) {
 }
 
 func TestGrantAndRevokeRoles(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ada")
 	held := func(user, role string) string {
@@ -229,6 +232,7 @@ func tokenIDOf(t *testing.T, full string) string {
 // TestTokenShownOnceWorksAndRevokes: ed issues a token on their account
 // page; it is shown once, works on the API as ed, and an admin revokes it.
 func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ed, ada := e.client("ed"), e.client("ada")
 	form := formValues(byTestID(e.get(ed, paths.Account, http.StatusOK), "token-form-ed"))
@@ -303,6 +307,7 @@ func TestTokenShownOnceWorksAndRevokes(t *testing.T) {
 }
 
 func TestAccountPasswordAndOwnTokens(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	c := e.client("ed")
 	doc := e.get(c, paths.Account, http.StatusOK)

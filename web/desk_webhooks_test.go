@@ -17,6 +17,7 @@ import (
 // for a redelivery, which is stored as the webhook's event for its sender
 // to act on; an editor may not see the page.
 func TestDeskWebhookRedeliver(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	const hook = "wh-0123456789abcdef0123456789abcdef"
 	now := e.cmd.Now()
@@ -75,6 +76,7 @@ func TestDeskWebhookRedeliver(t *testing.T) {
 // JSON API, as on the desk: publishers only; an edition that does not
 // exist is refused and nothing is stored.
 func TestAPIWebhookRedeliver(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	const hook = "wh-0123456789abcdef0123456789abcdef"
 	now := e.cmd.Now()

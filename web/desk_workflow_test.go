@@ -16,6 +16,7 @@ import (
 // inbox and its header count, threaded comments resolved, a conflict of
 // interest declared and disclosed, and an edition scheduled and canceled.
 func TestDeskWorkflow(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	ed, r1, r2, pub := e.client("editor"), e.client("reviewer1"), e.client("reviewer2"), e.client("publisher")
 	id := e.reviewable(ed, "ppio", demo.CritGraphics, 9)

@@ -25,7 +25,7 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-const testTimeout = 60 * time.Second
+const testTimeout = 3 * time.Minute
 
 // The test desk: who holds which role. eve is editor and reviewer, to show
 // that a role never lets the author approve their own proposal.

@@ -21,6 +21,7 @@ import (
 )
 
 func TestLanguageChoice(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	lang := func(header http.Header) string {
@@ -63,6 +64,7 @@ func TestLanguageChoice(t *testing.T) {
 // both. (The catalogs' own test
 // checks the domain's codes and that both languages have the same keys.)
 func TestWebCodesHaveWords(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, pattern := range []string{"*.go", "*/*.go"} {
 		more, err := filepath.Glob(pattern)
@@ -127,6 +129,7 @@ func TestWebCodesHaveWords(t *testing.T) {
 // TestWebErrorMessages checks the web's own errors read as they should,
 // through messageOf.
 func TestWebErrorMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang string
 		err  error
@@ -152,6 +155,7 @@ func TestWebErrorMessages(t *testing.T) {
 }
 
 func TestStatusOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want int

@@ -13,6 +13,7 @@ import (
 )
 
 func TestLoginSucceeds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.Secure = true })
 	c := e.client()
 	res, _ := c.postForm("/login", url.Values{"username": {"alice"}, "password": {testPassword}, "next": {"/desk/proposals?mine=1"}})
@@ -47,6 +48,7 @@ func TestLoginSucceeds(t *testing.T) {
 }
 
 func TestLoginCookieNotSecureByDefault(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("bob")
@@ -56,6 +58,7 @@ func TestLoginCookieNotSecureByDefault(t *testing.T) {
 }
 
 func TestLoginNextStaysOnSite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, next := range []string{"https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"} {
 		c := e.client()
@@ -67,6 +70,7 @@ func TestLoginNextStaysOnSite(t *testing.T) {
 }
 
 func TestLoginFailureIsGeneric(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	message := func(user, pw string) string {
 		c := e.client()
@@ -90,6 +94,7 @@ func TestLoginFailureIsGeneric(t *testing.T) {
 }
 
 func TestLoginIssuesFreshSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("alice")
@@ -107,6 +112,7 @@ func TestLoginIssuesFreshSession(t *testing.T) {
 }
 
 func TestLogoutEndsSessionServerSide(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("bob")
@@ -127,6 +133,7 @@ func TestLogoutEndsSessionServerSide(t *testing.T) {
 }
 
 func TestLogoutNeedsPost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("bob")
@@ -137,6 +144,7 @@ func TestLogoutNeedsPost(t *testing.T) {
 }
 
 func TestTamperedCookieIsSignedOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.login("carol")
@@ -157,6 +165,7 @@ func TestTamperedCookieIsSignedOut(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	clock := func() time.Time { return now }
 	e := newEnv(t, func(c *Config) { c.Now = clock })

@@ -100,6 +100,7 @@ func guess(c *client, user string, n int) int {
 // keep alice out: her right password from her own address works at once,
 // slowed at most by the small account-wide delay.
 func TestLoginThrottleSparesCleanClient(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t)
 	for i := range 4 {
 		attacker := te.clientAt("198.51.100."+strconv.Itoa(i+1), "")
@@ -124,6 +125,7 @@ func TestLoginThrottleSparesCleanClient(t *testing.T) {
 // every failure after the free ones, up to a cap; waiting it out buys one
 // more try, not a fresh set.
 func TestLoginThrottleSlowsAttacker(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t)
 	attacker := te.clientAt("198.51.100.7", "")
 	if got := guess(attacker, "alice", 50); got != freePerClient {
@@ -154,6 +156,7 @@ func TestLoginThrottleSlowsAttacker(t *testing.T) {
 // One address failing for many accounts is refused, whatever the account;
 // another address is not.
 func TestLoginThrottlePerAddress(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t)
 	c := te.clientAt("198.51.100.8", "")
 	for i := range freePerAddress {
@@ -171,6 +174,7 @@ func TestLoginThrottlePerAddress(t *testing.T) {
 // the client is the forwarded one, so an attacker's failures do not hold
 // back the legitimate clients of the same proxy.
 func TestLoginThrottleBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t, func(c *Config) {
 		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 	})
@@ -199,6 +203,7 @@ func TestLoginThrottleBehindTrustedProxy(t *testing.T) {
 // Without a trusted proxy the forwarding headers are the client's own
 // words: rotating them does not escape the limits of its real address.
 func TestLoginThrottleIgnoresUntrustedForwarding(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		trusted []netip.Prefix
@@ -230,6 +235,7 @@ func TestLoginThrottleIgnoresUntrustedForwarding(t *testing.T) {
 // Failed and refused sign-ins are counted in /metrics and logged with the
 // user name and client address, never the password.
 func TestLoginThrottleMetrics(t *testing.T) {
+	t.Parallel()
 	te := newThrottleEnv(t)
 	scrape := func() (failures, refused float64) {
 		_, body := te.client().do(http.MethodGet, "/metrics", nil, nil)

@@ -11,6 +11,7 @@ import (
 // /metrics (its error page) and MetricsHandler serves the exposition;
 // without it the site serves /metrics, as before.
 func TestSeparateMetrics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.SeparateMetrics = true })
 	res, body := e.client().do(http.MethodGet, "/metrics", nil, nil)
 	if res.StatusCode != http.StatusNotFound || strings.Contains(body, "crossrank_") {

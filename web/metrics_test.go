@@ -17,6 +17,7 @@ import (
 )
 
 func TestMetricsExposition(t *testing.T) {
+	t.Parallel()
 	m := NewMetrics(nil)
 	m.observeCommand("proposal.open", 3*time.Millisecond, domain.Result{}, nil)
 	m.observeCommand("proposal.open", 30*time.Millisecond, domain.Result{Replayed: true}, nil)
@@ -54,6 +55,7 @@ func TestMetricsExposition(t *testing.T) {
 // from GET /metrics, with the read models' position, lag and webhook
 // deliveries, and the conflicts the store refused.
 func TestMetricsEndpoint(t *testing.T) {
+	t.Parallel()
 	var rs *projections.Store
 	m := NewMetrics(nil)
 	e := newEnv(t, func(c *Config) {

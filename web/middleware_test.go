@@ -14,6 +14,7 @@ import (
 )
 
 func TestCrossOriginPostRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		name   string
@@ -62,6 +63,7 @@ func TestCrossOriginPostRefused(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	res, body := c.do(http.MethodGet, "/login", nil, nil)
@@ -103,6 +105,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestHSTSWhenSecure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.Secure = true })
 	res, _ := e.client().do(http.MethodGet, "/healthz", nil, nil)
 	if res.Header.Get("Strict-Transport-Security") == "" {
@@ -111,6 +114,7 @@ func TestHSTSWhenSecure(t *testing.T) {
 }
 
 func TestPanicBecomes500Page(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv.mux.HandleFunc("GET /test/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
 	res, body := e.client().do(http.MethodGet, "/test/panic", nil, http.Header{"Accept-Language": {"zh-CN"}})
@@ -135,6 +139,7 @@ func TestPanicBecomes500Page(t *testing.T) {
 }
 
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.client().do(http.MethodGet, "/healthz", nil, nil)
 	if !regexp.MustCompile(`msg="http request" method=GET path=/healthz status=200 duration=\S+`).MatchString(e.logs.String()) {
@@ -143,6 +148,7 @@ func TestRequestLog(t *testing.T) {
 }
 
 func TestNotFoundPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, body := e.client().do(http.MethodGet, "/no/such/page", nil, nil)
 	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, `data-testid="error-page"`) {
@@ -155,6 +161,7 @@ func TestNotFoundPage(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	var notReady error
 	e := newEnv(t, func(c *Config) { c.Ready = func(context.Context) error { return notReady } })
 	c := e.client()

@@ -127,6 +127,7 @@ func describe(e *verrors.ValidationError) string {
 // 3.1 document and names every /api/v1 route the route lists register, so
 // a new route cannot go undocumented.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, body := e.client().do(http.MethodGet, "/api/v1/openapi.json", nil, nil)
 	if res.StatusCode != http.StatusOK || body != string(api.OpenAPI) {
@@ -173,6 +174,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // each documented operation is validated at least once: removing an
 // evidence item and dismissing a veto.
 func TestOpenAPIRarerRoutes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice, bob, pat := e.client(), e.client(), e.client()
 	alice.login("alice")
@@ -212,6 +214,7 @@ func (r *recordingTB) Errorf(f string, a ...any) { r.errs = append(r.errs, fmt.S
 // response off its schema, a route the document lacks, and a request the
 // document refuses that the server accepted.
 func TestOpenAPICheckCatches(t *testing.T) {
+	t.Parallel()
 	jsonRes := func(status int) *http.Response {
 		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
 	}

@@ -3,6 +3,7 @@ package web
 import "testing"
 
 func TestCheckPublicURL(t *testing.T) {
+	t.Parallel()
 	for in, ok := range map[string]bool{
 		"": true, "https://rank.example": true, "http://localhost:8080/": true, "https://[::1]:8443": true,
 		"rank.example": false, "ftp://rank.example": false, "https://rank.example/sub": false,

@@ -10,6 +10,7 @@ import (
 // under it that is no asset answer the site's 404 page, not net/http's
 // plain text, and never a listing.
 func TestUnknownStaticIsStyled404(t *testing.T) {
+	t.Parallel()
 	c := newEnv(t).client()
 	for _, target := range []string{"/static/", "/static/no-such.css", "/static/sub/"} {
 		res, body := c.do(http.MethodGet, target, nil, nil)
@@ -28,6 +29,7 @@ func TestUnknownStaticIsStyled404(t *testing.T) {
 // 405 with Allow — the styled page on the site, problem+json on the API —
 // while a path without any route stays 404.
 func TestMethodNotAllowed(t *testing.T) {
+	t.Parallel()
 	c := newEnv(t).client()
 	tests := []struct {
 		method, target string
@@ -62,6 +64,7 @@ func TestMethodNotAllowed(t *testing.T) {
 // TestMethodNotAllowedHome checks PUT / with the public site registered:
 // the home page takes GET only.
 func TestMethodNotAllowedHome(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	res, body := e.client("").do(http.MethodPut, "/", nil, nil)
 	if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" ||

@@ -56,6 +56,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 func TestSessionsSharedBetweenReplicas(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(testContext(t))
 	defer cancel()
@@ -110,6 +111,7 @@ func TestSessionsSharedBetweenReplicas(t *testing.T) {
 // outside any server (`crossrank user passwd` runs the same command) ends
 // them all.
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	laptop, phone := e.client("ed"), e.client("ed")
 	form := formValues(byTestID(e.get(laptop, paths.Account, http.StatusOK), "password-form"))

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPublicAPI(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	getJSON := func(target string, v any) {
 		t.Helper()

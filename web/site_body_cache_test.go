@@ -10,6 +10,7 @@ import (
 // TestPageCacheMetrics: /metrics reports the cache's bytes, bound,
 // entries, hits, misses and evictions.
 func TestPageCacheMetrics(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnvWith(t, func(c *Config) { c.PageCacheBytes = 1 << 20 })
 	for _, target := range []string{"/r/gpu-cloud", "/r/gpu-cloud", "/r/gpu-cloud?scenario=training", "/api/v1/rankings"} {
 		e.get(target, "Accept-Encoding", "gzip")
@@ -38,6 +39,7 @@ func TestPageCacheMetrics(t *testing.T) {
 // does not accept, give the same body and ETag as the URL without them, and
 // use the same cached body, whichever of the two URLs built it.
 func TestPublicUnknownParams(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	for _, tc := range []struct{ plain, noisy string }{
 		{"/r/gpu-cloud", "/r/gpu-cloud?utm_source=x"},

@@ -15,6 +15,7 @@ import (
 // (its nonce the one of the CSP header), gzipped or not; an edition makes
 // a new one.
 func TestPublicBodyCache(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	nonce := regexp.MustCompile(`nonce="([^"]+)"`)
 	plain := func(target string) (string, string) {

@@ -9,6 +9,7 @@ import (
 // published: not on a vote (which commits to the read models too), always
 // on a publish; a current copy is answered 304.
 func TestPublicETag(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	targets := []string{"/", "/r/gpu-cloud", "/r/gpu-cloud?scenario=training&interruptible=yes", "/r/gpu-cloud/e/ppio",
 		"/r/gpu-cloud/editions", "/r/gpu-cloud/methodology", "/feed.atom",

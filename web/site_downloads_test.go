@@ -13,6 +13,7 @@ import (
 // changes a score and its evidence: the first edition's CSV keeps its
 // bytes, and the second names the new evidence for that score only.
 func TestDownloadsStayWithTheirEdition(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	_, first := e.get("/r/gpu-cloud/editions/1/ranking.csv")
 	id := e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",

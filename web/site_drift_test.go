@@ -30,6 +30,7 @@ func (e *siteEnv) record(seq uint64, err error) {
 // reaches the cached page and the API with a new ETag, and the drift shows
 // in both languages with the re-check's day.
 func TestEntryShowsLateEvidenceResults(t *testing.T) {
+	t.Parallel()
 	copies := shelf{}
 	key := copies.put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", fetched)
 	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })

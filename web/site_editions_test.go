@@ -8,6 +8,7 @@ import (
 )
 
 func TestPublicEditionChangelog(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	e.publish("demo-qingjiao-2")
 
@@ -68,6 +69,7 @@ func TestPublicEditionChangelog(t *testing.T) {
 }
 
 func TestPublicMethodology(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	doc := e.page("/r/gpu-cloud/methodology", "Accept-Language", "en")
 	if n := doc.Find(`[data-testid="criteria"] tbody tr`).Length(); n != 8 {

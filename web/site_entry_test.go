@@ -12,6 +12,7 @@ import (
 )
 
 func TestPublicEntryEvidence(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	observed := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
 	e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{

@@ -47,6 +47,7 @@ func readSSE(t *testing.T, res *http.Response) <-chan sseEvent {
 }
 
 func TestPublicEventStream(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	// A write timeout far shorter than the test: the stream must extend
 	// its own deadline to outlive it.

@@ -16,6 +16,7 @@ import (
 )
 
 func TestPublicExport(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	dir := filepath.Join(t.TempDir(), "site")
 	st, err := site.Export(e.ctx, e.read, dir, time.Now())

@@ -25,6 +25,7 @@ type atomCheck struct {
 }
 
 func TestPublicAtomFeed(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	read := func(target, lang string) atomCheck {
 		t.Helper()

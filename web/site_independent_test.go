@@ -32,6 +32,7 @@ func independentOf(doc *goquery.Document) (order, totals []string, hash string) 
 // follows the evidence: publishing a third-party source for qingcloud's
 // GPU score brings the published order back and changes the hash.
 func TestPublicIndependentView(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	overall := e.page("/r/gpu-cloud", "Accept-Language", "en")
 	if doc := overall.Find(`[data-testid="independent-hash"]`); doc.Length() != 0 {
@@ -98,6 +99,7 @@ func TestPublicIndependentView(t *testing.T) {
 // TestPublicEvidenceTiers: entry pages and the API say where each claim
 // comes from.
 func TestPublicEvidenceTiers(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	doc := e.page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en")
 	tiers := map[string]int{}
@@ -148,6 +150,7 @@ func TestPublicEvidenceTiers(t *testing.T) {
 // TestAPIIndependentView: the JSON API serves the same view with the same
 // hash as the page, and refuses an unknown basis.
 func TestAPIIndependentView(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	_, _, pageHash := independentOf(e.page("/r/gpu-cloud?evidence=independent", "Accept-Language", "en"))
 	var got struct {

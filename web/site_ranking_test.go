@@ -17,6 +17,7 @@ import (
 // onboarding, data access.
 
 func TestPublicRankingOrders(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	tests := []struct {
 		name, query string
@@ -63,6 +64,7 @@ func TestPublicRankingOrders(t *testing.T) {
 }
 
 func TestPublicNeedsFilters(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	tests := []struct {
 		name, query string
@@ -120,6 +122,7 @@ func TestPublicNeedsFilters(t *testing.T) {
 }
 
 func TestPublicRankingMovesAndLanguages(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnv(t)
 	doc := e.page("/", "Accept-Language", "zh-CN,zh;q=0.9")
 	if got := doc.Find(`[data-testid="ranking-title"]`).Text(); got != "GPU 算力租赁平台观察" {
@@ -163,6 +166,7 @@ func TestPublicRankingMovesAndLanguages(t *testing.T) {
 // reader's choices; the last page holds the rest, a page past it is 404,
 // and the edition's CSV and JSON hold every entry.
 func TestPublicRankingPages(t *testing.T) {
+	t.Parallel()
 	e := newSiteEnvWith(t, func(c *Config) { c.siteRows = 5 }) // the demo has 9 entries
 	doc := e.page("/r/gpu-cloud?scenario=training", "Accept-Language", "en")
 	if rows := testids(doc, "ranking-row", "data-entry"); len(rows) != 5 || rows[0] != "zhixingyun" {
