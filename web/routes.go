@@ -39,6 +39,9 @@ func (s *Server) routes() {
 	api.Routes(s.mux, s.commands, api.Reads{Models: s.read, Guard: read})
 	// The import of a ranking file or CSV, the desk's import page's door.
 	api.ImportRoutes(s.mux, s.commands, s.imports)
+	// The users (admins) and the caller's own account: the desk's users
+	// and account pages' door.
+	api.UserRoutes(s.mux, s.commands, api.Accounts{Sessions: s.auth, Read: s.read, Guard: read, PublicURL: s.publicURL})
 
 	// The desk: dashboard, proposals, entries, publishing, the audit
 	// trail (and its export, GET /api/v1/audit), users and the account,

@@ -118,6 +118,7 @@ type Server struct {
 	desk           *desk.Desk
 	origins        *http.CrossOriginProtection
 	site           *site.Site
+	publicURL      string // the site's address for one-time links; "": the request's
 }
 
 // New returns a Server with every route registered.
@@ -137,7 +138,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{
-		read:  cfg.Read,
+		read: cfg.Read, publicURL: cfg.PublicURL,
 		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure, ownMetrics: cfg.SeparateMetrics,
 		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
 	}

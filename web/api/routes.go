@@ -77,3 +77,42 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle("GET /api/v1/webhooks/deliveries", read(user(deliveries(rd.Models))))
 	handle("POST /api/v1/webhooks/redeliver", command.JSON(d, command.Redeliver))
 }
+
+// Accounts is what the users and account routes need besides the command
+// path.
+type Accounts struct {
+	// Sessions ends a user's sessions on a reset, and moves the caller's
+	// session to their new password.
+	Sessions command.Sessions
+	// Read answers the users and tokens; it is only called through Guard.
+	Read UserReads
+	// Guard wraps each handler that queries Read (see Reads.Guard).
+	Guard func(http.Handler) http.Handler
+	// PublicURL is the site's address for the one-time links an admin
+	// passes on; "": the address the admin's request came to.
+	PublicURL string
+}
+
+// UserRoutes lists the routes of the users (admins: the desk's users page)
+// and of the caller's own account (the desk's account page), each write
+// running the desk form's action.
+func UserRoutes(mux *http.ServeMux, d *command.Deps, ac Accounts) {
+	handle := mux.Handle
+	user := d.RequireUser
+	read := ac.Guard
+	link := func(h http.Handler) http.Handler { return withOrigin(ac.PublicURL, h) }
+
+	handle("GET /api/v1/users", read(user(userList(d.Commands, ac.Read))))
+	handle("POST /api/v1/users", link(command.JSON(d, inviteUser())))
+	handle("GET /api/v1/users/{name}", read(user(userGet(d.Commands, ac.Read))))
+	handle("POST /api/v1/users/{name}/roles", command.JSON(d, command.GrantRole))
+	handle("DELETE /api/v1/users/{name}/roles/{role}", command.JSON(d, command.RevokeRole))
+	handle("POST /api/v1/users/{name}/password-reset", link(command.JSON(d, resetPassword(ac.Sessions))))
+	handle("DELETE /api/v1/users/{name}/invitation", command.JSON(d, command.RevokeInvitation))
+	handle("DELETE /api/v1/users/{name}/tokens/{token}", command.JSON(d, command.RevokeToken))
+	handle("GET /api/v1/account", read(user(account(d.Commands, ac.Read))))
+	handle("POST /api/v1/account/password", command.JSON(d, command.ChangePassword(ac.Sessions)))
+	handle("GET /api/v1/account/tokens", read(user(accountTokens(ac.Read))))
+	handle("POST /api/v1/account/tokens", command.JSON(d, issueToken()))
+	handle("DELETE /api/v1/account/tokens/{token}", command.JSON(d, command.RevokeToken))
+}

@@ -13,6 +13,7 @@ var enParts = []map[string]string{
 	enPaging,
 	enEditionSize,
 	enImport,
+	enUsersAPI,
 }
 
 // en is every message in English, by key.

@@ -13,6 +13,7 @@ var zhParts = []map[string]string{
 	zhPaging,
 	zhEditionSize,
 	zhImport,
+	zhUsersAPI,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -1,0 +1,63 @@
+package command
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/httpx"
+)
+
+// Adding a user and resetting one both issue a one-time link on which the
+// person chooses their own password: nobody but its owner ever knows a
+// password, an admin neither. The link's token is drawn when the command
+// runs and kept in the input for the one answer that shows it; a retry of
+// the same command id stores nothing and draws no link.
+
+// InviteInput adds a user. Password is there only to be refused: a client
+// that sends one expects it to count, and it never does.
+type InviteInput struct {
+	WithCommandID
+	Username    string   `json:"username"`
+	DisplayName string   `json:"display_name"`
+	Roles       []string `json:"roles"`
+	Password    string   `json:"password,omitempty"`
+	token       string
+}
+
+// LinkToken returns the one-time link's token the command drew, or "" when
+// the command was a retry: the link was shown the first time.
+func (in *InviteInput) LinkToken() string { return in.token }
+
+// InviteUser adds an account without a password and issues its one-time
+// link (admins; the domain decides).
+var InviteUser = Action[InviteInput]{
+	Name:    "user.invite",
+	Created: true,
+	Form: func(f *httpx.Form, in *InviteInput) {
+		in.Username, in.DisplayName = f.Str("username"), f.Str("display_name")
+		in.Password, in.Roles = f.Str("password"), f.Strs("roles")
+	},
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InviteInput) (domain.Result, error) {
+		if in.Password != "" {
+			return domain.Result{}, domain.ErrPasswordNotOwn
+		}
+		token, hash := auth.NewLinkToken()
+		res, err := d.Commands.InviteUser(ctx, a, domain.InviteUser{CommandID: commandID, Username: in.Username,
+			DisplayName: in.DisplayName, Roles: in.Roles, LinkHash: hash})
+		if err == nil && !res.Replayed {
+			in.token = token
+		}
+		return res, err
+	},
+	Resource: func(_ *Deps, _ context.Context, in *InviteInput, _ string) (string, string) {
+		return in.Username, userResource(in.Username)
+	},
+}
+
+// userPath fills a username from the {name} wildcard.
+func userPath(r *http.Request) string { return r.PathValue("name") }
+
+// userResource is a user's address on the API.
+func userResource(name string) string { return "/api/v1/users/" + name }
