@@ -29,6 +29,8 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		`{"id":"01890a5d-ac96-774b-bcce-b302099a8057","title":"\u00e9\ud83d\ude00"}`,
 		``, `null`, `[]`, `{"to":null}`, `{"title":"a"} {}`, "{\"title\":\"\xff\"}", `{"title":1e400}`,
 		`{"title":"shown","title":"stored"}`, `{"title":"\ud800"}`,
+		`{"username":"nina","display_name":"Nina","roles":["editor"]}`, `{"role":"reviewer"}`, `{"name":"ci","expires_days":30}`,
+		`{"current_password":"old","new_password":"new","confirm_password":null}`, `{"new_password":"chosen"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -44,6 +46,11 @@ func FuzzDecodeProposalJSON(f *testing.F) {
 		checkDecode[CommentInput](t, body)
 		checkDecode[ConflictInput](t, body)
 		checkDecode[InboxReadInput](t, body)
+		checkDecode[InviteInput](t, body)
+		checkDecode[RoleInput](t, body)
+		checkDecode[ResetInput](t, body)
+		checkDecode[TokenIssueInput](t, body)
+		checkDecode[PasswordChangeInput](t, body)
 	})
 }
 

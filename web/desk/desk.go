@@ -209,8 +209,8 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("POST "+paths.Users+"/{name}/invitation/revoke", admin(command.Form(d.write, invitationRevokeAction,
 		usersDone[invitationRevokeInput]("invitation_revoked"), usersFailed[invitationRevokeInput](d, "password"))))
 	handle("POST "+paths.Users+"/{name}/tokens", admin(http.HandlerFunc(d.userTokenIssue)))
-	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", admin(command.Form(d.write, tokenRevokeAction,
-		usersDone[tokenRevokeInput]("token_revoked"), usersFailed[tokenRevokeInput](d, "tokens"))))
+	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", admin(command.Form(d.write, command.RevokeToken,
+		usersDone[command.TokenRevokeInput]("token_revoked"), usersFailed[command.TokenRevokeInput](d, "tokens"))))
 
 	// A one-time link's page, where the person chooses their password: no
 	// sign-in, and no read model needed.
@@ -219,11 +219,11 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 
 	// The signed-in user's own account: password and API tokens.
 	handle("GET "+paths.Account, user(d.serveAccount))
-	handle("POST "+paths.Account+"/password", command.Form(d.write, d.passwordChangeAction(),
-		accountDone[passwordChangeInput]("password"), accountFailed[passwordChangeInput](d, "password")))
+	handle("POST "+paths.Account+"/password", command.Form(d.write, command.ChangePassword(d.sessions),
+		accountDone[command.PasswordChangeInput]("password"), accountFailed[command.PasswordChangeInput](d, "password")))
 	handle("POST "+paths.Account+"/tokens", user(d.accountTokenIssue))
-	handle("POST "+paths.Account+"/tokens/{token}/revoke", command.Form(d.write, tokenRevokeAction,
-		accountDone[tokenRevokeInput]("token_revoked"), accountFailed[tokenRevokeInput](d, "tokens")))
+	handle("POST "+paths.Account+"/tokens/{token}/revoke", command.Form(d.write, command.RevokeToken,
+		accountDone[command.TokenRevokeInput]("token_revoked"), accountFailed[command.TokenRevokeInput](d, "tokens")))
 }
 
 // ProposalPath is a proposal's page on the desk.
