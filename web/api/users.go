@@ -76,7 +76,9 @@ const (
 //
 // The read models answer every user; the page is cut here until they page
 // the users list themselves (a change to projections in flight): the
-// answer stays the same when they do.
+// answer stays the same when they do. Whether a user is pending, and their
+// link's state, come from the user aggregate, one load per listed user, as
+// on the desk's page: the read models do not keep them yet.
 func userList(cmds *domain.Handler, read UserReads) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
