@@ -56,13 +56,8 @@ var IssueToken = Action[TokenIssueInput]{
 		}
 		return res, err
 	},
+	// A token has no address of its own: it is listed with its user.
 	Resource: func(_ *Deps, _ context.Context, in *TokenIssueInput, _ string) (string, string) {
-		if in.tokenID == "" {
-			return "", ""
-		}
-		return in.tokenID, accountTokenResource(in.tokenID)
+		return in.tokenID, ""
 	},
 }
-
-// accountTokenResource is one of the caller's tokens on the API.
-func accountTokenResource(id string) string { return "/api/v1/account/tokens/" + id }
