@@ -132,8 +132,11 @@ func TestAPIUsersWorkflow(t *testing.T) {
 	}
 	// A token alone never changes the password, even with the current one.
 	before = e.lastSeq()
-	e.call(e.client(""), http.MethodPost, "/api/v1/account/password", map[string]any{"current_password": testPassword, "new_password": "a brand new passphrase"},
+	refused := e.call(e.client(""), http.MethodPost, "/api/v1/account/password", map[string]any{"current_password": testPassword, "new_password": "a brand new passphrase"},
 		bearer(tok.Token), http.StatusForbidden, nil)
+	if !strings.Contains(refused, "not with an API token") {
+		t.Errorf("a password change by token: %s, want the words saying why", refused)
+	}
 	if e.lastSeq() != before {
 		t.Error("a password change by token stored events")
 	}
