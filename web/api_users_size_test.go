@@ -14,7 +14,8 @@ import (
 
 // TestAPIUsersListAtSize pages a list of 10,000 users: the users are
 // appended as events in atomic batches (not 10,000 requests), and a page
-// reads only its own users' state.
+// reads only its own users' state. It runs alone, as the other tests at
+// size do.
 func TestAPIUsersListAtSize(t *testing.T) {
 	e := newAdminEnv(t)
 	const n = 10_000

@@ -75,6 +75,7 @@ func welcomePath(t *testing.T, link string) string {
 // uses it, revokes it, changes their password, and the admin resets them
 // and revokes the new link.
 func TestAPIUsersWorkflow(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ada := e.client("ada")
 
@@ -195,6 +196,7 @@ func TestAPIUsersWorkflow(t *testing.T) {
 
 // TestAPIUsersList pages the users by name with their total.
 func TestAPIUsersList(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ada := e.client("ada")
 	var all api.UserList
@@ -232,6 +234,7 @@ func TestAPIUsersList(t *testing.T) {
 // TestAPIUsersRefusals: the desk's rules hold at the API's door, and a
 // refused request stores nothing.
 func TestAPIUsersRefusals(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	ada, ed := e.client("ada"), e.client("ed")
 
