@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -115,6 +116,7 @@ func Decode(subject string, h Header, body []byte, seq uint64) (Event, error) {
 		DataContentType: h.get(HeaderContentType), CorrelationID: h.get(HeaderCorrelationID),
 		CausationID: h.get(HeaderCausationID), Sequence: seq,
 	}
+	e.detach()
 	e.StoredType = e.Type
 	for _, s := range []string{e.ID, e.Source, e.Type, e.Subject, e.Actor, e.AuthVia, e.CorrelationID, e.CausationID} {
 		if !utf8.ValidString(s) {
@@ -149,6 +151,39 @@ func Decode(subject string, h Header, body []byte, seq uint64) (Event, error) {
 	}
 	e.Type, e.Data = typ, data
 	return e, nil
+}
+
+// detach gives the attributes read from a message's headers memory of
+// their own, one allocation for all of them. nats.go copies a message's
+// header block into one string and hands out substrings of it, so an event
+// id kept by a cache (domain's handler keeps every cached aggregate's ids)
+// would otherwise keep the whole block alive, every header of the message
+// with it: several times the attributes' size, for each event cached.
+func (e *Event) detach() {
+	fields := []*string{&e.ID, &e.Type, &e.Subject, &e.Actor, &e.AuthVia, &e.CorrelationID, &e.CausationID}
+	if e.Source == DefaultSource {
+		e.Source = DefaultSource // the constant's bytes, shared by every event
+	} else {
+		fields = append(fields, &e.Source)
+	}
+	if e.DataContentType == ContentType {
+		e.DataContentType = ContentType
+	} else {
+		fields = append(fields, &e.DataContentType)
+	}
+	n := 0
+	for _, f := range fields {
+		n += len(*f)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, f := range fields {
+		b.WriteString(*f)
+	}
+	all := b.String()
+	for _, f := range fields {
+		*f, all = all[:len(*f)], all[len(*f):]
+	}
 }
 
 // Canonical returns the bytes an event is hashed over: a JSON object with
