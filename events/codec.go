@@ -154,13 +154,15 @@ func Decode(subject string, h Header, body []byte, seq uint64) (Event, error) {
 }
 
 // detach gives the attributes read from a message's headers memory of
-// their own, one allocation for all of them. nats.go copies a message's
-// header block into one string and hands out substrings of it, so an event
-// id kept by a cache (domain's handler keeps every cached aggregate's ids)
-// would otherwise keep the whole block alive, every header of the message
-// with it: several times the attributes' size, for each event cached.
+// their own. nats.go copies a message's header block into one string and
+// hands out substrings of it, so an event id kept by a cache (domain's
+// handler keeps every cached aggregate's event ids) would otherwise keep
+// the whole block alive, every header of the message with it. The id and
+// the actor, which states keep, get an allocation each; the rest, read
+// while the event is applied and then dropped, share one.
 func (e *Event) detach() {
-	fields := []*string{&e.ID, &e.Type, &e.Subject, &e.Actor, &e.AuthVia, &e.CorrelationID, &e.CausationID}
+	e.ID, e.Actor = strings.Clone(e.ID), strings.Clone(e.Actor)
+	fields := []*string{&e.Type, &e.Subject, &e.AuthVia, &e.CorrelationID, &e.CausationID}
 	if e.Source == DefaultSource {
 		e.Source = DefaultSource // the constant's bytes, shared by every event
 	} else {
