@@ -1,6 +1,9 @@
 package events
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // EditionPartBudget bounds the JSON body of one edition event: an edition
 // whose EditionPublished would be larger is split into EditionPartRecorded
@@ -34,53 +37,84 @@ type EditionSize struct {
 // SplitEdition returns d as it is when its body fits in budget bytes.
 // Otherwise it returns the parts holding d's proposals, new entries and
 // changes, each body within budget, and d without them, with their counts
-// in Size: the head to append after the parts.
+// in Size: the head to append after the parts. The parts' lists share
+// d's backing arrays (each capped at its own end): a first edition of ten
+// thousand entries is split without a second copy of its hundred thousand
+// changes, and without encoding it whole.
 func SplitEdition(d EditionPublished, budget int) (head EditionPublished, parts []EditionPartRecorded, err error) {
-	whole, err := json.Marshal(d)
-	if err != nil {
-		return d, nil, err
-	}
-	if len(whole) <= budget {
-		return d, nil, nil
-	}
-	size := EditionSize{Proposals: len(d.Proposals), NewEntries: len(d.NewEntries), Changes: len(d.Changes)}
 	// Room for the part's own fields and the list punctuation.
 	const frame = 128
-	cur := EditionPartRecorded{Number: d.Number, Part: 1}
-	used := frame
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // escapes as json.Marshal does; one buffer for every item
+	size := func(v any) (int, error) {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return 0, err
+		}
+		return buf.Len() - 1, nil // without Encode's newline
+	}
+	var start, at struct{ proposals, newEntries, changes int } // the current part's first items, and the next
+	cut := func() {
+		parts = append(parts, EditionPartRecorded{Number: d.Number, Part: len(parts) + 1,
+			Proposals:  span(d.Proposals, start.proposals, at.proposals),
+			NewEntries: span(d.NewEntries, start.newEntries, at.newEntries),
+			Changes:    span(d.Changes, start.changes, at.changes)})
+		start = at
+	}
+	used, total := frame, 0
 	fit := func(n int) {
 		if used+n+1 > budget && used > frame {
-			parts = append(parts, cur)
-			cur = EditionPartRecorded{Number: d.Number, Part: len(parts) + 1}
+			cut()
 			used = frame
 		}
 		used += n + 1
+		total += n + 1
 	}
 	for _, p := range d.Proposals {
 		fit(len(p) + 2)
-		cur.Proposals = append(cur.Proposals, p)
+		at.proposals++
 	}
 	for _, ne := range d.NewEntries {
-		b, err := json.Marshal(ne)
+		n, err := size(ne)
 		if err != nil {
 			return d, nil, err
 		}
-		fit(len(b))
-		cur.NewEntries = append(cur.NewEntries, ne)
+		fit(n)
+		at.newEntries++
 	}
 	for _, c := range d.Changes {
-		b, err := json.Marshal(c)
+		n, err := size(c)
 		if err != nil {
 			return d, nil, err
 		}
-		fit(len(b))
-		cur.Changes = append(cur.Changes, c)
+		fit(n)
+		at.changes++
 	}
-	parts = append(parts, cur)
-	size.Parts = len(parts)
+	// The whole body is larger than its items: encoded whole only when
+	// it may fit.
+	if total <= budget {
+		whole, err := json.Marshal(d)
+		if err != nil {
+			return d, nil, err
+		}
+		if len(whole) <= budget {
+			return d, nil, nil
+		}
+	}
+	cut()
 	head = d
-	head.Proposals, head.NewEntries, head.Changes, head.Size = nil, nil, nil, &size
+	head.Proposals, head.NewEntries, head.Changes = nil, nil, nil
+	head.Size = &EditionSize{Parts: len(parts), Proposals: len(d.Proposals), NewEntries: len(d.NewEntries), Changes: len(d.Changes)}
 	return head, parts, nil
+}
+
+// span is s[i:j] capped at j (an append to it copies), or nil when empty,
+// as a part without items of a list holds none.
+func span[T any](s []T, i, j int) []T {
+	if i == j {
+		return nil
+	}
+	return s[i:j:j]
 }
 
 // JoinEdition returns the whole edition a head and its parts describe: the
