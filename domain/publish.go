@@ -34,8 +34,19 @@ type EditionPreview struct {
 // Preview computes the next edition from the chosen cross-validated
 // proposals. entries holds the Entry of every new-entry proposal.
 func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*Entry) (EditionPreview, error) {
+	pv, _, err := nextEdition(r, ed, chosen, entries)
+	if len(chosen) > 0 { // the ranking as it is, shown beside a refusal too
+		pv.Before = BuildSnapshot(r, ed)
+	}
+	return pv, err
+}
+
+// nextEdition computes the preview of the next edition, without the
+// ranking as it was (Before: only a preview shows it), and returns the
+// edition state after it, which DecidePublish reads again.
+func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*Entry) (EditionPreview, *Edition, error) {
 	if len(chosen) == 0 {
-		return EditionPreview{}, ErrNothingToPublish
+		return EditionPreview{}, nil, ErrNothingToPublish
 	}
 	chosen = slices.Clone(chosen)
 	slices.SortFunc(chosen, func(a, b *Proposal) int { return compareStr(a.ID, b.ID) })
@@ -43,7 +54,7 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 	if slug == "" && chosen[0].Exists() {
 		slug = chosen[0].Ranking
 	}
-	pv := EditionPreview{Ranking: slug, Number: ed.Number + 1, Before: BuildSnapshot(r, ed)}
+	pv := EditionPreview{Ranking: slug, Number: ed.Number + 1}
 	// The methodology first: every other proposal is checked against the
 	// methodology the edition publishes under.
 	under := r
@@ -51,7 +62,7 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 	for _, p := range chosen {
 		if p.Exists() && p.IsMethodology() {
 			if mp != nil {
-				return pv, fmt.Errorf("%w: methodology in %s and %s", ErrDuplicateTarget, mp.ID, p.ID)
+				return pv, nil, fmt.Errorf("%w: methodology in %s and %s", ErrDuplicateTarget, mp.ID, p.ID)
 			}
 			mp = p
 		}
@@ -60,10 +71,10 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 	if mp != nil && mp.Ranking == slug && mp.Methodology != nil {
 		var err error
 		if under, pv.Methodology, cleared, err = methodologyRelease(r, ed, mp, pv.Number); err != nil {
-			return pv, err
+			return pv, nil, err
 		}
 	} else if !r.Exists() {
-		return pv, ErrRankingMissing
+		return pv, nil, ErrRankingMissing
 	}
 	pv.Under = under
 	touched := map[string]string{}
@@ -75,16 +86,16 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 	var pins []pin
 	for _, p := range chosen {
 		if !p.Exists() {
-			return pv, ErrProposalMissing
+			return pv, nil, ErrProposalMissing
 		}
 		if p.Ranking != slug {
-			return pv, invalid("proposals", "edition.other_ranking", Args{"proposal": p.ID})
+			return pv, nil, invalid("proposals", "edition.other_ranking", Args{"proposal": p.ID})
 		}
 		if p.Status != StatusCrossValidated {
-			return pv, fmt.Errorf("%w: %s", ErrNotCrossValidated, p.ID)
+			return pv, nil, fmt.Errorf("%w: %s", ErrNotCrossValidated, p.ID)
 		}
 		if len(p.StaleTargets(ed)) > 0 {
-			return pv, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
+			return pv, nil, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
 		}
 		pv.Proposals = append(pv.Proposals, p.ID)
 		pins = append(pins, pin{p.ID, p.Revision, p.Seq})
@@ -98,22 +109,22 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 		if p.NewEntry && ed.Entry(p.Entry) == nil {
 			e := entries[p.Entry]
 			if !e.Exists() {
-				return pv, fmt.Errorf("%w: %s", ErrEntryMissing, p.Entry)
+				return pv, nil, fmt.Errorf("%w: %s", ErrEntryMissing, p.Entry)
 			}
 			category = e.Category
 			if slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
-				return pv, fmt.Errorf("%w: entry %s", ErrDuplicateTarget, p.Entry)
+				return pv, nil, fmt.Errorf("%w: entry %s", ErrDuplicateTarget, p.Entry)
 			}
 			pv.NewEntries = append(pv.NewEntries, events.PublishedEntry{
 				Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Proposal: p.ID})
 		}
 		if err := fitsMethodology(under, p, category); err != nil {
-			return pv, err
+			return pv, nil, err
 		}
 		for _, t := range p.Targets() {
 			key := p.Entry + "/" + t
 			if other, dup := touched[key]; dup {
-				return pv, fmt.Errorf("%w: %s in %s and %s", ErrDuplicateTarget, key, other, p.ID)
+				return pv, nil, fmt.Errorf("%w: %s in %s and %s", ErrDuplicateTarget, key, other, p.ID)
 			}
 			touched[key] = p.ID
 			pv.Changes = append(pv.Changes, p.applied(t))
@@ -126,7 +137,7 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 			continue
 		}
 		if ed.Entry(p.Entry) == nil && !slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
-			return pv, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
+			return pv, nil, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
 		}
 	}
 	pv.Changes = append(pv.Changes, cleared...)
@@ -144,7 +155,7 @@ func Preview(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string]*En
 	}{slug, pv.Number, ed.Seq, r.Seq, pins, pv.SnapshotHash})
 	sum := sha256.Sum256(pinned)
 	pv.Hash = hex.EncodeToString(sum[:])
-	return pv, nil
+	return pv, after, nil
 }
 
 // event is the EditionPublished the preview describes, without the hashes
@@ -209,7 +220,10 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	if c.AuditHead != "" && !hexHash.MatchString(c.AuditHead) {
 		return nil, invalid("audit_head", "field.hex_sha256", nil)
 	}
-	pv, err := Preview(r, ed, chosen, entries)
+	// The preview is computed once, without the ranking as it was; its
+	// edition state is the one the other proposals' baselines are checked
+	// against.
+	pv, after, err := nextEdition(r, ed, chosen, entries)
 	if err == nil {
 		err = judgeQuorum(r, ed, chosen)
 	}
@@ -219,6 +233,7 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	if c.PreviewHash != pv.Hash {
 		return nil, ErrPreviewChanged
 	}
+	pv.After = Snapshot{} // hashed already: not kept while the events are appended
 	var out []Change
 	if pv.Methodology != nil { // first: the edition's snapshot is computed under it
 		out = append(out, Change{RankingID(pv.Ranking), pv.Methodology})
@@ -231,6 +246,7 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	if err != nil {
 		return nil, err
 	}
+	out = slices.Grow(out, len(parts)+1+len(chosen))
 	for i := range parts {
 		out = append(out, Change{EditionID(pv.Ranking), &parts[i]})
 	}
@@ -238,12 +254,14 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	for _, p := range chosen {
 		out = append(out, Change{ProposalID(p.ID), &events.ProposalPublished{Edition: pv.Number, Revision: p.Revision}})
 	}
-	after := ed.Clone()
-	after.apply(pv.event())
+	released := make(map[string]bool, len(pv.Proposals))
+	for _, id := range pv.Proposals {
+		released[id] = true
+	}
 	others = slices.Clone(others)
 	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
 	for _, o := range others {
-		if o.Status != StatusCrossValidated || slices.Contains(pv.Proposals, o.ID) {
+		if o.Status != StatusCrossValidated || released[o.ID] {
 			continue
 		}
 		if stale := o.StaleTargets(after); len(stale) > 0 {
