@@ -1,9 +1,12 @@
 package domain
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
 	"slices"
 	"sort"
 
@@ -96,10 +99,63 @@ func (s Snapshot) JSON() []byte {
 	return b
 }
 
-// Hash returns the hex SHA-256 of the canonical bytes.
+// Hash returns the hex SHA-256 of the canonical bytes. They are hashed
+// as they are written, an entry at a time: the snapshot of a ranking of
+// ten thousand entries is megabytes of JSON, and hashing it need not hold
+// them all (nor the copies a growing buffer leaves).
 func (s Snapshot) Hash() string {
-	sum := sha256.Sum256(s.JSON())
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	if err := s.writeJSON(h); err != nil {
+		panic("snapshot: " + err.Error()) // as JSON: cannot fail
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeJSON writes the bytes JSON returns to w, an item of each list at a
+// time: the fields in their declared order, each value as json.Marshal
+// writes it (TestSnapshotWriteJSON holds the two together).
+func (s Snapshot) writeJSON(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	value := func(prefix string, v any) error {
+		bw.WriteString(prefix)
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = bw.Write(b)
+		return err
+	}
+	if err := errors.Join(value(`{"ranking":`, s.Ranking), value(`,"edition":`, s.Edition), value(`,"weights":`, s.Weights)); err != nil {
+		return err
+	}
+	if err := writeList(bw, `,"entries":`, s.Entries, value); err != nil {
+		return err
+	}
+	if err := writeList(bw, `,"scenarios":`, s.Scenarios, value); err != nil {
+		return err
+	}
+	bw.WriteString("}")
+	return bw.Flush()
+}
+
+// writeList writes a JSON list an item at a time (null when nil, as
+// json.Marshal writes a nil slice).
+func writeList[T any](bw *bufio.Writer, prefix string, items []T, value func(string, any) error) error {
+	if items == nil {
+		return value(prefix, nil)
+	}
+	bw.WriteString(prefix + "[")
+	for i, it := range items {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		if err := value(sep, it); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("]")
+	return nil
 }
 
 func sortedInts(m map[string]int) []NamedInt {
