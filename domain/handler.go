@@ -183,7 +183,11 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 		cached = cached || !reload[i]
 		st[writes[i]] = locked[i]
 	}
-	// Each entry is locked by us alone: they load side by side.
+	// Each entry is locked by us alone: they load side by side, or, when
+	// an edition reloads thousands, in one pass over the log.
+	if err := h.reloadMany(ctx, writes, locked, reload); err != nil {
+		return Result{}, err
+	}
 	if err := eachParallel(ctx, len(writes), func(i int) error {
 		return h.refresh(ctx, locked[i], writes[i], reload[i])
 	}); err != nil {

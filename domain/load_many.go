@@ -126,10 +126,7 @@ func (h *Handler) Publishable(ctx context.Context, actor Actor, ranking string, 
 		return nil, err
 	}
 	ps := make([]*Proposal, len(ids))
-	if err := eachParallel(ctx, len(ids), func(i int) (err error) {
-		ps[i], err = h.Proposal(ctx, ids[i])
-		return err
-	}); err != nil {
+	if err := h.proposals(ctx, ids, ps); err != nil {
 		return nil, err
 	}
 	var out []string

@@ -159,14 +159,21 @@ func (h *Handler) loadChosen(ctx context.Context, ranking string, ids []string) 
 		return nil, nil, err
 	}
 	chosen := make([]*Proposal, len(ids))
-	if err := eachParallel(ctx, len(ids), func(i int) (err error) {
-		chosen[i], err = h.Proposal(ctx, ids[i])
-		return err
-	}); err != nil {
+	if err := h.proposals(ctx, ids, chosen); err != nil {
 		return nil, nil, err
 	}
 	entries, err := h.newEntries(ctx, ranking, chosen)
 	return chosen, entries, err
+}
+
+// proposals sets out[i] to the proposal ids[i], as Proposal does for
+// each (readMany).
+func (h *Handler) proposals(ctx context.Context, ids []string, out []*Proposal) error {
+	aggs := make([]events.Aggregate, len(ids))
+	for i, id := range ids {
+		aggs[i] = ProposalID(id)
+	}
+	return readMany(ctx, h, aggs, out, func(i int) (*Proposal, error) { return h.Proposal(ctx, ids[i]) })
 }
 
 // newEntries loads the Entry of every new-entry proposal of chosen.
@@ -178,10 +185,13 @@ func (h *Handler) newEntries(ctx context.Context, ranking string, chosen []*Prop
 		}
 	}
 	loaded := make([]*Entry, len(slugs))
-	if err := eachParallel(ctx, len(slugs), func(i int) (err error) {
-		loaded[i], err = h.Entry(ctx, ranking, slugs[i])
-		return err
-	}); err != nil {
+	aggs := make([]events.Aggregate, len(slugs))
+	for i, slug := range slugs {
+		if events.ValidID(ranking) && CheckSlug("entry", slug) == nil {
+			aggs[i] = EntryID(ranking, slug)
+		} // else left invalid: Entry refuses it
+	}
+	if err := readMany(ctx, h, aggs, loaded, func(i int) (*Entry, error) { return h.Entry(ctx, ranking, slugs[i]) }); err != nil {
 		return nil, err
 	}
 	entries := make(map[string]*Entry, len(slugs))
