@@ -6,6 +6,11 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
+// refreshManyReach bounds the pass refreshMany makes: it decodes every
+// event after the oldest position, and reads no more than this many per
+// aggregate it refreshes.
+const refreshManyReach = 64
+
 // refreshMany brings loaded cached states up to date with one pass over
 // the log, from the oldest position among them, when at least
 // loadManyAfter of them need it; it reports which it refreshed, and
@@ -47,6 +52,9 @@ func (h *Handler) refreshMany(ctx context.Context, aggs []events.Aggregate, es [
 	last, err := h.store.LastSequence(ctx)
 	if err != nil {
 		return done, err
+	}
+	if last >= from && last-from >= uint64(refreshManyReach*len(index)) {
+		return done, nil // states from long ago: a request each reads less
 	}
 	found := map[int][]events.Event{}
 	if last >= from {
