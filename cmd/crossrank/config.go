@@ -31,6 +31,7 @@ type common struct {
 // config is every setting of `crossrank serve`.
 type config struct {
 	common
+	memoryLimitMiB int
 	addr           string
 	metricsAddr    string
 	noDemo         bool
@@ -106,6 +107,8 @@ func parseServe(args []string) (config, error) {
 	s.str(&c.addr, "addr", "CROSSRANK_ADDR", ":8080", "HTTP listen address")
 	s.str(&c.metricsAddr, "metrics-addr", "CROSSRANK_METRICS_ADDR", "",
 		"serve /metrics only on this address, e.g. 127.0.0.1:9090; empty: on the site's address")
+	s.integer(&c.memoryLimitMiB, "memory-limit", "CROSSRANK_MEMORY_LIMIT", defaultMemoryLimitMiB,
+		"soft limit of the Go heap in MiB: the collector runs harder near it rather than let the heap double (0: none; GOMEMLIMIT, when set, wins)")
 	s.boolean(&c.noDemo, "no-demo", "CROSSRANK_NO_DEMO", "do not load the demo ranking into an empty store")
 	s.boolean(&c.secure, "secure", "CROSSRANK_SECURE", "the site is served over TLS (Secure cookies, HSTS)")
 	s.str(&c.publicURL, "public-url", "CROSSRANK_PUBLIC_URL", "",

@@ -87,6 +87,8 @@ func run(ctx context.Context, args []string) error {
 	case "serve":
 		return serve(ctx, args)
 	case "bench":
+		// The bench measures what serve runs, under serve's default limit.
+		applyMemoryLimit(defaultMemoryLimitMiB)
 		return bench.Command(ctx, args)
 	case "version":
 		return printVersion(os.Stdout)

@@ -30,6 +30,7 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	applyMemoryLimit(cfg.memoryLimitMiB)
 	log := newLogger()
 	e, err := cfg.openEvents(ctx, log)
 	var busy *busyError
