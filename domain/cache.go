@@ -7,9 +7,9 @@ import (
 	"github.com/crossrank/crossrank/events"
 )
 
-// entry is one cached aggregate. mu serialises commands on the aggregate in
+// slot is one cached aggregate. mu serialises commands on the aggregate in
 // this process; state is replaced, never mutated, so a reader may hold it.
-type entry struct {
+type slot struct {
 	mu     sync.Mutex
 	state  any
 	seq    uint64
@@ -25,7 +25,7 @@ type entry struct {
 	elem    *list.Element
 }
 
-func (e *entry) apply(ev events.Event) {
+func (e *slot) apply(ev events.Event) {
 	if e.ids == nil {
 		e.ids = map[string]uint64{}
 	}
@@ -34,7 +34,7 @@ func (e *entry) apply(ev events.Event) {
 	switch s := e.state.(type) {
 	case nil:
 		e.state = fresh(ev.Kind())
-		e.apply2(ev)
+		e.evolveFresh(ev)
 	case *Ranking:
 		n := s.clone()
 		n.Evolve(ev)
@@ -58,8 +58,8 @@ func (e *entry) apply(ev events.Event) {
 	}
 }
 
-// apply2 evolves a freshly created state in place (nobody holds it yet).
-func (e *entry) apply2(ev events.Event) {
+// evolveFresh evolves a freshly created state in place (nobody holds it yet).
+func (e *slot) evolveFresh(ev events.Event) {
 	if s, ok := e.state.(interface{ Evolve(events.Event) }); ok {
 		s.Evolve(ev)
 	}
@@ -86,12 +86,12 @@ func fresh(k events.Kind) any {
 type stateCache struct {
 	mu    sync.Mutex
 	max   int
-	items map[events.Aggregate]*entry
+	items map[events.Aggregate]*slot
 	lru   *list.List
 }
 
 func newStateCache(max int) *stateCache {
-	return &stateCache{max: max, items: map[events.Aggregate]*entry{}, lru: list.New()}
+	return &stateCache{max: max, items: map[events.Aggregate]*slot{}, lru: list.New()}
 }
 
 // loaded reports whether a is cached and loaded, without making it recent.
@@ -107,14 +107,14 @@ func (c *stateCache) loaded(a events.Aggregate) bool {
 	return e.loaded
 }
 
-func (c *stateCache) get(a events.Aggregate) *entry {
+func (c *stateCache) get(a events.Aggregate) *slot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[a]; ok {
 		c.lru.MoveToFront(e.elem)
 		return e
 	}
-	e := &entry{}
+	e := &slot{}
 	e.elem = c.lru.PushFront(a)
 	c.items[a] = e
 	for c.lru.Len() > c.max {

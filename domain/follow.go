@@ -62,7 +62,7 @@ type follower struct {
 // followed is one kept aggregate. Until its first load is done (ready
 // closed), events the stream delivers for it wait in pending.
 type followed struct {
-	e       entry // state and seq; replaced states are never mutated
+	e       slot // state and seq; replaced states are never mutated
 	ready   chan struct{}
 	pending []events.Event
 	err     error
@@ -125,7 +125,7 @@ var errNotFollowed = errors.New("domain: not followed")
 
 // read returns current snapshots of aggs (all of one ranking's followed
 // kinds), or errNotFollowed when the store must be read directly.
-func (f *follower) read(ctx context.Context, slug string, aggs []events.Aggregate) ([]*entry, error) {
+func (f *follower) read(ctx context.Context, slug string, aggs []events.Aggregate) ([]*slot, error) {
 	filter := events.SubjectPrefix + "*." + slug + ".>"
 	for range 3 {
 		f.mu.Lock()
@@ -176,10 +176,10 @@ func (f *follower) waitFor(ctx context.Context, seq uint64) bool {
 // one command runs at a time (the common case) this saves the check: a
 // command's own event is known current at once (stored), without waiting
 // for the stream to deliver it.
-func (f *follower) fast(aggs []events.Aggregate) ([]*entry, fastAt, bool) {
+func (f *follower) fast(aggs []events.Aggregate) ([]*slot, fastAt, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]*entry, len(aggs))
+	out := make([]*slot, len(aggs))
 	for i, a := range aggs {
 		if !slices.Contains(followedKinds, a.Kind) {
 			return nil, fastAt{}, false
@@ -188,7 +188,7 @@ func (f *follower) fast(aggs []events.Aggregate) ([]*entry, fastAt, bool) {
 		if k == nil {
 			return nil, fastAt{}, false
 		}
-		out[i] = &entry{state: k.e.state, seq: k.e.seq, loaded: true}
+		out[i] = &slot{state: k.e.state, seq: k.e.seq, loaded: true}
 	}
 	return out, fastAt{seq: f.cur, version: f.version}, true
 }
@@ -251,8 +251,8 @@ func (f *follower) loadedLocked(a events.Aggregate) *followed {
 
 // snapshots returns the kept states of aggs, loading each from the store
 // the first time it is asked for.
-func (f *follower) snapshots(ctx context.Context, aggs []events.Aggregate) ([]*entry, error) {
-	out := make([]*entry, len(aggs))
+func (f *follower) snapshots(ctx context.Context, aggs []events.Aggregate) ([]*slot, error) {
+	out := make([]*slot, len(aggs))
 	for i, a := range aggs {
 		f.mu.Lock()
 		k := f.states[a]
@@ -281,7 +281,7 @@ func (f *follower) snapshots(ctx context.Context, aggs []events.Aggregate) ([]*e
 			f.mu.Unlock()
 			return nil, k.err
 		}
-		out[i] = &entry{state: k.e.state, seq: k.e.seq, loaded: true}
+		out[i] = &slot{state: k.e.state, seq: k.e.seq, loaded: true}
 		f.mu.Unlock()
 	}
 	return out, nil

@@ -98,7 +98,7 @@ type command struct {
 }
 
 // states gives a decision the loaded aggregates.
-type states map[events.Aggregate]*entry
+type states map[events.Aggregate]*slot
 
 func (s states) ranking(slug string) *Ranking { return stateOr(s, RankingID(slug), &Ranking{}) }
 func (s states) edition(slug string) *Edition {
@@ -131,15 +131,19 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 		// and try again in a new chain when refused, a few times; then, and
 		// after a conflict, the command is decided on the stored state and
 		// appended on its own.
-		res, err := h.attempt(ctx, c, writes, attempt > 0, fast && attempt == 0, attempt == 0)
+		mode := asLink(fast)
+		if attempt > 0 {
+			mode = onStored
+		}
+		res, err := h.attempt(ctx, c, writes, mode)
 		for miss := 0; errors.Is(err, errChainBroken) && miss < chainRetries; miss++ {
-			res, err = h.attempt(ctx, c, writes, false, fast, true)
+			res, err = h.attempt(ctx, c, writes, asLink(fast))
 		}
 		if errors.Is(err, errFastMissed) || errors.Is(err, errChainBroken) {
-			res, err = h.attempt(ctx, c, writes, false, false, false)
+			res, err = h.attempt(ctx, c, writes, onCached)
 		}
 		if errors.Is(err, errDecideAgain) {
-			res, err = h.attempt(ctx, c, writes, true, false, false)
+			res, err = h.attempt(ctx, c, writes, onStored)
 		}
 		if !errors.Is(err, events.ErrConflict) || attempt >= h.maxRetries {
 			return res, err
@@ -155,17 +159,36 @@ func (h *Handler) run(ctx context.Context, c command) (Result, error) {
 	}
 }
 
-func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, refresh, fast, chained bool) (Result, error) {
+// attemptMode says what an attempt decides on and how it appends.
+type attemptMode struct {
+	refresh bool // reload every written state from the store first
+	fast    bool // may decide on the follower's states (follow.go)
+	chained bool // may append as a link of the chain (chain.go)
+}
+
+var (
+	// onCached decides on the cached states and appends on its own.
+	onCached = attemptMode{}
+	// onStored reloads the states from the store: after a conflict, or
+	// when a refusal on cached states must be checked.
+	onStored = attemptMode{refresh: true}
+)
+
+// asLink decides on the cached states (on the follower's when fast) and
+// appends as a link of the chain.
+func asLink(fast bool) attemptMode { return attemptMode{fast: fast, chained: true} }
+
+func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggregate, mode attemptMode) (Result, error) {
 	// Read-only aggregates are read before any write lock is taken: waiting
 	// for a read while holding a write lock deadlocks against a command that
 	// writes what we read and reads what we write (Publish writes the edition
 	// and proposals; a vote writes a proposal and reads the edition). A read
 	// is an unguarded snapshot either way.
-	st, at, err := h.readAll(ctx, c.reads, writes, fast)
+	st, at, err := h.readAll(ctx, c.reads, writes, mode.fast)
 	if err != nil {
 		return Result{}, err
 	}
-	locked := make([]*entry, 0, len(writes))
+	locked := make([]*slot, 0, len(writes))
 	for _, a := range writes {
 		e := h.cache.get(a)
 		e.mu.Lock()
@@ -179,7 +202,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	cached := false // some state was taken from the cache as it was
 	reload := make([]bool, len(writes))
 	for i := range writes {
-		reload[i] = refresh || !locked[i].loaded || locked[i].behind
+		reload[i] = mode.refresh || !locked[i].loaded || locked[i].behind
 		cached = cached || !reload[i]
 		st[writes[i]] = locked[i]
 	}
@@ -248,7 +271,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	}
 	var last uint64
 	var retry bool
-	if chained && h.chains() && len(evs) == 1 {
+	if mode.chained && h.chains() && len(evs) == 1 {
 		last, retry, err = h.appendChained(ctx, expect, evs[0], at)
 	} else {
 		if at.seq > 0 {
@@ -356,8 +379,8 @@ func guardsStream(expect []events.Expectation) bool {
 // first event is stored on an aggregate it writes. It then returns the first
 // run's result, whose sequence is that of its last event (the command's
 // events carry ids derived from the first one and are stored together).
-func (h *Handler) replayed(ctx context.Context, commandID string, writes []events.Aggregate, locked []*entry) (Result, bool, error) {
-	if !slices.ContainsFunc(locked, func(e *entry) bool { _, ok := e.ids[commandID]; return ok }) {
+func (h *Handler) replayed(ctx context.Context, commandID string, writes []events.Aggregate, locked []*slot) (Result, bool, error) {
+	if !slices.ContainsFunc(locked, func(e *slot) bool { _, ok := e.ids[commandID]; return ok }) {
 		return Result{}, false, nil
 	}
 	for i, e := range locked {
@@ -371,7 +394,7 @@ func (h *Handler) replayed(ctx context.Context, commandID string, writes []event
 		if i > 0 {
 			evID = deriveID(commandID, i)
 		}
-		j := slices.IndexFunc(locked, func(e *entry) bool { _, ok := e.ids[evID]; return ok })
+		j := slices.IndexFunc(locked, func(e *slot) bool { _, ok := e.ids[evID]; return ok })
 		if j < 0 {
 			return res, true, nil
 		}

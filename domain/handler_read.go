@@ -56,14 +56,14 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate,
 		}
 		groups = append(groups, []events.Aggregate{a})
 	}
-	snaps := make([][]*entry, len(groups))
+	snaps := make([][]*slot, len(groups))
 	errs := make([]error, len(groups))
-	direct := func(a events.Aggregate) (*entry, error) {
+	direct := func(a events.Aggregate) (*slot, error) {
 		e := h.cache.get(a)
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		err := h.refresh(ctx, e, a, true)
-		return &entry{state: e.state, seq: e.seq, loaded: true}, err
+		return &slot{state: e.state, seq: e.seq, loaded: true}, err
 	}
 	read := func(i int) {
 		if slug := followedSlugs[i]; slug != "" {
@@ -72,7 +72,7 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate,
 				return
 			}
 		}
-		snaps[i], errs[i] = make([]*entry, len(groups[i])), nil
+		snaps[i], errs[i] = make([]*slot, len(groups[i])), nil
 		for j, a := range groups[i] {
 			if snaps[i][j], errs[i] = direct(a); errs[i] != nil {
 				return
@@ -99,7 +99,7 @@ func (h *Handler) readAll(ctx context.Context, reads, writes []events.Aggregate,
 	return st, fastAt{}, nil
 }
 
-func (h *Handler) refresh(ctx context.Context, e *entry, a events.Aggregate, reload bool) error {
+func (h *Handler) refresh(ctx context.Context, e *slot, a events.Aggregate, reload bool) error {
 	if !reload && e.loaded && !e.behind {
 		return nil
 	}

@@ -232,7 +232,10 @@ func (h *Handler) Publish(ctx context.Context, a Actor, c PublishEdition) (Resul
 	}
 	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
 		decide: func(s states) ([]Change, error) {
-			chosen, entries := h.chosenIn(ctx, s, c.Ranking, ids)
+			chosen, entries, err := h.chosenIn(ctx, s, c.Ranking, ids)
+			if err != nil {
+				return nil, err
+			}
 			var os []*Proposal
 			for _, p := range others {
 				os = append(os, s.proposal(p))

@@ -22,9 +22,9 @@ const refreshManyReach = 64
 //
 // es[i] is the cache entry of aggs[i]; held tells whether the caller holds
 // their locks (a command's writes), else each is locked in turn.
-func (h *Handler) refreshMany(ctx context.Context, aggs []events.Aggregate, es []*entry, held bool) ([]bool, error) {
+func (h *Handler) refreshMany(ctx context.Context, aggs []events.Aggregate, es []*slot, held bool) ([]bool, error) {
 	done := make([]bool, len(aggs))
-	lock := func(e *entry) func() {
+	lock := func(e *slot) func() {
 		if held {
 			return func() {}
 		}
@@ -89,7 +89,7 @@ func (h *Handler) refreshMany(ctx context.Context, aggs []events.Aggregate, es [
 // leaves out (a state not loaded or of another type, an invalid id).
 // A failed pass leaves every aggregate to its own read.
 func readMany[T any](ctx context.Context, h *Handler, aggs []events.Aggregate, out []T, one func(i int) (T, error)) error {
-	es := make([]*entry, len(aggs))
+	es := make([]*slot, len(aggs))
 	valid := make([]events.Aggregate, 0, len(aggs))
 	at := make([]int, 0, len(aggs))
 	for i, a := range aggs {
@@ -126,9 +126,9 @@ func readMany[T any](ctx context.Context, h *Handler, aggs []events.Aggregate, o
 // reloadMany refreshes the loaded entries of a command's writes that
 // reload marks in one pass over the log (refreshMany), and clears their
 // marks; the caller holds every entry's lock.
-func (h *Handler) reloadMany(ctx context.Context, writes []events.Aggregate, locked []*entry, reload []bool) error {
+func (h *Handler) reloadMany(ctx context.Context, writes []events.Aggregate, locked []*slot, reload []bool) error {
 	var aggs []events.Aggregate
-	var es []*entry
+	var es []*slot
 	var at []int
 	for i := range writes {
 		if reload[i] && locked[i].loaded {

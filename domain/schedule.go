@@ -262,7 +262,10 @@ func (h *Handler) ScheduleEdition(ctx context.Context, a Actor, c ScheduleEditio
 	}
 	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{EditionID(c.Ranking)}, reads: reads,
 		decide: func(s states) ([]Change, error) {
-			chosen, entries := h.chosenIn(ctx, s, c.Ranking, ids)
+			chosen, entries, err := h.chosenIn(ctx, s, c.Ranking, ids)
+			if err != nil {
+				return nil, err
+			}
 			r, err := h.rankingForQuorum(ctx, s.ranking(c.Ranking), chosen...)
 			if err != nil {
 				return nil, err
@@ -340,7 +343,10 @@ func (h *Handler) FireSchedule(ctx context.Context, c FireSchedule) (Result, err
 	}
 	return h.run(ctx, command{actor: actor, commandID: c.CommandID, writes: writes,
 		decide: func(st states) ([]Change, error) {
-			chosen, entries := h.chosenIn(ctx, st, c.Ranking, ids)
+			chosen, entries, err := h.chosenIn(ctx, st, c.Ranking, ids)
+			if err != nil {
+				return nil, err
+			}
 			var os []*Proposal
 			for _, p := range others {
 				os = append(os, st.proposal(p))
@@ -371,15 +377,17 @@ func choiceIDs(proposals []string) ([]string, error) {
 }
 
 // chosenIn returns the loaded chosen proposals, in ids' order, and the
-// entries their new-entry proposals register.
-func (h *Handler) chosenIn(ctx context.Context, s states, ranking string, ids []string) ([]*Proposal, map[string]*Entry) {
+// entries their new-entry proposals create. An entry that cannot be found
+// is left out (the preview refuses with ErrEntryMissing); any other error
+// (the store unavailable) is returned, not taken for a missing entry.
+func (h *Handler) chosenIn(ctx context.Context, s states, ranking string, ids []string) ([]*Proposal, map[string]*Entry, error) {
 	chosen := make([]*Proposal, len(ids))
 	for i, p := range ids {
 		chosen[i] = s.proposal(p)
 	}
 	entries, err := h.newEntries(ctx, ranking, chosen)
-	if err != nil {
-		entries = map[string]*Entry{} // as before: a missing entry is the preview's ErrEntryMissing
+	if errors.Is(err, ErrEntryMissing) {
+		return chosen, map[string]*Entry{}, nil
 	}
-	return chosen, entries
+	return chosen, entries, err
 }
