@@ -2,11 +2,13 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -60,6 +62,11 @@ func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID stri
 		if c.Proposals, err = chosen(d, ctx, a, in.Ranking, in.All, in.Proposals); err != nil {
 			return domain.Result{}, err
 		}
+		if len(c.Proposals) == 0 && in.All {
+			if c.Proposals, err = publishedChoice(d, ctx, in); err != nil {
+				return domain.Result{}, err
+			}
+		}
 		if c.AuditHead, c.AuditSeq, err = d.Publish.AuditHead(ctx); err != nil {
 			return domain.Result{}, fmt.Errorf("audit head: %w", err)
 		}
@@ -81,4 +88,43 @@ func chosen(d *Deps, ctx context.Context, a domain.Actor, ranking string, all bo
 		return nil, fmt.Errorf("cross-validated proposals: %w", err)
 	}
 	return d.Commands.Publishable(ctx, a, ranking, ready)
+}
+
+// publishedChoice is what a form posting "all" publishes once its preview
+// is published and nothing is left to choose: the proposals that edition
+// released, so the command replays the first submit (the same command id)
+// or is refused as published — a double submit never reads as "nothing
+// to publish" (422). It returns none when the preview is not the latest
+// edition's.
+func publishedChoice(d *Deps, ctx context.Context, in *PublishInput) ([]string, error) {
+	ed, err := PublishedAs(ctx, d.Commands, in.Ranking, in.PreviewHash)
+	if err != nil || ed == nil {
+		return nil, err
+	}
+	return Released(ed), nil
+}
+
+// PublishedAs returns the ranking's latest edition when it published the
+// preview with hash, or nil.
+func PublishedAs(ctx context.Context, h *domain.Handler, ranking, hash string) (*domain.Edition, error) {
+	if hash == "" || !events.ValidID(ranking) {
+		return nil, nil
+	}
+	ed, err := h.Edition(ctx, ranking)
+	if errors.Is(err, domain.ErrRankingMissing) {
+		return nil, nil
+	}
+	if err != nil || ed.Number == 0 || ed.Last.PreviewHash != hash {
+		return nil, err
+	}
+	return ed, nil
+}
+
+// Released lists the proposals the latest edition of ed released: an
+// edition split into parts lists them in its parts, not its head.
+func Released(ed *domain.Edition) []string {
+	if ed.Last.Size != nil && ed.Parts != nil && ed.Parts.Number == ed.Number {
+		return ed.Parts.Released
+	}
+	return ed.Last.Proposals
 }

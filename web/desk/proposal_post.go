@@ -7,7 +7,6 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
-	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -68,20 +67,4 @@ func (d *Desk) newProposalFailed(w http.ResponseWriter, r *http.Request, in *com
 		}
 	}
 	d.RenderNewProposal(w, r, status, NewProposalChoice{Ranking: in.Ranking, Entry: in.Entry, Failed: form}, st)
-}
-
-// published sends the publisher to the public page of the new edition.
-func (d *Desk) published(r *http.Request, in *command.PublishInput, _ domain.Result) string {
-	ed, err := d.cmd.Edition(r.Context(), in.Ranking)
-	if err != nil || ed.Number == 0 {
-		return paths.Publish
-	}
-	return EditionURL(in.Ranking, ed.Number)
-}
-
-// publishFailed shows the page again with the message next to the
-// ranking's form and a fresh preview of the same choice: after a 409 the
-// publisher sees what changed and can publish the new preview.
-func (d *Desk) publishFailed(w http.ResponseWriter, r *http.Request, in *command.PublishInput, st ui.FormState, status int) {
-	d.RenderPublish(w, r, status, PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, All: in.All, Failed: true}, st)
 }

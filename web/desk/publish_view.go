@@ -21,6 +21,9 @@ type PublishChoice struct {
 	Failed    bool // publishing this choice just failed
 	// Scheduling: the failure was the schedule form's, not "Publish now".
 	Scheduling bool
+	// Already is the edition that published the failed form's preview (0:
+	// none): the form was posted again, and is told where it went.
+	Already int
 }
 
 // publishView is the model of the publish page.
@@ -46,6 +49,7 @@ type publishRanking struct {
 	Page, Pages  int // the page of the lists shown, of how many
 	Preview      *publishPreview
 	PreviewError string       // why no preview could be made
+	Already      int          // the edition the failed form's preview became (0: none)
 	Form         ui.FormState // the publish form after a failed submit
 	Schedule     ui.FormState // the schedule form after a failed submit
 	Zones        []zoneOption // the schedule form's zones
@@ -148,6 +152,7 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 			pr.Candidates = append(pr.Candidates, c)
 		}
 		if chosenHere && choice.Failed {
+			pr.Already = choice.Already
 			if choice.Scheduling {
 				pr.Schedule = st
 			} else {

@@ -14,6 +14,7 @@ var enParts = []map[string]string{
 	enEditionSize,
 	enImport,
 	enUsersAPI,
+	enPublishChoice,
 }
 
 // en is every message in English, by key.

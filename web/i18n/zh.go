@@ -14,6 +14,7 @@ var zhParts = []map[string]string{
 	zhEditionSize,
 	zhImport,
 	zhUsersAPI,
+	zhPublishChoice,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.
