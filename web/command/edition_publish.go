@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
@@ -23,8 +24,10 @@ type PublishInput struct {
 	Note        string   `json:"note,omitempty"`
 	// All (the desk's form only): no proposals listed, publish every
 	// cross-validated proposal the publisher may publish, as the page
-	// previewed them; the preview hash pins the set.
-	All bool `json:"-"`
+	// previewed them, but those in Except (unticked across the pages);
+	// the preview hash pins the set.
+	All    bool     `json:"-"`
+	Except []string `json:"-"`
 }
 
 var Publish = Action[PublishInput]{
@@ -38,7 +41,7 @@ var Publish = Action[PublishInput]{
 	Form: func(f *httpx.Form, in *PublishInput) {
 		in.Ranking, in.Proposals = f.Str("ranking"), f.Strs("proposals")
 		in.PreviewHash, in.Note = f.Str("preview_hash"), f.Str("note")
-		in.All = f.Str("all") == "1"
+		in.All, in.Except = f.Str("all") == "1", f.Strs("except")
 	},
 	Run: publishEdition,
 	Resource: func(d *Deps, ctx context.Context, in *PublishInput, _ string) (string, string) {
@@ -59,7 +62,7 @@ func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID stri
 		PreviewHash: in.PreviewHash, Note: in.Note}
 	if d.Publish != nil && a.Has(domain.RolePublisher) {
 		var err error
-		if c.Proposals, err = chosen(d, ctx, a, in.Ranking, in.All, in.Proposals); err != nil {
+		if c.Proposals, err = chosen(d, ctx, a, in.Ranking, choice{all: in.All, listed: in.Proposals, except: in.Except}); err != nil {
 			return domain.Result{}, err
 		}
 		if len(c.Proposals) == 0 && in.All {
@@ -77,15 +80,30 @@ func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID stri
 	return d.Commands.Publish(ctx, a, c)
 }
 
+// choice is the proposals a publish or schedule form names: those
+// listed, or with all every one the publisher may publish but except.
+type choice struct {
+	all            bool
+	listed, except []string
+}
+
 // chosen returns the proposals a form publishes: those it lists, or with
-// all every cross-validated proposal of ranking that a may publish.
-func chosen(d *Deps, ctx context.Context, a domain.Actor, ranking string, all bool, listed []string) ([]string, error) {
-	if !all || len(listed) > 0 || d.Publish == nil {
-		return listed, nil
+// all every cross-validated proposal of ranking that a may publish, but
+// those excepted.
+func chosen(d *Deps, ctx context.Context, a domain.Actor, ranking string, c choice) ([]string, error) {
+	if !c.all || len(c.listed) > 0 || d.Publish == nil {
+		return c.listed, nil
 	}
 	ready, err := d.Publish.CrossValidated(ctx, ranking)
 	if err != nil {
 		return nil, fmt.Errorf("cross-validated proposals: %w", err)
+	}
+	if len(c.except) > 0 {
+		out := make(map[string]bool, len(c.except))
+		for _, id := range c.except {
+			out[id] = true
+		}
+		ready = slices.DeleteFunc(ready, func(id string) bool { return out[id] })
 	}
 	return d.Commands.Publishable(ctx, a, ranking, ready)
 }

@@ -21,6 +21,7 @@ type ScheduleInput struct {
 	At          string   `json:"at"`
 	Note        string   `json:"note,omitempty"`
 	All         bool     `json:"-"` // as PublishInput.All
+	Except      []string `json:"-"` // as PublishInput.Except
 }
 
 // Scheduled is the API's answer to a schedule: its id (the command id,
@@ -42,7 +43,7 @@ var ScheduleEdition = Action[ScheduleInput]{
 	Form: func(f *httpx.Form, in *ScheduleInput) {
 		in.Ranking, in.Proposals = f.Str("ranking"), f.Strs("proposals")
 		in.PreviewHash, in.At, in.Note = f.Str("preview_hash"), f.Str("at"), f.Str("note")
-		in.All = f.Str("all") == "1"
+		in.All, in.Except = f.Str("all") == "1", f.Strs("except")
 	},
 	Run: scheduleEdition,
 	Resource: func(_ *Deps, _ context.Context, in *ScheduleInput, commandID string) (string, string) {
@@ -64,7 +65,7 @@ func scheduleEdition(d *Deps, ctx context.Context, a domain.Actor, commandID str
 	if err != nil {
 		return domain.Result{}, &httpx.BadField{Field: "at", Code: "field.time"}
 	}
-	ids, err := chosen(d, ctx, a, in.Ranking, in.All, in.Proposals)
+	ids, err := chosen(d, ctx, a, in.Ranking, choice{all: in.All, listed: in.Proposals, except: in.Except})
 	if err != nil {
 		return domain.Result{}, err
 	}

@@ -9,10 +9,10 @@ import (
 // servePublish shows, per ranking, the cross-validated proposals and the
 // preview of the edition they make. ?ranking=<slug>&p=<id>&p=<id> previews
 // a chosen subset of one ranking; every other ranking previews all.
-// ?ranking=<slug>&all=1&page=N shows page N of a ranking previewing all.
+// ?ranking=<slug>&all=1&x=<id>&page=N shows page N of a ranking
+// previewing all but those excepted (publish_choice.go).
 func (d *Desk) servePublish(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	d.RenderPublish(w, r, http.StatusOK, PublishChoice{Ranking: q.Get("ranking"), Proposals: q["p"], All: q.Get("all") == "1"}, ui.FormState{})
+	d.RenderPublish(w, r, http.StatusOK, choiceOf(r.URL.Query()), ui.FormState{})
 }
 
 // RenderPublish shows the publish page for choice with status; st is the

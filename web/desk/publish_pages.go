@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-
-	"github.com/crossrank/crossrank/web/paths"
 )
 
 // publishPageSize is how many rows of each of the preview's lists (and of
@@ -64,30 +62,4 @@ func biggestMoves(rows []publishRow, before map[string]int) []publishRow {
 		return cmp.Or(cmp.Compare(dist(b), dist(a)), cmp.Compare(a.Rank, b.Rank))
 	})
 	return moved[:min(largestMoves, len(moved))]
-}
-
-// PageURL is the page showing page n of this ranking's lists, with the
-// same choice.
-func (pr publishRanking) PageURL(n int) string {
-	q := url.Values{"ranking": {pr.Slug}, "page": {strconv.Itoa(n)}}
-	if pr.Explicit {
-		q["p"] = pr.Chosen
-	} else {
-		q.Set("all", "1")
-	}
-	return paths.Publish + "?" + q.Encode() + "#ranking-" + pr.Slug
-}
-
-// Pager lists the page numbers to link: the first, the last and those
-// around the current one (0 stands for a gap).
-func (pr publishRanking) Pager() []int {
-	var out []int
-	for n := 1; n <= pr.Pages; n++ {
-		if n == 1 || n == pr.Pages || (n >= pr.Page-2 && n <= pr.Page+2) {
-			out = append(out, n)
-		} else if len(out) > 0 && out[len(out)-1] != 0 {
-			out = append(out, 0)
-		}
-	}
-	return out
 }

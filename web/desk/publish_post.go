@@ -25,7 +25,7 @@ func (d *Desk) published(r *http.Request, in *command.PublishInput, _ domain.Res
 // tab; the same tab's retry replays) is told so, with a link to that
 // edition, instead of why its proposals can no longer be published.
 func (d *Desk) publishFailed(w http.ResponseWriter, r *http.Request, in *command.PublishInput, st ui.FormState, status int) {
-	choice := PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, All: in.All, Failed: true}
+	choice := PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, All: in.All, Except: in.Except, Failed: true}
 	if ed, err := command.PublishedAs(r.Context(), d.cmd, in.Ranking, in.PreviewHash); err == nil && ed != nil {
 		choice.Already = ed.Number
 		st = ui.FormState{}

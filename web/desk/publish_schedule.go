@@ -88,5 +88,5 @@ func scheduleCanceled(*http.Request, *command.CancelScheduleInput, domain.Result
 // scheduleFailed shows the publish page again with the message in the
 // ranking's schedule form and a fresh preview of the same choice.
 func (d *Desk) scheduleFailed(w http.ResponseWriter, r *http.Request, in *command.ScheduleInput, st ui.FormState, status int) {
-	d.RenderPublish(w, r, status, PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, All: in.All, Failed: true, Scheduling: true}, st)
+	d.RenderPublish(w, r, status, PublishChoice{Ranking: in.Ranking, Proposals: in.Proposals, All: in.All, Except: in.Except, Failed: true, Scheduling: true}, st)
 }

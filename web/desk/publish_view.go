@@ -2,14 +2,12 @@ package desk
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
-	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -18,7 +16,10 @@ type PublishChoice struct {
 	Ranking   string // "" when nothing was chosen: every ranking previews all
 	Proposals []string
 	All       bool // Ranking previews all, as when nothing was chosen (?all=1: its pages)
-	Failed    bool // publishing this choice just failed
+	// Except are the proposals left out of all (unticked across the
+	// pages: ?x=…).
+	Except []string
+	Failed bool // publishing this choice just failed
 	// Scheduling: the failure was the schedule form's, not "Publish now".
 	Scheduling bool
 	// Already is the edition that published the failed form's preview (0:
@@ -44,9 +45,19 @@ type publishRanking struct {
 	Chosen     []string           // the proposals the preview covers
 	// Explicit: the publisher chose the proposals (?p=…); otherwise the
 	// preview covers every cross-validated proposal the publisher may
-	// publish, and the forms post "all" instead of thousands of ids.
-	Explicit     bool
-	Page, Pages  int // the page of the lists shown, of how many
+	// publish but those excepted, and the forms post "all" instead of
+	// thousands of ids.
+	Explicit bool
+	// Unchosen are the proposals the publisher may publish but did not
+	// choose: unticked in "all", or not ticked in an explicit choice.
+	Unchosen    []string
+	Page, Pages int // the page of the lists shown, of how many
+	// CandidatePages: the pages of the candidates alone.
+	CandidatePages int
+	// Carried is the choice on the candidates' other pages, which the
+	// select form carries while it shows one page: the chosen proposals
+	// (Explicit) or those excepted from all.
+	Carried      []string
 	Preview      *publishPreview
 	PreviewError string       // why no preview could be made
 	Already      int          // the edition the failed form's preview became (0: none)
@@ -112,12 +123,6 @@ type publishNewEntry struct {
 	Href     string
 }
 
-// SelectURL is the page previewing this ranking's chosen proposals.
-func (pr publishRanking) SelectURL() string {
-	q := url.Values{"ranking": {pr.Slug}, "p": pr.Chosen}
-	return paths.Publish + "?" + q.Encode() + "#ranking-" + pr.Slug
-}
-
 // publishView builds the page for choice; st is the state of the failed
 // publish form of choice.Ranking, if any.
 func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormState) (publishView, error) {
@@ -136,18 +141,22 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 			return v, err
 		}
 		chosenHere := choice.Ranking == rk.Slug
-		pr.Explicit = chosenHere && len(choice.Proposals) > 0
+		pr.Explicit = chosenHere && !choice.All
 		if chosenHere {
 			pr.Page = page
 		}
 		pr.Ready = len(ready)
+		picked := choice.picks(chosenHere)
 		for _, p := range ready {
 			c := publishCandidate{ID: p.ID, Href: proposalURL(p.ID), Title: p.Title, Entry: p.Entry,
 				Author: p.Author, Revision: p.Revision, Approvers: len(p.Quorum.Approvers),
 				Own: p.Author == me || slices.Contains(p.Revisers, me)}
-			c.Checked = !c.Own && (!chosenHere || choice.All || slices.Contains(choice.Proposals, p.ID))
-			if c.Checked {
+			c.Checked = !c.Own && picked(p.ID)
+			switch {
+			case c.Checked:
 				pr.Chosen = append(pr.Chosen, p.ID)
+			case !c.Own:
+				pr.Unchosen = append(pr.Unchosen, p.ID)
 			}
 			pr.Candidates = append(pr.Candidates, c)
 		}
@@ -174,9 +183,10 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		case len(pr.Candidates) > 0 && chosenHere:
 			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
 		}
-		var candidatePages int
-		pr.Candidates, candidatePages = pageOf(pr.Candidates, pr.Page)
-		pr.Pages = candidatePages
+		all := pr.Candidates
+		pr.Candidates, pr.CandidatePages = pageOf(all, pr.Page)
+		pr.Pages = pr.CandidatePages
+		pr.Carried = carried(all, pr.Candidates, pr.Explicit)
 		if pr.Preview != nil {
 			pr.Pages = max(pr.Pages, pr.Preview.Pages)
 		}
