@@ -18,6 +18,7 @@ import (
 // told that it was already published as edition 1, with a link to it, and
 // stores nothing either.
 func TestPublishAllTwice(t *testing.T) {
+	t.Parallel()
 	e := newAdminEnv(t)
 	slug, _, err := history.LargeRanking(e.ctx, e.store, history.ReadyEdition{Entries: 250, Criteria: 2, Seed: 4})
 	if err != nil {
