@@ -63,6 +63,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="import-job"][data-state="checked"] [data-testid="import-confirm"]`)),
 	)
 	lap("checked")
+	checkAccessibility(t, b.ctx, "the import's dry run")
 	before := e.lastSeq()
 	for key, want := range map[string]int{"entries": scaleEntries, "new_entries": scaleEntries,
 		"changed_scores": scaleEntries * scaleCriteria, "open": proposals, "problems": 0} {
@@ -88,6 +89,9 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		b.do(chromedp.Navigate(ts.URL+queue), chromedp.WaitVisible(chromedp.CSS(`[data-testid="review-count"]`)))
 		if got := b.attr(`[data-testid="review-count"]`, "data-total"); got != strconv.Itoa(proposals) {
 			t.Fatalf("%s's queue holds %s proposals, want %d", reviewer, got, proposals)
+		}
+		if reviewer == "reviewer1" {
+			checkAccessibility(t, b.ctx, "the review queue, 100 a page")
 		}
 		approved := 0
 		for page := 1; ; page++ {
@@ -118,6 +122,10 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 	b.signInAs("publisher")
 	sec := `[data-testid="publish-ranking-` + scaleSlug + `"]`
 	b.do(chromedp.Navigate(ts.URL+"/desk/publish"), chromedp.WaitVisible(chromedp.CSS(sec+` [data-testid="preview-size"]`)))
+	checkAccessibility(t, b.ctx, "the publish page with paged candidates")
+	if got := b.count(sec + ` [data-testid="candidate-pager"] [data-testid^="candidate-page-"]`); got == 0 {
+		t.Error("301 candidates, and no pages to choose among them")
+	}
 	size := b.textOf(sec + ` [data-testid="preview-size"]`)
 	for _, n := range []int{proposals, scaleEntries, scaleEntries * scaleCriteria} {
 		if !strings.Contains(size, strconv.Itoa(n)) {

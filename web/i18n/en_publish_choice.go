@@ -11,4 +11,5 @@ var enPublishChoice = map[string]string{
 	"publish.select_all":          "Choose all %d",
 	"publish.select_none":         "Clear the choice",
 	"publish.candidate_pages":     "Pages of the proposals ready to publish",
+	"publish.pages_after":         "Pages of the preview, below the new ranking",
 }

@@ -11,4 +11,5 @@ var zhPublishChoice = map[string]string{
 	"publish.select_all":          "全选 %d 个",
 	"publish.select_none":         "清除选择",
 	"publish.candidate_pages":     "待发布提案分页",
+	"publish.pages_after":         "预览分页（新榜单下方）",
 }
