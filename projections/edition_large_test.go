@@ -62,7 +62,10 @@ func TestLargeFirstEdition(t *testing.T) {
 // TestLargeEditionLiveAndReplayed publishes an edition split into parts
 // while the read models tail the stream, as in production, and checks that
 // a fresh replay of the stream gives the same tables, row for row
-// (Verify with the live database).
+// (Verify with the live database). A reader polling the read models
+// meanwhile never sees the edition with some of its proposals still
+// ready to publish: the edition and its proposals commit together, though
+// they are more events than one of the projection's batches.
 func TestLargeEditionLiveAndReplayed(t *testing.T) {
 	const entries, criteria = 1_000, 10
 	env, slug, ids := largeRanking(t, entries, criteria)
@@ -75,9 +78,41 @@ func TestLargeEditionLiveAndReplayed(t *testing.T) {
 		}
 	})
 	t.Cleanup(func() { stop(); wg.Wait() })
+	if entries+1 <= projections.BatchSize { // the head and one ProposalPublished per entry
+		t.Fatalf("an edition of %d proposals fits one batch of %d events: the test would not split it", entries, projections.BatchSize)
+	}
+	polled, halves := 0, 0
+	pollDone := make(chan struct{})
+	var poller sync.WaitGroup
+	poller.Go(func() {
+		for {
+			select {
+			case <-pollDone:
+				return
+			default:
+			}
+			var editions, ready int
+			if err := ps.DB().QueryRowContext(context.Background(), `SELECT
+				(SELECT count(*) FROM editions WHERE ranking=?),
+				(SELECT count(*) FROM proposals WHERE ranking=? AND status='cross_validated')`, slug, slug).Scan(&editions, &ready); err != nil {
+				t.Errorf("poll: %v", err)
+				return
+			}
+			polled++
+			if editions > 0 && ready > 0 {
+				halves++
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
 	res, pv := publishLarge(t, env, slug, ids, entries, criteria)
 	checkStream(t, env, res, pv, entries)
 	waitApplied(t, ps, res.Sequence)
+	close(pollDone)
+	poller.Wait()
+	if halves > 0 {
+		t.Errorf("%d of %d reads saw edition 1 with proposals still ready to publish", halves, polled)
+	}
 	checkTables(t, ps, slug, entries, criteria)
 	if _, err := projections.Verify(context.Background(), env.Store, ps.DB()); err != nil {
 		t.Fatalf("verify: %v", err)

@@ -78,6 +78,7 @@ func (s *Store) tailOnce(ctx context.Context, src Tailer) error {
 		})
 	}()
 	batch := make([]events.Event, 0, BatchSize)
+	var gate editionGate
 	for {
 		select {
 		case err := <-tailErr:
@@ -94,26 +95,81 @@ func (s *Store) tailOnce(ctx context.Context, src Tailer) error {
 			return err
 		case ev := <-ch:
 			batch = append(batch[:0], ev)
+			gate.see(ev)
 			for len(batch) < BatchSize && len(ch) > 0 {
-				batch = append(batch, <-ch)
+				ev := <-ch
+				batch = append(batch, ev)
+				gate.see(ev)
 			}
-			// An edition split into parts commits with its head, in one
-			// transaction: no reader sees part of an edition. The head
-			// is on its way (one atomic batch).
-			for endsInPart(batch) {
+			// An edition commits whole, in one transaction, however many
+			// events it takes: its parts, its head and the
+			// ProposalPublished of each proposal it releases. No reader sees
+			// part of an edition, nor an edition whose proposals still look
+			// ready to publish. They are on their way (one atomic batch);
+			// only the proposals' events are waited for with a bound, in
+			// case a log written otherwise lacks some.
+			for endsInPart(batch) || gate.owed > 0 {
+				var late <-chan time.Time
+				var timer *time.Timer
+				if !endsInPart(batch) {
+					timer = time.NewTimer(editionWait)
+					late = timer.C
+				}
+				more := false
 				select {
 				case ev := <-ch:
 					batch = append(batch, ev)
-					continue
+					gate.see(ev)
+					more = true
 				case err := <-tailErr:
 					tailErr <- err // handled above, after this batch
+				case <-late:
+					gate.owed = 0
 				case <-ctx.Done():
 				}
-				break
+				if timer != nil {
+					timer.Stop()
+				}
+				if !more {
+					break
+				}
 			}
 			if err := s.applyBatch(ctx, batch); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// editionWait bounds the wait for an edition's ProposalPublished events
+// after its head: they come in the same atomic batch, at once.
+const editionWait = 2 * time.Second
+
+// editionGate counts the ProposalPublished events still owed by the last
+// edition head seen: those of the same command (correlation id) that
+// follow it, one per proposal the edition releases.
+type editionGate struct {
+	owed int
+	corr string
+}
+
+func (g *editionGate) see(ev events.Event) {
+	switch d := ev.Data.(type) {
+	case *events.EditionPublished:
+		g.owed, g.corr = len(d.Proposals), ev.CorrelationID
+		if d.Size != nil {
+			g.owed = d.Size.Proposals
+		}
+		if g.corr == "" {
+			g.owed = 0 // no way to tell its events from others'
+		}
+	case *events.ProposalPublished:
+		if ev.CorrelationID == g.corr && g.owed > 0 {
+			g.owed--
+		}
+	default:
+		if ev.CorrelationID != g.corr {
+			g.owed = 0 // another command: the edition's events have ended
 		}
 	}
 }
