@@ -34,6 +34,13 @@ type AuditFilter struct {
 	Before uint64
 	After  uint64
 	Limit  int // 0: DefaultAuditLimit; capped at MaxAuditLimit
+
+	// Numbered pages, newest first, counted from UpTo (0: the newest row
+	// now), which the cursors then ignore. The trail only grows at its
+	// newest end, so a page's address (?page=N&upto=S) shows the same rows
+	// however many events arrive later.
+	Page int // 1-based; 0: the cursors choose the page
+	UpTo uint64
 }
 
 // AuditRow is one event of the audit trail, flattened, with the link of the
@@ -60,11 +67,17 @@ type AuditRow struct {
 }
 
 // AuditPage is one page of the trail, newest first, with the cursors of
-// the neighbouring pages (0 when there is none).
+// the neighbouring pages (0 when there is none). A numbered page (Page set
+// in the filter) has no cursors but counts: Total rows match the filter
+// up to UpTo, the newest sequence its pages count from (0 when none
+// match), and Since those after it (when the filter named UpTo).
 type AuditPage struct {
 	Rows  []AuditRow
 	Older uint64 // pass as Before for the next older page
 	Newer uint64 // pass as After for the next newer page
+	Total int
+	UpTo  uint64
+	Since int
 }
 
 // where returns the filter's conditions (without the keyset) and their
@@ -90,9 +103,12 @@ func (f AuditFilter) where() (string, []any, error) {
 	}
 	if vs := events.Versions(f.Type); len(vs) > 0 {
 		// Every version of the event: a vote stored as vote_cast.v1 is
-		// the same event as a vote_cast.v2 for whoever filters.
+		// the same event as a vote_cast.v2 for whoever filters. Several
+		// versions are several ranges of the type index, which would have
+		// to be sorted together: "+type" reads the trail in sequence
+		// order instead, stopping at the page.
 		ph := strings.Repeat(",?", len(vs))[1:]
-		conds = append(conds, "type IN ("+ph+")")
+		conds = append(conds, "+type IN ("+ph+")")
 		for _, v := range vs {
 			args = append(args, v)
 		}
@@ -156,6 +172,9 @@ func (s *Store) Audit(ctx context.Context, f AuditFilter) (AuditPage, error) {
 		return AuditPage{}, err
 	}
 	n := f.limit()
+	if f.Page > 0 {
+		return s.auditNumbered(ctx, f, where, args, n)
+	}
 	var page AuditPage
 	switch {
 	case f.Before > 0:
@@ -181,6 +200,34 @@ func (s *Store) Audit(ctx context.Context, f AuditFilter) (AuditPage, error) {
 		page.Newer = newest
 	}
 	return page, nil
+}
+
+// auditNumbered returns page f.Page of the rows matching where, n a page,
+// counted from f.UpTo.
+func (s *Store) auditNumbered(ctx context.Context, f AuditFilter, where string, args []any, n int) (AuditPage, error) {
+	page := AuditPage{UpTo: f.UpTo}
+	if page.UpTo == 0 {
+		if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM audit WHERE `+where, args...).Scan(&page.UpTo); err != nil {
+			return page, err
+		}
+	} else if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM audit WHERE `+where+` AND seq>?`,
+		append(slices.Clone(args), page.UpTo)...).Scan(&page.Since); err != nil {
+		return page, err
+	}
+	args = append(slices.Clone(args), page.UpTo)
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM audit WHERE `+where+` AND seq<=?`, args...).Scan(&page.Total); err != nil {
+		return page, err
+	}
+	var err error
+	page.Rows, err = s.auditRows(ctx, auditNumberedPage(where), append(args, n, (f.Page-1)*n)...)
+	return page, err
+}
+
+// auditNumberedPage is the condition and order of a numbered page: the
+// rows up to a sequence, newest first, from the key or an index on
+// (column, seq).
+func auditNumberedPage(where string) string {
+	return where + ` AND seq<=? ORDER BY seq DESC LIMIT ? OFFSET ?`
 }
 
 // AuditEach calls fn for every row matching f, newest first, ignoring the

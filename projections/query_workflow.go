@@ -2,9 +2,7 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -94,92 +92,4 @@ func (s *Store) Conflicts(ctx context.Context, ranking string) ([]ConflictRow, e
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// InboxRow is one thing that concerned a user: Seq is the stream sequence
-// of the event, Kind what happened (review_requested, veto, comment,
-// cross_validated, published, returned, schedule_failed, source_changed,
-// source_dead), Proposal the proposal (for schedule_failed, the schedule).
-type InboxRow struct {
-	Seq      uint64
-	Kind     string
-	Ranking  string
-	Proposal string
-	Actor    string
-	At       string
-	Detail   string
-}
-
-// InboxFilter selects a page of a user's inbox, newest first.
-type InboxFilter struct {
-	User   string
-	Before uint64 // only rows of events before this sequence; 0: from the newest
-	Limit  int    // default 50, at most 200
-}
-
-// InboxPage is one page of an inbox. Next is the Before of the following
-// page, 0 on the last; Unread counts the rows after the user's read mark,
-// ReadUpTo.
-type InboxPage struct {
-	Rows     []InboxRow
-	Next     uint64
-	Unread   int
-	ReadUpTo uint64
-}
-
-// Inbox returns a page of a user's inbox, newest first.
-func (s *Store) Inbox(ctx context.Context, f InboxFilter) (InboxPage, error) {
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 50
-	}
-	limit = min(limit, 200)
-	var page InboxPage
-	err := s.db.QueryRowContext(ctx, `SELECT inbox_read_upto FROM users WHERE username=?`, f.User).Scan(&page.ReadUpTo)
-	if errors.Is(err, sql.ErrNoRows) {
-		return page, fmt.Errorf("user %s: %w", f.User, domain.ErrUserMissing)
-	}
-	if err != nil {
-		return page, err
-	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM inbox WHERE user=? AND seq>?`, f.User, page.ReadUpTo).
-		Scan(&page.Unread); err != nil {
-		return page, err
-	}
-	before := f.Before
-	if before == 0 {
-		before = 1<<63 - 1
-	}
-	// One row more than the page tells whether another page follows.
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ranking, proposal, actor, at, detail FROM inbox
-		WHERE user=? AND seq<? ORDER BY seq DESC, kind LIMIT ?`, f.User, before, limit+1)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r InboxRow
-		if err := rows.Scan(&r.Seq, &r.Kind, &r.Ranking, &r.Proposal, &r.Actor, &r.At, &r.Detail); err != nil {
-			return page, err
-		}
-		page.Rows = append(page.Rows, r)
-	}
-	if err := rows.Err(); err != nil {
-		return page, err
-	}
-	// A page never splits one event's rows: they share a sequence.
-	if len(page.Rows) > limit {
-		last := page.Rows[limit].Seq
-		cut := limit
-		for cut > 0 && page.Rows[cut-1].Seq == last {
-			cut--
-		}
-		if cut == 0 { // one event fills the page: keep it whole
-			for cut = limit; cut < len(page.Rows) && page.Rows[cut].Seq == last; cut++ {
-			}
-		}
-		page.Rows = page.Rows[:cut]
-		page.Next = page.Rows[cut-1].Seq
-	}
-	return page, nil
 }

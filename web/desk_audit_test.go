@@ -141,8 +141,8 @@ func TestAuditFiltersReturnTheRightRows(t *testing.T) {
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(byTestID(adminDoc(t, body), "audit-error").Text(), "起始日期") {
 		t.Errorf("bad day: status %d, error %q", res.StatusCode, byTestID(adminDoc(t, body), "audit-error").Text())
 	}
-	if res, _ := c.do(http.MethodGet, paths.Audit+"?before=abc", nil, nil); res.StatusCode != http.StatusBadRequest {
-		t.Errorf("bad cursor: status %d", res.StatusCode)
+	if res, _ := c.do(http.MethodGet, paths.Audit+"?upto=abc", nil, nil); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad sequence: status %d", res.StatusCode)
 	}
 	// Signed out readers are sent to sign in.
 	if res, _ := e.client("").do(http.MethodGet, paths.Audit, nil, nil); res.StatusCode != http.StatusSeeOther {
@@ -160,7 +160,7 @@ func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
 	if len(first) != projections.DefaultAuditLimit || first[0] != last {
 		t.Fatalf("first page: %d rows from %d; want %d from %d", len(first), first[0], projections.DefaultAuditLimit, last)
 	}
-	if byTestID(doc, "audit-newer").Length() != 0 {
+	if byTestID(doc, "page-prev").Length() != 0 {
 		t.Error("the newest page links to newer rows")
 	}
 	if got := byTestID(doc, "audit-seq").Text(); got != strconv.FormatUint(last, 10) {
@@ -169,13 +169,13 @@ func TestAuditPagesNewestFirstInBothLanguages(t *testing.T) {
 	if head := byTestID(doc, "audit-head").Text(); len(head) != 64 {
 		t.Errorf("chain head %q", head)
 	}
-	older, _ := byTestID(doc, "audit-older").Attr("href")
+	older, _ := byTestID(doc, "page-next").Attr("href")
 	doc = e.get(c, older, http.StatusOK)
 	second := auditSeqs(t, doc)
 	if len(second) == 0 || second[0] != first[len(first)-1]-1 {
 		t.Fatalf("second page starts at %v, the first ended at %d", second[:1], first[len(first)-1])
 	}
-	newer, _ := byTestID(doc, "audit-newer").Attr("href")
+	newer, _ := byTestID(doc, "page-prev").Attr("href")
 	if back := auditSeqs(t, e.get(c, newer, http.StatusOK)); back[0] != first[0] || len(back) != len(first) {
 		t.Errorf("back to newer: from %d (%d rows)", back[0], len(back))
 	}

@@ -2,7 +2,10 @@ package api
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
+
+	"github.com/crossrank/crossrank/domain"
 
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -24,13 +27,23 @@ type InboxItem struct {
 }
 
 // Inbox is one page of GET /api/v1/inbox, newest first. Next is the cursor
-// of the following page (?before=), absent on the last; unread counts every
-// item after read_up_to, the mark POST /api/v1/inbox/read moves.
+// of the following page (?before=), absent on the last and on numbered
+// pages; unread counts every item after read_up_to, the mark POST
+// /api/v1/inbox/read moves. Total counts the items the filter selects up
+// to upto, the sequence numbered pages (?page=N&upto=S) count from, so a
+// page's address answers the same items however many arrive later; since
+// counts those that arrived after upto (when the request named it).
 type Inbox struct {
 	Items    []InboxItem `json:"items"`
 	Unread   int         `json:"unread"`
 	ReadUpTo uint64      `json:"read_up_to"`
 	Next     string      `json:"next,omitempty"`
+	Total    int         `json:"total"`
+	UpTo     uint64      `json:"upto"`
+	Since    int         `json:"since"`
+	Page     int         `json:"page,omitempty"`
+	Pages    int         `json:"pages,omitempty"`
+	PerPage  int         `json:"per_page"`
 }
 
 // inbox answers GET /api/v1/inbox?limit=&before= with the caller's inbox.
@@ -46,7 +59,20 @@ func inbox(read ReadModels) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		out := Inbox{Items: []InboxItem{}, Unread: page.Unread, ReadUpTo: page.ReadUpTo}
+		per := f.Limit
+		if per == 0 {
+			per = projections.DefaultInboxLimit
+		}
+		per = min(per, projections.MaxInboxLimit)
+		out := Inbox{Items: []InboxItem{}, Unread: page.Unread, ReadUpTo: page.ReadUpTo, Total: page.Total,
+			UpTo: page.UpTo, Since: page.Since, PerPage: per}
+		if f.Page > 0 {
+			out.Page, out.Pages = f.Page, max(1, (page.Total+per-1)/per)
+			if out.Page > out.Pages {
+				ui.Fail(w, r, projections.ErrNotFound)
+				return
+			}
+		}
 		if page.Next != 0 {
 			out.Next = strconv.FormatUint(page.Next, 10)
 		}
@@ -62,8 +88,8 @@ func inboxItemOf(row projections.InboxRow, readUpTo uint64) InboxItem {
 		At: row.At, Detail: row.Detail, Unread: row.Seq > readUpTo}
 }
 
-// inboxFilterOf reads ?limit= (a whole number; above 200 is capped) and
-// ?before= (a page's next).
+// inboxFilterOf reads ?limit= (a whole number; above 200 is capped),
+// ?kind=, and either ?before= (a page's next) or ?page= with ?upto=.
 func inboxFilterOf(r *http.Request) (projections.InboxFilter, error) {
 	f := projections.InboxFilter{User: httpx.Actor(r.Context()).Name}
 	q := r.URL.Query()
@@ -80,6 +106,25 @@ func inboxFilterOf(r *http.Request) (projections.InboxFilter, error) {
 			return f, &httpx.BadField{Field: "before", Code: "field.cursor"}
 		}
 		f.Before = n
+	}
+	if k := q.Get("kind"); k != "" {
+		if !slices.Contains(projections.InboxKinds, k) {
+			return f, &httpx.BadField{Field: "kind", Code: "field.inbox_kind", Args: domain.Args{"value": k}}
+		}
+		f.Kind = k
+	}
+	for _, p := range []struct {
+		name string
+		bits int
+		set  func(uint64)
+	}{{"page", 31, func(n uint64) { f.Page = int(n) }}, {"upto", 63, func(n uint64) { f.UpTo = n }}} {
+		if s := q.Get(p.name); s != "" {
+			n, err := strconv.ParseUint(s, 10, p.bits)
+			if err != nil || n == 0 {
+				return f, &httpx.BadField{Field: p.name, Code: "field.whole_number"}
+			}
+			p.set(n)
+		}
 	}
 	return f, nil
 }

@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -19,9 +20,10 @@ import (
 // links write them.
 var auditFilterNames = []string{"ranking", "entry", "proposal", "actor", "type", "from", "to"}
 
-// AuditFilterOf reads the filters and the page cursor from the audit
-// page's query, which its downloads share. A cursor or limit that is not a
-// number is malformed (400); a bad day is reported by the query (422).
+// AuditFilterOf reads the filters and the page (?page=, ?upto=, ?limit=)
+// from the audit page's query, which its downloads share (they ignore the
+// page). A sequence or limit that is not a number is malformed (400); a
+// bad day is reported by the query (422).
 func AuditFilterOf(q url.Values) (projections.AuditFilter, error) {
 	f := projections.AuditFilter{
 		Ranking: strings.TrimSpace(q.Get("ranking")), Entry: strings.TrimSpace(q.Get("entry")),
@@ -33,17 +35,9 @@ func AuditFilterOf(q url.Values) (projections.AuditFilter, error) {
 	if cur, ok := events.Current(f.Type); ok {
 		f.Type = cur
 	}
-	for _, n := range []struct {
-		name string
-		dst  *uint64
-	}{{"before", &f.Before}, {"after", &f.After}} {
-		if v := q.Get(n.name); v != "" {
-			u, err := strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return f, &httpx.BadField{Field: n.name, Code: "field.whole_number"}
-			}
-			*n.dst = u
-		}
+	var err error
+	if f.Page, f.UpTo, err = anchoredPage(q); err != nil {
+		return f, err
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -109,11 +103,21 @@ func (d *Desk) renderAudit(w http.ResponseWriter, r *http.Request, ver *auditVer
 		var page projections.AuditPage
 		page, err = d.read.Audit(r.Context(), f)
 		v.Rows = auditRowsOf(page.Rows, v.Page)
-		if page.Older > 0 {
-			v.OlderURL = auditURL(f, "before", strconv.FormatUint(page.Older, 10))
+		// The links keep the filters as the form writes them (a current
+		// type for an older one), and the limit when one was asked.
+		base, _ := url.Parse(auditURL(f))
+		if f.Limit > 0 {
+			q := base.Query()
+			q.Set("limit", strconv.Itoa(f.Limit))
+			base.RawQuery = q.Encode()
 		}
-		if page.Newer > 0 {
-			v.NewerURL = auditURL(f, "after", strconv.FormatUint(page.Newer, 10))
+		v.Pager = anchoredPager(base, page.Total, f.Page, auditLimit(f), page.UpTo)
+		if err == nil && v.Pager.Beyond() {
+			ui.Fail(w, r, projections.ErrNotFound)
+			return
+		}
+		if v.Since = page.Since; v.Since > 0 {
+			v.Latest = latestHref(base)
 		}
 	}
 	if err != nil {
@@ -142,8 +146,9 @@ type auditView struct {
 	Types     []string
 	Actors    []string
 	Rows      []auditRowView
-	OlderURL  string
-	NewerURL  string
+	Pager     ui.Pager
+	Since     int    // rows that arrived after the pages' sequence
+	Latest    string // the trail as it is now, when Since > 0
 	CSVURL    string
 	JSONURL   string
 	Error     string // why the filters could not be applied
@@ -151,6 +156,11 @@ type auditView struct {
 	Head      string // the audit chain head at Seq
 	CanVerify bool
 	Verify    *auditVerifyView // nil: not verified since the server started
+}
+
+// auditLimit is how many rows a page of f lists, as the read models bound it.
+func auditLimit(f projections.AuditFilter) int {
+	return min(cmp.Or(f.Limit, projections.DefaultAuditLimit), projections.MaxAuditLimit)
 }
 
 // auditRowView is one row of the trail in the reader's language.

@@ -19,8 +19,9 @@ var auditCSVHeader = []string{"seq", "at", "actor", "kind", "aggregate", "type",
 	"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash", "authvia"}
 
 // serveAuditExport streams every row matching the filters, newest first,
-// as CSV (?format=csv) or JSON (?format=json, the API's default). Cursors
-// and limits do not apply: an export is the whole selection. The chain
+// as CSV (?format=csv) or JSON (?format=json, the API's default). Pages
+// and limits do not apply: an export is the whole selection; JSON with
+// ?page= answers one page instead (serveAuditPage). The chain
 // head and sequence the rows were read at travel in headers (and in the
 // JSON).
 //
@@ -44,6 +45,14 @@ func (d *Desk) serveAuditExport(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		ui.Fail(w, r, err)
+		return
+	}
+	if n, err := strconv.Atoi(q.Get("page")); q.Has("page") && (err != nil || n < 1) {
+		ui.Fail(w, r, &httpx.BadField{Field: "page", Code: "field.whole_number"})
+		return
+	}
+	if q.Has("page") && format == "json" {
+		d.serveAuditPage(w, r, f)
 		return
 	}
 	seq, head := d.read.Checkpoint()
@@ -127,4 +136,45 @@ func writeAuditJSON(w *bufio.Writer, seq uint64, head string, each func(func(pro
 	}
 	_, err = w.WriteString("]}\n")
 	return err
+}
+
+// auditJSONPage is one numbered page of the trail as JSON: the audit
+// page's rows and counts. Total rows match the filters up to upto, the
+// sequence the pages count from (pass it back so that a page keeps its
+// rows while events arrive); since counts those that arrived after it.
+type auditJSONPage struct {
+	auditJSONHead
+	Rows    []projections.AuditRow `json:"rows"`
+	Total   int                    `json:"total"`
+	Page    int                    `json:"page"`
+	Pages   int                    `json:"pages"`
+	PerPage int                    `json:"per_page"`
+	UpTo    uint64                 `json:"upto"`
+	Since   int                    `json:"since"`
+}
+
+// serveAuditPage answers GET /api/v1/audit?page=N[&upto=S][&limit=L]:
+// the page the audit page shows for the same query; a page past the last
+// is 404, as on the page.
+func (d *Desk) serveAuditPage(w http.ResponseWriter, r *http.Request, f projections.AuditFilter) {
+	seq, head := d.read.Checkpoint()
+	page, err := d.read.Audit(r.Context(), f)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	per := auditLimit(f)
+	out := auditJSONPage{auditJSONHead: auditJSONHead{Seq: seq, Head: head}, Rows: page.Rows, Total: page.Total,
+		Page: f.Page, Pages: max(1, (page.Total+per-1)/per), PerPage: per, UpTo: page.UpTo, Since: page.Since}
+	if out.Page > out.Pages {
+		ui.Fail(w, r, projections.ErrNotFound)
+		return
+	}
+	if out.Rows == nil {
+		out.Rows = []projections.AuditRow{}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Crossrank-Audit-Seq", strconv.FormatUint(seq, 10))
+	w.Header().Set("X-Crossrank-Audit-Head", head)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }

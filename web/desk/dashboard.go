@@ -52,89 +52,159 @@ type queueItem struct {
 	Cancel    *scheduleCancel // an upcoming edition's cancel button, nil for none
 }
 
-// serveDashboard shows the signed-in user's queues.
+// serveDashboard shows the signed-in user's queues, each a page at a time.
 func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	p := ui.PageOf(r, "desk.dashboard.title", "dashboard")
-	q, err := d.read.Queues(ctx, p.User.Username, httpx.Now(ctx))
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
+	user := p.User.Username
 	labels := newLabelCache(d.read)
 	labels.entry = d.entryName
 	v := dashboardView{Page: p, CanPropose: p.Has(domain.RoleEditor)}
-	proposals := func(id, titleKey, emptyKey string, list []projections.ProposalSummary, withQuorum bool) queueSection {
-		sec := queueSection{ID: id, Title: p.T(titleKey), Empty: p.T(emptyKey), Count: len(list)}
-		for _, ps := range list {
-			sec.Items = append(sec.Items, proposalItem(ctx, p, labels, ps, withQuorum))
+	fail := func(err error) { ui.Fail(w, r, err) }
+	// proposals reads one page of a proposal queue; the items its query
+	// lists first are marked with note (the user's turn).
+	proposals := func(q projections.QueueQuery, titleKey, emptyKey string, withQuorum bool, note string) (queueSection, error) {
+		sec := queueSection{ID: string(q.Queue), Title: p.T(titleKey), Empty: p.T(emptyKey)}
+		q.User, q.PerPage = user, queueRows
+		page, err := d.queuePage(ctx, r.URL, sec.ID, &q)
+		if err != nil {
+			return sec, err
 		}
-		return sec
+		sec.Count = page.Total
+		offset := (q.Page - 1) * queueRows
+		for i, ps := range page.Items {
+			it := proposalItem(ctx, p, labels, ps, withQuorum)
+			if offset+i < page.Firsts {
+				it.Requested = true
+				it.Note = p.T(note) + " · " + it.Note
+			}
+			sec.Items = append(sec.Items, it)
+		}
+		sec.Pager = queuePager(r.URL, sec.ID, page.Total, q.Page)
+		return sec, nil
 	}
-	if p.Has(domain.RoleEditor) || len(q.MyDrafts)+len(q.MyInReview) > 0 {
-		mine := proposals("my-in-review", "desk.queue.my_in_review", "desk.queue.my_in_review.empty", q.MyInReview, true)
-		if err := d.authorTurnFirst(ctx, p, p.User.Username, &mine, q.MyInReview); err != nil {
-			ui.Fail(w, r, err)
-			return
-		}
-		v.Sections = append(v.Sections,
-			proposals("my-drafts", "desk.queue.my_drafts", "desk.queue.my_drafts.empty", q.MyDrafts, false), mine)
+	drafts, err := proposals(projections.QueueQuery{Queue: projections.QueueMyDrafts}, "desk.queue.my_drafts", "desk.queue.my_drafts.empty", false, "")
+	if err != nil {
+		fail(err)
+		return
+	}
+	turn, err := d.authorTurn(ctx, user)
+	if err != nil {
+		fail(err)
+		return
+	}
+	mine, err := proposals(projections.QueueQuery{Queue: projections.QueueMyInReview, First: turn},
+		"desk.queue.my_in_review", "desk.queue.my_in_review.empty", true, "desk.queue.your_turn")
+	if err != nil {
+		fail(err)
+		return
+	}
+	if p.Has(domain.RoleEditor) || drafts.Count+mine.Count > 0 {
+		v.Sections = append(v.Sections, drafts, mine)
 	}
 	if p.Has(domain.RoleReviewer) {
-		sec := proposals("awaiting-review", "desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", q.AwaitingReview, true)
-		if err := d.requestedFirst(ctx, p, p.User.Username, &sec, q.AwaitingReview); err != nil {
-			ui.Fail(w, r, err)
+		sec, err := proposals(projections.QueueQuery{Queue: projections.QueueAwaitingReview},
+			"desk.queue.awaiting_review", "desk.queue.awaiting_review.empty", true, "desk.queue.requested")
+		if err != nil {
+			fail(err)
 			return
 		}
 		v.Sections = append(v.Sections, sec)
 	}
 	if p.Has(domain.RolePublisher) {
-		sec := proposals("ready-to-publish", "desk.queue.ready", "desk.queue.ready.empty", q.ReadyToPublish, false)
+		sec, err := proposals(projections.QueueQuery{Queue: projections.QueueReadyToPublish}, "desk.queue.ready", "desk.queue.ready.empty", false, "")
+		if err != nil {
+			fail(err)
+			return
+		}
 		sec.Link, sec.Label = paths.Publish, p.T("desk.queue.ready.publish")
 		v.Sections = append(v.Sections, sec)
 	}
 	up, err := d.upcomingSection(ctx, p, labels)
 	if err != nil {
-		ui.Fail(w, r, err)
+		fail(err)
 		return
 	}
-	v.Sections = append(v.Sections, up, staleSection(ctx, p, labels, q.Stale))
+	pageSection(r.URL, &up)
+	stale, err := d.staleSection(ctx, p, labels, r.URL)
+	if err != nil {
+		fail(err)
+		return
+	}
+	v.Sections = append(v.Sections, up, stale)
 	rv, err := d.reverifySection(ctx, p, labels)
 	if err != nil {
-		ui.Fail(w, r, err)
+		fail(err)
 		return
 	}
 	if rv != nil {
+		pageSection(r.URL, rv)
 		v.Sections = append(v.Sections, *rv)
 	}
-	v.Sections = append(v.Sections, recentSection(ctx, p, labels, q.Recent))
-	for i := range v.Sections {
-		pageSection(r.URL, &v.Sections[i])
+	eds, err := d.read.Editions(ctx, "", recentEditions)
+	if err != nil {
+		fail(err)
+		return
 	}
+	recent := recentSection(ctx, p, labels, eds)
+	pageSection(r.URL, &recent)
+	v.Sections = append(v.Sections, recent)
 	ui.Render(w, r, http.StatusOK, dashboardPage(v))
 }
 
 // queueRows is how many items a dashboard queue shows a page.
 const queueRows = 25
 
-// pageSection keeps one page of a queue's items, the page its own
-// parameter names (?page-awaiting-review=2), so each queue pages alone and
-// the others keep theirs; a page past the last shows the last.
-func pageSection(u *url.URL, sec *queueSection) {
-	param := "page-" + sec.ID
-	n, err := strconv.Atoi(u.Query().Get(param))
+// recentEditions is how many of the latest editions the dashboard lists.
+const recentEditions = 5
+
+// queueParam is the parameter naming a queue's page (?page-awaiting-review=2),
+// so each queue pages alone and the others keep theirs.
+func queueParam(id string) string { return "page-" + id }
+
+// requestedQueuePage reads a queue's page from u: 1 when absent or not a
+// positive number.
+func requestedQueuePage(u *url.URL, id string) int {
+	n, err := strconv.Atoi(u.Query().Get(queueParam(id)))
 	if err != nil || n < 1 {
-		n = 1
+		return 1
 	}
-	n = min(n, max(1, (len(sec.Items)+queueRows-1)/queueRows))
-	sec.Pager = ui.NewPager(len(sec.Items), n, queueRows, func(k int) string {
+	return n
+}
+
+// queuePage reads the page of q that u asks for; a page past the last
+// reads the last, which q.Page then names. With several queues on one
+// page, a 404 for one stale number would hide the others.
+func (d *Desk) queuePage(ctx context.Context, u *url.URL, id string, q *projections.QueueQuery) (projections.QueuePage, error) {
+	q.Page = requestedQueuePage(u, id)
+	page, err := d.read.QueueProposals(ctx, *q)
+	if last := max(1, (page.Total+queueRows-1)/queueRows); err == nil && q.Page > last {
+		q.Page = last
+		page, err = d.read.QueueProposals(ctx, *q)
+	}
+	return page, err
+}
+
+// queuePager pages a queue of total items, on page n; its links keep the
+// other queues' pages and come back to the queue.
+func queuePager(u *url.URL, id string, total, n int) ui.Pager {
+	param := queueParam(id)
+	return ui.NewPager(total, n, queueRows, func(k int) string {
 		q := u.Query()
 		q.Del(param)
 		if k > 1 {
 			q.Set(param, strconv.Itoa(k))
 		}
-		return (&url.URL{Path: u.Path, RawQuery: q.Encode(), Fragment: "queue-" + sec.ID}).String()
+		return (&url.URL{Path: u.Path, RawQuery: q.Encode(), Fragment: "queue-" + id}).String()
 	})
+}
+
+// pageSection keeps one page of a queue read whole (the few upcoming
+// editions, sources to re-verify, the latest editions); a page past the
+// last shows the last.
+func pageSection(u *url.URL, sec *queueSection) {
+	n := min(requestedQueuePage(u, sec.ID), max(1, (len(sec.Items)+queueRows-1)/queueRows))
+	sec.Pager = queuePager(u, sec.ID, len(sec.Items), n)
 	if sec.Pager.Total > 0 {
 		sec.Items = sec.Items[sec.Pager.From-1 : sec.Pager.To]
 	}
@@ -168,9 +238,21 @@ func proposalItem(ctx context.Context, p ui.Page, labels *labelCache, ps project
 	return it
 }
 
-// staleSection lists published values whose evidence is past its validity.
-func staleSection(ctx context.Context, p ui.Page, labels *labelCache, stale []projections.StaleEvidence) queueSection {
-	sec := queueSection{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty"), Count: len(stale)}
+// staleSection lists, a page at a time, the published values whose
+// evidence is past its validity.
+func (d *Desk) staleSection(ctx context.Context, p ui.Page, labels *labelCache, u *url.URL) (queueSection, error) {
+	sec := queueSection{ID: "stale", Title: p.T("desk.queue.stale"), Empty: p.T("desk.queue.stale.empty")}
+	now := httpx.Now(ctx)
+	n := requestedQueuePage(u, sec.ID)
+	stale, total, err := d.read.StaleEvidencePage(ctx, now, n, queueRows)
+	if last := max(1, (total+queueRows-1)/queueRows); err == nil && n > last {
+		n = last
+		stale, total, err = d.read.StaleEvidencePage(ctx, now, n, queueRows)
+	}
+	if err != nil {
+		return sec, err
+	}
+	sec.Count = total
 	for _, st := range stale {
 		lb := labels.get(ctx, st.Ranking)
 		sec.Items = append(sec.Items, queueItem{
@@ -184,7 +266,8 @@ func staleSection(ctx context.Context, p ui.Page, labels *labelCache, stale []pr
 			XLabel: p.T("desk.stale.entry"),
 		})
 	}
-	return sec
+	sec.Pager = queuePager(u, sec.ID, total, n)
+	return sec, nil
 }
 
 // recentSection lists the latest editions.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
-	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -22,51 +21,27 @@ type scheduleCancel struct {
 	Label    string
 }
 
-// requestedFirst marks the awaiting proposals the user was asked to
-// review (the attention set: asked, not voted on the current revision,
-// which the queue already requires) and moves them to the top.
-func (d *Desk) requestedFirst(ctx context.Context, p ui.Page, user string, sec *queueSection, awaiting []projections.ProposalSummary) error {
-	asked, err := d.read.RequestedOf(ctx, user)
+// authorTurn lists the user's open proposals where it is their turn (a
+// veto open, or a reviewer's comment unresolved): the read models name
+// the candidates and the domain decides, so the dashboard asks it about a
+// few proposals, not all of the user's. My proposals in review lists them
+// first.
+func (d *Desk) authorTurn(ctx context.Context, user string) ([]string, error) {
+	candidates, err := d.read.AuthorTurnCandidates(ctx, user)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i, ps := range awaiting {
-		if slices.Contains(asked, ps.ID) {
-			sec.Items[i].Requested = true
-			sec.Items[i].Note = p.T("desk.queue.requested") + " · " + sec.Items[i].Note
-		}
-	}
-	slices.SortStableFunc(sec.Items, turnFirst)
-	return nil
-}
-
-// authorTurnFirst marks the user's proposals in review whose attention
-// set holds them (a veto open, or a reviewer's comment unresolved) and
-// moves them to the top; the domain answers whose turn it is.
-func (d *Desk) authorTurnFirst(ctx context.Context, p ui.Page, user string, sec *queueSection, mine []projections.ProposalSummary) error {
-	for i, ps := range mine {
-		dp, err := d.cmd.Proposal(ctx, ps.ID)
+	var out []string
+	for _, id := range candidates {
+		dp, err := d.cmd.Proposal(ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if slices.Contains(dp.AttentionSet(), user) {
-			sec.Items[i].Requested = true
-			sec.Items[i].Note = p.T("desk.queue.your_turn") + " · " + sec.Items[i].Note
+			out = append(out, id)
 		}
 	}
-	slices.SortStableFunc(sec.Items, turnFirst)
-	return nil
-}
-
-// turnFirst orders the items whose turn it is first.
-func turnFirst(a, b queueItem) int {
-	switch {
-	case a.Requested == b.Requested:
-		return 0
-	case a.Requested:
-		return -1
-	}
-	return 1
+	return out, nil
 }
 
 // upcomingSection lists the pending scheduled editions, soonest first,

@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/url"
-	"strconv"
+	"slices"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
@@ -24,7 +24,11 @@ type inboxView struct {
 	ui.Page
 	Rows    []inboxRow
 	Newest  uint64 // the newest row's sequence: "Mark all read" reads up to it
-	Next    string // the next page's address, "" on the last
+	Pager   ui.Pager
+	Kind    string // the kind the list is filtered to, "" for every kind
+	Kinds   []inboxKind
+	Since   int    // rows that arrived after the pages' sequence
+	Latest  string // the list as it is now, when Since > 0
 	HasFeed bool
 	FeedURL string // the new feed's address, shown once after it is created
 	failed  string
@@ -38,6 +42,14 @@ func (v inboxView) Form(name string) ui.FormState {
 	}
 	return ui.FormState{}
 }
+
+// inboxKind is one choice of the inbox's filter.
+type inboxKind struct {
+	Value, Label string
+}
+
+// inboxRows is how many rows a page of the inbox lists.
+const inboxRows = projections.DefaultInboxLimit
 
 // inboxRow is one inbox row in words.
 type inboxRow struct {
@@ -58,28 +70,49 @@ func (d *Desk) serveInbox(w http.ResponseWriter, r *http.Request) {
 func (d *Desk) renderInbox(w http.ResponseWriter, r *http.Request, status int, v inboxView) {
 	ctx := r.Context()
 	v.Page = ui.PageOf(r, "desk.inbox.title", "dashboard")
-	f := projections.InboxFilter{User: v.Page.User.Username}
-	if b, err := strconv.ParseUint(r.URL.Query().Get("before"), 10, 64); err == nil {
-		f.Before = b
+	f, err := inboxFilterOf(r.URL.Query())
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
 	}
+	f.User = v.Page.User.Username
 	page, err := d.read.Inbox(ctx, f)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	for i, row := range page.Rows {
-		if i == 0 && f.Before == 0 {
-			v.Newest = row.Seq
-		}
-		v.Rows = append(v.Rows, inboxRowOf(v.Page, row, page.ReadUpTo))
+	v.Pager = anchoredPager(r.URL, page.Total, f.Page, inboxRows, page.UpTo)
+	if v.Pager.Beyond() {
+		ui.Fail(w, r, projections.ErrNotFound)
+		return
 	}
-	if page.Next > 0 {
-		v.Next = paths.Inbox + "?before=" + strconv.FormatUint(page.Next, 10)
+	v.Newest, v.Unread, v.Kind, v.Since = page.UpTo, page.Unread, f.Kind, page.Since // the count as read with the rows
+	if v.Since > 0 {
+		v.Latest = latestHref(r.URL)
+	}
+	v.Kinds = append(v.Kinds, inboxKind{Value: "", Label: v.T("lists.inbox.kind.all")})
+	for _, k := range projections.InboxKinds {
+		v.Kinds = append(v.Kinds, inboxKind{Value: k, Label: v.T("lists.inbox.kind." + k)})
+	}
+	for _, row := range page.Rows {
+		v.Rows = append(v.Rows, inboxRowOf(v.Page, row, page.ReadUpTo))
 	}
 	if u, err := d.cmd.User(ctx, v.Page.User.Username); err == nil {
 		v.HasFeed = u.FeedTokenHash != ""
 	}
 	ui.Render(w, r, status, inboxPage(v))
+}
+
+// inboxFilterOf reads the inbox page's query: ?kind= (one of
+// projections.InboxKinds), ?page= and ?upto=.
+func inboxFilterOf(q url.Values) (projections.InboxFilter, error) {
+	f := projections.InboxFilter{Kind: q.Get("kind"), Limit: inboxRows}
+	if f.Kind != "" && !slices.Contains(projections.InboxKinds, f.Kind) {
+		return f, &httpx.BadField{Field: "kind", Code: "field.inbox_kind", Args: domain.Args{"value": f.Kind}}
+	}
+	var err error
+	f.Page, f.UpTo, err = anchoredPage(q)
+	return f, err
 }
 
 // inboxRowOf puts one inbox row into words.

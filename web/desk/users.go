@@ -76,28 +76,31 @@ func (d *Desk) RenderUsers(w http.ResponseWriter, r *http.Request, status int, f
 	ctx := r.Context()
 	v := usersView{Page: ui.PageOf(r, "users.title", "users"), Failed: formID, State: st, Target: r.PathValue("name")}
 	v.Notice = doneNotice(v.Lang, "users", r)
-	users, err := d.read.Users(ctx)
+	// The page's users alone are read, with their tokens and account log.
+	page := ui.RequestedPage(r.URL.Query())
+	users, total, err := d.read.UsersPage(ctx, page, userRows)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	tokens, err := d.read.Tokens(ctx, "")
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
-	logs, err := d.accountLogs(ctx, v.Page)
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
-	v.Pager = ui.NewPager(len(users), ui.RequestedPage(r.URL.Query()), userRows, func(n int) string { return ui.PageHref(r.URL, n) })
+	v.Pager = ui.NewPager(total, page, userRows, func(n int) string { return ui.PageHref(r.URL, n) })
 	if v.Pager.Beyond() {
 		ui.Fail(w, r, projections.ErrNotFound)
 		return
 	}
-	if v.Pager.Total > 0 {
-		users = users[v.Pager.From-1 : v.Pager.To]
+	names := make([]string, len(users))
+	for i, u := range users {
+		names[i] = u.Username
+	}
+	tokens, err := d.read.TokensOf(ctx, names)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	logs, err := d.accountLogs(ctx, v.Page, names)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
 	}
 	for _, u := range users {
 		row := userRowView{Username: u.Username, DisplayName: u.DisplayName, Self: u.Username == v.User.Username,

@@ -7,10 +7,11 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// accountLogs words what others did to each account (projections'
-// UserAccountLog), newest first: "2026-12-01 14:20 · ada: Invited user …".
-func (d *Desk) accountLogs(ctx context.Context, p ui.Page) (map[string][]string, error) {
-	rows, err := d.read.UserAccountLog(ctx)
+// accountLogs words what others did to each of the named accounts
+// (projections' UserAccountLogOf), newest first: "2026-12-01 14:20 · ada:
+// Invited user …".
+func (d *Desk) accountLogs(ctx context.Context, p ui.Page, users []string) (map[string][]string, error) {
+	rows, err := d.read.UserAccountLogOf(ctx, users)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ var enParts = []map[string]string{
 	enImport,
 	enUsersAPI,
 	enPublishChoice,
+	enLists,
 }
 
 // en is every message in English, by key.

@@ -15,6 +15,7 @@ var zhParts = []map[string]string{
 	zhImport,
 	zhUsersAPI,
 	zhPublishChoice,
+	zhLists,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -1,0 +1,168 @@
+package projections
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// The dashboard's queues, a page at a time: each page is read in queue
+// order from an index (migration 015) with LIMIT/OFFSET, and counted.
+
+// Queue names one of the dashboard's queues of proposals.
+type Queue string
+
+// The dashboard's queues of proposals.
+const (
+	QueueMyDrafts       Queue = "my-drafts"        // drafts the user authored or revised, latest change first
+	QueueMyInReview     Queue = "my-in-review"     // the user's proposals in review or cross-validated, latest change first
+	QueueAwaitingReview Queue = "awaiting-review"  // in review, the user may vote and has no vote on this revision, oldest change first
+	QueueReadyToPublish Queue = "ready-to-publish" // cross-validated, oldest change first
+)
+
+// QueueQuery selects a page of one queue of User's dashboard.
+type QueueQuery struct {
+	Queue Queue
+	User  string
+	// First names proposals of QueueMyInReview to list before the others
+	// (those where it is the author's turn, which the domain judges).
+	// QueueAwaitingReview lists first, by itself, those the user was asked
+	// to review.
+	First   []string
+	Page    int // 1-based; 0 is the first
+	PerPage int // at least 1
+}
+
+// QueuePage is one page of a queue. Total counts the whole queue; its
+// first Firsts proposals are those listed first (see QueueQuery.First).
+type QueuePage struct {
+	Items  []ProposalSummary
+	Total  int
+	Firsts int
+}
+
+// queueSQL is a queue's condition (columns qualified with "p."), its
+// arguments and its order; first and its arguments select the proposals
+// listed first ("" for none).
+type queueSQL struct {
+	where     string
+	args      []any
+	order     string
+	first     string
+	firstArgs []any
+}
+
+func (q QueueQuery) sql() queueSQL {
+	u := q.User
+	switch q.Queue {
+	case QueueMyDrafts:
+		return queueSQL{where: `p.status='draft' AND (p.author=? OR EXISTS (SELECT 1 FROM json_each(p.revisers) WHERE value=?))`,
+			args: []any{u, u}, order: `p.updated_at DESC, p.id DESC`}
+	case QueueMyInReview:
+		s := queueSQL{where: `p.author=? AND p.status IN ('in_review','cross_validated')`, args: []any{u},
+			order: `p.updated_at DESC, p.id DESC`}
+		if len(q.First) > 0 {
+			s.first = `p.id IN (` + strings.TrimSuffix(strings.Repeat("?,", len(q.First)), ",") + `)`
+			for _, id := range q.First {
+				s.firstArgs = append(s.firstArgs, id)
+			}
+		}
+		return s
+	case QueueAwaitingReview:
+		return queueSQL{where: `p.status='in_review' AND p.author<>?
+			AND NOT EXISTS (SELECT 1 FROM json_each(p.revisers) WHERE value=?)
+			AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.proposal=p.id AND v.voter=? AND v.current=1 AND v.revision=p.revision)`,
+			args: []any{u, u, u}, order: `p.updated_at, p.id`,
+			first: `p.id IN (SELECT proposal FROM proposal_reviewers WHERE reviewer=?)`, firstArgs: []any{u}}
+	}
+	return queueSQL{where: `p.status='cross_validated'`, order: `p.updated_at, p.id`}
+}
+
+// parts are the queue's two runs, the first and the rest, each a
+// condition with its arguments; a queue without a first run has one.
+func (s queueSQL) parts() [][2]any {
+	if s.first == "" {
+		return [][2]any{{s.where, s.args}}
+	}
+	return [][2]any{
+		{s.where + ` AND ` + s.first, append(append([]any{}, s.args...), s.firstArgs...)},
+		{s.where + ` AND NOT (` + s.first + `)`, append(append([]any{}, s.args...), s.firstArgs...)},
+	}
+}
+
+// QueueProposals returns one page of a queue: the first run, then the
+// rest, each in the queue's order.
+func (s *Store) QueueProposals(ctx context.Context, q QueueQuery) (QueuePage, error) {
+	per := max(1, q.PerPage)
+	sq := q.sql()
+	var page QueuePage
+	offset := (max(1, q.Page) - 1) * per
+	for i, part := range sq.parts() {
+		where, args := part[0].(string), part[1].([]any)
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM proposals p WHERE `+where, args...).Scan(&n); err != nil {
+			return page, err
+		}
+		if i == 0 && sq.first != "" {
+			page.Firsts = n
+		}
+		page.Total += n
+		if need := per - len(page.Items); need > 0 && offset < n {
+			rows, err := s.proposalList(ctx, `WHERE `+where+` ORDER BY `+sq.order+` LIMIT ? OFFSET ?`, append(args, need, offset)...)
+			if err != nil {
+				return page, err
+			}
+			page.Items = append(page.Items, rows...)
+		}
+		offset = max(0, offset-n)
+	}
+	return page, nil
+}
+
+// AuthorTurnCandidates lists the user's open proposals that may be
+// waiting for them: a vote rejects one, or someone else's comment on it
+// is unresolved. The domain decides (Proposal.AttentionSet); this only
+// keeps the dashboard from asking it about every proposal.
+func (s *Store) AuthorTurnCandidates(ctx context.Context, user string) ([]string, error) {
+	return s.strings(ctx, `SELECT p.id FROM proposals p WHERE p.author=? AND p.status IN ('in_review','cross_validated')
+		AND (EXISTS (SELECT 1 FROM votes v WHERE v.proposal=p.id AND v.current=1 AND v.verdict='reject')
+			OR EXISTS (SELECT 1 FROM comments c WHERE c.proposal=p.id AND c.author<>p.author AND c.resolved_by=''))
+		ORDER BY p.updated_at DESC, p.id DESC`, user)
+}
+
+// staleFrom joins published values to their evidence past its validity on
+// a day, led by the evidence index in validity order (CROSS JOIN keeps
+// that order), so a page is read without sorting the queue.
+const staleFrom = ` FROM evidence e CROSS JOIN published_evidence pe ON pe.proposal=e.proposal AND pe.evidence_id=e.evidence_id
+	JOIN entries en ON en.ranking=pe.ranking AND en.slug=pe.entry
+	WHERE e.stale_after IS NOT NULL AND e.stale_after < ?`
+
+// staleOrder lists the oldest validity first, then by evidence item and
+// the value it backs.
+const staleOrder = ` ORDER BY e.stale_after, e.proposal, e.evidence_id, pe.ranking, pe.entry, pe.target`
+
+// StaleEvidencePage returns one page of the published values whose
+// evidence is past its validity on day now, and how many there are.
+func (s *Store) StaleEvidencePage(ctx context.Context, now time.Time, page, perPage int) ([]StaleEvidence, int, error) {
+	day := now.Format(time.DateOnly)
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*)`+staleFrom, day).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	per := max(1, perPage)
+	rows, err := s.db.QueryContext(ctx, `SELECT pe.ranking, pe.entry, en.name_zh, pe.target, `+evidenceCols+staleFrom+staleOrder+` LIMIT ? OFFSET ?`,
+		day, per, (max(1, page)-1)*per)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []StaleEvidence
+	for rows.Next() {
+		var st StaleEvidence
+		if err := rows.Scan(append([]any{&st.Ranking, &st.Entry, &st.EntryName, &st.Target}, st.Evidence.dest()...)...); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, st)
+	}
+	return out, total, rows.Err()
+}
