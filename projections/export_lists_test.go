@@ -31,7 +31,7 @@ func ListPlans(t testing.TB, s *Store, user string) map[string]string {
 		plans[name] = b.String()
 	}
 	for _, q := range []Queue{QueueMyDrafts, QueueMyInReview, QueueAwaitingReview, QueueReadyToPublish} {
-		sq := QueueQuery{Queue: q, User: user, First: []string{"p1", "p2"}}.sql()
+		sq := QueueQuery{Queue: q, User: user}.sql()
 		for i, part := range sq.parts() {
 			where, args := part[0].(string), part[1].([]any)
 			name := fmt.Sprintf("queue %s part %d", q, i)

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -24,17 +23,15 @@ const (
 type QueueQuery struct {
 	Queue Queue
 	User  string
-	// First names proposals of QueueMyInReview to list before the others
-	// (those where it is the author's turn, which the domain judges).
-	// QueueAwaitingReview lists first, by itself, those the user was asked
-	// to review.
-	First   []string
 	Page    int // 1-based; 0 is the first
 	PerPage int // at least 1
 }
 
 // QueuePage is one page of a queue. Total counts the whole queue; its
-// first Firsts proposals are those listed first (see QueueQuery.First).
+// first Firsts proposals are those where it is the user's turn, listed
+// first: in QueueAwaitingReview those the user was asked to review, in
+// QueueMyInReview those with a veto open or a reviewer's comment
+// unresolved.
 type QueuePage struct {
 	Items  []ProposalSummary
 	Total  int
@@ -59,15 +56,15 @@ func (q QueueQuery) sql() queueSQL {
 		return queueSQL{where: `p.status='draft' AND (p.author=? OR EXISTS (SELECT 1 FROM json_each(p.revisers) WHERE value=?))`,
 			args: []any{u, u}, order: `p.updated_at DESC, p.id DESC`}
 	case QueueMyInReview:
-		s := queueSQL{where: `p.author=? AND p.status IN ('in_review','cross_validated')`, args: []any{u},
-			order: `p.updated_at DESC, p.id DESC`}
-		if len(q.First) > 0 {
-			s.first = `p.id IN (` + strings.TrimSuffix(strings.Repeat("?,", len(q.First)), ",") + `)`
-			for _, id := range q.First {
-				s.firstArgs = append(s.firstArgs, id)
-			}
-		}
-		return s
+		// The author is in the proposal's attention set (the domain's
+		// Proposal.AttentionSet): a veto is open, or a comment of someone
+		// who may vote on it is unresolved. The dashboard's test holds
+		// the two to agreeing.
+		return queueSQL{where: `p.author=? AND p.status IN ('in_review','cross_validated')`, args: []any{u},
+			order: `p.updated_at DESC, p.id DESC`,
+			first: `(EXISTS (SELECT 1 FROM votes v WHERE v.proposal=p.id AND v.current=1 AND v.verdict='reject' AND v.dismissed_by IS NULL)
+				OR EXISTS (SELECT 1 FROM comments c WHERE c.proposal=p.id AND c.resolved_by='' AND c.author<>p.author
+					AND NOT EXISTS (SELECT 1 FROM json_each(p.revisers) WHERE value=c.author)))`}
 	case QueueAwaitingReview:
 		return queueSQL{where: `p.status='in_review' AND p.author<>?
 			AND NOT EXISTS (SELECT 1 FROM json_each(p.revisers) WHERE value=?)
@@ -117,17 +114,6 @@ func (s *Store) QueueProposals(ctx context.Context, q QueueQuery) (QueuePage, er
 		offset = max(0, offset-n)
 	}
 	return page, nil
-}
-
-// AuthorTurnCandidates lists the user's open proposals that may be
-// waiting for them: a vote rejects one, or someone else's comment on it
-// is unresolved. The domain decides (Proposal.AttentionSet); this only
-// keeps the dashboard from asking it about every proposal.
-func (s *Store) AuthorTurnCandidates(ctx context.Context, user string) ([]string, error) {
-	return s.strings(ctx, `SELECT p.id FROM proposals p WHERE p.author=? AND p.status IN ('in_review','cross_validated')
-		AND (EXISTS (SELECT 1 FROM votes v WHERE v.proposal=p.id AND v.current=1 AND v.verdict='reject')
-			OR EXISTS (SELECT 1 FROM comments c WHERE c.proposal=p.id AND c.author<>p.author AND c.resolved_by=''))
-		ORDER BY p.updated_at DESC, p.id DESC`, user)
 }
 
 // staleFrom joins published values to their evidence past its validity on

@@ -24,6 +24,15 @@ import (
 // proposal's id and the entry proposals' ids, in the order opened.
 func (e *demoEnv) bulkImport(slug string, author func(i int) string, n int, m events.Methodology, evidence func(i int) int) (string, []string) {
 	e.t.Helper()
+	return e.bulkImportThen(slug, author, n, m, evidence, nil)
+}
+
+// bulkImportThen is bulkImport calling then after each entry proposal is
+// submitted, with the writer (to append what others do to it) and the
+// proposal's index and id.
+func (e *demoEnv) bulkImportThen(slug string, author func(i int) string, n int, m events.Methodology, evidence func(i int) int,
+	then func(w *history.Writer, i int, id string) error) (string, []string) {
+	e.t.Helper()
 	w, err := history.NewWriter(e.ctx, e.store, "bulk import", rand.New(rand.NewPCG(uint64(n), 7)), time.Now().UTC(), 1)
 	if err != nil {
 		e.t.Fatal(err)
@@ -64,6 +73,9 @@ func (e *demoEnv) bulkImport(slug string, author func(i int) string, n int, m ev
 				Criterion: c.Slug, To: (i + k) % 11, Rationale: "From the file", Evidence: cited})))
 		}
 		must(do(domain.DecideSubmit(w.Edition(slug), w.Proposal(id), a)))
+		if then != nil {
+			must(then(w, i, id))
+		}
 	}
 	must(w.Flush())
 	e.caughtUp()

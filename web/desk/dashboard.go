@@ -88,12 +88,7 @@ func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	turn, err := d.authorTurn(ctx, user)
-	if err != nil {
-		fail(err)
-		return
-	}
-	mine, err := proposals(projections.QueueQuery{Queue: projections.QueueMyInReview, First: turn},
+	mine, err := proposals(projections.QueueQuery{Queue: projections.QueueMyInReview},
 		"desk.queue.my_in_review", "desk.queue.my_in_review.empty", true, "desk.queue.your_turn")
 	if err != nil {
 		fail(err)

@@ -3,7 +3,6 @@ package desk
 import (
 	"cmp"
 	"context"
-	"slices"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -19,29 +18,6 @@ type scheduleCancel struct {
 	Ranking  string
 	Schedule string
 	Label    string
-}
-
-// authorTurn lists the user's open proposals where it is their turn (a
-// veto open, or a reviewer's comment unresolved): the read models name
-// the candidates and the domain decides, so the dashboard asks it about a
-// few proposals, not all of the user's. My proposals in review lists them
-// first.
-func (d *Desk) authorTurn(ctx context.Context, user string) ([]string, error) {
-	candidates, err := d.read.AuthorTurnCandidates(ctx, user)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, id := range candidates {
-		dp, err := d.cmd.Proposal(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(dp.AttentionSet(), user) {
-			out = append(out, id)
-		}
-	}
-	return out, nil
 }
 
 // upcomingSection lists the pending scheduled editions, soonest first,
