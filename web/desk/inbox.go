@@ -53,6 +53,7 @@ const inboxRows = projections.DefaultInboxLimit
 
 // inboxRow is one inbox row in words.
 type inboxRow struct {
+	Seq    uint64
 	Kind   string
 	Text   string
 	Detail string
@@ -117,7 +118,7 @@ func inboxFilterOf(q url.Values) (projections.InboxFilter, error) {
 
 // inboxRowOf puts one inbox row into words.
 func inboxRowOf(p ui.Page, row projections.InboxRow, readUpTo uint64) inboxRow {
-	out := inboxRow{Kind: row.Kind, Text: p.T("inbox.kind."+row.Kind, row.Actor, row.Proposal),
+	out := inboxRow{Seq: row.Seq, Kind: row.Kind, Text: p.T("inbox.kind."+row.Kind, row.Actor, row.Proposal),
 		When: p.DateTime(parseTime(row.At)), Unread: row.Seq > readUpTo, Href: ProposalPath(row.Proposal)}
 	switch row.Kind {
 	case "schedule_failed":
