@@ -21,8 +21,8 @@ const (
 
 // QueueQuery selects a page of one queue of User's dashboard.
 type QueueQuery struct {
-	Queue Queue
-	User  string
+	Queue   Queue
+	User    string
 	Page    int // 1-based; 0 is the first
 	PerPage int // at least 1
 }
