@@ -51,7 +51,9 @@ func TestUsersPageAtTenThousand(t *testing.T) {
 
 	c := e.client("ada")
 	doc := e.get(c, paths.Users, http.StatusOK)
-	rows := func(doc *goquery.Document) *goquery.Selection { return doc.Find(`[data-testid="users-table"] tbody > tr`) }
+	rows := func(doc *goquery.Document) *goquery.Selection {
+		return doc.Find(`[data-testid="users-table"] tbody > tr`)
+	}
 	total, _, pages := pagerCount(t, doc, "users")
 	if total < n || rows(doc).Length() != 50 {
 		t.Fatalf("users: %d rows of %d", rows(doc).Length(), total)
@@ -67,10 +69,10 @@ func TestUsersPageAtTenThousand(t *testing.T) {
 	at := slices.IndexFunc(all, func(u projections.UserRow) bool { return u.Username == mid })
 	page := at/50 + 1
 	doc = e.get(c, fmt.Sprintf("%s?page=%d", paths.Users, page), http.StatusOK)
-	if got := rows(doc).Eq(at % 50).AttrOr("data-testid", ""); got != "user-"+mid {
+	if got := rows(doc).Eq(at%50).AttrOr("data-testid", ""); got != "user-"+mid {
 		t.Errorf("page %d row %d is %s, want %s", page, at%50, got, mid)
 	}
-	if doc.Find(`[data-testid="user-` + mid + `"]`).Text() == "" || !strings.Contains(doc.Find(`[data-testid="user-`+mid+`"]`).Text(), "ci") {
+	if doc.Find(`[data-testid="user-`+mid+`"]`).Text() == "" || !strings.Contains(doc.Find(`[data-testid="user-`+mid+`"]`).Text(), "ci") {
 		t.Errorf("the page does not list %s's token", mid)
 	}
 	last := e.get(c, fmt.Sprintf("%s?page=%d", paths.Users, pages), http.StatusOK)
