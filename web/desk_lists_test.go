@@ -61,6 +61,34 @@ func TestDeskWebhookDeliveriesPage(t *testing.T) {
 	if got := doc.Find(`[data-testid="webhooks-count"]`).Text(); got != fmt.Sprintf("3001–3001 of %d", n) {
 		t.Errorf("last page count %q", got)
 	}
+
+	// The API pages the same log, 200 a page, with the count.
+	for _, p := range []struct {
+		query       string
+		rows, pages int
+		first       string
+	}{{"", 200, 16, fmt.Sprintf("/hook/%d", n-1)}, {"?page=16", 1, 16, "/hook/0"}} {
+		var out struct {
+			Deliveries []struct {
+				URL string `json:"url"`
+			} `json:"deliveries"`
+			Total int `json:"total"`
+			Pages int `json:"pages"`
+		}
+		res, body := c.do(http.MethodGet, "/api/v1/webhooks/deliveries"+p.query, nil, nil)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("API deliveries%s: %d", p.query, res.StatusCode)
+		}
+		if err := json.Unmarshal([]byte(body), &out); err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Deliveries) != p.rows || out.Total != n || out.Pages != p.pages || !strings.HasSuffix(out.Deliveries[0].URL, p.first) {
+			t.Errorf("API deliveries%s: %d rows of %d in %d pages, first %s", p.query, len(out.Deliveries), out.Total, out.Pages, out.Deliveries[0].URL)
+		}
+	}
+	if res, _ := c.do(http.MethodGet, "/api/v1/webhooks/deliveries?page=17", nil, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("API deliveries past the last page: %d", res.StatusCode)
+	}
 }
 
 // TestDeskSearch finds the demo's entries by two and three Chinese

@@ -30,8 +30,9 @@ type ReadModels interface {
 	Schedules(ctx context.Context, ranking string) ([]projections.ScheduleRow, error)
 	// Conflicts lists a ranking's declared conflicts of interest.
 	Conflicts(ctx context.Context, ranking string) ([]projections.ConflictRow, error)
-	// WebhookDeliveries returns the latest delivery records, newest first.
-	WebhookDeliveries(ctx context.Context, limit int) ([]projections.WebhookDelivery, error)
+	// WebhookDeliveryPage returns a page of the delivery records, newest
+	// first, and how many there are.
+	WebhookDeliveryPage(ctx context.Context, limit, offset int) ([]projections.WebhookDelivery, int, error)
 	// Inbox returns a page of a user's inbox.
 	Inbox(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
 	// Search returns a page of the entries, proposals or evidence a search finds.
