@@ -19,8 +19,8 @@ import (
 
 // UserReads is what the users and account reads need from the read models.
 type UserReads interface {
-	// Users lists every user by name.
-	Users(ctx context.Context) ([]projections.UserRow, error)
+	// UsersPage returns a page of the users by name, and how many there are.
+	UsersPage(ctx context.Context, page, perPage int) ([]projections.UserRow, int, error)
 	// Tokens lists the API tokens of a user, newest first.
 	Tokens(ctx context.Context, username string) ([]projections.TokenRow, error)
 }
@@ -74,9 +74,8 @@ const (
 
 // userList answers GET /api/v1/users?page=&limit= to admins.
 //
-// The read models answer every user; the page is cut here until they page
-// the users list themselves (a change to projections in flight): the
-// answer stays the same when they do. Whether a user is pending, and their
+// The read models answer the page alone (in SQL, by name). Whether a user
+// is pending, and their
 // link's state, come from the user aggregate, one load per listed user, as
 // on the desk's page: the read models do not keep them yet.
 func userList(cmds *domain.Handler, read UserReads) http.HandlerFunc {
@@ -98,18 +97,16 @@ func userList(cmds *domain.Handler, read UserReads) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		rows, err := read.Users(ctx)
+		rows, total, err := read.UsersPage(ctx, out.Page, limit)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		out.Total = len(rows)
-		from := min((out.Page-1)*limit, len(rows))
-		to := min(from+limit, len(rows))
-		if to < len(rows) {
+		out.Total = total
+		if out.Page*limit < total {
 			out.Next = out.Page + 1
 		}
-		for _, row := range rows[from:to] {
+		for _, row := range rows {
 			u, err := userOf(ctx, cmds, read, row)
 			if err != nil {
 				ui.Fail(w, r, err)
