@@ -79,7 +79,6 @@ var enWorkflow = map[string]string{
 	"desk.inbox.empty":           "Nothing has concerned you yet.",
 	"desk.inbox.unread":          "new",
 	"desk.inbox.mark_read":       "Mark all read",
-	"desk.inbox.older":           "Older",
 	"desk.inbox.edition":         "edition %s",
 	"desk.inbox.schedule_reason": "why: %s",
 	"desk.inbox.feed.heading":    "Private feed",

@@ -79,7 +79,6 @@ var zhWorkflow = map[string]string{
 	"desk.inbox.empty":           "还没有与你有关的事。",
 	"desk.inbox.unread":          "新",
 	"desk.inbox.mark_read":       "全部标为已读",
-	"desk.inbox.older":           "更早",
 	"desk.inbox.edition":         "第 %s 期",
 	"desk.inbox.schedule_reason": "原因：%s",
 	"desk.inbox.feed.heading":    "私人订阅",
