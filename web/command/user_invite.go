@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
@@ -36,7 +37,10 @@ var InviteUser = Action[InviteInput]{
 	Name:    "user.invite",
 	Created: true,
 	Form: func(f *httpx.Form, in *InviteInput) {
-		in.Username, in.DisplayName = f.Str("username"), f.Str("display_name")
+		// What a form's field holds as typed: a name with a stray space
+		// or a capital is the name the admin meant.
+		in.Username = strings.ToLower(strings.TrimSpace(f.Str("username")))
+		in.DisplayName = strings.TrimSpace(f.Str("display_name"))
 		in.Password, in.Roles = f.Str("password"), f.Strs("roles")
 	},
 	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InviteInput) (domain.Result, error) {

@@ -201,13 +201,13 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	// Adding a user and resetting a password answer with the one-time
 	// link the person chooses their password on (users_invite.go).
 	handle("POST "+paths.Users, admin(http.HandlerFunc(d.userInvite)))
-	handle("POST "+paths.Users+"/{name}/roles/grant", admin(command.Form(d.write, roleGrantAction,
-		usersDone[userRoleInput]("granted"), usersFailed[userRoleInput](d, "roles"))))
-	handle("POST "+paths.Users+"/{name}/roles/revoke", admin(command.Form(d.write, roleRevokeAction,
-		usersDone[userRoleInput]("revoked"), usersFailed[userRoleInput](d, "roles"))))
+	handle("POST "+paths.Users+"/{name}/roles/grant", admin(command.Form(d.write, command.GrantRole,
+		usersDone[command.RoleInput]("granted"), usersFailed[command.RoleInput](d, "roles"))))
+	handle("POST "+paths.Users+"/{name}/roles/revoke", admin(command.Form(d.write, command.RevokeRole,
+		usersDone[command.RoleInput]("revoked"), usersFailed[command.RoleInput](d, "roles"))))
 	handle("POST "+paths.Users+"/{name}/password", admin(http.HandlerFunc(d.userReset)))
-	handle("POST "+paths.Users+"/{name}/invitation/revoke", admin(command.Form(d.write, invitationRevokeAction,
-		usersDone[invitationRevokeInput]("invitation_revoked"), usersFailed[invitationRevokeInput](d, "password"))))
+	handle("POST "+paths.Users+"/{name}/invitation/revoke", admin(command.Form(d.write, command.RevokeInvitation,
+		usersDone[command.InvitationRevokeInput]("invitation_revoked"), usersFailed[command.InvitationRevokeInput](d, "password"))))
 	handle("POST "+paths.Users+"/{name}/tokens", admin(http.HandlerFunc(d.userTokenIssue)))
 	handle("POST "+paths.Users+"/{name}/tokens/{token}/revoke", admin(command.Form(d.write, command.RevokeToken,
 		usersDone[command.TokenRevokeInput]("token_revoked"), usersFailed[command.TokenRevokeInput](d, "tokens"))))

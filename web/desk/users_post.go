@@ -1,14 +1,11 @@
 package desk
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
-	"github.com/crossrank/crossrank/web/command"
-	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -22,33 +19,6 @@ func hashNewPassword(field, pw string) (string, error) {
 	}
 	return h, err
 }
-
-// userRoleInput grants or revokes one role.
-type userRoleInput struct {
-	command.WithCommandID
-	User string
-	Role string
-}
-
-func roleAction(name string, run func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error)) command.Action[userRoleInput] {
-	return command.Action[userRoleInput]{
-		Name: name,
-		Path: func(r *http.Request, in *userRoleInput) { in.User = r.PathValue("name") },
-		Form: func(f *httpx.Form, in *userRoleInput) { in.Role = f.Str("role") },
-		Run:  run,
-	}
-}
-
-var (
-	roleGrantAction = roleAction("user.grant_role",
-		func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
-			return d.Commands.GrantRole(ctx, a, domain.GrantRole{CommandID: commandID, User: in.User, Role: in.Role})
-		})
-	roleRevokeAction = roleAction("user.revoke_role",
-		func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *userRoleInput) (domain.Result, error) {
-			return d.Commands.RevokeRole(ctx, a, domain.RevokeRole{CommandID: commandID, User: in.User, Role: in.Role})
-		})
-)
 
 // usersDone returns to the users page with a notice (done is a catalog
 // key suffix, never user input), at the user the form acted on.
