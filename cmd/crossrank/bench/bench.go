@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/projections/history"
 )
 
@@ -25,6 +26,8 @@ type options struct {
 	readers        int
 	clients        int
 	duration       time.Duration
+	warmup         time.Duration // before each measured HTTP load
+	scaleSize      rankfile.Size // the scale part's ranking
 	rate           int // fixed-rate HTTP load, requests/s
 	cmdCycles      int // sequential command cycles (10 commands each)
 	ssePublishes   int // editions published per SSE run
@@ -65,7 +68,7 @@ func (o *options) profiled(name string, fn func() error) error {
 // Markdown tables: median of --runs runs, with the range.
 func Command(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
-	o := &options{out: os.Stdout, start: time.Now()}
+	o := &options{out: os.Stdout, start: time.Now(), warmup: time.Second}
 	fs.IntVar(&o.runs, "runs", 3, "runs of every measurement; tables show the median and the range")
 	fs.IntVar(&o.events, "events", 1_000_000, "size of the generated history (events)")
 	fs.BoolVar(&o.quick, "quick", false, "100k events, 1 run, shorter loads: a couple of minutes (--runs, --events and --duration still apply)")
@@ -79,7 +82,7 @@ func Command(ctx context.Context, args []string) error {
 	fs.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate (open-loop) HTTP load; 0 skips it")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write CPU profiles of the in-process phases to this directory")
 	fs.Parse(args)
-	o.cmdCycles, o.ssePublishes = 200, 5
+	o.cmdCycles, o.ssePublishes, o.scaleSize = 200, 5, scaleSize
 	if o.quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -93,6 +96,7 @@ func Command(ctx context.Context, args []string) error {
 			o.duration = 3 * time.Second
 		}
 		o.cmdCycles, o.ssePublishes = 60, 3
+		o.scaleSize.Entries /= 10
 	}
 	if *only != "" {
 		o.only = strings.Split(*only, ",")
@@ -173,7 +177,7 @@ func runAll(ctx context.Context, o *options, r *report) error {
 			r.imports = append(r.imports, im)
 		}
 		if slices.Contains(o.only, "scale") {
-			o.logf(" scale: import of a generated ranking (dry run, confirm) through the handler and RawPublish")
+			o.logf(" scale: %d entries × %d criteria × %d evidence items through the served API", o.scaleSize.Entries, o.scaleSize.Criteria, o.scaleSize.Evidence)
 			var sc scaleResult
 			if err := o.profiled(fmt.Sprintf("scale-%d", run), func() (err error) { sc, err = measureScale(ctx, o, run); return err }); err != nil {
 				return fmt.Errorf("scale: %w", err)
@@ -260,7 +264,7 @@ func measurePublic(ctx context.Context, o *options, r *report, dir string, run i
 		o.logf(" %d clients on %s for %v", o.clients, t.path, o.duration)
 		var res httpResult
 		name := strings.NewReplacer("/", "_", "{", "", "}", "").Replace(t.path)
-		if err := o.profiled(fmt.Sprintf("http%s-%d", name, run), func() (err error) { res, err = loadURL(ctx, o, w.url+t.path); return err }); err != nil {
+		if err := o.profiled(fmt.Sprintf("http%s-%d", name, run), func() (err error) { res, err = loadURL(ctx, o, w.url+t.path, ""); return err }); err != nil {
 			return err
 		}
 		o.logf("  %.0f req/s, p50 %v, p99 %v, %d bytes (%d sent gzipped), %d timed out", res.rps, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.bytes, res.sent, res.timeouts)

@@ -16,7 +16,6 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
-	"github.com/nats-io/nats.go"
 )
 
 // parallelAggregates is how many aggregates take commands at once.
@@ -228,7 +227,7 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 
 	// The same cycles from 32 HTTP clients through the served API.
 	hDur, rDur, fDur, n = 0, 0, 0, 0
-	api, err := startAPI(ctx, srv, read, b, spec)
+	api, err := startAPI(ctx, srv, read, b, deskUsers(spec))
 	if err != nil {
 		return res, err
 	}
@@ -245,44 +244,6 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 	o.logf("  through the HTTP API, %d clients: %d commands in %v, raw %v (%d appends sent as chain links in all)", parallelAggregates, n,
 		hDur.Round(time.Millisecond), rDur.Round(time.Millisecond), api.chained())
 	return res, nil
-}
-
-// rawPublish publishes evs with RawPublish from n goroutines and returns
-// how long it took (encoding excluded).
-func rawPublish(ctx context.Context, b *dataStore, evs []events.Event, n int) (time.Duration, error) {
-	type msg struct {
-		subject string
-		h       nats.Header
-		body    []byte
-	}
-	msgs := make([]msg, len(evs))
-	for i, e := range evs {
-		subject, h, body, err := events.Encode(e)
-		if err != nil {
-			return 0, err
-		}
-		msgs[i] = msg{subject, nats.Header(h), body}
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	start := time.Now()
-	for w := range n {
-		wg.Go(func() {
-			for i := w; i < len(msgs); i += n {
-				if _, err := b.events.RawPublish(ctx, msgs[i].subject, msgs[i].h, msgs[i].body); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	d := time.Since(start)
-	close(errs)
-	if err := <-errs; err != nil {
-		return 0, err
-	}
-	return d, nil
 }
 
 // cycleCommands is the number of commands in one cycle of runCycles.

@@ -30,15 +30,20 @@ type apiClients struct {
 	stop   func()
 }
 
-// startAPI issues the desk's users a token each, has the read models
-// follow the stream as serve's runner does (bearer tokens are looked up
-// there), and serves srv's HTTP server on its loopback address.
-func startAPI(ctx context.Context, srv *server.Server, read *projections.Store, b *dataStore, spec deskSpec) (*apiClients, error) {
-	a := &apiClients{client: &http.Client{Transport: transport(parallelAggregates), Timeout: httpTimeout}, tokens: map[string]string{}}
+// deskUsers are the users of spec that the command cycles act as.
+func deskUsers(spec deskSpec) []string {
 	users := []string{spec.slug + "-reviewer1"}
 	for i := 1; i <= 4; i++ {
 		users = append(users, fmt.Sprintf("%s-editor%d", spec.slug, i))
 	}
+	return users
+}
+
+// startAPI issues users a token each, has the read models follow the
+// stream as serve's runner does (bearer tokens are looked up there), and
+// serves srv's HTTP server on its loopback address.
+func startAPI(ctx context.Context, srv *server.Server, read *projections.Store, b *dataStore, users []string) (*apiClients, error) {
+	a := &apiClients{client: &http.Client{Transport: transport(parallelAggregates), Timeout: httpTimeout}, tokens: map[string]string{}}
 	for _, u := range users {
 		now := time.Now()
 		id, _, full, hash := auth.NewToken(now)
@@ -130,13 +135,21 @@ func (a *apiClients) post(ctx context.Context, user, path string, body, out any)
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url+path+"?nowait=1", bytes.NewReader(js))
+	return a.do(ctx, http.MethodPost, user, path+"?nowait=1", "application/json", js, out)
+}
+
+// do sends one request as user with a fresh idempotency key and decodes
+// its answer into out (when not nil); any status but 2xx is an error.
+func (a *apiClients) do(ctx context.Context, method, user, path, ctype string, body []byte, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, a.url+path, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", ctype)
+		req.Header.Set("Idempotency-Key", events.NewID(time.Now()))
+	}
 	req.Header.Set("Authorization", "Bearer "+a.tokens[user])
-	req.Header.Set("Idempotency-Key", events.NewID(time.Now()))
 	res, err := a.client.Do(req)
 	if err != nil {
 		return err
@@ -147,7 +160,7 @@ func (a *apiClients) post(ctx context.Context, user, path string, body, out any)
 		return err
 	}
 	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("POST %s: %s %s", path, res.Status, b)
+		return fmt.Errorf("%s %s: %s %s", method, path, res.Status, b)
 	}
 	if out != nil {
 		return json.Unmarshal(b, out)

@@ -26,15 +26,19 @@ const httpTimeout = 30 * time.Second
 
 // loadURL sends GET url from o.clients clients in a closed loop (each
 // sends its next request when the last one's body is read) over keep-alive
-// connections, accepting gzip as browsers do: a warm-up of a second, then
-// o.duration measured. Every response must be 200.
-func loadURL(ctx context.Context, o *options, url string) (httpResult, error) {
+// connections, accepting gzip as browsers do: a warm-up (o.warmup), then
+// o.duration measured. Every response must be 200. With a token, every
+// request carries it as a bearer token (a signed-in user's pages).
+func loadURL(ctx context.Context, o *options, url, token string) (httpResult, error) {
 	var res httpResult
 	client := &http.Client{Transport: transport(o.clients), Timeout: httpTimeout}
 	defer client.CloseIdleConnections()
 	get := func(gzip bool) (int64, error) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		req.Header.Set("Accept-Language", "en")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
 		if gzip {
 			// As a browser asks; the body is read as sent, not decompressed.
 			req.Header.Set("Accept-Encoding", "gzip")
@@ -90,7 +94,7 @@ func loadURL(ctx context.Context, o *options, url string) (httpResult, error) {
 			}
 		})
 	}
-	time.Sleep(time.Second) // warm-up: connections open, caches filled
+	time.Sleep(o.warmup) // connections open, caches filled
 	begin := time.Now()
 	time.Sleep(o.duration)
 	finish := time.Now()

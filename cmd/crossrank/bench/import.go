@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -69,19 +67,12 @@ func measureImport(ctx context.Context, o *options, run int) (importResult, erro
 		return res, err
 	}
 	res.bytes = len(raw)
-	dir := filepath.Join(o.scratch, fmt.Sprintf("import-%d", run))
-	defer os.RemoveAll(dir)
-	b, err := openDataStore(ctx, filepath.Join(dir, "desk"), true)
+	p, err := openPair(ctx, o, "import", run)
 	if err != nil {
 		return res, err
 	}
-	defer b.close()
-	rs, err := openDataStore(ctx, filepath.Join(dir, "raw"), true)
-	if err != nil {
-		return res, err
-	}
-	defer rs.close()
-	rec := &recorder{Store: b.events}
+	defer p.close()
+	rec := &recorder{Store: p.desk.events}
 	h := domain.NewHandler(rec, nil)
 	editor := domain.Actor{Name: "importer", Roles: []string{domain.RoleEditor}, Via: events.Via{Method: events.ViaCLI}}
 	start := time.Now()
@@ -95,7 +86,7 @@ func measureImport(ctx context.Context, o *options, run int) (importResult, erro
 	}
 	took := time.Since(start)
 	evs := rec.take()
-	rawTook, err := rawPublish(ctx, rs, evs, 1)
+	rawTook, err := rawPublish(ctx, p.raw, evs, 1)
 	if err != nil {
 		return res, err
 	}

@@ -70,13 +70,16 @@ func openDataStore(ctx context.Context, dir string, sync bool) (*dataStore, erro
 
 func (b *dataStore) readPath() string { return filepath.Join(b.dir, "read.db") }
 
+// close stops the server; closing again does nothing.
 func (b *dataStore) close() {
 	if b.nc != nil {
 		b.nc.Close()
+		b.nc = nil
 	}
 	if b.srv != nil {
 		b.srv.Shutdown()
 		b.srv.WaitForShutdown()
+		b.srv = nil
 	}
 }
 
