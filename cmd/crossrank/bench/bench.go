@@ -28,9 +28,9 @@ type options struct {
 	duration       time.Duration
 	warmup         time.Duration // before each measured HTTP load
 	scaleSize      rankfile.Size // the scale part's ranking
-	rate           int // fixed-rate HTTP load, requests/s
-	cmdCycles      int // sequential command cycles (10 commands each)
-	ssePublishes   int // editions published per SSE run
+	rate           int           // fixed-rate HTTP load, requests/s
+	cmdCycles      int           // sequential command cycles (10 commands each)
+	ssePublishes   int           // editions published per SSE run
 	profile        string
 	exe            string
 	out            io.Writer
