@@ -160,12 +160,32 @@ func (a *apiClients) do(ctx context.Context, method, user, path, ctype string, b
 		return err
 	}
 	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %s %s", method, path, res.Status, b)
+		return &httpError{method: method, path: path, status: res.StatusCode, body: b}
 	}
 	if out != nil {
 		return json.Unmarshal(b, out)
 	}
 	return nil
+}
+
+// httpError is an answer other than 2xx.
+type httpError struct {
+	method, path string
+	status       int
+	body         []byte
+}
+
+func (e *httpError) Error() string {
+	return fmt.Sprintf("%s %s: %d %s %s", e.method, e.path, e.status, http.StatusText(e.status), e.body)
+}
+
+// short is the status and the problem's detail.
+func (e *httpError) short() string {
+	var p struct {
+		Detail string `json:"detail"`
+	}
+	_ = json.Unmarshal(e.body, &p)
+	return fmt.Sprintf("%d %s", e.status, p.Detail)
 }
 
 // chained reads crossrank_appends_chained_total from the served /metrics:

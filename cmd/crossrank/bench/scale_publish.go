@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -12,6 +13,7 @@ type scalePublish struct {
 	preview, took                     time.Duration // the preview call; preview and publish stored
 	settled                           time.Duration // from the preview until the read models show the edition
 	raw                               time.Duration // RawPublish of the same events
+	refused                           string        // the answer when the publish was refused
 }
 
 // publishAll publishes the first edition through the API as a publisher
@@ -44,7 +46,17 @@ func (s *scaleRun) publishAll(ctx context.Context) error {
 	if pv.Number != 1 {
 		return fmt.Errorf("the preview is of edition %d, want 1", pv.Number)
 	}
-	if err := s.api.post(ctx, scalePublisher, base, map[string]any{"proposals": pv.Proposals, "preview_hash": pv.PreviewHash}, nil); err != nil {
+	res.proposals, res.changes = len(pv.Proposals), pv.Size.Changes
+	err = s.api.post(ctx, scalePublisher, base, map[string]any{"proposals": pv.Proposals, "preview_hash": pv.PreviewHash}, nil)
+	if he := (*httpError)(nil); errors.As(err, &he) && he.status/100 == 4 {
+		// Refused: a finding, not a failure of the bench. What follows
+		// runs without the edition.
+		res.refused = he.short()
+		s.o.logf("  edition 1 (%d proposals, %d changes) refused after %v: %s", res.proposals, res.changes,
+			time.Since(start).Round(time.Millisecond), res.refused)
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	res.took = time.Since(start)
@@ -52,7 +64,6 @@ func (s *scaleRun) publishAll(ctx context.Context) error {
 		return err
 	}
 	res.settled = time.Since(start)
-	res.proposals, res.changes = len(pv.Proposals), pv.Size.Changes
 	if res.events, res.bytes, res.raw, err = republish(ctx, s.p.desk, before, s.p.raw, 1); err != nil {
 		return err
 	}

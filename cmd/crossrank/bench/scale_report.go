@@ -35,14 +35,20 @@ func (r *report) scaleRows(t *table) {
 			col(func(x scaleResult) float64 { return perSecond(x.review.votes, x.review.raw) }).show(fmtRate),
 		ratio.show(fmtRatio), "≥ 0.5 of raw", verdict(ratio.median() >= 0.5))
 
-	ratio = col(func(x scaleResult) float64 { return x.pub.raw.Seconds() / x.pub.took.Seconds() })
-	t.add(fmt.Sprintf("scale — first edition of all %d entries through the API (preview of all, then publish, answered when stored): wall time (%d proposals, %d changes, %d events, %d KiB)",
-		s.size.Entries, s.pub.proposals, s.pub.changes, s.pub.events, s.pub.bytes>>10),
-		col(func(x scaleResult) float64 { return millis(x.pub.took) }).show(fmtMs)+" (preview "+col(func(x scaleResult) float64 { return millis(x.pub.preview) }).show(fmtMs)+")",
-		"RawPublish of the same events, sequential: "+col(func(x scaleResult) float64 { return millis(x.pub.raw) }).show(fmtMs),
-		ratio.show(fmtRatio), "≥ 0.3 of raw", verdict(ratio.median() >= 0.3))
-	t.add("scale — that edition until the read models show it (from the preview)",
-		col(func(x scaleResult) float64 { return millis(x.pub.settled) }).show(fmtMs), "—", "", "—", "")
+	edition := fmt.Sprintf("scale — first edition of all %d entries through the API (preview of all, then publish, answered when stored): wall time (%d proposals, %d changes",
+		s.size.Entries, s.pub.proposals, s.pub.changes)
+	if s.pub.refused != "" {
+		t.add(edition+")", "refused: "+s.pub.refused+" (preview "+col(func(x scaleResult) float64 { return millis(x.pub.preview) }).show(fmtMs)+")",
+			"—", "", "≥ 0.3 of raw", verdict(false))
+	} else {
+		ratio = col(func(x scaleResult) float64 { return x.pub.raw.Seconds() / x.pub.took.Seconds() })
+		t.add(edition+fmt.Sprintf(", %d events, %d KiB)", s.pub.events, s.pub.bytes>>10),
+			col(func(x scaleResult) float64 { return millis(x.pub.took) }).show(fmtMs)+" (preview "+col(func(x scaleResult) float64 { return millis(x.pub.preview) }).show(fmtMs)+")",
+			"RawPublish of the same events, sequential: "+col(func(x scaleResult) float64 { return millis(x.pub.raw) }).show(fmtMs),
+			ratio.show(fmtRatio), "≥ 0.3 of raw", verdict(ratio.median() >= 0.3))
+		t.add("scale — that edition until the read models show it (from the preview)",
+			col(func(x scaleResult) float64 { return millis(x.pub.settled) }).show(fmtMs), "—", "", "—", "")
+	}
 
 	how := "in this process (no crossrank binary)"
 	if s.child {
@@ -93,6 +99,9 @@ func (r *report) scaleRows(t *table) {
 		}
 	}
 
+	if s.pub.refused != "" {
+		t.add("scale — public ranking page 1 (load, and size gzipped)", "not measured: no edition was published", "—", "", "≤ 1.5× /healthz's p99; ≤ 100 KB", verdict(false))
+	}
 	hwm := col(func(x scaleResult) float64 { return x.hwm })
 	t.add(fmt.Sprintf("scale — peak memory through import, review, publishing and the page loads: VmHWM of this process, where the server runs (server.New), with its embedded nats-server, the load clients and the raw reference's server (peak reached during %s)", s.hwmStep),
 		hwm.show(fmtMiB), "—", "", "< 512 MiB", verdict(hwm.median() < 512))

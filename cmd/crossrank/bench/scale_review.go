@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/projections"
 )
 
 type scaleReview struct {
@@ -23,17 +25,15 @@ const reviewBatch = 500
 // has in flight.
 const rawReviewers = 8
 
-// queued is a proposal awaiting review, as GET /api/v1/proposals lists it.
+// queued is a proposal awaiting review.
 type queued struct {
-	ID       string `json:"id"`
-	Revision int    `json:"revision"`
-	Evidence []struct {
-		ID string `json:"evidence_id"`
-	} `json:"evidence"`
+	ID       string
+	Revision int
+	Evidence []string
 }
 
-// reviewAll has each of two reviewers read the ranking's proposals in
-// review through the API, then approve every one with all its evidence
+// reviewAll has each of two reviewers take the ranking's proposals in
+// review, then approve every one with all its evidence
 // verified in calls of POST /api/v1/votes of 500 votes, one call at a
 // time, answered as a client is answered by default (when the read models
 // show the votes); the second reviewer's votes cross-validate. Only the
@@ -46,7 +46,10 @@ func (s *scaleRun) reviewAll(ctx context.Context) error {
 		return err
 	}
 	for _, reviewer := range scaleReviewers {
-		queue, err := s.queue(ctx, reviewer)
+		if err := s.caughtUp(ctx); err != nil {
+			return err
+		}
+		queue, err := s.queue(ctx)
 		if err != nil {
 			return err
 		}
@@ -62,9 +65,7 @@ func (s *scaleRun) reviewAll(ctx context.Context) error {
 			}
 			for _, p := range queue[from:min(from+reviewBatch, len(queue))] {
 				v := vote{Proposal: p.ID, Revision: p.Revision, Verdict: "approve", VerifiedEvidence: []string{}}
-				for _, e := range p.Evidence {
-					v.VerifiedEvidence = append(v.VerifiedEvidence, e.ID)
-				}
+				v.VerifiedEvidence = append(v.VerifiedEvidence, p.Evidence...)
 				batch.Votes = append(batch.Votes, v)
 			}
 			js, err := json.Marshal(batch)
@@ -100,23 +101,28 @@ func (s *scaleRun) reviewAll(ctx context.Context) error {
 	return nil
 }
 
-// queue lists every proposal of the ranking in review, as reviewer reads
-// it from the API a page at a time.
-func (s *scaleRun) queue(ctx context.Context, reviewer string) ([]queued, error) {
+// queue lists every proposal of the ranking in review, with its revision
+// and evidence, from the read models and the handler (what a reviewer's
+// client reads from GET /api/v1/proposals, without its cost: the listing
+// is not what is measured).
+func (s *scaleRun) queue(ctx context.Context) ([]queued, error) {
 	var all []queued
-	q := url.Values{"ranking": {scaleSlug}, "status": {"in_review"}, "limit": {"200"}}
+	f := projections.ProposalFilter{Ranking: scaleSlug, Status: string(domain.StatusInReview), Limit: projections.MaxProposalLimit}
 	for {
-		var page struct {
-			Proposals []queued `json:"proposals"`
-			Next      string   `json:"next"`
-		}
-		if err := s.api.do(ctx, http.MethodGet, reviewer, "/api/v1/proposals?"+q.Encode(), "", nil, &page); err != nil {
+		page, err := s.read.ProposalIDs(ctx, f)
+		if err != nil {
 			return nil, err
 		}
-		all = append(all, page.Proposals...)
-		if page.Next == "" {
+		for _, id := range page.IDs {
+			p, err := s.srv.Commands.Proposal(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, queued{ID: id, Revision: p.Revision, Evidence: p.EvidenceIDs()})
+		}
+		if page.Next.IsZero() {
 			return all, nil
 		}
-		q.Set("after", page.Next)
+		f.After = page.Next
 	}
 }

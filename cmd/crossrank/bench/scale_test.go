@@ -24,6 +24,9 @@ func TestScaleSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.pub.refused != "" {
+		t.Fatalf("edition 1 refused: %s", res.pub.refused)
+	}
 	proposals := o.scaleSize.Entries + 1 // and the ranking's methodology
 	if res.imp.proposals != proposals || res.review.votes != 2*proposals || res.pub.proposals != proposals {
 		t.Errorf("opened %d, votes %d, published %d; want %d, %d, %d", res.imp.proposals, res.review.votes, res.pub.proposals,
