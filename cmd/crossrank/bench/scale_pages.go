@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"net/url"
+	"syscall"
 	"time"
 )
 
@@ -50,8 +51,34 @@ func (s *scaleRun) loadPages(ctx context.Context, state string, targets []pageTa
 			return err
 		}
 		s.res.pages = append(s.res.pages, pageLoad{name: t.name, state: state, res: res, ref: ref})
+		s.settle()
 	}
 	return nil
+}
+
+// settle waits until this process — the server runs in it — has used
+// less than a tenth of a core for half a second (at most 15 minutes):
+// requests whose clients gave up are still served after a load ends, and
+// would otherwise be charged to what is measured next.
+func (s *scaleRun) settle() {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	const tick = 250 * time.Millisecond
+	start := time.Now()
+	for prev, quiet := cpu(), 0; quiet < 2 && time.Since(start) < 15*time.Minute; {
+		time.Sleep(tick)
+		now := cpu()
+		if quiet++; now-prev > tick/10 {
+			quiet = 0
+		}
+		prev = now
+	}
+	if d := time.Since(start); d > time.Second {
+		s.o.logf("   the server was busy %v more", d.Round(100*time.Millisecond))
+	}
 }
 
 func (s *scaleRun) load(ctx context.Context, path, user string) (httpResult, error) {
