@@ -71,7 +71,7 @@ func Command(ctx context.Context, args []string) error {
 	o := &options{out: os.Stdout, start: time.Now(), warmup: time.Second}
 	fs.IntVar(&o.runs, "runs", 3, "runs of every measurement; tables show the median and the range")
 	fs.IntVar(&o.events, "events", 1_000_000, "size of the generated history (events)")
-	fs.BoolVar(&o.quick, "quick", false, "100k events, 1 run, shorter loads: a couple of minutes (--runs, --events and --duration still apply)")
+	fs.BoolVar(&o.quick, "quick", false, "100k events, 1 run, shorter loads, the scale part at a tenth of its entries: a couple of minutes (--runs, --events and --duration still apply)")
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the generated data")
 	fs.StringVar(&o.work, "work", "", "directory for generated data, reused when seed and size match (default: a temporary directory, removed at the end)")
 	fs.BoolVar(&o.genSync, "gen-sync", false, "generate with SyncAlways too (default: generation only runs without it; every measurement runs with it)")
