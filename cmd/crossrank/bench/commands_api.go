@@ -59,9 +59,7 @@ func startAPI(ctx context.Context, srv *server.Server, read *projections.Store, 
 	stopRead := func() { stopRunner(); wg.Wait() }
 	last, err := b.events.LastSequence(ctx)
 	if err == nil {
-		wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-		err = read.WaitFor(wctx, last)
-		cancel()
+		err = waitRead(ctx, read, last, 5*time.Minute)
 	}
 	if err != nil {
 		stopRead()

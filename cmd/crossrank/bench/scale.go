@@ -190,9 +190,7 @@ func (s *scaleRun) caughtUp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	return s.read.WaitFor(wctx, last)
+	return waitRead(ctx, s.read, last, 10*time.Minute)
 }
 
 // rebuildAll rebuilds the read models of the stream the steps made, as

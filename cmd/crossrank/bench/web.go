@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -37,10 +38,7 @@ func startWeb(ctx context.Context, b *dataStore) (*webServer, error) {
 	wg.Go(func() { _ = read.Run(runCtx, b.events, nil) })
 	last, err := b.events.LastSequence(ctx)
 	if err == nil {
-		wctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-		for err = read.WaitFor(wctx, last); err != nil && wctx.Err() == nil; err = read.WaitFor(wctx, last) {
-		}
-		cancel()
+		err = waitRead(ctx, read, last, 5*time.Minute)
 	}
 	cleanup := func() { stopRunner(); wg.Wait(); read.Close() }
 	if err != nil {
@@ -70,6 +68,19 @@ func startWeb(ctx context.Context, b *dataStore) (*webServer, error) {
 		cleanup()
 	}
 	return w, nil
+}
+
+// waitRead waits until read has applied seq, for at most limit: WaitFor
+// alone gives up after 5 seconds, and a loaded machine's read models may
+// take longer.
+func waitRead(ctx context.Context, read *projections.Store, seq uint64, limit time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	err := read.WaitFor(wctx, seq)
+	for errors.Is(err, projections.ErrWaitTimeout) && wctx.Err() == nil {
+		err = read.WaitFor(wctx, seq)
+	}
+	return err
 }
 
 // transport is a client transport for many connections to one host.
