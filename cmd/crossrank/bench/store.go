@@ -42,7 +42,8 @@ func openDataStore(ctx context.Context, dir string, sync bool) (*dataStore, erro
 	} else {
 		// The options of jetstream.StartEmbedded, less SyncAlways.
 		srv, err := server.NewServer(&server.Options{ServerName: "crossrank", JetStream: true,
-			StoreDir: filepath.Join(dir, "nats", "jetstream"), NoSigs: true, NoLog: true, DontListen: true})
+			StoreDir: filepath.Join(dir, "nats", "jetstream"), NoSigs: true, NoLog: true, DontListen: true,
+			JetStreamLimits: server.JSLimitOpts{MaxBatchSize: jetstream.EmbeddedMaxBatch}})
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +62,10 @@ func openDataStore(ctx context.Context, dir string, sync bool) (*dataStore, erro
 	}
 	octx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if b.events, err = jetstream.Open(octx, b.nc, jetstream.Config{}); err != nil {
+	// As serve opens the embedded server's store: its atomic batches may
+	// hold EmbeddedMaxBatch messages (the default, 1000, refuses the first
+	// edition of a ranking of more than about 1,000 proposals).
+	if b.events, err = jetstream.Open(octx, b.nc, jetstream.Config{MaxBatch: jetstream.EmbeddedMaxBatch}); err != nil {
 		b.close()
 		return nil, err
 	}
