@@ -19,7 +19,13 @@ type httpResult struct {
 	bytes    int64 // body size of one response
 	sent     int64 // the same as sent to a client that accepts gzip
 	timeouts int64 // requests not answered within the client's timeout
+	refused  int64 // requests answered other than 200 under load (closed loop)
 }
+
+// statusError is an answer other than 200.
+type statusError struct{ msg string }
+
+func (e *statusError) Error() string { return e.msg }
 
 // httpTimeout bounds one request under load.
 const httpTimeout = 30 * time.Second
@@ -50,7 +56,7 @@ func loadURL(ctx context.Context, o *options, url, token string) (httpResult, er
 		n, err := io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if err == nil && resp.StatusCode != http.StatusOK {
-			err = fmt.Errorf("GET %s: %s", url, resp.Status)
+			err = &statusError{fmt.Sprintf("GET %s: %s", url, resp.Status)}
 		}
 		return n, err
 	}
@@ -66,9 +72,9 @@ func loadURL(ctx context.Context, o *options, url, token string) (httpResult, er
 	// the requests that ended inside the measured window count, as a load
 	// generator like wrk counts them.
 	type sample struct {
-		end     time.Time
-		took    time.Duration
-		timeout bool
+		end              time.Time
+		took             time.Duration
+		timeout, refused bool
 	}
 	var failed atomic.Pointer[error]
 	stop := make(chan struct{})
@@ -84,13 +90,16 @@ func loadURL(ctx context.Context, o *options, url, token string) (httpResult, er
 				}
 				start := time.Now()
 				_, err := get(true)
-				if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !os.IsTimeout(err) {
+				var refused *statusError
+				if err != nil && !errors.As(err, &refused) && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !os.IsTimeout(err) {
 					failed.CompareAndSwap(nil, &err)
 					return
 				}
-				// A request that timed out counts with the time it took.
+				// A request that timed out, or was answered other than
+				// 200 (a server shedding load), counts with the time it
+				// took.
 				end := time.Now()
-				samples[c] = append(samples[c], sample{end, end.Sub(start), err != nil})
+				samples[c] = append(samples[c], sample{end, end.Sub(start), err != nil && refused == nil, refused != nil})
 			}
 		})
 	}
@@ -112,9 +121,12 @@ func loadURL(ctx context.Context, o *options, url, token string) (httpResult, er
 		for _, x := range l {
 			if x.end.After(begin) {
 				all = append(all, x.took)
-				if x.timeout {
+				switch {
+				case x.timeout:
 					res.timeouts++
-				} else if !x.end.After(finish) {
+				case x.refused:
+					res.refused++
+				case !x.end.After(finish):
 					answered++
 				}
 			}

@@ -85,8 +85,8 @@ func (s *scaleRun) load(ctx context.Context, path, user string) (httpResult, err
 	s.o.logf("  %d clients on %s for %v", s.o.clients, path, s.o.duration)
 	res, err := loadURL(ctx, s.o, s.api.url+path, s.api.tokens[user])
 	if err == nil {
-		s.o.logf("   %.0f req/s, p50 %v, p99 %v, %d bytes (%d sent gzipped), %d timed out", res.rps, res.p50.Round(time.Microsecond),
-			res.p99.Round(time.Microsecond), res.bytes, res.sent, res.timeouts)
+		s.o.logf("   %.0f req/s, p50 %v, p99 %v, %d bytes (%d sent gzipped), %d timed out, %d answered other than 200", res.rps, res.p50.Round(time.Microsecond),
+			res.p99.Round(time.Microsecond), res.bytes, res.sent, res.timeouts, res.refused)
 	}
 	return res, err
 }

@@ -88,6 +88,9 @@ func (r *report) scaleRows(t *table) {
 		if p.res.timeouts > 0 {
 			late = fmt.Sprintf("; %d requests over %v", p.res.timeouts, httpTimeout)
 		}
+		if p.res.refused > 0 {
+			late += fmt.Sprintf("; %d answered other than 200", p.res.refused)
+		}
 		t.add(fmt.Sprintf("scale — %s at %d clients (closed loop), every proposal %s (%d KiB body, %d KiB gzipped): req/s, p99", name, o.clients, p.state, p.res.bytes>>10, p.res.sent>>10),
 			rps.show(fmtRate)+" req/s, p99 "+p99.show(fmtMs)+late,
 			"/healthz just before, same server: "+refRPS.show(fmtRate)+" req/s, p99 "+ref.show(fmtMs),
