@@ -70,6 +70,7 @@ type Desk struct {
 	passages  Passages
 	publicURL string
 	imports   *imports.Jobs
+	previews  previewCache // the publish page's latest preview of each ranking
 
 	streams   streamLimit   // the live streams open per session and address
 	closed    chan struct{} // closed by CloseStreams

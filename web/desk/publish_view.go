@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -171,7 +172,12 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		pr.Zones = scheduleZones(v.Lang, httpx.Now(ctx))
 		switch {
 		case len(pr.Chosen) > 0:
-			pv, def, err := d.cmd.PreviewEdition(ctx, rk.Slug, pr.Chosen)
+			seq, _ := d.read.Checkpoint()
+			chosen := pr.Chosen
+			pv, def, err := d.previews.preview(ctx, rk.Slug, previewKey(rk.Slug, seq, chosen),
+				func(ctx context.Context) (domain.EditionPreview, *domain.Ranking, error) {
+					return d.cmd.PreviewEdition(ctx, rk.Slug, chosen)
+				})
 			if err != nil {
 				if httpx.Status(err) >= 500 {
 					return v, err
