@@ -12,8 +12,6 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
 )
 
 // QuoteFound reports whether excerpt appears in the captured body, and
@@ -176,28 +174,6 @@ func jsonStrings(doc string) string {
 	}
 	walk(v)
 	return b.String()
-}
-
-var fold = cases.Fold()
-
-// normalize puts s in the form QuoteFound compares: NFKC, case-folded,
-// whitespace collapsed, no whitespace beside CJK characters.
-func normalize(s string) string {
-	s = fold.String(norm.NFKC.String(s))
-	var out []rune
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && len(out) > 0 && !cjk(out[len(out)-1]) && !cjk(r) {
-			out = append(out, ' ')
-		}
-		space = false
-		out = append(out, r)
-	}
-	return string(out)
 }
 
 // cjk reports whether r is written without spaces around it: Han,
