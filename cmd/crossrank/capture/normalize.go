@@ -26,11 +26,15 @@ var fold = cases.Fold()
 func normalize(s string) string {
 	w := spaceFolder{out: make([]byte, 0, len(s))}
 	var alone map[rune]string // fold(NFKC(r)) of each character that stood alone
+	r, n := utf8.DecodeRuneInString(s)
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		j := i + n
-		for j < len(s) && !boundaryBefore(s[j:]) {
-			_, m := utf8.DecodeRuneInString(s[j:])
+		// The segment is s[i:j]; next, of width m, begins the one after.
+		j, next, m := i+n, rune(0), 0
+		for j < len(s) {
+			next, m = utf8.DecodeRuneInString(s[j:])
+			if inert(next) || norm.NFKC.PropertiesString(s[j:]).BoundaryBefore() {
+				break
+			}
 			j += m
 		}
 		switch {
@@ -49,7 +53,7 @@ func normalize(s string) string {
 		default:
 			w.addString(fold.String(norm.NFKC.String(s[i:j])))
 		}
-		i = j
+		i, r, n = j, next, m
 	}
 	return string(w.out)
 }
@@ -59,18 +63,6 @@ func normalize(s string) string {
 // Unified Ideographs block.
 func inert(r rune) bool {
 	return r < utf8.RuneSelf || r >= 0x4e00 && r <= 0x9fff
-}
-
-// boundaryBefore reports whether NFKC breaks before the character s
-// begins with: nothing before it combines with it.
-func boundaryBefore(s string) bool {
-	if s[0] < utf8.RuneSelf {
-		return true
-	}
-	if r, _ := utf8.DecodeRuneInString(s); inert(r) {
-		return true
-	}
-	return norm.NFKC.PropertiesString(s).BoundaryBefore()
 }
 
 // foldInert case-folds an inert character.
@@ -102,11 +94,12 @@ func (w *spaceFolder) add(r rune) {
 		w.out = append(w.out, byte(r))
 		return
 	}
-	if unicode.IsSpace(r) {
+	c := r >= 0x4e00 && r <= 0x9fff
+	if !c && unicode.IsSpace(r) {
 		w.space = true
 		return
 	}
-	c := r >= 0x4e00 && r <= 0x9fff || cjk(r)
+	c = c || cjk(r)
 	if w.space && len(w.out) > 0 && !w.lastCJK && !c {
 		w.out = append(w.out, ' ')
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
@@ -89,6 +90,15 @@ func readerText(body []byte, contentType string) (text string, ok bool) {
 // none of those it is taken as UTF-8 when it is valid UTF-8 and as
 // windows-1252 otherwise, as browsers do.
 func utf8Text(body []byte, contentType string) (string, error) {
+	// What charset.NewReader does, without a pass of the UTF-8 decoder
+	// over a body that is valid UTF-8 already (the decoder would change
+	// nothing but invalid bytes).
+	if len(body) > 0 {
+		_, name, _ := charset.DetermineEncoding(body, contentType)
+		if name == "utf-8" && utf8.Valid(body) {
+			return string(body), nil
+		}
+	}
 	r, err := charset.NewReader(bytes.NewReader(body), contentType)
 	if err != nil {
 		return "", err
@@ -115,6 +125,7 @@ var inline = map[string]bool{
 // visibleText returns the text of an HTML document a reader would see.
 func visibleText(doc string) string {
 	var b strings.Builder
+	b.Grow(len(doc)) // the text is shorter than the page: one allocation
 	z := html.NewTokenizer(strings.NewReader(doc))
 	skip := "" // the hidden element we are inside, if any
 	for {
@@ -179,6 +190,6 @@ func jsonStrings(doc string) string {
 // cjk reports whether r is written without spaces around it: Han,
 // kana, Hangul, and CJK punctuation.
 func cjk(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
-		(r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+	return (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef) ||
+		unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
