@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
+	"strings"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -76,7 +78,7 @@ func (a *Archive) Put(ctx context.Context, rec *Record) (key string, stored bool
 	case !errors.Is(err, jetstream.ErrObjectNotFound):
 		return key, false, fmt.Errorf("capture: look up %s: %w", key, err)
 	}
-	raw, err := rec.MarshalBinary()
+	head, err := rec.head(key)
 	if err != nil {
 		return key, false, err
 	}
@@ -90,10 +92,26 @@ func (a *Archive) Put(ctx context.Context, rec *Record) (key string, stored bool
 			"target-uri":     rec.TargetURI,
 		},
 	}
-	if _, err := a.obs.Put(ctx, meta, bytes.NewReader(raw)); err != nil {
+	// The record streams from its parts, the body uncopied; fullReader
+	// keeps the Object Store's chunks whole across the parts' seams.
+	raw := io.MultiReader(bytes.NewReader(head), bytes.NewReader(rec.Body), strings.NewReader(recordEnd))
+	if _, err := a.obs.Put(ctx, meta, fullReader{raw}); err != nil {
 		return key, false, fmt.Errorf("capture: store %s: %w", key, err)
 	}
 	return key, true, nil
+}
+
+// fullReader fills each buffer it is given unless the reader ends: the
+// Object Store makes a chunk of each Read, and a reader over parts would
+// otherwise end a chunk, short, at each part's end.
+type fullReader struct{ r io.Reader }
+
+func (f fullReader) Read(p []byte) (int, error) {
+	n, err := io.ReadFull(f.r, p)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // the next Read says EOF
+	}
+	return n, err
 }
 
 // Get returns the record stored under key (a body's hex SHA-256), read

@@ -136,3 +136,39 @@ func TestArchiveSurvivesRestart(t *testing.T) {
 		t.Fatalf("after restart: %v", err)
 	}
 }
+
+// TestArchiveStreamsLargeRecord stores a record of several chunks, which
+// Put streams from its parts, and checks the stored object is the record
+// byte for byte, in whole chunks (one short chunk at the end at most).
+func TestArchiveStreamsLargeRecord(t *testing.T) {
+	ctx := context.Background()
+	env := jstest.Start(t)
+	a, js := openArchive(t, env)
+	rec := record("https://example.org/large", "<p>"+strings.Repeat("价格应以实时库存为准 ", 40<<10)+"</p>")
+	key, stored, err := a.Put(ctx, rec)
+	if err != nil || !stored {
+		t.Fatalf("Put: stored %v, %v", stored, err)
+	}
+	obs, err := js.ObjectStore(ctx, capture.Bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := obs.GetBytes(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := rec.MarshalBinary(); !bytes.Equal(raw, want) {
+		t.Fatalf("stored %d bytes that differ from the record's %d", len(raw), len(want))
+	}
+	info, err := obs.GetInfo(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := uint64(info.Opts.ChunkSize)
+	if chunk == 0 {
+		chunk = 128 << 10 // the Object Store's default
+	}
+	if want := (info.Size + chunk - 1) / chunk; uint64(info.Chunks) != want || want < 3 {
+		t.Errorf("%d bytes in %d chunks; want %d whole chunks", info.Size, info.Chunks, want)
+	}
+}

@@ -86,9 +86,10 @@ func (r *Record) Key() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// block returns the HTTP response message the record holds: status line,
-// headers sorted by name, blank line, body.
-func (r *Record) block() []byte {
+// httpHead returns the start of the HTTP response message the record
+// holds: status line, headers sorted by name, blank line. The body
+// follows it.
+func (r *Record) httpHead() []byte {
 	var b bytes.Buffer
 	b.WriteString(r.Status + "\r\n")
 	for _, k := range slices.Sorted(maps.Keys(r.Header)) {
@@ -97,17 +98,25 @@ func (r *Record) block() []byte {
 		}
 	}
 	b.WriteString("\r\n")
-	b.Write(r.Body)
 	return b.Bytes()
 }
 
-// MarshalBinary returns the record in WARC/1.1 form.
-func (r *Record) MarshalBinary() ([]byte, error) {
+// recordEnd closes a WARC record, after its block.
+const recordEnd = "\r\n\r\n"
+
+// head returns the record in WARC/1.1 form up to its body: version line,
+// WARC fields, blank line, and the HTTP status line and headers. The body
+// and recordEnd complete it; a caller streams the three rather than copy
+// a body of megabytes into one buffer. key is the body's hex SHA-256, as
+// Key returns it.
+func (r *Record) head(key string) ([]byte, error) {
 	if strings.ContainsAny(r.TargetURI, " \t\r\n") || strings.ContainsAny(r.ID, " \t\r\n") {
 		return nil, fmt.Errorf("%w: whitespace in the target URI or record id", ErrRecord)
 	}
-	block := r.block()
-	blockSum := sha256.Sum256(block)
+	httpHead := r.httpHead()
+	blockHash := sha256.New()
+	blockHash.Write(httpHead)
+	blockHash.Write(r.Body)
 	var b bytes.Buffer
 	b.WriteString("WARC/1.1\r\n")
 	field := func(name, value string) { b.WriteString(name + ": " + value + "\r\n") }
@@ -118,14 +127,23 @@ func (r *Record) MarshalBinary() ([]byte, error) {
 	if r.IP.IsValid() {
 		field("WARC-IP-Address", r.IP.String())
 	}
-	field("WARC-Payload-Digest", "sha256:"+r.Key())
-	field("WARC-Block-Digest", "sha256:"+hex.EncodeToString(blockSum[:]))
+	field("WARC-Payload-Digest", "sha256:"+key)
+	field("WARC-Block-Digest", "sha256:"+hex.EncodeToString(blockHash.Sum(nil)))
 	field("Content-Type", "application/http;msgtype=response")
-	field("Content-Length", strconv.Itoa(len(block)))
+	field("Content-Length", strconv.Itoa(len(httpHead)+len(r.Body)))
 	b.WriteString("\r\n")
-	b.Write(block)
-	b.WriteString("\r\n\r\n")
+	b.Write(httpHead)
 	return b.Bytes(), nil
+}
+
+// MarshalBinary returns the record in WARC/1.1 form.
+func (r *Record) MarshalBinary() ([]byte, error) {
+	head, err := r.head(r.Key())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(head)+len(r.Body)+len(recordEnd))
+	return append(append(append(out, head...), r.Body...), recordEnd...), nil
 }
 
 // newRecordID returns a random (version 4) UUID URN in angle brackets.

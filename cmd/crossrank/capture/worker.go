@@ -339,13 +339,14 @@ func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evide
 		return c, nil
 	}
 	rec := NewRecord(resp)
-	if _, _, err := w.cfg.Archive.Put(ctx, &rec); err != nil {
+	key, _, err := w.cfg.Archive.Put(ctx, &rec)
+	if err != nil {
 		return c, err
 	}
 	found, checked := QuoteFound(resp.Body, resp.ContentType(), item.Excerpt)
 	status, _ := strconv.Atoi(strings.Fields(resp.Status + " 0")[0])
 	c.At, c.FinalURL, c.Status, c.ContentType = resp.Date, resp.FinalURL, status, resp.ContentType()
-	c.Size, c.SHA256, c.QuoteFound, c.QuoteChecked = int64(len(resp.Body)), rec.Key(), found, checked
+	c.Size, c.SHA256, c.QuoteFound, c.QuoteChecked = int64(len(resp.Body)), key, found, checked
 	return c, nil
 }
 
