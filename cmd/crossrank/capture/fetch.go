@@ -245,7 +245,11 @@ func (f *Fetcher) readBody(resp *http.Response) ([]byte, string, error) {
 	default:
 		return nil, "", fmt.Errorf("%w: %q", ErrEncoding, enc)
 	}
-	b, err := io.ReadAll(io.LimitReader(body, limit+1))
+	size := 64 << 10
+	if enc == "" && resp.ContentLength >= 0 {
+		size = int(resp.ContentLength) + 1 // room to see the end: no copy as it grows
+	}
+	b, err := readAll(io.LimitReader(body, limit+1), size)
 	if err != nil {
 		return nil, "", err
 	}
@@ -253,6 +257,24 @@ func (f *Fetcher) readBody(resp *http.Response) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%w: over %d bytes", ErrTooLarge, limit)
 	}
 	return b, enc, nil
+}
+
+// readAll is io.ReadAll into a buffer of size bytes to start with.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // classify wraps err in the package error that says why the fetch failed.
