@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
@@ -28,8 +29,9 @@ const (
 
 // captureResult is one run of the capture figures.
 type captureResult struct {
-	rate, raw float64 // captures/s through the capture path; raw GET + Put/s
-	hwm       float64 // MiB: this process's VmHWM after the capture pass
+	rate, raw   float64 // captures/s through the capture path; raw GET + Put/s
+	rateN, rawN float64 // the same, capture.DefaultWorkers at once
+	hwm         float64 // MiB: this process's VmHWM after the capture passes
 }
 
 // capturePage returns page i: about 1 MiB of HTML paragraphs, the quote
@@ -47,11 +49,13 @@ func capturePage(i int) []byte {
 }
 
 // measureCapture captures capturePages pages from a local server through
-// the capture worker's path — Fetcher (address checks, limits), NewRecord
-// (WARC), Archive.Put (Object Store, compressed, SyncAlways), QuoteFound —
-// one after another as the worker does, then the raw reference in the
-// same run: http.Get of the same pages and an Object Store Put of the same
-// bytes into a bucket configured like the archive.
+// the capture worker's path — Fetcher (address checks, limits), then
+// capture.Keep (WARC record, Archive.Put into the Object Store, compressed,
+// SyncAlways, with QuoteFound alongside) — one after another, then as many
+// again capture.DefaultWorkers at once, as the worker's pool runs them;
+// then the raw reference in the same run, the same two ways: http.Get of
+// the same pages and an Object Store Put of the same bytes into a bucket
+// configured like the archive.
 func measureCapture(ctx context.Context, o *options, run int) (captureResult, error) {
 	var res captureResult
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -79,55 +83,107 @@ func measureCapture(ctx context.Context, o *options, run int) (captureResult, er
 		return res, err
 	}
 	f := &capture.Fetcher{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	start := time.Now()
-	for i := range capturePages {
+	one := func(i int) error {
 		resp, err := f.Fetch(ctx, fmt.Sprintf("%s/%d", srv.URL, i))
 		if err != nil {
-			return res, err
+			return err
 		}
-		rec := capture.NewRecord(resp)
-		if _, stored, err := archive.Put(ctx, &rec); err != nil || !stored {
-			return res, fmt.Errorf("archive page %d: stored %v, %v", i, stored, err)
+		kept, err := capture.Keep(ctx, archive, resp, captureQuote)
+		if err != nil || !kept.Stored {
+			return fmt.Errorf("archive page %d: stored %v, %v", i, kept.Stored, err)
 		}
-		if found, _ := capture.QuoteFound(resp.Body, resp.ContentType(), captureQuote); !found {
-			return res, fmt.Errorf("page %d: quote not found", i)
+		if !kept.Found {
+			return fmt.Errorf("page %d: quote not found", i)
 		}
+		return nil
 	}
-	res.rate = capturePages / time.Since(start).Seconds()
+	if res.rate, err = pagesPerSecond(0, 1, one); err != nil {
+		return res, err
+	}
+	if res.rateN, err = pagesPerSecond(capturePages, capture.DefaultWorkers, one); err != nil {
+		return res, err
+	}
 	res.hwm = float64(vmHWM("/proc/self/status")) / 1024
 
-	raw, err := rawCaptures(ctx, js, srv.URL)
-	if err != nil {
-		return res, fmt.Errorf("raw reference: %w", err)
-	}
-	res.raw = raw
-	o.logf("  %d captures of %d KiB pages: %.1f/s; raw GET + Put %.1f/s; VmHWM %.0f MiB",
-		capturePages, capturePageSize>>10, res.rate, res.raw, res.hwm)
-	return res, nil
-}
-
-// rawCaptures GETs the same pages with a plain client and Puts their bytes
-// in an Object Store bucket like the archive's; it returns pages/s.
-func rawCaptures(ctx context.Context, js njs.JetStream, base string) (float64, error) {
 	obs, err := js.CreateObjectStore(ctx, njs.ObjectStoreConfig{Bucket: "BENCH_RAW_PAGES", Storage: njs.FileStorage,
 		Replicas: 1, Compression: true})
 	if err != nil {
-		return 0, err
+		return res, err
 	}
-	start := time.Now()
-	for i := range capturePages {
-		resp, err := http.Get(fmt.Sprintf("%s/%d", base, i))
+	raw := func(i int) error {
+		resp, err := http.Get(fmt.Sprintf("%s/%d", srv.URL, i))
 		if err != nil {
-			return 0, err
+			return err
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
-			return 0, err
+			return err
 		}
-		if _, err := obs.PutBytes(ctx, strconv.Itoa(i), body); err != nil {
-			return 0, err
-		}
+		_, err = obs.PutBytes(ctx, strconv.Itoa(i), body)
+		return err
 	}
-	return capturePages / time.Since(start).Seconds(), nil
+	if res.raw, err = pagesPerSecond(0, 1, raw); err != nil {
+		return res, fmt.Errorf("raw reference: %w", err)
+	}
+	if res.rawN, err = pagesPerSecond(capturePages, capture.DefaultWorkers, raw); err != nil {
+		return res, fmt.Errorf("raw reference: %w", err)
+	}
+	o.logf("  %d captures of %d KiB pages: %.1f/s; raw GET + Put %.1f/s; %d at once: %.1f/s, raw %.1f/s; VmHWM %.0f MiB",
+		capturePages, capturePageSize>>10, res.rate, res.raw, capture.DefaultWorkers, res.rateN, res.rawN, res.hwm)
+	return res, nil
+}
+
+// pagesPerSecond runs do for pages from, from+1, … (capturePages of them)
+// in n goroutines and returns pages/s, or the first error.
+func pagesPerSecond(from, n int, do func(i int) error) (float64, error) {
+	next := make(chan int)
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range n {
+		wg.Go(func() {
+			for i := range next {
+				if err := do(i); err != nil {
+					errs <- err
+					for range next {
+					}
+					return
+				}
+			}
+		})
+	}
+	for i := from; i < from+capturePages; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	elapsed := time.Since(start)
+	select {
+	case err := <-errs:
+		return 0, err
+	default:
+	}
+	return capturePages / elapsed.Seconds(), nil
+}
+
+// captureRows adds the capture figures to the report's table.
+func captureRows(t *table, rs []captureResult) {
+	if len(rs) == 0 {
+		return
+	}
+	get := func(f func(captureResult) float64) series { return collect(rs, f) }
+	rate, raw := get(func(x captureResult) float64 { return x.rate }), get(func(x captureResult) float64 { return x.raw })
+	ratio := get(func(x captureResult) float64 { return x.rate / x.raw })
+	t.add(fmt.Sprintf("captures/s of %d different %d KiB HTML pages from a local server, one at a time (Fetcher, then capture.Keep: WARC record, Archive.Put, QuoteFound alongside)",
+		capturePages, capturePageSize>>10), rate.show(fmtRate), "http.Get + Object Store Put of the same bytes: "+raw.show(fmtRate),
+		ratio.show(fmtRatio), "≥ 0.5 of raw", verdict(ratio.median() >= 0.5))
+	rateN, rawN := get(func(x captureResult) float64 { return x.rateN }), get(func(x captureResult) float64 { return x.rawN })
+	ratioN := get(func(x captureResult) float64 { return x.rateN / x.rawN })
+	t.add(fmt.Sprintf("the same, %d more pages %d at once (the worker pool's default Workers)", capturePages, capture.DefaultWorkers),
+		rateN.show(fmtRate), fmt.Sprintf("http.Get + Put, %d at once: %s", capture.DefaultWorkers, rawN.show(fmtRate)),
+		ratioN.show(fmtRatio), "", "")
+	hwm := get(func(x captureResult) float64 { return x.hwm })
+	t.add("peak memory after those captures: this process's VmHWM (/proc/self/status), embedded nats-server and page server included",
+		hwm.show(fmtMiB), "—", "", "", "")
 }

@@ -134,16 +134,7 @@ func (r *report) print(w io.Writer) {
 				"p99 ≤ 1.2× /healthz's", verdict(ratio.median() <= 1.2))
 		}
 	}
-	if len(r.capture) > 0 {
-		rate, raw := collect(r.capture, func(x captureResult) float64 { return x.rate }), collect(r.capture, func(x captureResult) float64 { return x.raw })
-		ratio := collect(r.capture, func(x captureResult) float64 { return x.rate / x.raw })
-		hwm := collect(r.capture, func(x captureResult) float64 { return x.hwm })
-		t.add(fmt.Sprintf("captures/s of %d different %d KiB HTML pages from a local server, one at a time (Fetcher, WARC record, Archive.Put, QuoteFound)",
-			capturePages, capturePageSize>>10), rate.show(fmtRate), "http.Get + Object Store Put of the same bytes: "+raw.show(fmtRate),
-			ratio.show(fmtRatio), "", "")
-		t.add("peak memory after those captures: this process's VmHWM (/proc/self/status), embedded nats-server and page server included",
-			hwm.show(fmtMiB), "—", "", "", "")
-	}
+	captureRows(t, r.capture)
 	fmt.Fprint(w, t.String())
 	var sets []string
 	if r.hist.Events > 0 {

@@ -48,7 +48,8 @@ type WorkerConfig struct {
 	// before offering it again (behind what came meanwhile); it doubles for
 	// each further attempt. Default 5s.
 	Backoff time.Duration
-	// Workers bounds the captures this worker runs at once. Default 4.
+	// Workers bounds the captures this worker runs at once. Default
+	// DefaultWorkers.
 	Workers int
 	// PerHost bounds those of them that fetch from one host; an item whose
 	// host is busy goes back to the stream for a second. Default 2.
@@ -94,6 +95,10 @@ type Worker struct {
 	attempts attempts
 }
 
+// DefaultWorkers is how many captures a worker runs at once unless its
+// config says otherwise.
+const DefaultWorkers = 4
+
 // busyHostDelay is how long an item waits in the stream when its host
 // already has PerHost fetches in flight.
 const busyHostDelay = time.Second
@@ -113,7 +118,7 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 		cfg.Backoff = 5 * time.Second
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 4
+		cfg.Workers = DefaultWorkers
 	}
 	if cfg.PerHost <= 0 {
 		cfg.PerHost = 2
@@ -338,15 +343,13 @@ func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evide
 		w.cfg.Logger.Info("capture failed", "proposal", proposal, "evidence", item.EvidenceID, "reason", c.Failure, "err", err)
 		return c, nil
 	}
-	rec := NewRecord(resp)
-	key, _, err := w.cfg.Archive.Put(ctx, &rec)
+	kept, err := Keep(ctx, w.cfg.Archive, resp, item.Excerpt)
 	if err != nil {
 		return c, err
 	}
-	found, checked := QuoteFound(resp.Body, resp.ContentType(), item.Excerpt)
 	status, _ := strconv.Atoi(strings.Fields(resp.Status + " 0")[0])
 	c.At, c.FinalURL, c.Status, c.ContentType = resp.Date, resp.FinalURL, status, resp.ContentType()
-	c.Size, c.SHA256, c.QuoteFound, c.QuoteChecked = int64(len(resp.Body)), key, found, checked
+	c.Size, c.SHA256, c.QuoteFound, c.QuoteChecked = int64(len(resp.Body)), kept.Key, kept.Found, kept.QuoteChecked
 	return c, nil
 }
 
