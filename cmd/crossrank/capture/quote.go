@@ -137,21 +137,20 @@ func visibleText(doc string) string {
 				b.Write(z.Text())
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
+			// string(name) in a lookup or a comparison allocates nothing.
 			name, _ := z.TagName()
-			tag := string(name)
-			if hidden[tag] && skip == "" {
-				skip = tag
+			if skip == "" && hidden[string(name)] {
+				skip = string(name)
 			}
-			if !inline[tag] {
+			if !inline[string(name)] {
 				b.WriteByte('\n')
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
-			tag := string(name)
-			if tag == skip {
+			if skip != "" && string(name) == skip {
 				skip = ""
 			}
-			if !inline[tag] {
+			if !inline[string(name)] {
 				b.WriteByte('\n')
 			}
 		}
