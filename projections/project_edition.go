@@ -76,14 +76,16 @@ func (p *projector) lists(ranking string, number, first int, news []events.Publi
 			return err
 		}
 	}
+	// The edition's change rows go in together after the loop, in chunks
+	// of insertRows (nothing reads them before): a statement per row cost
+	// about twice as much per row.
+	rows := make([]any, 0, len(changes)*editionChangeColumns)
 	for i, c := range changes {
 		kind, key := targetParts(c.Target)
 		isScore := kind == "score"
-		if err := p.exec(`INSERT INTO edition_changes VALUES (?,?,?,?,?,?,?,?,?,?,?)`, ranking, number, first+i, c.Proposal,
+		rows = append(rows, ranking, number, first+i, c.Proposal,
 			c.Entry, c.Target, nullInt(c.FromScore), nullInt(c.ToScore), nullTags(c.FromTags, isScore),
-			nullTags(c.ToTags, isScore), jsonText(nonNil(c.Evidence))); err != nil {
-			return err
-		}
+			nullTags(c.ToTags, isScore), jsonText(nonNil(c.Evidence)))
 		if err := p.exec(`DELETE FROM published_evidence WHERE ranking=? AND entry=? AND target=?`, ranking, c.Entry, c.Target); err != nil {
 			return err
 		}
@@ -111,8 +113,11 @@ func (p *projector) lists(ranking string, number, first int, news []events.Publi
 			return err
 		}
 	}
-	return nil
+	return p.insertRows("edition_changes", editionChangeColumns, rows)
 }
+
+// editionChangeColumns is the number of edition_changes' columns.
+const editionChangeColumns = 11
 
 // snapshot returns the stored snapshot of an edition (empty before the first).
 func (p *projector) snapshot(ranking string, number int) (domain.Snapshot, error) {
