@@ -108,10 +108,10 @@ func (s *Store) tailOnce(ctx context.Context, src Tailer) error {
 			// ready to publish. They are on their way (one atomic batch);
 			// only the proposals' events are waited for with a bound, in
 			// case a log written otherwise lacks some.
-			for endsInPart(batch) || gate.owed > 0 {
+			for gate.open() {
 				var late <-chan time.Time
 				var timer *time.Timer
-				if !endsInPart(batch) {
+				if !gate.inParts {
 					timer = time.NewTimer(editionWait)
 					late = timer.C
 				}
@@ -145,15 +145,20 @@ func (s *Store) tailOnce(ctx context.Context, src Tailer) error {
 // after its head: they come in the same atomic batch, at once.
 const editionWait = 2 * time.Second
 
-// editionGate counts the ProposalPublished events still owed by the last
-// edition head seen: those of the same command (correlation id) that
-// follow it, one per proposal the edition releases.
+// editionGate tells whether the events seen so far end inside an edition:
+// among its parts (the head follows them), or after its head while some
+// of the ProposalPublished it owes, one per proposal it releases, have not
+// come (those of the same command, by correlation id).
 type editionGate struct {
-	owed int
-	corr string
+	inParts bool
+	owed    int
+	corr    string
 }
 
+func (g *editionGate) open() bool { return g.inParts || g.owed > 0 }
+
 func (g *editionGate) see(ev events.Event) {
+	_, g.inParts = ev.Data.(*events.EditionPartRecorded)
 	switch d := ev.Data.(type) {
 	case *events.EditionPublished:
 		g.owed, g.corr = len(d.Proposals), ev.CorrelationID
@@ -172,13 +177,6 @@ func (g *editionGate) see(ev events.Event) {
 			g.owed = 0 // another command: the edition's events have ended
 		}
 	}
-}
-
-// endsInPart reports whether batch ends inside an edition split into parts:
-// its last event is a part, and the head follows it.
-func endsInPart(batch []events.Event) bool {
-	_, ok := batch[len(batch)-1].Data.(*events.EditionPartRecorded)
-	return ok
 }
 
 func (s *Store) applyBatch(ctx context.Context, batch []events.Event) error {
