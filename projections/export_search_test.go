@@ -12,7 +12,10 @@ import (
 // one step a line.
 func SearchPlan(t testing.TB, s *Store, q SearchQuery) string {
 	t.Helper()
-	where, args := searchWhere(q)
+	where, args, err := s.searchWhere(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+searchPages[q.Kind]+" WHERE "+where+" ORDER BY d.ranking, d.a, d.b", args...)
 	if err != nil {
 		t.Fatal(err)

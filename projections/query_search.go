@@ -2,10 +2,11 @@ package projections
 
 import (
 	"context"
-
-	"github.com/crossrank/crossrank/events"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crossrank/crossrank/events"
 )
 
 // SearchQuery asks the search index for documents of one kind whose text
@@ -58,48 +59,58 @@ func SearchText(q string) string {
 // Search returns one page of the documents matching q, in key order, and
 // how many match in all. An empty query matches nothing.
 //
-// Every bigram of the query must be among the document's (an index lookup
-// per bigram); instr then checks the whole substring on those candidates
-// only. A one-character query reads the range of bigrams starting with it.
+// The candidates are the documents holding the query's rarest bigram (one
+// index range; every bigram of a match is in it, so the rarest bounds the
+// work best), and instr then checks the whole substring on those only. A
+// one-character query reads the range of bigrams starting with it. The
+// page and the total come from one statement (a window count), read again
+// alone only when the page is past the last hit.
 func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, int, error) {
-	where, args := searchWhere(q)
-	if where == "" || searchPages[q.Kind] == "" {
-		return nil, 0, nil
-	}
-	var total int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM search_docs d WHERE "+where, args...).Scan(&total); err != nil {
+	where, args, err := s.searchWhere(ctx, q)
+	if err != nil || where == "" || searchPages[q.Kind] == "" {
 		return nil, 0, err
 	}
-	if total == 0 || (q.Limit > 0 && q.Offset >= total) {
-		return nil, total, nil
-	}
 	page := searchPages[q.Kind] + " WHERE " + where + " ORDER BY d.ranking, d.a, d.b"
+	page = strings.Replace(page, " FROM search_docs d", ", count(*) OVER () FROM search_docs d", 1)
+	pageArgs := args
 	if q.Limit > 0 {
 		page += " LIMIT ? OFFSET ?"
-		args = append(args, q.Limit, q.Offset)
+		pageArgs = append(slices.Clip(args), q.Limit, q.Offset)
 	}
-	rows, err := s.db.QueryContext(ctx, page, args...)
+	rows, err := s.db.QueryContext(ctx, page, pageArgs...)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rows.Close()
 	var out []SearchHit
+	total := 0
 	for rows.Next() {
 		h := SearchHit{Kind: q.Kind}
-		if err := rows.Scan(&h.Ranking, &h.Entry, &h.Proposal, &h.Evidence, &h.Name.Zh, &h.Name.En, &h.Title, &h.Status, &h.Source); err != nil {
+		if err := rows.Scan(&h.Ranking, &h.Entry, &h.Proposal, &h.Evidence, &h.Name.Zh, &h.Name.En, &h.Title, &h.Status, &h.Source, &total); err != nil {
 			return nil, 0, err
 		}
 		out = append(out, h)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && q.Offset > 0 {
+		err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM search_docs d WHERE "+where, args...).Scan(&total)
+	}
+	return out, total, err
 }
+
+// rareCap bounds the count of a bigram's documents when choosing the
+// rarest: past it, a bigram is common and which of two common ones is
+// rarer matters little.
+const rareCap = 2000
 
 // searchWhere is the condition on search_docs d that q asks for, and its
 // arguments; "" when q matches nothing.
-func searchWhere(q SearchQuery) (string, []any) {
+func (s *Store) searchWhere(ctx context.Context, q SearchQuery) (string, []any, error) {
 	text := SearchText(q.Text)
 	if text == "" {
-		return "", nil
+		return "", nil, nil
 	}
 	var sub string
 	args := []any{q.Kind}
@@ -111,12 +122,22 @@ func searchWhere(q SearchQuery) (string, []any) {
 		sub = "SELECT DISTINCT doc FROM search_grams WHERE kind = ? AND gram BETWEEN ? AND ?"
 		args = append(args, int64(r)<<gramShift, int64(r)<<gramShift|(1<<gramShift-1))
 	} else {
-		sub = "SELECT doc FROM search_grams WHERE kind = ? AND gram IN (?" + strings.Repeat(",?", len(grams)-1) +
-			") GROUP BY doc HAVING count(*) = ?"
+		rarest, fewest := grams[0], rareCap+1
 		for _, g := range grams {
-			args = append(args, g)
+			var n int
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM search_grams WHERE kind = ? AND gram = ? LIMIT ?)",
+				q.Kind, g, rareCap).Scan(&n); err != nil {
+				return "", nil, err
+			}
+			if n < fewest {
+				rarest, fewest = g, n
+			}
+			if n == 0 {
+				return "", nil, nil
+			}
 		}
-		args = append(args, len(grams))
+		sub = "SELECT doc FROM search_grams WHERE kind = ? AND gram = ?"
+		args = append(args, rarest)
 	}
 	where := "d.id IN (" + sub + ") AND instr(d.body, ?) > 0"
 	args = append(args, text)
@@ -124,5 +145,5 @@ func searchWhere(q SearchQuery) (string, []any) {
 		where += " AND d.ranking = ?"
 		args = append(args, q.Ranking)
 	}
-	return where, args
+	return where, args, nil
 }
