@@ -26,7 +26,7 @@ import (
 type previewCache struct {
 	flight singleflight.Group
 	mu     sync.Mutex
-	latest map[string]previewed // by ranking
+	latest map[string]*previewed // by ranking
 }
 
 const previewKeep = 2 * time.Minute
@@ -35,6 +35,7 @@ type previewed struct {
 	key string
 	pv  domain.EditionPreview
 	def *domain.Ranking
+	ix  previewIndex
 }
 
 // previewKey names a preview: the ranking, the read models' position and
@@ -51,15 +52,15 @@ func previewKey(ranking string, seq uint64, ids []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// preview returns the preview of key, computing it at most once at a time.
-// Refusals are not kept: they are cheap, and their words follow the
-// request's language.
+// preview returns the preview of key with its index, computing them at
+// most once at a time. Refusals are not kept: they are cheap, and their
+// words follow the request's language.
 func (c *previewCache) preview(ctx context.Context, ranking, key string,
-	compute func(context.Context) (domain.EditionPreview, *domain.Ranking, error)) (domain.EditionPreview, *domain.Ranking, error) {
+	compute func(context.Context) (domain.EditionPreview, *domain.Ranking, error)) (*previewed, error) {
 	c.mu.Lock()
 	if p, ok := c.latest[ranking]; ok && p.key == key {
 		c.mu.Unlock()
-		return p.pv, p.def, nil
+		return p, nil
 	}
 	c.mu.Unlock()
 	v, err, _ := c.flight.Do(key, func() (any, error) {
@@ -68,25 +69,24 @@ func (c *previewCache) preview(ctx context.Context, ranking, key string,
 		if err != nil {
 			return nil, err
 		}
-		p := previewed{key: key, pv: pv, def: def}
+		p := &previewed{key: key, pv: pv, def: def, ix: indexPreview(pv)}
 		c.mu.Lock()
 		if c.latest == nil {
-			c.latest = map[string]previewed{}
+			c.latest = map[string]*previewed{}
 		}
 		c.latest[ranking] = p
 		c.mu.Unlock()
 		time.AfterFunc(previewKeep, func() {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			if c.latest[ranking].key == key {
+			if p, ok := c.latest[ranking]; ok && p.key == key {
 				delete(c.latest, ranking)
 			}
 		})
 		return p, nil
 	})
 	if err != nil {
-		return domain.EditionPreview{}, nil, err
+		return nil, err
 	}
-	p := v.(previewed)
-	return p.pv, p.def, nil
+	return v.(*previewed), nil
 }

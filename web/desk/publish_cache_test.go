@@ -30,9 +30,9 @@ func TestPreviewCacheComputesOncePerKey(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			pv, def, err := c.preview(t.Context(), "gpu", key, compute(1))
-			if err != nil || pv.Number != 1 || def.Slug != "gpu" {
-				t.Errorf("preview = %d, %v, %v", pv.Number, def, err)
+			p, err := c.preview(t.Context(), "gpu", key, compute(1))
+			if err != nil || p.pv.Number != 1 || p.def.Slug != "gpu" {
+				t.Errorf("preview = %+v, %v", p, err)
 			}
 		})
 	}
@@ -44,14 +44,14 @@ func TestPreviewCacheComputesOncePerKey(t *testing.T) {
 	if n := runs.Load(); n != 1 {
 		t.Fatalf("20 concurrent views of one key computed %d previews, want 1", n)
 	}
-	if pv, _, _ := c.preview(t.Context(), "gpu", key, compute(2)); pv.Number != 1 || runs.Load() != 1 {
-		t.Fatalf("a later view of the same key computed again (edition %d, %d runs)", pv.Number, runs.Load())
+	if p, _ := c.preview(t.Context(), "gpu", key, compute(2)); p.pv.Number != 1 || runs.Load() != 1 {
+		t.Fatalf("a later view of the same key computed again (edition %d, %d runs)", p.pv.Number, runs.Load())
 	}
 	if previewKey("gpu", 8, ids) == key || previewKey("gpu", 7, ids[:1]) == key || previewKey("cpu", 7, ids) == key {
 		t.Fatal("keys of another position, choice or ranking collide")
 	}
-	if pv, _, _ := c.preview(t.Context(), "gpu", previewKey("gpu", 8, ids), compute(2)); pv.Number != 2 || runs.Load() != 2 {
-		t.Fatalf("the read models moved on, yet the old preview was shown (edition %d, %d runs)", pv.Number, runs.Load())
+	if p, _ := c.preview(t.Context(), "gpu", previewKey("gpu", 8, ids), compute(2)); p.pv.Number != 2 || runs.Load() != 2 {
+		t.Fatalf("the read models moved on, yet the old preview was shown (edition %d, %d runs)", p.pv.Number, runs.Load())
 	}
 	refused := errors.New("refused")
 	fail := func(context.Context) (domain.EditionPreview, *domain.Ranking, error) {
@@ -60,7 +60,7 @@ func TestPreviewCacheComputesOncePerKey(t *testing.T) {
 	}
 	k9 := previewKey("gpu", 9, ids)
 	for range 2 {
-		if _, _, err := c.preview(t.Context(), "gpu", k9, fail); !errors.Is(err, refused) {
+		if _, err := c.preview(t.Context(), "gpu", k9, fail); !errors.Is(err, refused) {
 			t.Fatalf("refusal: %v", err)
 		}
 	}

@@ -137,7 +137,10 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 	page := pageParam(r.URL.Query())
 	for _, rk := range rankings {
 		pr := publishRanking{Slug: rk.Slug, Title: rk.Title.In(v.Lang), Edition: rk.Edition, Page: 1}
-		ready, err := d.read.ProposalsWithStatus(ctx, rk.Slug, domain.StatusCrossValidated)
+		// Every cross-validated proposal takes part in the choice (which
+		// proposals the preview covers, what the forms carry), but only one
+		// page of them is shown: the others are read as ids alone.
+		ready, err := d.read.ProposalRefs(ctx, rk.Slug, domain.StatusCrossValidated, me)
 		if err != nil {
 			return v, err
 		}
@@ -148,10 +151,9 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		}
 		pr.Ready = len(ready)
 		picked := choice.picks(chosenHere)
-		for _, p := range ready {
-			c := publishCandidate{ID: p.ID, Href: proposalURL(p.ID), Title: p.Title, Entry: p.Entry,
-				Author: p.Author, Revision: p.Revision, Approvers: len(p.Quorum.Approvers),
-				Own: p.Author == me || slices.Contains(p.Revisers, me)}
+		all := make([]publishCandidate, len(ready))
+		for i, p := range ready {
+			c := publishCandidate{ID: p.ID, Own: p.Own}
 			c.Checked = !c.Own && picked(p.ID)
 			switch {
 			case c.Checked:
@@ -159,7 +161,13 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 			case !c.Own:
 				pr.Unchosen = append(pr.Unchosen, p.ID)
 			}
-			pr.Candidates = append(pr.Candidates, c)
+			all[i] = c
+		}
+		var shown []publishCandidate
+		shown, pr.CandidatePages = pageOf(all, pr.Page)
+		pr.Carried = carried(all, shown, pr.Explicit)
+		if pr.Candidates, err = d.candidates(ctx, shown); err != nil {
+			return v, err
 		}
 		if chosenHere && choice.Failed {
 			pr.Already = choice.Already
@@ -174,7 +182,7 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		case len(pr.Chosen) > 0:
 			seq, _ := d.read.Checkpoint()
 			chosen := pr.Chosen
-			pv, def, err := d.previews.preview(ctx, rk.Slug, previewKey(rk.Slug, seq, chosen),
+			p, err := d.previews.preview(ctx, rk.Slug, previewKey(rk.Slug, seq, chosen),
 				func(ctx context.Context) (domain.EditionPreview, *domain.Ranking, error) {
 					return d.cmd.PreviewEdition(ctx, rk.Slug, chosen)
 				})
@@ -185,14 +193,11 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 				pr.PreviewError = httpx.Message(v.Lang, err)
 				break
 			}
-			pr.Preview = previewOf(pv, rankingWordsOf(def, v.Lang), v.Lang, pr.Page)
+			pr.Preview = previewOf(p, rankingWordsOf(p.def, v.Lang), v.Lang, pr.Page)
 		case len(pr.Candidates) > 0 && chosenHere:
 			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
 		}
-		all := pr.Candidates
-		pr.Candidates, pr.CandidatePages = pageOf(all, pr.Page)
 		pr.Pages = pr.CandidatePages
-		pr.Carried = carried(all, pr.Candidates, pr.Explicit)
 		if pr.Preview != nil {
 			pr.Pages = max(pr.Pages, pr.Preview.Pages)
 		}
@@ -204,44 +209,74 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 	return v, nil
 }
 
-// previewOf puts an edition preview into words: the new ranking with rank
-// moves and totals before → after, every change, every new entry.
-func previewOf(pv domain.EditionPreview, w rankingWords, lang string, page int) *publishPreview {
+// candidates fills in the shown candidates from their proposals' rows.
+func (d *Desk) candidates(ctx context.Context, shown []publishCandidate) ([]publishCandidate, error) {
+	ids := make([]string, len(shown))
+	for i, c := range shown {
+		ids[i] = c.ID
+	}
+	rows, err := d.read.ProposalsByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]publishCandidate, 0, len(rows))
+	for i, j := 0, 0; i < len(shown) && j < len(rows); i++ {
+		if shown[i].ID != rows[j].ID {
+			continue // gone since the ids were read
+		}
+		c, p := shown[i], rows[j]
+		c.Href, c.Title, c.Entry, c.Author = proposalURL(p.ID), p.Title, p.Entry, p.Author
+		c.Revision, c.Approvers = p.Revision, len(p.Quorum.Approvers)
+		out = append(out, c)
+		j++
+	}
+	return out, nil
+}
+
+// previewOf puts one page of an edition preview into words: the new
+// ranking with rank moves and totals before → after, the changes, the new
+// entries, and the largest moves above them.
+func previewOf(p *previewed, w rankingWords, lang string, page int) *publishPreview {
+	pv, ix := p.pv, p.ix
 	out := &publishPreview{Number: pv.Number, Hash: pv.Hash, Size: publishSize{Proposals: len(pv.Proposals),
 		NewEntries: len(pv.NewEntries), Changes: len(pv.Changes), Entries: len(pv.After.Entries)}}
-	before := map[string]int{}
-	beforeTotal := map[string]int{}
-	for _, e := range pv.Before.Entries {
-		before[e.Slug], beforeTotal[e.Slug] = e.Rank, e.Total
-	}
-	names := map[string]string{}
-	for _, e := range pv.After.Entries {
-		names[e.Slug] = e.Name.In(lang)
-		row := publishRow{Slug: e.Slug, Rank: e.Rank, Name: names[e.Slug], Category: w.Category(e.Category),
+	row := func(i int) publishRow {
+		e := pv.After.Entries[i]
+		r := publishRow{Slug: e.Slug, Rank: e.Rank, Name: e.Name.In(lang), Category: w.Category(e.Category),
 			Href: entryURL(pv.Ranking, e.Slug), Total: totalText(e.Total), MoveKind: "same"}
-		was, ok := before[e.Slug]
+		was, ok := ix.before[e.Slug]
 		switch {
 		case !ok:
-			row.Move, row.MoveKind = i18n.T(lang, "publish.move.new"), "new"
-		case was > e.Rank:
-			row.Move, row.MoveKind = "▲"+strconv.Itoa(was-e.Rank), "up"
-		case was < e.Rank:
-			row.Move, row.MoveKind = "▼"+strconv.Itoa(e.Rank-was), "down"
+			r.Move, r.MoveKind = i18n.T(lang, "publish.move.new"), "new"
+		case was.rank > e.Rank:
+			r.Move, r.MoveKind = "▲"+strconv.Itoa(was.rank-e.Rank), "up"
+		case was.rank < e.Rank:
+			r.Move, r.MoveKind = "▼"+strconv.Itoa(e.Rank-was.rank), "down"
 		}
-		if ok && beforeTotal[e.Slug] != e.Total {
-			row.Before = totalText(beforeTotal[e.Slug])
+		if ok && was.total != e.Total {
+			r.Before = totalText(was.total)
 		}
-		out.Rows = append(out.Rows, row)
+		return r
 	}
-	out.Moves = biggestMoves(out.Rows, before)
-	var rowPages int
-	out.Rows, rowPages = pageOf(out.Rows, page)
+	for _, i := range ix.moves {
+		out.Moves = append(out.Moves, row(i))
+	}
+	from, rowPages := pageBounds(len(pv.After.Entries), page)
+	for i := from; i < min(from+publishPageSize, len(pv.After.Entries)); i++ {
+		out.Rows = append(out.Rows, row(i))
+	}
 	changes, changePages := pageOf(pv.Changes, page)
 	news, newPages := pageOf(pv.NewEntries, page)
 	out.Pages = max(rowPages, changePages, newPages)
+	name := func(slug string) string {
+		if i, ok := ix.after[slug]; ok {
+			return pv.After.Entries[i].Name.In(lang)
+		}
+		return ""
+	}
 	for _, c := range changes {
 		out.Changes = append(out.Changes, publishChange{Proposal: c.Proposal, Href: proposalURL(c.Proposal),
-			Entry: names[c.Entry], Target: c.Target, Label: w.Target(c.Target),
+			Entry: name(c.Entry), Target: c.Target, Label: w.Target(c.Target),
 			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags)})
 	}
 	for _, ne := range news {
