@@ -1,9 +1,12 @@
-// Package domain holds Crossrank's aggregates (Ranking, Entry, Proposal,
-// Edition, User), their pure Decide and Evolve functions, the
-// cross-validation quorum, the ranking arithmetic and the command handler that
-// loads, decides and appends through an events.Store.
+// Package domain is Crossrank's rulebook: the aggregates (Ranking, Entry,
+// Proposal, Edition, User), their pure Decide and Evolve functions, the
+// errors with their codes, the cross-validation quorum, the ranking
+// arithmetic and the canonical snapshot.
 //
-// Everything here except Handler is pure: time and ids come in as arguments.
+// Everything here is pure: time and ids come in as arguments, and nothing
+// reads or writes a store. Package domain/handler loads the states a
+// command decides on, asks the Decide functions here and appends what
+// they return.
 package domain
 
 import (

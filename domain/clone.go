@@ -3,10 +3,63 @@ package domain
 import (
 	"maps"
 	"slices"
+
+	"github.com/crossrank/crossrank/events"
 )
 
 // States in the handler's cache are never mutated: applying an event clones
 // the state first, so a reader holding the old pointer sees a consistent value.
+
+// Evolved returns state with ev applied, leaving state itself as it was.
+// A nil state starts as a fresh aggregate of ev's kind (nil for a kind
+// without one); a state of another type is returned unchanged.
+func Evolved(state any, ev events.Event) any {
+	switch s := state.(type) {
+	case nil:
+		n := fresh(ev.Kind())
+		if n, ok := n.(interface{ Evolve(events.Event) }); ok {
+			n.Evolve(ev) // nobody holds it yet: evolved in place
+		}
+		return n
+	case *Ranking:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
+	case *Entry:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
+	case *Proposal:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
+	case *Edition:
+		n := s.Clone()
+		n.Evolve(ev)
+		return n
+	case *User:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
+	}
+	return state
+}
+
+func fresh(k events.Kind) any {
+	switch k {
+	case events.KindRanking:
+		return &Ranking{}
+	case events.KindEntry:
+		return &Entry{}
+	case events.KindProposal:
+		return &Proposal{}
+	case events.KindEdition:
+		return &Edition{}
+	case events.KindUser:
+		return &User{}
+	}
+	return nil
+}
 
 func (r *Ranking) clone() *Ranking {
 	c := *r

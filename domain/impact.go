@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"context"
-
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -71,29 +69,4 @@ func RankImpact(r *Ranking, ed *Edition, p *Proposal, newEntryCategory string) I
 		im.Changes = append(im.Changes, RankChange{Scope: "scenario:" + sc.Slug, Label: sc.Name, Before: sb.Rank, After: sa.Rank})
 	}
 	return im
-}
-
-// RankImpact loads a proposal, its ranking and the published edition and
-// computes the rank-impact preview of the proposal's current changes.
-func (h *Handler) RankImpact(ctx context.Context, proposal string) (Impact, error) {
-	p, err := h.Proposal(ctx, proposal)
-	if err != nil {
-		return Impact{}, err
-	}
-	j, err := h.JudgedBy(ctx, p) // a ranking in review: its proposed criteria
-	if err != nil {
-		return Impact{}, err
-	}
-	r := j.Ranking
-	ed, err := h.Edition(ctx, p.Ranking)
-	if err != nil {
-		return Impact{}, err
-	}
-	cat := ""
-	if pe := ed.Entry(p.Entry); pe != nil {
-		cat = pe.Category
-	} else if e, err := h.Entry(ctx, p.Ranking, p.Entry); err == nil {
-		cat = e.Category
-	}
-	return RankImpact(r, ed, p, cat), nil
 }

@@ -32,6 +32,17 @@ type OpenProposal struct {
 	Rationale string
 }
 
+// CheckProposalRefs checks the ids an OpenProposal names, before anything
+// is loaded: the proposal's, its ranking's, its entry's (unless it is a
+// methodology proposal) and the proposal it depends on, if any.
+func CheckProposalRefs(c OpenProposal) error {
+	if !events.ValidID(c.ID) || !events.ValidID(c.Ranking) || (!c.Methodology && CheckSlug("entry", c.Entry) != nil) ||
+		(c.DependsOn != "" && !events.ValidID(c.DependsOn)) {
+		return invalid("proposal", "field.bad_proposal_ref", nil)
+	}
+	return nil
+}
+
 // DecideOpenProposal yields ProposalOpened, preceded by EntryCreated for a
 // new entry (the two are appended atomically: they change two aggregates,
 // and the entry's subject guards the slug's uniqueness). A methodology

@@ -1,12 +1,5 @@
 package domain
 
-import (
-	"context"
-	"errors"
-
-	"github.com/crossrank/crossrank/events"
-)
-
 // Judging is the ranking a proposal is judged by, and why.
 type Judging struct {
 	// Ranking holds the criteria, attributes and quorum policy the
@@ -35,37 +28,4 @@ func JudgingRanking(r *Ranking, slug string, dep *Proposal) (_ *Ranking, ok bool
 		return r, false
 	}
 	return (&Ranking{}).withMethodology(slug, dep.Methodology.Methodology), true
-}
-
-// JudgedBy returns the ranking p is judged by (JudgingRanking). It never
-// fails because the ranking is not defined: a proposal whose ranking is
-// neither defined nor proposed by an open proposal is judged by an empty
-// ranking under the default quorum, and can be read, not decided.
-func (h *Handler) JudgedBy(ctx context.Context, p *Proposal) (Judging, error) {
-	r, err := h.Ranking(ctx, p.Ranking)
-	if err == nil {
-		return Judging{Ranking: r}, nil
-	}
-	if !errors.Is(err, ErrRankingMissing) {
-		return Judging{}, err
-	}
-	dep := p
-	if !p.NewRanking {
-		dep = nil
-		if p.DependsOn != "" && events.ValidID(p.DependsOn) {
-			d, err := h.Proposal(ctx, p.DependsOn)
-			if err != nil && !errors.Is(err, ErrProposalMissing) {
-				return Judging{}, err
-			}
-			dep = d
-		}
-	}
-	if jr, ok := JudgingRanking(&Ranking{}, p.Ranking, dep); ok {
-		j := Judging{Ranking: jr}
-		if dep != p {
-			j.InReview = dep.ID
-		}
-		return j, nil
-	}
-	return Judging{Ranking: &Ranking{Slug: p.Ranking, Quorum: DefaultQuorum}}, nil
 }

@@ -225,7 +225,7 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	// against.
 	pv, after, err := nextEdition(r, ed, chosen, entries)
 	if err == nil {
-		err = judgeQuorum(r, ed, chosen)
+		err = JudgeQuorum(r, ed, chosen)
 	}
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ type Ranking struct {
 	Seq       uint64     // stream sequence of the last event applied
 	// reviewers, when set, says who holds the reviewer role now: the
 	// handler feeds it in for a quorum evaluation (quorum_roles.go).
-	reviewers reviewerCheck
+	reviewers ReviewerCheck
 }
 
 // Exists reports whether the ranking has been defined.

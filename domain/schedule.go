@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -128,7 +127,7 @@ func DecideScheduleEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries 
 	}
 	pv, err := Preview(r, ed, chosen, entries)
 	if err == nil {
-		err = judgeQuorum(r, ed, chosen)
+		err = JudgeQuorum(r, ed, chosen)
 	}
 	if err != nil {
 		return nil, err
@@ -247,120 +246,9 @@ func codeOf(err error) string {
 	return "internal"
 }
 
-// ScheduleEdition records a scheduled edition.
-func (h *Handler) ScheduleEdition(ctx context.Context, a Actor, c ScheduleEdition) (Result, error) {
-	if !events.ValidID(c.Ranking) {
-		return Result{}, ErrRankingMissing
-	}
-	ids, err := choiceIDs(c.Proposals)
-	if err != nil {
-		return Result{}, err
-	}
-	reads := []events.Aggregate{RankingID(c.Ranking)}
-	for _, p := range ids {
-		reads = append(reads, ProposalID(p))
-	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{EditionID(c.Ranking)}, reads: reads,
-		decide: func(s states) ([]Change, error) {
-			chosen, entries, err := h.chosenIn(ctx, s, c.Ranking, ids)
-			if err != nil {
-				return nil, err
-			}
-			r, err := h.rankingForQuorum(ctx, s.ranking(c.Ranking), chosen...)
-			if err != nil {
-				return nil, err
-			}
-			return DecideScheduleEdition(r, s.edition(c.Ranking), chosen, entries, a, h.now(), c)
-		}})
-}
-
-// CancelSchedule cancels a pending scheduled edition.
-func (h *Handler) CancelSchedule(ctx context.Context, a Actor, c CancelSchedule) (Result, error) {
-	if !events.ValidID(c.Ranking) {
-		return Result{}, ErrRankingMissing
-	}
-	// The schedule's proposals never change (a schedule is an event): read
-	// them from the edition as it is now, and the proposals with the command.
-	var reads []events.Aggregate
-	if ed, err := h.Edition(ctx, c.Ranking); err == nil && ed.Schedules[c.Schedule] != nil {
-		for _, p := range ed.Schedules[c.Schedule].Proposals {
-			reads = append(reads, ProposalID(p.Proposal))
-		}
-	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{EditionID(c.Ranking)}, reads: reads,
-		decide: func(s states) ([]Change, error) {
-			ed := s.edition(c.Ranking)
-			var chosen []*Proposal
-			if sc := ed.Schedules[c.Schedule]; sc != nil {
-				for _, pick := range sc.Proposals {
-					p := s.proposal(pick.Proposal)
-					if !p.Exists() { // scheduled after the edition was read above
-						var err error
-						if p, err = h.Proposal(ctx, pick.Proposal); err != nil {
-							return nil, err
-						}
-					}
-					chosen = append(chosen, p)
-				}
-			}
-			return DecideCancelSchedule(ed, chosen, a, c)
-		}})
-}
-
-// FireSchedule publishes a scheduled edition as the publisher who
-// scheduled it (or records why it cannot). Running it again does nothing.
-func (h *Handler) FireSchedule(ctx context.Context, c FireSchedule) (Result, error) {
-	ed, err := h.Edition(ctx, c.Ranking)
-	if err != nil {
-		return Result{}, err
-	}
-	s := ed.Schedules[c.Schedule]
-	if s == nil {
-		return Result{}, ErrScheduleMissing
-	}
-	if s.State != SchedulePending {
-		return Result{}, nil
-	}
-	actor := Actor{Name: s.By, Via: events.Via{Method: events.ViaWorker}}
-	if u, err := h.User(ctx, s.By); err == nil && u.Exists() {
-		actor = u.Actor()
-		actor.Via = events.Via{Method: events.ViaWorker}
-	}
-	var ids []string
-	for _, p := range s.Proposals {
-		ids = append(ids, p.Proposal)
-	}
-	writes := []events.Aggregate{EditionID(c.Ranking), RankingID(c.Ranking)}
-	var others []string
-	for _, p := range ids {
-		writes = append(writes, ProposalID(p))
-	}
-	for _, p := range c.Candidates {
-		if events.ValidID(p) && !slices.Contains(ids, p) {
-			others = append(others, p)
-			writes = append(writes, ProposalID(p))
-		}
-	}
-	return h.run(ctx, command{actor: actor, commandID: c.CommandID, writes: writes,
-		decide: func(st states) ([]Change, error) {
-			chosen, entries, err := h.chosenIn(ctx, st, c.Ranking, ids)
-			if err != nil {
-				return nil, err
-			}
-			var os []*Proposal
-			for _, p := range others {
-				os = append(os, st.proposal(p))
-			}
-			r, err := h.rankingForQuorum(ctx, st.ranking(c.Ranking), chosen...)
-			if err != nil {
-				return nil, err
-			}
-			return DecideFireSchedule(r, st.edition(c.Ranking), chosen, entries, os, actor, c)
-		}})
-}
-
-// choiceIDs checks a list of chosen proposal ids: some, valid, none twice.
-func choiceIDs(proposals []string) ([]string, error) {
+// ChosenIDs checks a list of chosen proposal ids (some, valid, none twice)
+// and returns them sorted.
+func ChosenIDs(proposals []string) ([]string, error) {
 	if len(proposals) == 0 {
 		return nil, ErrNothingToPublish
 	}
@@ -374,20 +262,4 @@ func choiceIDs(proposals []string) ([]string, error) {
 		}
 	}
 	return ids, nil
-}
-
-// chosenIn returns the loaded chosen proposals, in ids' order, and the
-// entries their new-entry proposals create. An entry that cannot be found
-// is left out (the preview refuses with ErrEntryMissing); any other error
-// (the store unavailable) is returned, not taken for a missing entry.
-func (h *Handler) chosenIn(ctx context.Context, s states, ranking string, ids []string) ([]*Proposal, map[string]*Entry, error) {
-	chosen := make([]*Proposal, len(ids))
-	for i, p := range ids {
-		chosen[i] = s.proposal(p)
-	}
-	entries, err := h.newEntries(ctx, ranking, chosen)
-	if errors.Is(err, ErrEntryMissing) {
-		return chosen, map[string]*Entry{}, nil
-	}
-	return chosen, entries, err
 }

@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"context"
-
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -51,22 +49,4 @@ func DecideSetFeedToken(u *User, actor Actor, c SetFeedToken) ([]Change, error) 
 		return nil, nil
 	}
 	return one(UserID(u.Username), &events.FeedTokenSet{Hash: c.Hash}), nil
-}
-
-// MarkInboxRead marks the actor's inbox read.
-func (h *Handler) MarkInboxRead(ctx context.Context, a Actor, c MarkInboxRead) (Result, error) {
-	if !events.ValidID(c.User) {
-		return Result{}, ErrUserMissing
-	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{UserID(c.User)},
-		decide: func(s states) ([]Change, error) { return DecideMarkInboxRead(s.user(c.User), a, c) }})
-}
-
-// SetFeedToken sets or revokes the actor's inbox feed token.
-func (h *Handler) SetFeedToken(ctx context.Context, a Actor, c SetFeedToken) (Result, error) {
-	if !events.ValidID(c.User) {
-		return Result{}, ErrUserMissing
-	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: []events.Aggregate{UserID(c.User)},
-		decide: func(s states) ([]Change, error) { return DecideSetFeedToken(s.user(c.User), a, c) }})
 }

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"context"
 	"crypto/subtle"
 	"maps"
 	"slices"
@@ -158,29 +157,4 @@ func DecideRevokeInvitation(u *User, actor Actor) ([]Change, error) {
 		return nil, ErrNoInvitation
 	}
 	return one(UserID(u.Username), &events.InvitationRevoked{}), nil
-}
-
-// InviteUser adds an account with a one-time link.
-func (h *Handler) InviteUser(ctx context.Context, a Actor, c InviteUser) (Result, error) {
-	if err := CheckUsername(c.Username); err != nil {
-		return Result{}, err
-	}
-	return h.onUser(ctx, a, c.CommandID, c.Username, func(u *User) ([]Change, error) { return DecideInviteUser(u, a, c, h.now()) })
-}
-
-// ResetPassword voids a user's password and issues a one-time link.
-func (h *Handler) ResetPassword(ctx context.Context, a Actor, c ResetPassword) (Result, error) {
-	return h.onUser(ctx, a, c.CommandID, c.User, func(u *User) ([]Change, error) { return DecideResetPassword(u, a, c, h.now()) })
-}
-
-// AcceptInvitation sets the password chosen on a one-time link; the actor
-// is the person the link was issued to.
-func (h *Handler) AcceptInvitation(ctx context.Context, c AcceptInvitation) (Result, error) {
-	a := Actor{Name: c.User, Via: events.Via{Method: events.ViaInvitation}}
-	return h.onUser(ctx, a, c.CommandID, c.User, func(u *User) ([]Change, error) { return DecideAcceptInvitation(u, c, h.now()) })
-}
-
-// RevokeInvitation voids a pending one-time link.
-func (h *Handler) RevokeInvitation(ctx context.Context, a Actor, c RevokeInvitation) (Result, error) {
-	return h.onUser(ctx, a, c.CommandID, c.User, func(u *User) ([]Change, error) { return DecideRevokeInvitation(u, a) })
 }

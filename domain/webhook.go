@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"context"
 	"regexp"
 
 	"github.com/crossrank/crossrank/events"
@@ -24,16 +23,8 @@ func WebhookID(id string) events.Aggregate {
 	return events.Aggregate{Kind: events.KindWebhook, ID: id}
 }
 
-// RequestRedelivery records a publisher's request to post an edition to a
-// webhook again; the webhook's sender does the posting.
-func (h *Handler) RequestRedelivery(ctx context.Context, a Actor, c RequestRedelivery) (Result, error) {
-	if !webhookIDPattern.MatchString(c.Webhook) {
-		return Result{}, ErrWebhookMissing
-	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID,
-		writes: []events.Aggregate{WebhookID(c.Webhook)}, reads: []events.Aggregate{EditionID(c.Ranking)},
-		decide: func(s states) ([]Change, error) { return DecideRequestRedelivery(s.edition(c.Ranking), a, c) }})
-}
+// ValidWebhookID reports whether id has the form of a webhook's aggregate id.
+func ValidWebhookID(id string) bool { return webhookIDPattern.MatchString(id) }
 
 // DecideRequestRedelivery lets a publisher ask for a published edition.
 func DecideRequestRedelivery(ed *Edition, a Actor, c RequestRedelivery) ([]Change, error) {

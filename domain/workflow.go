@@ -88,6 +88,23 @@ type RequestReviewers struct {
 // MaxRequested bounds the reviewers one request names.
 const MaxRequested = 20
 
+// CheckReviewersRequested checks the ids a RequestReviewers names, before
+// anything is loaded: the proposal's and at most MaxRequested reviewers'.
+func CheckReviewersRequested(c RequestReviewers) error {
+	if !events.ValidID(c.Proposal) {
+		return ErrProposalMissing
+	}
+	if len(c.Reviewers) > MaxRequested {
+		return invalid("reviewers", "reviewers.count", Args{"limit": MaxRequested})
+	}
+	for i, r := range c.Reviewers {
+		if !events.ValidID(r) {
+			return invalid(fmt.Sprintf("reviewers[%d]", i), "reviewers.unknown", Args{"user": r})
+		}
+	}
+	return nil
+}
+
 // DecideRequestReviewers lets an editor ask reviewers who hold the role,
 // and may vote on it, to review an open proposal. users holds the named
 // users' states.

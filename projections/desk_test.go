@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -19,7 +20,7 @@ import (
 // while the read models tailed the stream (Store.Run), as in production.
 type liveDesk struct {
 	env  *jstest.Env
-	h    *domain.Handler
+	h    *handler.Handler
 	ps   *projections.Store
 	path string
 	stop func() // stops Run and waits for it
@@ -39,7 +40,7 @@ func reviewer(name string) domain.Actor {
 func startLiveDesk(t *testing.T, path string) *liveDesk {
 	t.Helper()
 	d := &liveDesk{env: jstest.Start(t), path: path}
-	d.h = domain.NewHandler(d.env.Store, nil)
+	d.h = handler.New(d.env.Store, nil)
 	d.ps = open(t, path)
 	runCtx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -67,8 +68,8 @@ func (d *liveDesk) catchUp(t *testing.T) uint64 {
 }
 
 // do runs a command and fails the test on error.
-func do(t *testing.T, what string) func(domain.Result, error) domain.Result {
-	return func(res domain.Result, err error) domain.Result {
+func do(t *testing.T, what string) func(handler.Result, error) handler.Result {
+	return func(res handler.Result, err error) handler.Result {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)

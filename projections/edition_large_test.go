@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -137,10 +138,10 @@ func largeRanking(t *testing.T, entries, criteria int) (*jstest.Env, string, []s
 // edition, after two publishes that must store nothing: one with a preview
 // that no longer holds, and one through a store told the server's default
 // batch limit (it refuses before sending; the server would too).
-func publishLarge(t *testing.T, env *jstest.Env, slug string, ids []string, entries, criteria int) (domain.Result, domain.EditionPreview) {
+func publishLarge(t *testing.T, env *jstest.Env, slug string, ids []string, entries, criteria int) (handler.Result, domain.EditionPreview) {
 	t.Helper()
 	ctx := context.Background()
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	pv := previewLarge(t, h, slug, ids, entries, criteria)
 	before, err := env.Store.LastSequence(ctx)
 	if err != nil {
@@ -161,7 +162,7 @@ func publishLarge(t *testing.T, env *jstest.Env, slug string, ids []string, entr
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := domain.NewHandler(small, nil).Publish(ctx, publisher, c); !errors.Is(err, events.ErrTooLarge) {
+	if _, err := handler.New(small, nil).Publish(ctx, publisher, c); !errors.Is(err, events.ErrTooLarge) {
 		t.Fatalf("publish over the server's batch limit: %v, want ErrTooLarge", err)
 	}
 	if last, err := env.Store.LastSequence(ctx); err != nil || last != before {
@@ -183,7 +184,7 @@ func publishLarge(t *testing.T, env *jstest.Env, slug string, ids []string, entr
 // previewLarge previews the edition as the publish page does, and keeps
 // only the hashes the publisher posts back: no server keeps a page's
 // preview while the edition is published.
-func previewLarge(t *testing.T, h *domain.Handler, slug string, ids []string, entries, criteria int) domain.EditionPreview {
+func previewLarge(t *testing.T, h *handler.Handler, slug string, ids []string, entries, criteria int) domain.EditionPreview {
 	t.Helper()
 	start := time.Now()
 	pv, _, err := h.PreviewEdition(context.Background(), slug, ids)
@@ -200,7 +201,7 @@ func previewLarge(t *testing.T, h *domain.Handler, slug string, ids []string, en
 // checkStream replays the stream: one edition, whose snapshot hash is the
 // one the pure domain computes from the replayed events, every entry
 // ranked, and no message over max_payload.
-func checkStream(t *testing.T, env *jstest.Env, res domain.Result, pv domain.EditionPreview, entries int) {
+func checkStream(t *testing.T, env *jstest.Env, res handler.Result, pv domain.EditionPreview, entries int) {
 	t.Helper()
 	peak := heapPeak(t)
 	var heads int
@@ -260,7 +261,7 @@ func checkTables(t *testing.T, ps *projections.Store, slug string, entries, crit
 }
 
 // parts returns how many parts the ranking's latest edition has.
-func parts(t *testing.T, h *domain.Handler, slug string) int {
+func parts(t *testing.T, h *handler.Handler, slug string) int {
 	t.Helper()
 	ed, err := h.Edition(context.Background(), slug)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 )
@@ -34,7 +35,7 @@ func TestEditionReadsTheLogOnce(t *testing.T) {
 	env, slug, ids := largeRanking(t, entries, 2)
 	ctx := context.Background()
 	store := &countingStore{Store: env.Store}
-	h := domain.NewHandler(store, nil)
+	h := handler.New(store, nil)
 	if _, _, err := h.PreviewEdition(ctx, slug, ids); err != nil { // loads and caches them
 		t.Fatal(err)
 	}

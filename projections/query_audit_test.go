@@ -12,6 +12,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -19,11 +20,11 @@ import (
 
 // seededDesk runs the demo seed through the real commands into an embedded
 // store, with the read models tailing it, and waits until they caught up.
-func seededDesk(t *testing.T) (*domain.Handler, *projections.Store, *jstest.Env) {
+func seededDesk(t *testing.T) (*handler.Handler, *projections.Store, *jstest.Env) {
 	t.Helper()
 	ctx := testContext(t)
 	env := jstest.Start(t)
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	ps := open(t, filepath.Join(t.TempDir(), "read.db"))
 	runCtx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

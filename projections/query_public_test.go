@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -16,7 +17,7 @@ import (
 
 // publicDemo seeds the demo ranking (edition 1) into a real store with the
 // runner keeping the read models current.
-func publicDemo(t *testing.T) (context.Context, *domain.Handler, *projections.Store, func() uint64) {
+func publicDemo(t *testing.T) (context.Context, *handler.Handler, *projections.Store, func() uint64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -29,7 +30,7 @@ func publicDemo(t *testing.T) (context.Context, *domain.Handler, *projections.St
 	done := make(chan struct{})
 	go func() { defer close(done); _ = ps.Run(runCtx, env.Store, nil) }()
 	t.Cleanup(func() { stop(); <-done; ps.Close() })
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	hash := func(string) (string, error) { return "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", nil }
 	if _, err := demo.Seed(ctx, h, demo.Options{Password: "pw", HashPassword: hash, Now: time.Now(),
 		AuditHead: ps.AuditHead, CrossValidated: ps.CrossValidated}); err != nil {

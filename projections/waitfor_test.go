@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 )
 
@@ -20,7 +21,7 @@ func TestWaitFor(t *testing.T) {
 	d := startLiveDesk(t, filepath.Join(t.TempDir(), "read.db"))
 	ctx := testContext(t)
 	hash, _ := fakeHash("")
-	register := func(name string) domain.Result {
+	register := func(name string) handler.Result {
 		t.Helper()
 		return do(t, "register "+name)(d.h.RegisterUser(ctx, domain.System(),
 			domain.RegisterUser{CommandID: "reg-" + name, Username: name, PasswordHash: hash, Roles: []string{domain.RoleEditor}}))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/auth"
@@ -331,7 +332,7 @@ func TestFormDoubleSubmitIsOneEvent(t *testing.T) {
 	e := newEnv(t)
 	var failures []ui.FormState
 	e.srv.mux.Handle("POST /test/proposals/{id}/evidence", command.Form(e.srv.commands, command.AddEvidence,
-		func(r *http.Request, in *command.AddEvidenceInput, _ domain.Result) string {
+		func(r *http.Request, in *command.AddEvidenceInput, _ handler.Result) string {
 			return "/desk/proposals/" + in.Proposal
 		},
 		func(w http.ResponseWriter, r *http.Request, _ *command.AddEvidenceInput, st ui.FormState, status int) {

@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -47,7 +48,7 @@ type demoEnv struct {
 	js    *jstest.Env
 	ctx   context.Context
 	store *jetstream.Store
-	cmd   *domain.Handler
+	cmd   *handler.Handler
 	read  *projections.Store
 	srv   *Server
 	logs  *syncBuffer
@@ -67,7 +68,7 @@ func newDemoEnv(t *testing.T) *demoEnv {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
-	e := &demoEnv{t: t, js: js, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read, logs: &syncBuffer{}}
+	e := &demoEnv{t: t, js: js, ctx: ctx, store: store, cmd: handler.New(store, nil), read: read, logs: &syncBuffer{}}
 	// One real argon2id hash for every user: sign-in is real, and slow once.
 	hash := func(string) (string, error) { return testHash(), nil }
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: testPassword, HashPassword: hash, Now: time.Now(),

@@ -16,6 +16,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -45,7 +46,7 @@ type adminEnv struct {
 	t     *testing.T
 	ctx   context.Context
 	store *jetstream.Store
-	cmd   *domain.Handler
+	cmd   *handler.Handler
 	read  *projections.Store
 	path  string // the read models' file
 	srv   *Server
@@ -64,7 +65,7 @@ func newAdminEnv(t *testing.T) *adminEnv {
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = read.Run(runCtx, store, nil) })
 	t.Cleanup(func() { stop(); wg.Wait(); read.Close() })
-	e := &adminEnv{t: t, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read, path: path}
+	e := &adminEnv{t: t, ctx: ctx, store: store, cmd: handler.New(store, nil), read: read, path: path}
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: "unused", HashPassword: adminFakeHash, Now: time.Now(),
 		AuditHead: read.AuditHead, CrossValidated: read.CrossValidated}); err != nil {
 		t.Fatalf("seed: %v", err)

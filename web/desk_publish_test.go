@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/paths"
@@ -238,23 +239,23 @@ func crossValidated(t *testing.T, e *adminEnv, author, entry, criterion string) 
 	id := events.NewID(e.cmd.Now())
 	ed, _ := e.cmd.Edition(ctx, demo.RankingSlug)
 	to := (ed.Entry(entry).Scores[criterion] + 1) % 11
-	steps := []func() (domain.Result, error){
-		func() (domain.Result, error) {
+	steps := []func() (handler.Result, error){
+		func() (handler.Result, error) {
 			return e.cmd.OpenProposal(ctx, a, domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry,
 				Title: "Graphics for " + entry})
 		},
-		func() (domain.Result, error) {
+		func() (handler.Result, error) {
 			return e.cmd.AddEvidence(ctx, a, domain.AddEvidence{Proposal: id, Claim: "Remote desktops are offered",
 				SourceURL: "https://example.com/desktops", Excerpt: "remote desktops", ObservedOn: "2026-01-31"})
 		},
-		func() (domain.Result, error) {
+		func() (handler.Result, error) {
 			return e.cmd.ProposeScore(ctx, a, domain.ProposeScore{Proposal: id, Criterion: criterion, To: to,
 				Rationale: "new offer", Evidence: []string{"e1"}})
 		},
-		func() (domain.Result, error) { return e.cmd.Submit(ctx, a, domain.Submit{Proposal: id}) },
+		func() (handler.Result, error) { return e.cmd.Submit(ctx, a, domain.Submit{Proposal: id}) },
 	}
 	for _, voter := range []string{"rev", "rex"} {
-		steps = append(steps, func() (domain.Result, error) {
+		steps = append(steps, func() (handler.Result, error) {
 			return e.cmd.CastVote(ctx, domain.Actor{Name: voter, Roles: adminUsers[voter]},
 				domain.CastVote{Proposal: id, Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}})
 		})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/web/auth"
 )
@@ -30,7 +31,7 @@ func TestInvitationLinkOnceWithin72Hours(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	clock := &testClock{now: time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)}
-	cmd := domain.NewHandler(jstest.Start(t).Store, clock.Now)
+	cmd := handler.New(jstest.Start(t).Store, clock.Now)
 	srv, err := New(Config{Commands: cmd, Now: clock.Now, Logger: slog.New(slog.DiscardHandler),
 		SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)}})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -56,7 +57,7 @@ type env struct {
 	js     *jstest.Env
 	t      *testing.T
 	store  *jetstream.Store
-	cmd    *domain.Handler
+	cmd    *handler.Handler
 	srv    *Server
 	waiter *recordingWaiter
 	logs   *syncBuffer
@@ -73,7 +74,7 @@ func newEnv(t *testing.T, tweak ...func(*Config)) *env {
 	t.Helper()
 	js := jstest.Start(t)
 	store := js.Store
-	e := &env{t: t, js: js, store: store, cmd: domain.NewHandler(store, nil), waiter: &recordingWaiter{}, logs: &syncBuffer{}}
+	e := &env{t: t, js: js, store: store, cmd: handler.New(store, nil), waiter: &recordingWaiter{}, logs: &syncBuffer{}}
 	// As in serve: commands read rankings and editions kept current by
 	// the stream.
 	followCtx, stopFollow := context.WithCancel(context.Background())

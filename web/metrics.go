@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -115,18 +115,18 @@ func (m *Metrics) SetStream(h StreamHead) {
 }
 
 // HandlerHooks returns the hooks through which the command handler
-// counts its appends here (domain.WithHooks): every append a failed
+// counts its appends here (handler.WithHooks): every append a failed
 // expectation refused, retries included (the handler retries a conflict
 // itself, so the commands' outcomes show only those it gave up on), and
 // every append sent as a link of a chain.
-func (m *Metrics) HandlerHooks() domain.Hooks {
-	return domain.Hooks{Conflict: m.conflicts.Inc, Chained: m.chained.Inc}
+func (m *Metrics) HandlerHooks() handler.Hooks {
+	return handler.Hooks{Conflict: m.conflicts.Inc, Chained: m.chained.Inc}
 }
 
 // observeCommand records one run of the named command: how long it took
 // and the HTTP status its outcome maps to (200 for success, whatever the
 // API answered).
-func (m *Metrics) observeCommand(name string, d time.Duration, res domain.Result, err error) {
+func (m *Metrics) observeCommand(name string, d time.Duration, res handler.Result, err error) {
 	m.commandDuration.WithLabelValues(name).Observe(d.Seconds())
 	m.commands.WithLabelValues(name, strconv.Itoa(httpx.Status(err))).Inc()
 	replayed := m.replayed.WithLabelValues(name) // 0 for every command seen

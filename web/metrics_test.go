@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 )
@@ -19,10 +20,10 @@ import (
 func TestMetricsExposition(t *testing.T) {
 	t.Parallel()
 	m := NewMetrics(nil)
-	m.observeCommand("proposal.open", 3*time.Millisecond, domain.Result{}, nil)
-	m.observeCommand("proposal.open", 30*time.Millisecond, domain.Result{Replayed: true}, nil)
-	m.observeCommand("proposal.open", 20*time.Second, domain.Result{}, events.ErrUnavailable)
-	m.observeCommand("proposal.vote", time.Millisecond, domain.Result{}, domain.ErrInvalid)
+	m.observeCommand("proposal.open", 3*time.Millisecond, handler.Result{}, nil)
+	m.observeCommand("proposal.open", 30*time.Millisecond, handler.Result{Replayed: true}, nil)
+	m.observeCommand("proposal.open", 20*time.Second, handler.Result{}, events.ErrUnavailable)
+	m.observeCommand("proposal.vote", time.Millisecond, handler.Result{}, domain.ErrInvalid)
 	rec := httptest.NewRecorder()
 	m.handler(nil).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	got := rec.Body.String()
@@ -80,9 +81,9 @@ func TestMetricsEndpoint(t *testing.T) {
 	// A handler with a stale cache, as another replica's would be: its
 	// append is refused once (counted through its hooks), then retried on
 	// the stored state.
-	stale := domain.NewHandler(e.store, nil, domain.WithHooks(m.HandlerHooks()))
+	stale := handler.New(e.store, nil, handler.WithHooks(m.HandlerHooks()))
 	alice := domain.Actor{Name: "alice", Roles: []string{domain.RoleEditor}}
-	for i, h := range []*domain.Handler{stale, e.cmd, stale} {
+	for i, h := range []*handler.Handler{stale, e.cmd, stale} {
 		if _, err := h.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: events.NewID(time.Now()), Proposal: p,
 			Claim: fmt.Sprintf("claim %d", i), SourceName: "Market overview", Excerpt: "it is cheap", ObservedOn: "2026-01-31"}); err != nil {
 			t.Fatalf("evidence %d: %v", i, err)

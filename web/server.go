@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
@@ -26,7 +26,7 @@ import (
 // working zero value, noted on the field.
 type Config struct {
 	// Commands runs domain commands and loads users.
-	Commands *domain.Handler
+	Commands *handler.Handler
 	// Read is the read models the pages query. When set, it also stands in
 	// for Waiter, Publish and Tokens left nil.
 	Read *projections.Store

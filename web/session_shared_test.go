@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/paths"
@@ -18,7 +19,7 @@ import (
 // behind the same load balancer: its own handler, the same keys.
 func (e *env) replica(t *testing.T) *Server {
 	t.Helper()
-	srv, err := New(Config{Commands: domain.NewHandler(e.store, nil), Waiter: e.waiter, Tokens: storeTokens{e.store},
+	srv, err := New(Config{Commands: handler.New(e.store, nil), Waiter: e.waiter, Tokens: storeTokens{e.store},
 		SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)}}) // newEnv's key
 	if err != nil {
 		t.Fatal(err)

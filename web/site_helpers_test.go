@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -32,7 +33,7 @@ type siteEnv struct {
 	t     *testing.T
 	ctx   context.Context
 	store *jetstream.Store
-	cmd   *domain.Handler
+	cmd   *handler.Handler
 	read  *projections.Store
 	srv   *Server
 }
@@ -57,7 +58,7 @@ func newSiteEnvWith(t *testing.T, change func(*Config)) *siteEnv {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
-	e := &siteEnv{t: t, ctx: ctx, store: store, cmd: domain.NewHandler(store, nil), read: read}
+	e := &siteEnv{t: t, ctx: ctx, store: store, cmd: handler.New(store, nil), read: read}
 	followed := make(chan struct{})
 	go func() { defer close(followed); _ = e.cmd.Follow(runCtx, store) }()
 	t.Cleanup(func() { stop(); <-followed })
@@ -185,7 +186,7 @@ func (e *siteEnv) crossValidate(entry, criterion string, to int, ev domain.AddEv
 	e.t.Helper()
 	id := "test-" + entry + "-" + criterion
 	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
-	must := func(_ domain.Result, err error) {
+	must := func(_ handler.Result, err error) {
 		e.t.Helper()
 		if err != nil {
 			e.t.Fatalf("%s: %v", id, err)

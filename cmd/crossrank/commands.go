@@ -5,10 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/crossrank/crossrank/domain"
 	"io"
 	"os"
 	"time"
+
+	"github.com/crossrank/crossrank/domain/handler"
 )
 
 // storeCommand is a sub-command that works on the event store, parsed
@@ -90,7 +91,7 @@ func runStoreCommand(ctx context.Context, name string, args []string) error {
 	}
 	defer e.close()
 	// A command line of its own: nothing scrapes its metrics.
-	e.commands = domain.NewHandler(e.events, nil)
+	e.commands = handler.New(e.events, nil)
 	return sc.run(ctx, e, os.Stdout)
 }
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/nats-io/nats.go"
@@ -23,7 +23,7 @@ type env struct {
 	nc       *nats.Conn
 	server   *jetstream.Embedded // nil with --nats-url
 	read     *projections.Store
-	commands *domain.Handler
+	commands *handler.Handler
 	readPath string
 	log      *slog.Logger
 	lock     *folderLock // held while the embedded server runs on the folder

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -34,7 +34,7 @@ func TestFaultUnrulyDelivery(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	env := jstest.Start(t)
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	if _, err := demo.Seed(ctx, h, demo.Options{Password: demoPassword, HashPassword: auth.HashPassword, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
 )
@@ -71,7 +72,7 @@ func parseRanking(args []string, w io.Writer) (*storeCommand, error) {
 
 // exportRanking writes ranking slug's published edition to path, whole or
 // not at all (a temporary file renamed into place).
-func exportRanking(ctx context.Context, h *domain.Handler, slug, path string, w io.Writer) error {
+func exportRanking(ctx context.Context, h *handler.Handler, slug, path string, w io.Writer) error {
 	f, err := rankfile.Export(ctx, h, slug)
 	if err != nil {
 		return err
@@ -111,7 +112,7 @@ type importInput struct {
 // hold the editor role, prints what importing it does and, unless it is a
 // dry run or the file has mistakes, does it; the events say the user
 // acted from the command line.
-func importRanking(ctx context.Context, h *domain.Handler, in importInput, w io.Writer) error {
+func importRanking(ctx context.Context, h *handler.Handler, in importInput, w io.Writer) error {
 	u, err := h.User(ctx, in.user)
 	if errors.Is(err, domain.ErrUserMissing) {
 		return fmt.Errorf("--as %s: no such user", in.user)

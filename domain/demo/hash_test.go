@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 )
 
@@ -20,7 +21,7 @@ func TestSeedSnapshotHash(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	env := jstest.Start(t)
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	if _, err := demo.Seed(ctx, h, demo.Options{Password: "pw", HashPassword: fakeHash, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

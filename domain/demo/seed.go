@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
 )
@@ -57,14 +58,14 @@ var heldBack = map[string]struct {
 // attributes, submit, two cross-validating votes, edition 1, then the
 // held-back proposals. Every command carries a fixed id, so running Seed
 // again appends nothing.
-func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
+func Seed(ctx context.Context, h *handler.Handler, o Options) (Summary, error) {
 	sd := &seeder{ctx: ctx, h: h, o: o}
 	for _, u := range DemoUsers {
 		hash, err := o.HashPassword(o.Password)
 		if err != nil {
 			return Summary{}, err
 		}
-		sd.do(func() (domain.Result, error) {
+		sd.do(func() (handler.Result, error) {
 			return h.RegisterUser(ctx, domain.System(), domain.RegisterUser{CommandID: "seed-user-" + u.Name,
 				Username: u.Name, DisplayName: u.Name, PasswordHash: hash, Roles: u.Roles})
 		}, domain.ErrUserExists)
@@ -117,7 +118,7 @@ func Seed(ctx context.Context, h *domain.Handler, o Options) (Summary, error) {
 
 type seeder struct {
 	ctx      context.Context
-	h        *domain.Handler
+	h        *handler.Handler
 	o        Options
 	appended bool
 	err      error
@@ -125,7 +126,7 @@ type seeder struct {
 
 // do runs one command unless an earlier one failed; the listed errors mean
 // "already there" (for data created outside the seed).
-func (sd *seeder) do(cmd func() (domain.Result, error), already ...error) {
+func (sd *seeder) do(cmd func() (handler.Result, error), already ...error) {
 	if sd.err != nil {
 		return
 	}
@@ -217,7 +218,7 @@ func (sd *seeder) review(id string, n int, stage string) {
 	if stage == "draft" {
 		return
 	}
-	sd.do(func() (domain.Result, error) {
+	sd.do(func() (handler.Result, error) {
 		return h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id})
 	})
 	all := make([]string, 0, n)
@@ -229,7 +230,7 @@ func (sd *seeder) review(id string, n int, stage string) {
 		voters = voters[:1]
 	}
 	for _, v := range voters {
-		sd.do(func() (domain.Result, error) {
+		sd.do(func() (handler.Result, error) {
 			return h.CastVote(ctx, reviewer(v), domain.CastVote{CommandID: id + "-vote-" + v, Proposal: id, Revision: 1,
 				Verdict: events.Approve, VerifiedEvidence: all, Comment: "已核对来源文章原文 / Checked against the source article"})
 		})
@@ -261,5 +262,5 @@ func (sd *seeder) publish(ids []string) {
 		}
 	}
 	publisher := domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}, Via: seededBy}
-	sd.do(func() (domain.Result, error) { return h.Publish(ctx, publisher, c) })
+	sd.do(func() (handler.Result, error) { return h.Publish(ctx, publisher, c) })
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
 )
@@ -22,7 +22,7 @@ func TestSeedPublishesEditionOneAndVerifies(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	env := jstest.Start(t)
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	ps, err := projections.Open(filepath.Join(t.TempDir(), "read.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestSeedPublishesEditionOneAndVerifies(t *testing.T) {
 		t.Fatalf("second seed appended (%v) or moved the stream %d → %d", sum.Appended, last, again)
 	}
 	// A fresh handler (a restarted process) sees the same and appends nothing.
-	sum, err = demo.Seed(ctx, domain.NewHandler(env.Store, nil), opts)
+	sum, err = demo.Seed(ctx, handler.New(env.Store, nil), opts)
 	if err != nil || sum.Appended {
 		t.Fatalf("seed from a fresh handler: %+v, %v", sum, err)
 	}

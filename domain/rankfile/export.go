@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -22,7 +23,7 @@ var ErrUnpublished = errors.New("ranking file: the ranking has no published edit
 // edition events name, for every published value, the proposal and
 // evidence ids behind it, and that proposal holds the evidence items. So
 // an export right after a publish never lags behind it.
-func Export(ctx context.Context, h *domain.Handler, slug string) (*File, error) {
+func Export(ctx context.Context, h *handler.Handler, slug string) (*File, error) {
 	r, err := h.Ranking(ctx, slug)
 	if err != nil {
 		return nil, err
@@ -60,7 +61,7 @@ func Export(ctx context.Context, h *domain.Handler, slug string) (*File, error) 
 
 type exporter struct {
 	ctx       context.Context
-	h         *domain.Handler
+	h         *handler.Handler
 	proposals map[string]*domain.Proposal
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 )
 
 // Options adjust an import; the zero value is what the command line uses.
@@ -56,12 +57,12 @@ type Report struct {
 // evidence, scores and attributes. Nothing is published. Every id is
 // derived from the file's content, so importing the same file again opens
 // nothing new. The whole file is checked before anything is stored.
-func Import(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor) (Report, error) {
+func Import(ctx context.Context, h *handler.Handler, f *File, actor domain.Actor) (Report, error) {
 	return ImportWith(ctx, h, f, actor, Options{})
 }
 
 // ImportWith is Import with options.
-func ImportWith(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor, o Options) (Report, error) {
+func ImportWith(ctx context.Context, h *handler.Handler, f *File, actor domain.Actor, o Options) (Report, error) {
 	if !actor.Has(domain.RoleEditor) {
 		return Report{}, fmt.Errorf("import as %q: %w", actor.Name, domain.ErrRoleRequired)
 	}
@@ -80,7 +81,7 @@ func ImportWith(ctx context.Context, h *domain.Handler, f *File, actor domain.Ac
 // build makes the plan and checks it whole against the store's states.
 // A file's mistakes come back together as Problems (at most maxProblems),
 // so one dry run names them all; any other error stops it.
-func build(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor, o Options) (*plan, error) {
+func build(ctx context.Context, h *handler.Handler, f *File, actor domain.Actor, o Options) (*plan, error) {
 	r, err := h.Ranking(ctx, f.Slug)
 	isNew := errors.Is(err, domain.ErrRankingMissing)
 	if err != nil && !isNew {
@@ -153,7 +154,7 @@ func build(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor, 
 // entryOf starts e's plan: its proposal's id, whether that proposal is
 // stored, the entry as it is, and the values e holds that are already
 // published without new evidence (unchanged: nothing to propose for them).
-func entryOf(ctx context.Context, h *domain.Handler, slug string, e Entry, ed *domain.Edition, o Options) (entryPlan, error) {
+func entryOf(ctx context.Context, h *handler.Handler, slug string, e Entry, ed *domain.Edition, o Options) (entryPlan, error) {
 	ep := entryPlan{submit: !o.Draft}
 	stored, err := h.Entry(ctx, slug, e.Slug)
 	switch {
@@ -236,7 +237,7 @@ func definition(f *File, isNew bool, o Options) *definitionPlan {
 }
 
 // exists reports whether proposal id is stored.
-func exists(ctx context.Context, h *domain.Handler, id string) (bool, error) {
+func exists(ctx context.Context, h *handler.Handler, id string) (bool, error) {
 	_, err := h.Proposal(ctx, id)
 	if errors.Is(err, domain.ErrProposalMissing) {
 		return false, nil
@@ -246,14 +247,14 @@ func exists(ctx context.Context, h *domain.Handler, id string) (bool, error) {
 
 // run carries out a checked plan. A command already carried out (same
 // command id) replays and appends nothing.
-func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor, o Options) (Report, error) {
+func (pl *plan) run(ctx context.Context, h *handler.Handler, a domain.Actor, o Options) (Report, error) {
 	rep := Report{Summary: pl.summary()}
 	var err error
-	do := func(path string, cmd func() (domain.Result, error)) {
+	do := func(path string, cmd func() (handler.Result, error)) {
 		if err != nil {
 			return
 		}
-		var res domain.Result
+		var res handler.Result
 		if res, err = cmd(); err != nil {
 			err = at(path, err)
 		} else if !res.Replayed {
@@ -262,15 +263,15 @@ func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor, o Op
 	}
 	submit := func(path, id string) {
 		if !pl.draft {
-			do(path, func() (domain.Result, error) {
+			do(path, func() (handler.Result, error) {
 				return h.Submit(ctx, a, domain.Submit{CommandID: id + "-submit", Proposal: id})
 			})
 		}
 	}
 	if d := pl.definition; d != nil {
 		rep.Definition = d.open.ID
-		do("methodology", func() (domain.Result, error) { return h.OpenProposal(ctx, a, d.open) })
-		do("methodology", func() (domain.Result, error) { return h.ProposeMethodology(ctx, a, d.propose) })
+		do("methodology", func() (handler.Result, error) { return h.OpenProposal(ctx, a, d.open) })
+		do("methodology", func() (handler.Result, error) { return h.ProposeMethodology(ctx, a, d.propose) })
 		submit("methodology", d.open.ID)
 	}
 	for i, e := range pl.entries {
@@ -281,16 +282,16 @@ func (pl *plan) run(ctx context.Context, h *domain.Handler, a domain.Actor, o Op
 			// exists: its first event went to the entry it created. An
 			// existing proposal with this content-derived id was opened by
 			// an earlier import of the same entry.
-			do(e.path, func() (domain.Result, error) { return h.OpenProposal(ctx, a, e.open) })
+			do(e.path, func() (handler.Result, error) { return h.OpenProposal(ctx, a, e.open) })
 		}
 		for _, c := range e.evidence {
-			do(e.path, func() (domain.Result, error) { return h.AddEvidence(ctx, a, c) })
+			do(e.path, func() (handler.Result, error) { return h.AddEvidence(ctx, a, c) })
 		}
 		for _, c := range e.scores {
-			do(e.path, func() (domain.Result, error) { return h.ProposeScore(ctx, a, c) })
+			do(e.path, func() (handler.Result, error) { return h.ProposeScore(ctx, a, c) })
 		}
 		for _, c := range e.attrs {
-			do(e.path, func() (domain.Result, error) { return h.ProposeAttribute(ctx, a, c) })
+			do(e.path, func() (handler.Result, error) { return h.ProposeAttribute(ctx, a, c) })
 		}
 		submit(e.path, e.open.ID)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 )
 
 // Upload is a file brought in to import: a ranking file (JSON) or a
@@ -25,7 +26,7 @@ func (u Upload) IsJSON() bool {
 // Read decodes the upload. A mistake in the file comes back as Problems
 // placed on their lines and columns; the Locator places the mistakes the
 // domain finds later. Other errors are the store's.
-func Read(ctx context.Context, h *domain.Handler, u Upload) (*File, Locator, error) {
+func Read(ctx context.Context, h *handler.Handler, u Upload) (*File, Locator, error) {
 	if u.IsJSON() {
 		f, err := Decode(bytes.NewReader(u.Data))
 		if err != nil {
@@ -67,7 +68,7 @@ func Read(ctx context.Context, h *domain.Handler, u Upload) (*File, Locator, err
 // Check reads the upload and dry-runs it as actor: the Summary says what
 // importing it would do, its Problems every mistake found, placed. The
 // File is nil when the upload could not be read.
-func Check(ctx context.Context, h *domain.Handler, u Upload, actor domain.Actor, o Options) (*File, Summary, error) {
+func Check(ctx context.Context, h *handler.Handler, u Upload, actor domain.Actor, o Options) (*File, Summary, error) {
 	f, loc, err := Read(ctx, h, u)
 	var probs Problems
 	if errors.As(err, &probs) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -25,7 +26,7 @@ var (
 // store is an empty event store with its read model running.
 type store struct {
 	env *jstest.Env
-	h   *domain.Handler
+	h   *handler.Handler
 	ps  *projections.Store
 }
 
@@ -38,7 +39,7 @@ func newStore(t *testing.T, ctx context.Context) *store {
 	}
 	t.Cleanup(func() { ps.Close() })
 	go ps.Run(ctx, env.Store, nil)
-	return &store{env: env, h: domain.NewHandler(env.Store, nil), ps: ps}
+	return &store{env: env, h: handler.New(env.Store, nil), ps: ps}
 }
 
 func (s *store) last(t *testing.T, ctx context.Context) uint64 {
@@ -50,7 +51,7 @@ func (s *store) last(t *testing.T, ctx context.Context) uint64 {
 	return n
 }
 
-func export(t *testing.T, ctx context.Context, h *domain.Handler) []byte {
+func export(t *testing.T, ctx context.Context, h *handler.Handler) []byte {
 	t.Helper()
 	f, err := rankfile.Export(ctx, h, demo.RankingSlug)
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 )
@@ -147,7 +147,7 @@ func TestDemoFileImports(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	env := jstest.Start(t)
-	h := domain.NewHandler(env.Store, nil)
+	h := handler.New(env.Store, nil)
 	rep, err := rankfile.Import(ctx, h, demo.File(), importer)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 )
 
 // maxProblems bounds the problems one check collects: past it, a file is
@@ -49,7 +50,7 @@ type ScoreChange struct {
 // DryRun checks f as ImportWith would and reports what it would do,
 // storing nothing. The file's mistakes are in the Summary's Problems; the
 // error is for anything else (the store could not be read).
-func DryRun(ctx context.Context, h *domain.Handler, f *File, actor domain.Actor, o Options) (Summary, error) {
+func DryRun(ctx context.Context, h *handler.Handler, f *File, actor domain.Actor, o Options) (Summary, error) {
 	if !actor.Has(domain.RoleEditor) {
 		return Summary{}, fmt.Errorf("import as %q: %w", actor.Name, domain.ErrRoleRequired)
 	}

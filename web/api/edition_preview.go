@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -110,7 +111,7 @@ func editionPreview(d *command.Deps) http.HandlerFunc {
 	}
 }
 
-func previewOf(ctx context.Context, cmds *domain.Handler, ranking string, proposals []string) (EditionPreview, error) {
+func previewOf(ctx context.Context, cmds *handler.Handler, ranking string, proposals []string) (EditionPreview, error) {
 	if len(proposals) == 0 {
 		return EditionPreview{}, domain.ErrNothingToPublish
 	}
@@ -151,7 +152,7 @@ func previewOf(ctx context.Context, cmds *domain.Handler, ranking string, propos
 func publishWithPreview() command.Action[command.PublishInput] {
 	act := command.Publish
 	run := act.Run
-	act.Run = func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *command.PublishInput) (domain.Result, error) {
+	act.Run = func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *command.PublishInput) (handler.Result, error) {
 		res, err := run(d, ctx, a, commandID, in)
 		if errors.Is(err, domain.ErrPreviewChanged) {
 			if pv, perr := previewOf(ctx, d.Commands, in.Ranking, in.Proposals); perr == nil {

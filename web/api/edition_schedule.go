@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/command"
@@ -95,7 +96,7 @@ func scheduleOf(s projections.ScheduleRow) Schedule {
 func scheduleWithPreview() command.Action[command.ScheduleInput] {
 	act := command.ScheduleEdition
 	run := act.Run
-	act.Run = func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *command.ScheduleInput) (domain.Result, error) {
+	act.Run = func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *command.ScheduleInput) (handler.Result, error) {
 		res, err := run(d, ctx, a, commandID, in)
 		if errors.Is(err, domain.ErrPreviewChanged) {
 			if pv, perr := previewOf(ctx, d.Commands, in.Ranking, in.Proposals); perr == nil {

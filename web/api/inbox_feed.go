@@ -63,7 +63,7 @@ func inboxFeedPath(user, token string) string {
 }
 
 // FeedUsers is what the feed needs of the command handler
-// (*domain.Handler): the user aggregate, which holds the token's hash.
+// (*handler.Handler): the user aggregate, which holds the token's hash.
 type FeedUsers interface {
 	User(ctx context.Context, name string) (*domain.User, error)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -134,7 +135,7 @@ type Vote struct {
 
 // proposal answers GET /api/v1/proposals/{id} from the event store
 // through the command handler (always current; no read model needed).
-func proposal(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
+func proposal(cmds *handler.Handler, read ReadModels) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		p, err := cmds.Proposal(ctx, r.PathValue("id"))

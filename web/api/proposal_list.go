@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -56,7 +57,7 @@ var statuses = []domain.Status{domain.StatusDraft, domain.StatusInReview, domain
 // the read models choose the page (in the order proposals were opened) and
 // each item is read as GET /api/v1/proposals/{id} reads it, so both
 // answer the same JSON for the same proposal.
-func proposalList(cmds *domain.Handler, read ReadModels) http.HandlerFunc {
+func proposalList(cmds *handler.Handler, read ReadModels) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		f, err := proposalFilterOf(r.URL.Query())
@@ -112,7 +113,7 @@ type rankingState struct {
 // proposalRankingState is the ranking p is judged by (domain.JudgedBy: the
 // ranking as defined, or the methodology proposed for it while it is in
 // review) and its published state.
-func proposalRankingState(ctx context.Context, cmds *domain.Handler, p *domain.Proposal) (rankingState, error) {
+func proposalRankingState(ctx context.Context, cmds *handler.Handler, p *domain.Proposal) (rankingState, error) {
 	j, err := cmds.JudgedBy(ctx, p)
 	if err != nil {
 		return rankingState{}, err

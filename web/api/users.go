@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -78,7 +79,7 @@ const (
 // is pending, and their
 // link's state, come from the user aggregate, one load per listed user, as
 // on the desk's page: the read models do not keep them yet.
-func userList(cmds *domain.Handler, read UserReads) http.HandlerFunc {
+func userList(cmds *handler.Handler, read UserReads) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		if !httpx.Actor(ctx).Has(domain.RoleAdmin) {
@@ -119,7 +120,7 @@ func userList(cmds *domain.Handler, read UserReads) http.HandlerFunc {
 }
 
 // userGet answers GET /api/v1/users/{name} to admins.
-func userGet(cmds *domain.Handler, read UserReads) http.HandlerFunc {
+func userGet(cmds *handler.Handler, read UserReads) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !httpx.Actor(r.Context()).Has(domain.RoleAdmin) {
 			ui.Fail(w, r, domain.ErrRoleRequired)
@@ -130,7 +131,7 @@ func userGet(cmds *domain.Handler, read UserReads) http.HandlerFunc {
 }
 
 // account answers GET /api/v1/account: the caller's own account.
-func account(cmds *domain.Handler, read UserReads) http.HandlerFunc {
+func account(cmds *handler.Handler, read UserReads) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		serveUser(w, r, cmds, read, httpx.Actor(r.Context()).Name)
 	}
@@ -152,7 +153,7 @@ func accountTokens(read UserReads) http.HandlerFunc {
 }
 
 // serveUser answers with the user name, 404 when there is none.
-func serveUser(w http.ResponseWriter, r *http.Request, cmds *domain.Handler, read UserReads, name string) {
+func serveUser(w http.ResponseWriter, r *http.Request, cmds *handler.Handler, read UserReads, name string) {
 	ctx := r.Context()
 	u, err := cmds.User(ctx, name)
 	if err == nil && !u.Exists() {
@@ -171,7 +172,7 @@ func serveUser(w http.ResponseWriter, r *http.Request, cmds *domain.Handler, rea
 }
 
 // userOf is the listed row with what the domain knows now of its link.
-func userOf(ctx context.Context, cmds *domain.Handler, read UserReads, row projections.UserRow) (User, error) {
+func userOf(ctx context.Context, cmds *handler.Handler, read UserReads, row projections.UserRow) (User, error) {
 	u, err := cmds.User(ctx, row.Username)
 	if err != nil {
 		return User{}, err

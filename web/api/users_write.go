@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -45,7 +46,7 @@ type IssuedToken struct {
 // linkAnswer words the answer of a command that drew a link: who it is for
 // and the link's token, "" on a retry.
 func linkAnswer[In command.Input](act command.Action[In], link func(*In) (user, token string)) command.Action[In] {
-	act.Answer = func(_ *command.Deps, ctx context.Context, in *In, commandID string, res domain.Result) any {
+	act.Answer = func(_ *command.Deps, ctx context.Context, in *In, commandID string, res handler.Result) any {
 		user, token := link(in)
 		out := IssuedLink{Username: user, Command: commandID, Sequence: res.Sequence, Replayed: res.Replayed}
 		if token != "" {
@@ -76,7 +77,7 @@ func resetPassword(s command.Sessions) command.Action[command.ResetInput] {
 func issueToken() command.Action[command.TokenIssueInput] {
 	act := command.IssueToken
 	act.Path = func(r *http.Request, in *command.TokenIssueInput) { in.User = httpx.Actor(r.Context()).Name }
-	act.Answer = func(_ *command.Deps, _ context.Context, in *command.TokenIssueInput, commandID string, res domain.Result) any {
+	act.Answer = func(_ *command.Deps, _ context.Context, in *command.TokenIssueInput, commandID string, res handler.Result) any {
 		out := IssuedToken{ID: in.TokenID(), Name: in.Name, Token: in.Secret(), Command: commandID, Sequence: res.Sequence, Replayed: res.Replayed}
 		if exp := in.Expires(); !exp.IsZero() {
 			out.ExpiresAt = exp.UTC().Format(time.RFC3339)

@@ -17,7 +17,7 @@ import (
 	"github.com/crossrank/crossrank/web/paths"
 )
 
-// Users loads accounts; *domain.Handler implements it.
+// Users loads accounts; *handler.Handler implements it.
 type Users interface {
 	// User returns the account, or an error wrapping domain.ErrNotFound.
 	User(ctx context.Context, username string) (*domain.User, error)

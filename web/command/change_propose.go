@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -81,22 +82,22 @@ var ProposeChange = Action[ProposeChangeInput]{
 
 // proposeChange proposes a score or an attribute change, whichever the
 // input names.
-func proposeChange(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ProposeChangeInput) (domain.Result, error) {
+func proposeChange(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ProposeChangeInput) (handler.Result, error) {
 	switch {
 	case in.Criterion != "" && in.Attribute != "":
-		return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "change.criterion_or_attribute"}
+		return handler.Result{}, &domain.FieldError{Field: "criterion", Code: "change.criterion_or_attribute"}
 	case in.Criterion != "":
 		if in.To.Score == nil {
-			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
+			return handler.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
 		}
 		return d.Commands.ProposeScore(ctx, a, domain.ProposeScore{CommandID: commandID, Proposal: in.Proposal, Criterion: in.Criterion,
 			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
 	case in.Attribute != "":
 		if in.To.Score != nil {
-			return domain.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
+			return handler.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
 		}
 		return d.Commands.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: commandID, Proposal: in.Proposal, Attribute: in.Attribute,
 			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
 	}
-	return domain.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}
+	return handler.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -31,6 +32,6 @@ var RemoveChange = Action[RemoveChangeInput]{
 	},
 }
 
-func removeChange(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RemoveChangeInput) (domain.Result, error) {
+func removeChange(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RemoveChangeInput) (handler.Result, error) {
 	return d.Commands.RemoveChange(ctx, a, domain.RemoveChange{CommandID: commandID, Proposal: in.Proposal, Target: in.Target})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -38,7 +39,7 @@ type PublishContext interface {
 // required; the rest have working zero values, noted on the field.
 type Deps struct {
 	// Commands runs the domain commands.
-	Commands *domain.Handler
+	Commands *handler.Handler
 	// Waiter gives read-your-writes; nil: answer without waiting.
 	Waiter Waiter
 	// Publish feeds the publish command; nil: no audit head, and no other
@@ -55,7 +56,7 @@ type Deps struct {
 	// Comments holds each user to a rate of new comments; nil: no rate.
 	Comments *Rate
 	// Observe records a command's outcome and duration; nil: nothing.
-	Observe func(name string, took time.Duration, res domain.Result, err error)
+	Observe func(name string, took time.Duration, res handler.Result, err error)
 }
 
 // Input is the constraint on a command's input: it may carry its own
@@ -81,7 +82,7 @@ type Action[In Input] struct {
 	Created bool // the API answers 201 Created rather than 200 OK
 	Path    func(r *http.Request, in *In)
 	Form    func(f *httpx.Form, in *In)
-	Run     func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *In) (domain.Result, error)
+	Run     func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *In) (handler.Result, error)
 	// Resource names what the command wrote, for the API's answer: an id
 	// and the address to read it at.
 	Resource func(d *Deps, ctx context.Context, in *In, commandID string) (id, location string)
@@ -89,17 +90,17 @@ type Action[In Input] struct {
 	NoContent bool
 	// Answer, when set, is the API's body instead of a Response: for a
 	// resource whose state the client needs at once (a schedule's moment).
-	Answer func(d *Deps, ctx context.Context, in *In, commandID string, res domain.Result) any
+	Answer func(d *Deps, ctx context.Context, in *In, commandID string, res handler.Result) any
 }
 
 // Execute runs act for the signed-in user: command id (from the one the
 // client requested, if any), command, then the wait for the read models
 // (unless wait is false). It returns the command id it used.
-func Execute[In Input](d *Deps, ctx context.Context, act Action[In], requested string, in *In, wait bool) (domain.Result, string, error) {
+func Execute[In Input](d *Deps, ctx context.Context, act Action[In], requested string, in *In, wait bool) (handler.Result, string, error) {
 	a := httpx.Actor(ctx)
 	commandID, err := httpx.CommandID(a.Name, requested, d.Now())
 	if err != nil {
-		return domain.Result{}, "", err
+		return handler.Result{}, "", err
 	}
 	start := time.Now()
 	res, err := act.Run(d, ctx, a, commandID, in)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -27,10 +28,10 @@ var AddComment = Action[CommentInput]{
 	Form: func(f *httpx.Form, in *CommentInput) {
 		in.On, in.ReplyTo, in.Body = f.Str("on"), f.Str("reply_to"), f.Str("body")
 	},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *CommentInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *CommentInput) (handler.Result, error) {
 		if d.Comments != nil {
 			if err := d.Comments.take(a.Name, d.Now()); err != nil {
-				return domain.Result{}, err
+				return handler.Result{}, err
 			}
 		}
 		return d.Commands.AddComment(ctx, a, domain.AddComment{CommandID: commandID, Proposal: in.Proposal,
@@ -66,7 +67,7 @@ var ResolveComment = Action[ResolveCommentInput]{
 		}
 	},
 	Form: func(f *httpx.Form, in *ResolveCommentInput) { in.Comment = f.Str("comment") },
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ResolveCommentInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ResolveCommentInput) (handler.Result, error) {
 		return d.Commands.ResolveComment(ctx, a, domain.ResolveComment{CommandID: commandID, Proposal: in.Proposal,
 			Comment: in.Comment})
 	},

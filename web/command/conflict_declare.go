@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -31,7 +32,7 @@ var DeclareConflict = Action[ConflictInput]{
 	Form: func(f *httpx.Form, in *ConflictInput) {
 		in.Ranking, in.Entry, in.Reason = f.Str("ranking"), f.Str("entry"), f.Str("reason")
 	},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ConflictInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ConflictInput) (handler.Result, error) {
 		return d.Commands.DeclareConflict(ctx, a, domain.DeclareConflict{CommandID: commandID, Ranking: in.Ranking,
 			Entry: in.Entry, Reason: in.Reason, User: in.User})
 	},

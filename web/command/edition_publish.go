@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -57,24 +58,24 @@ var Publish = Action[PublishInput]{
 // publishEdition publishes with the audit head and the other
 // cross-validated proposals from the read models (whose baselines the
 // edition may change), when the server has them.
-func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *PublishInput) (domain.Result, error) {
+func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *PublishInput) (handler.Result, error) {
 	c := domain.PublishEdition{CommandID: commandID, Ranking: in.Ranking, Proposals: in.Proposals,
 		PreviewHash: in.PreviewHash, Note: in.Note}
 	if d.Publish != nil && a.Has(domain.RolePublisher) {
 		var err error
 		if c.Proposals, err = chosen(d, ctx, a, in.Ranking, choice{all: in.All, listed: in.Proposals, except: in.Except}); err != nil {
-			return domain.Result{}, err
+			return handler.Result{}, err
 		}
 		if len(c.Proposals) == 0 && in.All {
 			if c.Proposals, err = publishedChoice(d, ctx, in); err != nil {
-				return domain.Result{}, err
+				return handler.Result{}, err
 			}
 		}
 		if c.AuditHead, c.AuditSeq, err = d.Publish.AuditHead(ctx); err != nil {
-			return domain.Result{}, fmt.Errorf("audit head: %w", err)
+			return handler.Result{}, fmt.Errorf("audit head: %w", err)
 		}
 		if c.Candidates, err = d.Publish.CrossValidated(ctx, in.Ranking); err != nil {
-			return domain.Result{}, fmt.Errorf("cross-validated proposals: %w", err)
+			return handler.Result{}, fmt.Errorf("cross-validated proposals: %w", err)
 		}
 	}
 	return d.Commands.Publish(ctx, a, c)
@@ -124,7 +125,7 @@ func publishedChoice(d *Deps, ctx context.Context, in *PublishInput) ([]string, 
 
 // PublishedAs returns the ranking's latest edition when it published the
 // preview with hash, or nil.
-func PublishedAs(ctx context.Context, h *domain.Handler, ranking, hash string) (*domain.Edition, error) {
+func PublishedAs(ctx context.Context, h *handler.Handler, ranking, hash string) (*domain.Edition, error) {
 	if hash == "" || !events.ValidID(ranking) {
 		return nil, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -49,7 +50,7 @@ var ScheduleEdition = Action[ScheduleInput]{
 	Resource: func(_ *Deps, _ context.Context, in *ScheduleInput, commandID string) (string, string) {
 		return commandID, scheduleLocation(in.Ranking, commandID)
 	},
-	Answer: func(d *Deps, ctx context.Context, in *ScheduleInput, commandID string, res domain.Result) any {
+	Answer: func(d *Deps, ctx context.Context, in *ScheduleInput, commandID string, res handler.Result) any {
 		out := Scheduled{ID: commandID, At: in.At, State: domain.SchedulePending, Command: commandID,
 			Sequence: res.Sequence, Replayed: res.Replayed}
 		if ed, err := d.Commands.Edition(ctx, in.Ranking); err == nil && ed.Schedules[commandID] != nil {
@@ -60,14 +61,14 @@ var ScheduleEdition = Action[ScheduleInput]{
 	},
 }
 
-func scheduleEdition(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ScheduleInput) (domain.Result, error) {
+func scheduleEdition(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ScheduleInput) (handler.Result, error) {
 	at, err := time.Parse(time.RFC3339, in.At)
 	if err != nil {
-		return domain.Result{}, &httpx.BadField{Field: "at", Code: "field.time"}
+		return handler.Result{}, &httpx.BadField{Field: "at", Code: "field.time"}
 	}
 	ids, err := chosen(d, ctx, a, in.Ranking, choice{all: in.All, listed: in.Proposals, except: in.Except})
 	if err != nil {
-		return domain.Result{}, err
+		return handler.Result{}, err
 	}
 	return d.Commands.ScheduleEdition(ctx, a, domain.ScheduleEdition{CommandID: commandID, Ranking: in.Ranking,
 		Schedule: commandID, Proposals: ids, PreviewHash: in.PreviewHash, At: at, Note: in.Note})
@@ -93,7 +94,7 @@ var CancelSchedule = Action[CancelScheduleInput]{
 	Form: func(f *httpx.Form, in *CancelScheduleInput) {
 		in.Ranking, in.Schedule, in.Reason = f.Str("ranking"), f.Str("schedule"), f.Str("reason")
 	},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *CancelScheduleInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *CancelScheduleInput) (handler.Result, error) {
 		return d.Commands.CancelSchedule(ctx, a, domain.CancelSchedule{CommandID: commandID, Ranking: in.Ranking,
 			Schedule: in.Schedule, Reason: in.Reason})
 	},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -38,7 +39,7 @@ var AddEvidence = Action[AddEvidenceInput]{
 	},
 }
 
-func addEvidence(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *AddEvidenceInput) (domain.Result, error) {
+func addEvidence(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *AddEvidenceInput) (handler.Result, error) {
 	return d.Commands.AddEvidence(ctx, a, domain.AddEvidence{CommandID: commandID,
 		Proposal: in.Proposal, Claim: in.Claim, SourceURL: in.SourceURL, SourceName: in.SourceName,
 		Section: in.Section, Excerpt: in.Excerpt, ObservedOn: in.ObservedOn, ValidForDays: in.ValidForDays,

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -30,6 +31,6 @@ var RemoveEvidence = Action[RemoveEvidenceInput]{
 	},
 }
 
-func removeEvidence(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RemoveEvidenceInput) (domain.Result, error) {
+func removeEvidence(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RemoveEvidenceInput) (handler.Result, error) {
 	return d.Commands.RemoveEvidence(ctx, a, domain.RemoveEvidence{CommandID: commandID, Proposal: in.Proposal, Evidence: in.Evidence})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -19,7 +20,7 @@ var SetFeedToken = Action[FeedTokenInput]{
 	Name:    "inbox.feed_token",
 	Created: true,
 	Form:    func(*httpx.Form, *FeedTokenInput) {},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *FeedTokenInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *FeedTokenInput) (handler.Result, error) {
 		return d.Commands.SetFeedToken(ctx, a, domain.SetFeedToken{CommandID: commandID, User: a.Name, Hash: in.Hash})
 	},
 	Resource: func(_ *Deps, ctx context.Context, _ *FeedTokenInput, _ string) (string, string) {
@@ -33,7 +34,7 @@ var RevokeFeedToken = Action[FeedTokenInput]{
 	Name:      "inbox.feed_token_revoke",
 	NoContent: true,
 	Form:      func(*httpx.Form, *FeedTokenInput) {},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, _ *FeedTokenInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, _ *FeedTokenInput) (handler.Result, error) {
 		return d.Commands.SetFeedToken(ctx, a, domain.SetFeedToken{CommandID: commandID, User: a.Name})
 	},
 	Resource: func(_ *Deps, ctx context.Context, _ *FeedTokenInput, _ string) (string, string) {

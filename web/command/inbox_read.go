@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -17,7 +18,7 @@ type InboxReadInput struct {
 var MarkInboxRead = Action[InboxReadInput]{
 	Name: "inbox.read",
 	Form: func(f *httpx.Form, in *InboxReadInput) { in.UpTo = uint64(max(f.Int("up_to"), 0)) },
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InboxReadInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InboxReadInput) (handler.Result, error) {
 		return d.Commands.MarkInboxRead(ctx, a, domain.MarkInboxRead{CommandID: commandID, User: a.Name, UpTo: in.UpTo})
 	},
 	Resource: func(_ *Deps, ctx context.Context, _ *InboxReadInput, _ string) (string, string) {

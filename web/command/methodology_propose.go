@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -52,7 +53,7 @@ var EditMethodology = Action[MethodologyInput]{
 
 // proposeMethodology opens the proposal (id: the command id) with its
 // methodology in one atomic append, or replaces a draft's.
-func proposeMethodology(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *MethodologyInput) (domain.Result, error) {
+func proposeMethodology(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *MethodologyInput) (handler.Result, error) {
 	if in.Proposal != "" {
 		return d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: commandID,
 			Proposal: in.Proposal, Methodology: in.Methodology, Rationale: in.Rationale})

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -39,20 +40,20 @@ func ChangePassword(s Sessions) Action[PasswordChangeInput] {
 			confirm := f.Str("confirm_password")
 			in.Current, in.New, in.Confirm = f.Str("current_password"), f.Str("new_password"), &confirm
 		},
-		Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *PasswordChangeInput) (domain.Result, error) {
+		Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *PasswordChangeInput) (handler.Result, error) {
 			if a.Via.Method == events.ViaToken {
-				return domain.Result{}, ErrPasswordNeedsSession
+				return handler.Result{}, ErrPasswordNeedsSession
 			}
 			u := httpx.User(ctx)
 			if !auth.CheckPassword(u.PasswordHash, in.Current) {
-				return domain.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
+				return handler.Result{}, &domain.FieldError{Field: "current_password", Code: "field.wrong_password"}
 			}
 			if in.Confirm != nil && in.New != *in.Confirm {
-				return domain.Result{}, &domain.FieldError{Field: "confirm_password", Code: "field.password_mismatch"}
+				return handler.Result{}, &domain.FieldError{Field: "confirm_password", Code: "field.password_mismatch"}
 			}
 			hash, err := HashNewPassword("new_password", in.New)
 			if err != nil {
-				return domain.Result{}, err
+				return handler.Result{}, err
 			}
 			res, err := d.Commands.ChangePassword(ctx, a, domain.ChangePassword{CommandID: commandID, User: u.Username, PasswordHash: hash})
 			if err == nil {

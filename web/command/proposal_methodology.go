@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -38,20 +39,20 @@ var OpenAnyProposal = Action[OpenAnyInput]{
 	},
 }
 
-func openAnyProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *OpenAnyInput) (domain.Result, error) {
+func openAnyProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *OpenAnyInput) (handler.Result, error) {
 	switch in.Kind {
 	case domain.KindEntry:
 		if in.NewRanking || in.Methodology != nil || in.Rationale != "" {
-			return domain.Result{}, domain.Invalid("kind", "field.methodology_kind", nil)
+			return handler.Result{}, domain.Invalid("kind", "field.methodology_kind", nil)
 		}
 		return openProposal(d, ctx, a, commandID, &OpenInput{WithCommandID: in.WithCommandID, Ranking: in.Ranking,
 			Entry: in.Entry, Title: in.Title, Summary: in.Summary, NewEntry: in.NewEntry})
 	case domain.KindMethodology:
 	default:
-		return domain.Result{}, domain.Invalid("kind", "field.unknown_kind", domain.Args{"value": in.Kind})
+		return handler.Result{}, domain.Invalid("kind", "field.unknown_kind", domain.Args{"value": in.Kind})
 	}
 	if in.Methodology == nil {
-		return domain.Result{}, domain.Invalid("methodology", "field.required", nil)
+		return handler.Result{}, domain.Invalid("methodology", "field.required", nil)
 	}
 	// Opened with its methodology in one atomic append: a request refused
 	// for the methodology stores nothing, and a retry replays the whole.
@@ -73,9 +74,9 @@ type ProposeMethodologyInput struct {
 var ProposeMethodology = Action[ProposeMethodologyInput]{
 	Name: "methodology.propose",
 	Path: func(r *http.Request, in *ProposeMethodologyInput) { in.Proposal = proposalPath(r) },
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ProposeMethodologyInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ProposeMethodologyInput) (handler.Result, error) {
 		if in.Methodology == nil {
-			return domain.Result{}, domain.Invalid("methodology", "field.required", nil)
+			return handler.Result{}, domain.Invalid("methodology", "field.required", nil)
 		}
 		res, err := d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: commandID,
 			Proposal: in.Proposal, Methodology: *in.Methodology, Rationale: in.Rationale})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -54,7 +55,7 @@ var OpenProposal = Action[OpenInput]{
 
 // openProposal opens the proposal; its id is the command id, so opening
 // twice with the same id opens one proposal.
-func openProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *OpenInput) (domain.Result, error) {
+func openProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *OpenInput) (handler.Result, error) {
 	c := domain.OpenProposal{CommandID: commandID, ID: commandID, Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary}
 	if n := in.NewEntry; n != nil {
 		c.NewEntry = &domain.NewEntry{Name: n.Name, Category: n.Category, Website: n.Website, Description: n.Description}

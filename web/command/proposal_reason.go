@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -15,15 +16,15 @@ import (
 
 var (
 	Revise = proposalTextAction("proposal.revise", "note", (*NoteInput).fields,
-		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *NoteInput) (domain.Result, error) {
+		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *NoteInput) (handler.Result, error) {
 			return d.Commands.Revise(ctx, a, domain.Revise{CommandID: commandID, Proposal: in.Proposal, Note: in.Note})
 		})
 	Withdraw = proposalTextAction("proposal.withdraw", "reason", (*ReasonInput).fields,
-		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReasonInput) (domain.Result, error) {
+		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReasonInput) (handler.Result, error) {
 			return d.Commands.Withdraw(ctx, a, domain.Withdraw{CommandID: commandID, Proposal: in.Proposal, Reason: in.Reason})
 		})
 	Reject = proposalTextAction("proposal.reject", "reason", (*ReasonInput).fields,
-		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReasonInput) (domain.Result, error) {
+		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReasonInput) (handler.Result, error) {
 			return d.Commands.Reject(ctx, a, domain.Reject{CommandID: commandID, Proposal: in.Proposal, Reason: in.Reason})
 		})
 )
@@ -53,7 +54,7 @@ func (in *ReasonInput) fields() (proposal, text *string) { return &in.Proposal, 
 // field. fields points at In's proposal id and text; run issues the domain
 // command.
 func proposalTextAction[In Input](name, field string, fields func(*In) (proposal, text *string),
-	run func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *In) (domain.Result, error),
+	run func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *In) (handler.Result, error),
 ) Action[In] {
 	return Action[In]{
 		Name: name,

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -19,7 +20,7 @@ var RequestReviewers = Action[ReviewersInput]{
 	Name: "proposal.request_reviewers",
 	Path: func(r *http.Request, in *ReviewersInput) { in.Proposal = proposalPath(r) },
 	Form: func(f *httpx.Form, in *ReviewersInput) { in.Reviewers = f.Strs("reviewers") },
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReviewersInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReviewersInput) (handler.Result, error) {
 		return d.Commands.RequestReviewers(ctx, a, domain.RequestReviewers{CommandID: commandID, Proposal: in.Proposal,
 			Reviewers: in.Reviewers})
 	},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -24,6 +25,6 @@ var Submit = Action[SubmitInput]{
 	},
 }
 
-func submitProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *SubmitInput) (domain.Result, error) {
+func submitProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *SubmitInput) (handler.Result, error) {
 	return d.Commands.Submit(ctx, a, domain.Submit{CommandID: commandID, Proposal: in.Proposal})
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -33,7 +34,7 @@ var Vote = Action[VoteInput]{
 	},
 }
 
-func castVote(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *VoteInput) (domain.Result, error) {
+func castVote(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *VoteInput) (handler.Result, error) {
 	return d.Commands.CastVote(ctx, a, domain.CastVote{CommandID: commandID, Proposal: in.Proposal, Revision: in.Revision,
 		Verdict: in.Verdict, VerifiedEvidence: in.VerifiedEvidence, Comment: in.Comment})
 }

@@ -3,7 +3,7 @@ package command
 import (
 	"net/http"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -70,7 +70,7 @@ func JSON[In Input](d *Deps, act Action[In]) http.Handler {
 // address. A command that fails calls failed with the form's state and the
 // status, to re-render the form with the message; nil shows the error page.
 func Form[In Input](d *Deps, act Action[In],
-	done func(r *http.Request, in *In, res domain.Result) string,
+	done func(r *http.Request, in *In, res handler.Result) string,
 	failed func(w http.ResponseWriter, r *http.Request, in *In, st ui.FormState, status int),
 ) http.Handler {
 	return d.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -85,7 +85,7 @@ func Form[In Input](d *Deps, act Action[In],
 			act.Path(r, &in)
 		}
 		err = f.Err()
-		var res domain.Result
+		var res handler.Result
 		if err == nil {
 			res, _, err = Execute(d, r.Context(), act, f.CommandID(), &in, true)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -40,9 +41,9 @@ var IssueToken = Action[TokenIssueInput]{
 	Name:    "user.issue_token",
 	Created: true,
 	Form:    func(f *httpx.Form, in *TokenIssueInput) { in.Name, in.Days = f.Str("name"), f.Int("expires_days") },
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *TokenIssueInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *TokenIssueInput) (handler.Result, error) {
 		if in.Days < 0 || in.Days > MaxTokenDays {
-			return domain.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
+			return handler.Result{}, domain.Invalid("expires_days", "field.validity_days", nil)
 		}
 		now := d.Now()
 		id, _, full, hash := auth.NewToken(now)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -27,7 +28,7 @@ var RevokeToken = Action[TokenRevokeInput]{
 		}
 	},
 	Form: func(*httpx.Form, *TokenRevokeInput) {},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *TokenRevokeInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *TokenRevokeInput) (handler.Result, error) {
 		return d.Commands.RevokeToken(ctx, a, domain.RevokeToken{CommandID: commandID, User: in.User, TokenID: in.Token})
 	},
 	Resource: func(_ *Deps, _ context.Context, in *TokenRevokeInput, _ string) (string, string) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -43,9 +44,9 @@ var InviteUser = Action[InviteInput]{
 		in.DisplayName = strings.TrimSpace(f.Str("display_name"))
 		in.Password, in.Roles = f.Str("password"), f.Strs("roles")
 	},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InviteInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InviteInput) (handler.Result, error) {
 		if in.Password != "" {
-			return domain.Result{}, domain.ErrPasswordNotOwn
+			return handler.Result{}, domain.ErrPasswordNotOwn
 		}
 		token, hash := auth.NewLinkToken()
 		res, err := d.Commands.InviteUser(ctx, a, domain.InviteUser{CommandID: commandID, Username: in.Username,

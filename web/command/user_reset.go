@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -45,9 +46,9 @@ func ResetPassword(s Sessions) Action[ResetInput] {
 		Name: "user.reset_password",
 		Path: func(r *http.Request, in *ResetInput) { in.User = userPath(r) },
 		Form: func(f *httpx.Form, in *ResetInput) { in.NewPassword = f.Str("new_password") },
-		Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ResetInput) (domain.Result, error) {
+		Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ResetInput) (handler.Result, error) {
 			if in.NewPassword != "" {
-				return domain.Result{}, domain.ErrPasswordNotOwn
+				return handler.Result{}, domain.ErrPasswordNotOwn
 			}
 			token, hash := auth.NewLinkToken()
 			res, err := d.Commands.ResetPassword(ctx, a, domain.ResetPassword{CommandID: commandID, User: in.User, LinkHash: hash})
@@ -80,7 +81,7 @@ var RevokeInvitation = Action[InvitationRevokeInput]{
 	Name: "user.revoke_invitation",
 	Path: func(r *http.Request, in *InvitationRevokeInput) { in.User = userPath(r) },
 	Form: func(*httpx.Form, *InvitationRevokeInput) {},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InvitationRevokeInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InvitationRevokeInput) (handler.Result, error) {
 		return d.Commands.RevokeInvitation(ctx, a, domain.RevokeInvitation{CommandID: commandID, User: in.User})
 	},
 	Resource: func(_ *Deps, _ context.Context, in *InvitationRevokeInput, _ string) (string, string) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -15,7 +16,7 @@ type RoleInput struct {
 	Role string `json:"role"`
 }
 
-func roleAction(name string, run func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RoleInput) (domain.Result, error)) Action[RoleInput] {
+func roleAction(name string, run func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RoleInput) (handler.Result, error)) Action[RoleInput] {
 	return Action[RoleInput]{
 		Name: name,
 		Path: func(r *http.Request, in *RoleInput) {
@@ -37,11 +38,11 @@ func roleAction(name string, run func(d *Deps, ctx context.Context, a domain.Act
 // the domain decides).
 var (
 	GrantRole = roleAction("user.grant_role",
-		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RoleInput) (domain.Result, error) {
+		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RoleInput) (handler.Result, error) {
 			return d.Commands.GrantRole(ctx, a, domain.GrantRole{CommandID: commandID, User: in.User, Role: in.Role})
 		})
 	RevokeRole = roleAction("user.revoke_role",
-		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RoleInput) (domain.Result, error) {
+		func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RoleInput) (handler.Result, error) {
 			return d.Commands.RevokeRole(ctx, a, domain.RevokeRole{CommandID: commandID, User: in.User, Role: in.Role})
 		})
 )

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -26,6 +27,6 @@ var DismissVeto = Action[DismissVetoInput]{
 	},
 }
 
-func dismissVeto(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *DismissVetoInput) (domain.Result, error) {
+func dismissVeto(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *DismissVetoInput) (handler.Result, error) {
 	return d.Commands.DismissVeto(ctx, a, domain.DismissVeto{CommandID: commandID, Proposal: in.Proposal, Voter: in.Voter, Reason: in.Reason})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -86,17 +87,17 @@ var CastVotes = Action[VotesInput]{
 	Resource: func(*Deps, context.Context, *VotesInput, string) (string, string) {
 		return "", ""
 	},
-	Answer: func(_ *Deps, _ context.Context, in *VotesInput, commandID string, _ domain.Result) any {
+	Answer: func(_ *Deps, _ context.Context, in *VotesInput, commandID string, _ handler.Result) any {
 		return VotesAnswer{Command: commandID, Results: in.Results}
 	},
 }
 
-func castVotes(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *VotesInput) (domain.Result, error) {
+func castVotes(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *VotesInput) (handler.Result, error) {
 	switch n := len(in.Votes); {
 	case n == 0:
-		return domain.Result{}, domain.Invalid("votes", "field.required", nil)
+		return handler.Result{}, domain.Invalid("votes", "field.required", nil)
 	case n > MaxBatchVotes:
-		return domain.Result{}, domain.Invalid("votes", "field.too_many", domain.Args{"limit": MaxBatchVotes})
+		return handler.Result{}, domain.Invalid("votes", "field.too_many", domain.Args{"limit": MaxBatchVotes})
 	}
 	lang := httpx.Lang(ctx)
 	in.Results = make([]VoteResult, len(in.Votes))
@@ -122,7 +123,7 @@ func castVotes(d *Deps, ctx context.Context, a domain.Actor, commandID string, i
 	}
 	// The batch answers with the last sequence, which Execute waits for:
 	// the next page shows every vote.
-	return domain.Result{Sequence: last}, nil
+	return handler.Result{Sequence: last}, nil
 }
 
 // voteCommandID is the requested id of the i-th vote of batch commandID,
@@ -141,7 +142,7 @@ func castOne(d *Deps, ctx context.Context, a domain.Actor, lang, requested strin
 	if err == nil {
 		out.Command = id
 		start := time.Now()
-		var res domain.Result
+		var res handler.Result
 		res, err = d.Commands.CastVote(ctx, a, domain.CastVote{CommandID: id, Proposal: v.Proposal, Revision: v.Revision,
 			Verdict: v.Verdict, VerifiedEvidence: v.VerifiedEvidence, Comment: v.Comment})
 		if d.Observe != nil {

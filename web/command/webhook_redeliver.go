@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
@@ -22,7 +23,7 @@ var Redeliver = Action[RedeliverInput]{
 	Form: func(f *httpx.Form, in *RedeliverInput) {
 		in.Webhook, in.Ranking, in.Edition = f.Str("webhook"), f.Str("ranking"), f.Int("edition")
 	},
-	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RedeliverInput) (domain.Result, error) {
+	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *RedeliverInput) (handler.Result, error) {
 		return d.Commands.RequestRedelivery(ctx, a, domain.RequestRedelivery{CommandID: commandID, Webhook: in.Webhook,
 			Ranking: in.Ranking, Edition: in.Edition})
 	},

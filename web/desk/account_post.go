@@ -3,7 +3,7 @@ package desk
 import (
 	"net/http"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -12,8 +12,8 @@ import (
 // The account page's password and token forms run the API's actions
 // (web/command: ChangePassword, IssueToken, RevokeToken).
 
-func accountDone[In any](done string) func(*http.Request, *In, domain.Result) string {
-	return func(*http.Request, *In, domain.Result) string { return paths.Account + "?done=" + done }
+func accountDone[In any](done string) func(*http.Request, *In, handler.Result) string {
+	return func(*http.Request, *In, handler.Result) string { return paths.Account + "?done=" + done }
 }
 
 func accountFailed[In any](d *Desk, formID string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {

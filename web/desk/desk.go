@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
@@ -61,7 +62,7 @@ var _ Sessions = (*auth.Service)(nil)
 
 // Desk serves the desk's pages and forms.
 type Desk struct {
-	cmd       *domain.Handler
+	cmd       *handler.Handler
 	write     *command.Deps
 	sessions  Sessions
 	read      *projections.Store

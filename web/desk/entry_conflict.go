@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/ui"
@@ -49,7 +50,7 @@ func conflictBoxOf(p ui.Page, rows []projections.ConflictRow, entry string, st u
 // conflictDeclared goes back to the entry the form was on, or to the
 // ranking's public methodology page for a whole-ranking declaration made
 // from elsewhere.
-func conflictDeclared(r *http.Request, in *command.ConflictInput, _ domain.Result) string {
+func conflictDeclared(r *http.Request, in *command.ConflictInput, _ handler.Result) string {
 	if back := r.PostFormValue("entry_page"); back != "" {
 		return entryPath(in.Ranking, back)
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -147,7 +148,7 @@ func scheduleFailure(lang, code string) string {
 }
 
 // inboxRead is where "Mark all read" goes: the inbox again.
-func inboxRead(*http.Request, *command.InboxReadInput, domain.Result) string { return paths.Inbox }
+func inboxRead(*http.Request, *command.InboxReadInput, handler.Result) string { return paths.Inbox }
 
 // inboxFailed shows the inbox again with the message in the named form.
 func inboxFailed[In command.Input](d *Desk, form string) func(http.ResponseWriter, *http.Request, *In, ui.FormState, int) {
@@ -186,7 +187,7 @@ func (d *Desk) feedTokenCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 // feedTokenRevoked is where a revoked feed goes: the inbox.
-func feedTokenRevoked(*http.Request, *command.FeedTokenInput, domain.Result) string {
+func feedTokenRevoked(*http.Request, *command.FeedTokenInput, handler.Result) string {
 	return paths.Inbox
 }
 

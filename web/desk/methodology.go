@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -111,7 +112,7 @@ func (d *Desk) changeMethodologyView(r *http.Request, proposal string) (methodol
 }
 
 // methodologyDone goes to the proposal the form opened or edited.
-func methodologyDone(_ *http.Request, in *command.MethodologyInput, _ domain.Result) string {
+func methodologyDone(_ *http.Request, in *command.MethodologyInput, _ handler.Result) string {
 	return ProposalPath(in.Proposal)
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -18,7 +19,7 @@ import (
 // form a failed submit is shown in.
 func proposalForm[In command.Input](d *Desk, act command.Action[In], form func(*In) string) http.Handler {
 	return command.Form(d.write, act,
-		func(r *http.Request, _ *In, _ domain.Result) string { return ProposalPath(r.PathValue("id")) },
+		func(r *http.Request, _ *In, _ handler.Result) string { return ProposalPath(r.PathValue("id")) },
 		func(w http.ResponseWriter, r *http.Request, in *In, st ui.FormState, status int) {
 			d.RenderProposal(w, r, status, form(in), st)
 		})
@@ -48,7 +49,7 @@ func voteFormName(in *command.VoteInput) string {
 // proposalOpened is where a new proposal goes: its page (the proposal's
 // id is its command id, which is the id of the first event stored), with
 // the re-verification it starts from, if any (proposalOpenedFrom).
-func proposalOpened(r *http.Request, _ *command.OpenInput, res domain.Result) string {
+func proposalOpened(r *http.Request, _ *command.OpenInput, res handler.Result) string {
 	return proposalOpenedFrom(r, res)
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/paths"
@@ -122,7 +122,7 @@ func prefillOf(p ui.Page, labels rankingLabels, s *reverifySource) *reverifyPref
 // proposalOpenedFrom is where a successful open goes: the new proposal,
 // carrying the re-verification reference when the form had one, so its
 // page pre-fills the evidence and the score to check again.
-func proposalOpenedFrom(r *http.Request, res domain.Result) string {
+func proposalOpenedFrom(r *http.Request, res handler.Result) string {
 	if len(res.EventIDs) == 0 {
 		return paths.Desk
 	}

@@ -3,14 +3,14 @@ package desk
 import (
 	"net/http"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
 // published sends the publisher to the public page of the new edition.
-func (d *Desk) published(r *http.Request, in *command.PublishInput, _ domain.Result) string {
+func (d *Desk) published(r *http.Request, in *command.PublishInput, _ handler.Result) string {
 	ed, err := d.cmd.Edition(r.Context(), in.Ranking)
 	if err != nil || ed.Number == 0 {
 		return paths.Publish

@@ -5,7 +5,7 @@ import (
 	"time"
 	_ "time/tzdata" // the zones the schedule form offers, on hosts without a zoneinfo database
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
@@ -76,12 +76,12 @@ var scheduleAction = func() command.Action[command.ScheduleInput] {
 }()
 
 // scheduled sends the publisher to the dashboard's upcoming editions.
-func scheduled(*http.Request, *command.ScheduleInput, domain.Result) string {
+func scheduled(*http.Request, *command.ScheduleInput, handler.Result) string {
 	return paths.Desk + "#queue-upcoming"
 }
 
 // scheduleCanceled goes back to the dashboard.
-func scheduleCanceled(*http.Request, *command.CancelScheduleInput, domain.Result) string {
+func scheduleCanceled(*http.Request, *command.CancelScheduleInput, handler.Result) string {
 	return paths.Desk + "#queue-upcoming"
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
@@ -27,7 +28,7 @@ const (
 
 // reviewVoted is where a batch goes: the same filtered page, with the
 // summary of its results.
-func reviewVoted(r *http.Request, in *command.VotesInput, _ domain.Result) string {
+func reviewVoted(r *http.Request, in *command.VotesInput, _ handler.Result) string {
 	q := r.URL.Query()
 	q.Del(summaryVoted)
 	q.Del(summaryVerdict)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -22,8 +23,8 @@ func hashNewPassword(field, pw string) (string, error) {
 
 // usersDone returns to the users page with a notice (done is a catalog
 // key suffix, never user input), at the user the form acted on.
-func usersDone[In any](done string) func(r *http.Request, _ *In, _ domain.Result) string {
-	return func(r *http.Request, _ *In, _ domain.Result) string {
+func usersDone[In any](done string) func(r *http.Request, _ *In, _ handler.Result) string {
+	return func(r *http.Request, _ *In, _ handler.Result) string {
 		u := paths.Users + "?done=" + done
 		if name := r.PathValue("name"); domain.CheckUsername(name) == nil {
 			u += "#user-" + name

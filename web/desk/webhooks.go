@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -65,7 +65,7 @@ func (d *Desk) renderWebhooks(w http.ResponseWriter, r *http.Request, status int
 	ui.Render(w, r, status, webhooksPage(v))
 }
 
-func webhookRedelivered(*http.Request, *command.RedeliverInput, domain.Result) string {
+func webhookRedelivered(*http.Request, *command.RedeliverInput, handler.Result) string {
 	return paths.Webhooks + "?done=redelivery"
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/web/httpx"
 )
@@ -76,7 +77,7 @@ type job struct {
 
 // Jobs holds the server's imports.
 type Jobs struct {
-	h   *domain.Handler
+	h   *handler.Handler
 	log *slog.Logger
 	now func() time.Time
 
@@ -86,7 +87,7 @@ type Jobs struct {
 }
 
 // New returns the imports run through h.
-func New(h *domain.Handler, log *slog.Logger, now func() time.Time) *Jobs {
+func New(h *handler.Handler, log *slog.Logger, now func() time.Time) *Jobs {
 	return &Jobs{h: h, log: log, now: now, jobs: map[string]*job{}}
 }
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
@@ -44,7 +44,7 @@ func newEnv(t *testing.T, cacheBytes int) *env {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
-	cmd := domain.NewHandler(store, nil)
+	cmd := handler.New(store, nil)
 	fakeHash := func(string) (string, error) { return "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", nil }
 	if _, err := demo.Seed(ctx, cmd, demo.Options{Password: "pw", HashPassword: fakeHash, Now: time.Now(),
 		AuditHead: read.AuditHead, CrossValidated: read.CrossValidated}); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
@@ -44,7 +45,7 @@ func (s *stage) mean() float64 {
 // checked is the follower's source with its checks timed (follow.go: one
 // round trip per ranking a command reads, unless it runs alone).
 type checked struct {
-	domain.FollowSource
+	handler.FollowSource
 	checks stage
 }
 
@@ -61,7 +62,7 @@ func (r *recorder) Append(ctx context.Context, expect []events.Expectation, evs 
 }
 
 // AppendReport and AppendSent record too: the handler appends through
-// them (domain.Store), alone and as chain links.
+// them (handler.Store), alone and as chain links.
 func (r *recorder) AppendReport(ctx context.Context, expect []events.Expectation, evs ...events.Event) (uint64, bool, error) {
 	defer r.appends.since(time.Now())
 	seq, retry, err := r.Store.AppendReport(ctx, expect, evs...)
@@ -76,7 +77,7 @@ func (r *recorder) AppendSent(ctx context.Context, expect []events.Expectation, 
 	return seq, retry, err
 }
 
-var _ domain.Store = (*recorder)(nil)
+var _ handler.Store = (*recorder)(nil)
 
 // keep records evs when their append succeeded.
 func (r *recorder) keep(err error, evs ...events.Event) {
@@ -135,7 +136,7 @@ func measureCommands(ctx context.Context, o *options, run int) (commandsResult, 
 		return res, err
 	}
 	defer rawf.close()
-	fh := domain.NewHandler(rawf.events, nil)
+	fh := handler.New(rawf.events, nil)
 	ffctx, stopRawFollow := context.WithCancel(ctx)
 	defer stopRawFollow()
 	go func() { _ = fh.Follow(ffctx, rawf.events) }()
@@ -257,41 +258,41 @@ const cycleCommands = 10
 // command appends one event (the quorum-reaching second approval, an
 // atomic batch, is left out so that sequential and raw compare one publish
 // each).
-func runCycles(ctx context.Context, h *domain.Handler, spec deskSpec, tag string, w, from, n int) error {
+func runCycles(ctx context.Context, h *handler.Handler, spec deskSpec, tag string, w, from, n int) error {
 	editor := domain.Actor{Name: fmt.Sprintf("%s-editor%d", spec.slug, 1+w%4), Roles: []string{domain.RoleEditor}}
 	reviewer := domain.Actor{Name: spec.slug + "-reviewer1", Roles: []string{domain.RoleReviewer}}
 	entry := fmt.Sprintf("platform-%05d", w)
 	id := func() string { return events.NewID(time.Now()) }
 	for k := from; k < from+n; k++ {
 		p := fmt.Sprintf("%s-w%02d-%05d", tag, w, k)
-		steps := []func() (domain.Result, error){
-			func() (domain.Result, error) {
+		steps := []func() (handler.Result, error){
+			func() (handler.Result, error) {
 				return h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id(), ID: p, Ranking: spec.slug, Entry: entry,
 					Title: "Rescore " + entry, Summary: "New prices this month."})
 			},
 		}
 		for e := 1; e <= 4; e++ {
-			steps = append(steps, func() (domain.Result, error) {
+			steps = append(steps, func() (handler.Result, error) {
 				return h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id(), Proposal: p, Claim: fmt.Sprintf("Claim %d", e),
 					SourceURL: fmt.Sprintf("https://example.com/%s/%s/%d", entry, p, e), Excerpt: deskExcerpt,
 					ObservedOn: "2026-02-01", ValidForDays: 180})
 			})
 		}
 		for c := 1; c <= 2; c++ {
-			steps = append(steps, func() (domain.Result, error) {
+			steps = append(steps, func() (handler.Result, error) {
 				return h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id(), Proposal: p, Criterion: fmt.Sprintf("c%d", c),
 					To: (k + c) % 11, Rationale: "Follows from the new price list.", Evidence: []string{fmt.Sprintf("e%d", c)}})
 			})
 		}
 		steps = append(steps,
-			func() (domain.Result, error) {
+			func() (handler.Result, error) {
 				return h.Submit(ctx, editor, domain.Submit{CommandID: id(), Proposal: p})
 			},
-			func() (domain.Result, error) {
+			func() (handler.Result, error) {
 				return h.CastVote(ctx, reviewer, domain.CastVote{CommandID: id(), Proposal: p, Revision: 1, Verdict: events.Approve,
 					VerifiedEvidence: []string{"e1", "e2", "e3", "e4"}})
 			},
-			func() (domain.Result, error) {
+			func() (handler.Result, error) {
 				return h.Withdraw(ctx, editor, domain.Withdraw{CommandID: id(), Proposal: p, Reason: "Superseded."})
 			})
 		for i, step := range steps {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
 )
@@ -73,7 +74,7 @@ func measureImport(ctx context.Context, o *options, run int) (importResult, erro
 	}
 	defer p.close()
 	rec := &recorder{Store: p.desk.events}
-	h := domain.NewHandler(rec, nil)
+	h := handler.New(rec, nil)
 	editor := domain.Actor{Name: "importer", Roles: []string{domain.RoleEditor}, Via: events.Via{Method: events.ViaCLI}}
 	start := time.Now()
 	f, err := rankfile.Decode(bytes.NewReader(raw))

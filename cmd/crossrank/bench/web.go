@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/server"
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
 )
@@ -21,7 +21,7 @@ import (
 type webServer struct {
 	url      string
 	read     *projections.Store
-	commands *domain.Handler
+	commands *handler.Handler
 	stop     func()
 }
 

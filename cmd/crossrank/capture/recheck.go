@@ -13,6 +13,7 @@ import (
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/nats-io/nats.go"
@@ -31,10 +32,10 @@ const RecheckConsumer = "recheck"
 const DefaultRecheckEvery = 24 * time.Hour
 
 // RecheckRecorder is what the re-check needs of the command handler
-// (*domain.Handler): an item's state, and the command recording a result.
+// (*handler.Handler): an item's state, and the command recording a result.
 type RecheckRecorder interface {
 	Proposal(ctx context.Context, id string) (*domain.Proposal, error)
-	RecordRecheck(ctx context.Context, a domain.Actor, c domain.RecordRecheck) (domain.Result, error)
+	RecordRecheck(ctx context.Context, a domain.Actor, c domain.RecordRecheck) (handler.Result, error)
 }
 
 // Sources lists the evidence items to re-check (*projections.Store does).

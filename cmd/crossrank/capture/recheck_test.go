@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -72,7 +73,7 @@ func (d *desk) rechecker(every time.Duration, items ...string) (stop func()) {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	r, err := capture.NewRechecker(nc, capture.RecheckConfig{Recorder: domain.NewHandler(d.env.Store, nil), Sources: ids(items),
+	r, err := capture.NewRechecker(nc, capture.RecheckConfig{Recorder: handler.New(d.env.Store, nil), Sources: ids(items),
 		Archive: archive, Fetcher: &capture.Fetcher{Allow: loopback, Timeout: 2 * time.Second}, Every: every,
 		Attempts: 2, Backoff: 10 * time.Millisecond, AckWait: 5 * time.Second})
 	if err != nil {
@@ -224,7 +225,7 @@ func TestRecheckScheduleSurvivesRestart(t *testing.T) {
 
 	page.set(200, "<p>third version</p>")
 	d.env = jstest.StartIn(t, d.env.Dir)
-	d.h = domain.NewHandler(d.env.Store, nil)
+	d.h = handler.New(d.env.Store, nil)
 	d.rechecker(2*time.Second, e1)
 	got := d.awaitDrift(e1, 2)
 	if c := got[1].(*events.EvidenceSourceChanged); c.SHA256 != hexSum("<p>third version</p>") {

@@ -13,6 +13,7 @@ import (
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/nats-io/nats.go"
@@ -28,11 +29,11 @@ const FilterSubject = events.SubjectPrefix + "proposal.*.evidence_added"
 const ConsumerName = "capture"
 
 // Recorder is what the worker needs of the command handler
-// (*domain.Handler): the proposal's state, and the command that records a
+// (*handler.Handler): the proposal's state, and the command that records a
 // capture.
 type Recorder interface {
 	Proposal(ctx context.Context, id string) (*domain.Proposal, error)
-	RecordCapture(ctx context.Context, a domain.Actor, c domain.RecordCapture) (domain.Result, error)
+	RecordCapture(ctx context.Context, a domain.Actor, c domain.RecordCapture) (handler.Result, error)
 }
 
 // WorkerConfig configures a Worker. Recorder and Archive are required; the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -27,14 +28,14 @@ var editor = domain.Actor{Name: "ed", Roles: []string{domain.RoleEditor}}
 type desk struct {
 	t   *testing.T
 	env *jstest.Env
-	h   *domain.Handler
+	h   *handler.Handler
 	n   int
 }
 
 func newDesk(t *testing.T) *desk {
 	t.Helper()
 	d := &desk{t: t, env: jstest.Start(t)}
-	d.h = domain.NewHandler(d.env.Store, nil)
+	d.h = handler.New(d.env.Store, nil)
 	ctx := context.Background()
 	jstest.DefineRanking(t, d.env.Store, events.RankingDefined{
 		Slug: "gpu", Title: events.Text{En: "GPU clouds"},
@@ -47,8 +48,8 @@ func newDesk(t *testing.T) *desk {
 	return d
 }
 
-func must(t *testing.T) func(domain.Result, error) {
-	return func(_ domain.Result, err error) {
+func must(t *testing.T) func(handler.Result, error) {
+	return func(_ handler.Result, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +124,7 @@ func (d *desk) worker(cfg capture.WorkerConfig) (archive *capture.Archive, stop 
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	cfg.Recorder = domain.NewHandler(d.env.Store, nil)
+	cfg.Recorder = handler.New(d.env.Store, nil)
 	if cfg.Fetcher == nil {
 		cfg.Fetcher = &capture.Fetcher{Allow: loopback, Timeout: 5 * time.Second}
 	}

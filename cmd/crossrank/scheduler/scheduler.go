@@ -31,6 +31,7 @@ import (
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/nats-io/nats.go"
@@ -49,10 +50,10 @@ const (
 )
 
 // Commands is what the scheduler needs of the command handler
-// (*domain.Handler).
+// (*handler.Handler).
 type Commands interface {
 	Edition(ctx context.Context, ranking string) (*domain.Edition, error)
-	FireSchedule(ctx context.Context, c domain.FireSchedule) (domain.Result, error)
+	FireSchedule(ctx context.Context, c domain.FireSchedule) (handler.Result, error)
 }
 
 // PublishContext is what firing needs of the read models

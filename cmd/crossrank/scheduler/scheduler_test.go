@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -23,7 +24,7 @@ type env struct {
 	t    *testing.T
 	ctx  context.Context
 	js   *jstest.Env
-	cmd  *domain.Handler
+	cmd  *handler.Handler
 	read *projections.Store
 }
 
@@ -39,7 +40,7 @@ func start(t *testing.T) *env {
 	runCtx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = read.Run(runCtx, js.Store, nil) })
-	e := &env{t: t, ctx: ctx, js: js, cmd: domain.NewHandler(js.Store, nil), read: read}
+	e := &env{t: t, ctx: ctx, js: js, cmd: handler.New(js.Store, nil), read: read}
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: "unused", Now: time.Now(), AuditHead: read.AuditHead,
 		CrossValidated: read.CrossValidated,
 		HashPassword:   func(string) (string, error) { return "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", nil }}); err != nil {

@@ -11,7 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 
-	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/desk"
@@ -24,7 +24,7 @@ import (
 // working zero value, noted on the field.
 type Config struct {
 	// Events is the event store the commands load from and append to.
-	Events domain.Store
+	Events handler.Store
 	// Read is the read models the pages query and commands wait for.
 	Read *projections.Store
 	// Logger receives request logs; nil: slog.Default().
@@ -59,7 +59,7 @@ type Server struct {
 	// Commands runs the domain's commands, counting its appends in the
 	// metrics: every door (the site, the API, the command line through the
 	// control socket, the workers) goes through it.
-	Commands *domain.Handler
+	Commands *handler.Handler
 	// Web is the site, the desk and the API.
 	Web *web.Server
 	// HTTP serves Web on Config.Addr.
@@ -78,7 +78,7 @@ func New(cfg Config) (*Server, error) {
 	// stream's end.
 	metrics := web.NewMetrics(cfg.Registry)
 	metrics.SetStream(cfg.Events)
-	s := &Server{Commands: domain.NewHandler(cfg.Events, nil, domain.WithHooks(metrics.HandlerHooks()))}
+	s := &Server{Commands: handler.New(cfg.Events, nil, handler.WithHooks(metrics.HandlerHooks()))}
 	var err error
 	s.Web, err = web.New(web.Config{
 		Commands: s.Commands, Read: cfg.Read, Verify: cfg.Verify, Logger: cfg.Logger, SessionKeys: cfg.SessionKeys,

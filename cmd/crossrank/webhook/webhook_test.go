@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/cmd/crossrank/webhook"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -121,14 +122,14 @@ type world struct {
 	t   *testing.T
 	ctx context.Context
 	env *jstest.Env
-	cmd *domain.Handler
+	cmd *handler.Handler
 }
 
 func newWorld(t *testing.T) *world {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	env := jstest.Start(t)
-	w := &world{t: t, ctx: ctx, env: env, cmd: domain.NewHandler(env.Store, nil)}
+	w := &world{t: t, ctx: ctx, env: env, cmd: handler.New(env.Store, nil)}
 	hash := func(string) (string, error) { return "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", nil }
 	if _, err := demo.Seed(ctx, w.cmd, demo.Options{Password: "pw", HashPassword: hash, Now: time.Now()}); err != nil {
 		t.Fatal(err)
