@@ -91,7 +91,7 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 	})
 	defer func() { stopRunner(); wg.Wait() }()
 	// Commands read rankings and editions from states kept current by the
-	// stream (domain/follow.go); while it is not running they read the
+	// stream (domain/handler/follow.go); while it is not running they read the
 	// store directly, as before.
 	wg.Go(func() {
 		if err := e.commands.Follow(runCtx, e.events); err != nil && runCtx.Err() == nil {

@@ -172,7 +172,7 @@ func (h *Handler) appendChained(ctx context.Context, expect []events.Expectation
 // decided again on the fast path, in a new chain, a few times
 // (chainRetries) before it takes the check: a write by another process
 // keeps failing it.
-var errChainBroken = errors.New("domain: chained append refused")
+var errChainBroken = errors.New("handler: chained append refused")
 
 const chainRetries = 2
 

@@ -121,7 +121,7 @@ func (f *follower) apply(seq uint64, ev *events.Event) error {
 }
 
 // errNotFollowed: the follower cannot answer; read the store directly.
-var errNotFollowed = errors.New("domain: not followed")
+var errNotFollowed = errors.New("handler: not followed")
 
 // read returns current snapshots of aggs (all of one ranking's followed
 // kinds), or errNotFollowed when the store must be read directly.

@@ -154,7 +154,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			return Result{}, err
 		}
 		if ev.Kind() != ch.Aggregate.Kind {
-			return Result{}, fmt.Errorf("domain: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
+			return Result{}, fmt.Errorf("handler: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
 		}
 		ev.CorrelationID, ev.CausationID = first, c.commandID
 		ev.AuthVia = c.actor.Via.String()
@@ -163,7 +163,7 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 			seen[ch.Aggregate] = true
 			e, ok := st[ch.Aggregate]
 			if !ok || !slices.Contains(writes, ch.Aggregate) {
-				return Result{}, fmt.Errorf("domain: decision wrote %s, which the command did not lock", ch.Aggregate)
+				return Result{}, fmt.Errorf("handler: decision wrote %s, which the command did not lock", ch.Aggregate)
 			}
 			expect = append(expect, events.Expectation{Aggregate: ch.Aggregate, LastSeq: e.seq})
 		}
@@ -249,8 +249,8 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 // errFastMissed: the follower's fast path did not hold (something else was
 // stored meanwhile, or the decision refused); run decides again after the
 // follower's check, at once.
-var errFastMissed = errors.New("domain: decide again after the follower's check")
+var errFastMissed = errors.New("handler: decide again after the follower's check")
 
 // errDecideAgain: attempt refused or found nothing to do on a cached state;
 // run decides again on the stored one.
-var errDecideAgain = errors.New("domain: decide again on the stored state")
+var errDecideAgain = errors.New("handler: decide again on the stored state")
