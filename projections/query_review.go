@@ -98,7 +98,11 @@ func (s *Store) ReviewQueue(ctx context.Context, f ReviewFilter) (ReviewPage, er
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
 	from := ` FROM proposals p LEFT JOIN entries e ON e.ranking=p.ranking AND e.slug=p.entry`
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*)`+from+where, args...).Scan(&page.Total); err != nil {
+	counted := from
+	if f.Category == "" {
+		counted = ` FROM proposals p` // the entry is read for its category alone
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*)`+counted+where, args...).Scan(&page.Total); err != nil {
 		return page, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT `+proposalCols+`, coalesce(e.category, '')`+from+where+

@@ -59,9 +59,9 @@ func SearchText(q string) string {
 // Search returns one page of the documents matching q, in key order, and
 // how many match in all. An empty query matches nothing.
 //
-// The candidates are the documents holding the query's rarest bigram (one
-// index range; every bigram of a match is in it, so the rarest bounds the
-// work best), and instr then checks the whole substring on those only. A
+// The candidates are the documents holding one rare bigram of the query
+// (one index range: every bigram of a match is in it, so a rare one bounds
+// the work), and instr then checks the whole substring on those only. A
 // one-character query reads the range of bigrams starting with it. The
 // page and the total come from one statement (a window count), read again
 // alone only when the page is past the last hit.
@@ -100,10 +100,12 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, int, er
 	return out, total, err
 }
 
-// rareCap bounds the count of a bigram's documents when choosing the
-// rarest: past it, a bigram is common and which of two common ones is
-// rarer matters little.
-const rareCap = 2000
+// rareEnough is the number of documents under which a bigram's are few
+// enough to check each: the first such bigram of the query is taken, and
+// no bigram's documents are counted past it. When every bigram is
+// commoner, the query matches many documents anyway, and which bigram's
+// documents are checked matters little.
+const rareEnough = 64
 
 // searchWhere is the condition on search_docs d that q asks for, and its
 // arguments; "" when q matches nothing.
@@ -122,18 +124,21 @@ func (s *Store) searchWhere(ctx context.Context, q SearchQuery) (string, []any, 
 		sub = "SELECT DISTINCT doc FROM search_grams WHERE kind = ? AND gram BETWEEN ? AND ?"
 		args = append(args, int64(r)<<gramShift, int64(r)<<gramShift|(1<<gramShift-1))
 	} else {
-		rarest, fewest := grams[0], rareCap+1
+		rarest, fewest := grams[0], rareEnough+1
 		for _, g := range grams {
 			var n int
 			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM search_grams WHERE kind = ? AND gram = ? LIMIT ?)",
-				q.Kind, g, rareCap).Scan(&n); err != nil {
+				q.Kind, g, rareEnough).Scan(&n); err != nil {
 				return "", nil, err
+			}
+			if n == 0 {
+				return "", nil, nil
 			}
 			if n < fewest {
 				rarest, fewest = g, n
 			}
-			if n == 0 {
-				return "", nil, nil
+			if n < rareEnough {
+				break
 			}
 		}
 		sub = "SELECT doc FROM search_grams WHERE kind = ? AND gram = ?"
