@@ -13,11 +13,11 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 	switch d := ev.Data.(type) {
 	case *events.RankingDefined:
 		a.ranking = d.Slug
-		a.en, a.zh = "Defined ranking "+d.Title.In("en"), "创建榜单「"+d.Title.In("zh")+"」"
+		a.say("ranking_defined", "title", d.Title)
 		return p.saveRanking(s.(*domain.Ranking), ev)
 	case *events.WeightsSet:
 		a.ranking = ev.Subject
-		a.en, a.zh = "Set criteria weights", "调整评分维度权重"
+		a.say("weights_set")
 		a.after = jsonText(d.Weights)
 		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
 			return err
@@ -25,16 +25,14 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		return p.rerank(ev.Subject)
 	case *events.ScenariosSet:
 		a.ranking = ev.Subject
-		a.en, a.zh = fmt.Sprintf("Set %d scenarios and %d needs-filters", len(d.Scenarios), len(d.Filters)),
-			fmt.Sprintf("设置 %d 个场景与 %d 个需求筛选", len(d.Scenarios), len(d.Filters))
+		a.say("scenarios_set", "scenarios", len(d.Scenarios), "filters", len(d.Filters))
 		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
 			return err
 		}
 		return p.rerank(ev.Subject)
 	case *events.MethodologyPublished:
 		a.ranking, a.proposal = d.Slug, d.Proposal
-		a.en, a.zh = fmt.Sprintf("Edition %d publishes the methodology of “%s” (%d changes)", d.Edition, d.Methodology.Title.In("en"), len(d.Changes)),
-			fmt.Sprintf("第 %d 期发布「%s」的方法论（%d 处变更）", d.Edition, d.Methodology.Title.In("zh"), len(d.Changes))
+		a.say("methodology_published", "edition", d.Edition, "title", d.Methodology.Title, "changes", len(d.Changes))
 		a.after = domain.MethodologyHash(d.Methodology)
 		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
 			return err
@@ -48,7 +46,7 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		return nil
 	case *events.ConflictDeclared:
 		a.ranking, a.entry = ev.Subject, d.Entry
-		a.en, a.zh = "Declared a conflict of interest: "+d.Reason, "申报利益冲突："+d.Reason
+		a.say("conflict_declared", "reason", d.Reason)
 		a.after = d.Reason
 		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
 			return err
@@ -58,7 +56,7 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		return p.projectSchedule(ev, s.(*domain.Edition), a)
 	case *events.EntryCreated:
 		a.ranking, a.entry, a.proposal = d.Ranking, d.Slug, d.Proposal
-		a.en, a.zh = "Registered entry "+d.Name.In("en"), "登记条目「"+d.Name.In("zh")+"」"
+		a.say("entry_created", "name", d.Name)
 		return p.exec(`INSERT INTO entries(ranking, slug, name_zh, name_en, category, website, desc_zh, desc_en,
 			created_by_proposal, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 			d.Ranking, d.Slug, d.Name.Zh, d.Name.En, d.Category, d.Website, d.Description.Zh, d.Description.En,
@@ -69,14 +67,12 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		if d.Size != nil {
 			n = d.Size.Proposals
 		}
-		a.en, a.zh = fmt.Sprintf("Published edition %d with %d proposals", d.Number, n),
-			fmt.Sprintf("发布第 %d 期，包含 %d 个提案", d.Number, n)
+		a.say("edition_published", "edition", d.Number, "proposals", n)
 		a.after = d.SnapshotHash
 		return p.publish(ev, d, s.(*domain.Edition))
 	case *events.EditionPartRecorded:
 		a.ranking = ev.Subject
-		a.en, a.zh = fmt.Sprintf("Recorded part %d of edition %d (%d proposals, %d changes)", d.Part, d.Number, len(d.Proposals), len(d.Changes)),
-			fmt.Sprintf("记录第 %d 期的第 %d 部分（%d 个提案，%d 处变更）", d.Number, d.Part, len(d.Proposals), len(d.Changes))
+		a.say("edition_part_recorded", "part", d.Part, "edition", d.Number, "proposals", len(d.Proposals), "changes", len(d.Changes))
 		return p.part(ev, d, s.(*domain.Edition))
 	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
 		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet,
@@ -84,22 +80,19 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		return p.projectUser(ev, s.(*domain.User), a)
 	case *events.WebhookDelivered:
 		a.ranking = d.Ranking
-		a.en, a.zh = fmt.Sprintf("Webhook delivered edition %d to %s (HTTP %d)", d.Edition, d.URL, d.Status),
-			fmt.Sprintf("Webhook 已推送第 %d 期至 %s（HTTP %d）", d.Edition, d.URL, d.Status)
+		a.say("webhook_delivered", "edition", d.Edition, "url", d.URL, "status", d.Status)
 		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at, webhook)
 			VALUES (?,?,?,?,1,?,?,'',?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Status, d.Attempts, ts(ev.Time), ev.Subject)
 	case *events.WebhookFailed:
 		a.ranking = d.Ranking
-		a.en, a.zh = fmt.Sprintf("Webhook delivery of edition %d to %s failed: %s", d.Edition, d.URL, d.Error),
-			fmt.Sprintf("Webhook 推送第 %d 期至 %s 失败：%s", d.Edition, d.URL, d.Error)
+		a.say("webhook_failed", "edition", d.Edition, "url", d.URL, "error", d.Error)
 		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at, webhook)
 			VALUES (?,?,?,?,0,0,?,?,?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Attempt, d.Error, ts(ev.Time), ev.Subject)
 	case *events.WebhookRedeliveryRequested:
 		// The audit line is the whole record: the delivery's row comes
 		// with the sender's answer.
 		a.ranking = d.Ranking
-		a.en, a.zh = fmt.Sprintf("Asked webhook %s to deliver edition %d again", ev.Subject, d.Edition),
-			fmt.Sprintf("请求 Webhook %s 重新推送第 %d 期", ev.Subject, d.Edition)
+		a.say("webhook_redelivery", "webhook", ev.Subject, "edition", d.Edition)
 		return nil
 	}
 	if ev.Kind() == events.KindProposal {

@@ -13,23 +13,21 @@ import (
 // proposal's summary row, including its quorum state.
 func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *auditRow) error {
 	a.ranking, a.entry, a.proposal = pr.Ranking, pr.Entry, pr.ID
-	title := pr.Title
 	switch d := ev.Data.(type) {
 	case *events.ProposalOpened:
-		a.en, a.zh = "Opened proposal “"+title+"”", "发起提案「"+title+"」"
+		a.say("proposal_opened", "title", pr.Title)
 		if err := p.exec(`INSERT INTO revisions VALUES (?,?,?,?,?)`, pr.ID, 1, ev.Actor, ts(ev.Time), ""); err != nil {
 			return err
 		}
 		if d.Proposed != nil { // the rows of a MethodologyProposed of its own
-			en, zh := methodologyProposedText(d.Proposed)
-			a.en, a.zh = a.en+"; "+lowerFirst(en), a.zh+"；"+zh
+			a.say("proposal_opened_methodology", "title", pr.Title, "methodology", d.Proposed.Methodology.Title)
 			a.after = domain.MethodologyHash(d.Proposed.Methodology)
 			if err := p.saveMethodologyProposal(pr); err != nil {
 				return err
 			}
 		}
 	case *events.EvidenceAdded:
-		a.en, a.zh = fmt.Sprintf("Added evidence %s: %s", d.EvidenceID, d.Claim), fmt.Sprintf("添加证据 %s：%s", d.EvidenceID, d.Claim)
+		a.say("evidence_added", "evidence", d.EvidenceID, "claim", d.Claim)
 		var stale any
 		if d.ValidForDays > 0 {
 			if obs, err := time.Parse(time.DateOnly, d.ObservedOn); err == nil {
@@ -43,13 +41,12 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			return err
 		}
 	case *events.EvidenceRemoved:
-		a.en, a.zh = "Removed evidence "+d.EvidenceID, "移除证据 "+d.EvidenceID
+		a.say("evidence_removed", "evidence", d.EvidenceID)
 		if err := p.exec(`UPDATE evidence SET removed_revision=? WHERE proposal=? AND evidence_id=?`, d.Revision, pr.ID, d.EvidenceID); err != nil {
 			return err
 		}
 	case *events.EvidenceCaptured:
-		a.en, a.zh = fmt.Sprintf("Captured the source of %s (HTTP %d, %d bytes)", d.EvidenceID, d.Status, d.Size),
-			fmt.Sprintf("存档证据 %s 的来源（HTTP %d，%d 字节）", d.EvidenceID, d.Status, d.Size)
+		a.say("evidence_captured", "evidence", d.EvidenceID, "status", d.Status, "bytes", d.Size)
 		a.after = d.SHA256
 		// The first result stands, as in domain.Proposal: a second one
 		// another writer stored changes no row.
@@ -64,8 +61,7 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			return err
 		}
 	case *events.EvidenceCaptureFailed:
-		a.en, a.zh = fmt.Sprintf("Could not capture the source of %s: %s", d.EvidenceID, d.Reason),
-			fmt.Sprintf("未能存档证据 %s 的来源：%s", d.EvidenceID, d.Reason)
+		a.say("evidence_capture_failed", "evidence", d.EvidenceID, "reason", d.Reason)
 		a.after = d.Reason
 		if err := p.exec(`UPDATE evidence SET capture_state='failed', capture_reason=?, capture_at=?
 			WHERE proposal=? AND evidence_id=? AND capture_state='none'`, d.Reason, d.At, pr.ID, d.EvidenceID); err != nil {
@@ -75,12 +71,11 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			return err
 		}
 	case *events.EvidenceSourceChanged:
-		quote, quoteZh := "the quote is still there", "引文仍在"
-		if !d.QuoteFound {
-			quote, quoteZh = "the quote is not found", "引文已找不到"
+		if d.QuoteFound {
+			a.say("source_changed_quote_found", "evidence", d.EvidenceID)
+		} else {
+			a.say("source_changed_quote_lost", "evidence", d.EvidenceID)
 		}
-		a.en, a.zh = fmt.Sprintf("The source of %s changed since its capture; %s", d.EvidenceID, quote),
-			fmt.Sprintf("证据 %s 的来源自存档后已变更；%s", d.EvidenceID, quoteZh)
 		a.after = d.SHA256
 		if err := p.exec(`UPDATE evidence SET drift_state='changed', drift_sha256=?, drift_status=?, drift_quote_found=?,
 			drift_quote_checked=?, drift_reason='', drift_at=?, drift_tick=? WHERE proposal=? AND evidence_id=?`,
@@ -91,8 +86,7 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			return err
 		}
 	case *events.EvidenceSourceDead:
-		a.en, a.zh = fmt.Sprintf("The source of %s is gone: %s", d.EvidenceID, d.Reason),
-			fmt.Sprintf("证据 %s 的来源已失效：%s", d.EvidenceID, d.Reason)
+		a.say("source_dead", "evidence", d.EvidenceID, "reason", d.Reason)
 		a.after = d.Reason
 		// The version last seen stays in drift_sha256, as in domain.Evidence.
 		if err := p.exec(`UPDATE evidence SET drift_state='dead', drift_sha256=CASE WHEN drift_sha256='' THEN capture_sha256 ELSE drift_sha256 END,
@@ -104,33 +98,33 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			return err
 		}
 	case *events.MethodologyProposed:
-		a.en, a.zh = methodologyProposedText(d)
+		a.say("methodology_proposed", "methodology", d.Methodology.Title)
 		a.after = domain.MethodologyHash(d.Methodology)
 		if err := p.saveMethodologyProposal(pr); err != nil {
 			return err
 		}
 	case *events.ScoreChangeProposed:
-		a.en, a.zh = fmt.Sprintf("Proposed score %s → %d", d.Criterion, d.To), fmt.Sprintf("提议评分 %s → %d", d.Criterion, d.To)
+		a.say("score_proposed", "criterion", d.Criterion, "to", d.To)
 		a.before, a.after = scoreText(d.From), fmt.Sprint(d.To)
 		to := d.To
 		if err := p.saveChange(pr.ID, "score:"+d.Criterion, d.Revision, d.From, &to, nil, nil, true, d.Rationale, d.Evidence); err != nil {
 			return err
 		}
 	case *events.AttributeChangeProposed:
-		a.en, a.zh = "Proposed attribute "+d.Attribute, "提议属性 "+d.Attribute
+		a.say("attribute_proposed", "attribute", d.Attribute)
 		a.before, a.after = jsonText(nonNil(d.From)), jsonText(nonNil(d.To))
 		if err := p.saveChange(pr.ID, "attr:"+d.Attribute, d.Revision, nil, nil, d.From, d.To, false, d.Rationale, d.Evidence); err != nil {
 			return err
 		}
 	case *events.ChangeRemoved:
-		a.en, a.zh = "Removed change "+d.Target, "移除变更 "+d.Target
+		a.say("change_removed", "target", d.Target)
 		if err := p.exec(`DELETE FROM changes WHERE proposal=? AND target=?`, pr.ID, d.Target); err != nil {
 			return err
 		}
 	case *events.ProposalSubmitted:
-		a.en, a.zh = fmt.Sprintf("Submitted revision %d for review", d.Revision), fmt.Sprintf("提交第 %d 版送审", d.Revision)
+		a.say("proposal_submitted", "revision", d.Revision)
 	case *events.ProposalRevised:
-		a.en, a.zh = fmt.Sprintf("Opened revision %d", d.Revision), fmt.Sprintf("开始第 %d 版修订", d.Revision)
+		a.say("proposal_revised", "revision", d.Revision)
 		if err := p.exec(`INSERT INTO revisions VALUES (?,?,?,?,?)`, pr.ID, d.Revision, ev.Actor, ts(ev.Time), d.Note); err != nil {
 			return err
 		}
@@ -149,8 +143,14 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			}
 		}
 	case *events.VoteCast:
-		verdictZh := map[string]string{events.Approve: "赞成", events.Reject: "否决"}[d.Verdict]
-		a.en, a.zh = fmt.Sprintf("Voted %s on revision %d", d.Verdict, d.Revision), fmt.Sprintf("对第 %d 版投票：%s", d.Revision, verdictZh)
+		switch t := d.Transition; {
+		case t.CrossValidated != nil:
+			a.say("vote_cast_cross_validated", "verdict", d.Verdict, "revision", d.Revision, "validated", t.CrossValidated.Revision)
+		case t.ReturnedToReview != nil:
+			a.say("vote_cast_returned", "verdict", d.Verdict, "revision", d.Revision, "return_reason", t.ReturnedToReview.Reason)
+		default:
+			a.say("vote_cast", "verdict", d.Verdict, "revision", d.Revision)
+		}
 		a.after = d.Verdict
 		if err := p.exec(`UPDATE votes INDEXED BY votes_proposal SET current=0 WHERE proposal=? AND voter=? AND current=1`, pr.ID, ev.Actor); err != nil {
 			return err
@@ -160,25 +160,30 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 			jsonText(nonNil(d.VerifiedEvidence)), d.Comment, ts(ev.Time)); err != nil {
 			return err
 		}
-		transitionText(a, d.Transition)
 	case *events.VetoDismissed:
-		a.en, a.zh = "Dismissed the veto of "+d.Voter+": "+d.Reason, "驳回 "+d.Voter+" 的否决："+d.Reason
+		switch t := d.Transition; {
+		case t.CrossValidated != nil:
+			a.say("veto_dismissed_cross_validated", "voter", d.Voter, "reason", d.Reason, "validated", t.CrossValidated.Revision)
+		case t.ReturnedToReview != nil:
+			a.say("veto_dismissed_returned", "voter", d.Voter, "reason", d.Reason, "return_reason", t.ReturnedToReview.Reason)
+		default:
+			a.say("veto_dismissed", "voter", d.Voter, "reason", d.Reason)
+		}
 		if err := p.exec(`UPDATE votes INDEXED BY votes_proposal SET dismissed_by=?, dismiss_reason=?
 			WHERE proposal=? AND voter=? AND current=1`,
 			ev.Actor, d.Reason, pr.ID, d.Voter); err != nil {
 			return err
 		}
-		transitionText(a, d.Transition)
 	case *events.ProposalCrossValidated:
-		transitionText(a, events.Transition{CrossValidated: d})
+		a.say("cross_validated", "validated", d.Revision)
 	case *events.ProposalReturnedToReview:
-		transitionText(a, events.Transition{ReturnedToReview: d})
+		a.say("returned_to_review", "return_reason", d.Reason)
 	case *events.ProposalPublished:
-		a.en, a.zh = fmt.Sprintf("Published in edition %d", d.Edition), fmt.Sprintf("收录于第 %d 期", d.Edition)
+		a.say("proposal_published", "edition", d.Edition)
 	case *events.ProposalRejected:
-		a.en, a.zh = "Rejected: "+d.Reason, "驳回："+d.Reason
+		a.say("proposal_rejected", "reason", d.Reason)
 	case *events.ProposalWithdrawn:
-		a.en, a.zh = "Withdrawn", "撤回"
+		a.say("proposal_withdrawn")
 	case *events.ReviewersRequested, *events.CommentAdded, *events.CommentResolved:
 		if err := p.projectWorkflow(ev, pr, a); err != nil {
 			return err
@@ -214,51 +219,6 @@ func (p *projector) saveMethodologyProposal(pr *domain.Proposal) error {
 	return p.exec(`INSERT INTO methodology_proposals VALUES (?,?,?,?,?,?) ON CONFLICT(proposal) DO UPDATE SET
 		revision=excluded.revision, base=excluded.base, rationale=excluded.rationale, methodology=excluded.methodology,
 		changes=excluded.changes`, pr.ID, pr.Revision, m.Base, m.Rationale, jsonText(m.Methodology), jsonText(changes))
-}
-
-// transitionText words a change of status for the audit trail: alone for
-// the separate event of older histories, after the vote's (or dismissed
-// veto's) own words when the event carries it (events.Transition).
-func transitionText(a *auditRow, t events.Transition) {
-	var en, zh string
-	switch {
-	case t.CrossValidated != nil:
-		en, zh = fmt.Sprintf("Cross-validated revision %d", t.CrossValidated.Revision),
-			fmt.Sprintf("第 %d 版完成交叉验证", t.CrossValidated.Revision)
-	case t.ReturnedToReview != nil:
-		en, zh = "Returned to review ("+t.ReturnedToReview.Reason+")", "退回审核（"+reasonZh(t.ReturnedToReview.Reason)+"）"
-	default:
-		return
-	}
-	if a.en == "" {
-		a.en, a.zh = en, zh
-		return
-	}
-	a.en, a.zh = a.en+"; "+lowerFirst(en), a.zh+"；"+zh
-}
-
-// methodologyProposedText words a proposed methodology for the audit trail.
-func methodologyProposedText(d *events.MethodologyProposed) (en, zh string) {
-	return "Proposed the methodology “" + d.Methodology.Title.In("en") + "”", "提议方法论「" + d.Methodology.Title.In("zh") + "」"
-}
-
-// lowerFirst lower-cases the first letter of an English clause that
-// follows another in one sentence.
-func lowerFirst(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return s
-	}
-	return string(s[0]+'a'-'A') + s[1:]
-}
-
-func reasonZh(r string) string {
-	switch r {
-	case "veto":
-		return "有否决票"
-	case "baseline_changed":
-		return "基准值已被新一期改变"
-	}
-	return r
 }
 
 func (p *projector) saveChange(id, target string, rev int, fromS, toS *int, fromT, toT []string, isScore bool, rationale string, ev []string) error {

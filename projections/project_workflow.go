@@ -2,7 +2,6 @@ package projections
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
@@ -13,7 +12,7 @@ import (
 func (p *projector) projectWorkflow(ev events.Event, pr *domain.Proposal, a *auditRow) error {
 	switch d := ev.Data.(type) {
 	case *events.ReviewersRequested:
-		a.en, a.zh = "Requested reviews from "+strings.Join(d.Reviewers, ", "), "邀请审核："+strings.Join(d.Reviewers, "、")
+		a.say("reviewers_requested", "reviewers", nonNil(d.Reviewers))
 		for _, r := range d.Reviewers {
 			if err := p.exec(`INSERT INTO proposal_reviewers VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
 				pr.ID, r, ev.Actor, ts(ev.Time), ev.Sequence); err != nil {
@@ -24,7 +23,7 @@ func (p *projector) projectWorkflow(ev events.Event, pr *domain.Proposal, a *aud
 			}
 		}
 	case *events.CommentAdded:
-		a.en, a.zh = fmt.Sprintf("Commented (%s)", d.CommentID), fmt.Sprintf("发表评论（%s）", d.CommentID)
+		a.say("comment_added", "comment", d.CommentID)
 		a.after = d.Body
 		if err := p.exec(`INSERT INTO comments(proposal, comment_id, revision, on_target, reply_to, body, author, at, seq)
 			VALUES (?,?,?,?,?,?,?,?,?)`, pr.ID, d.CommentID, d.Revision, d.On, d.ReplyTo, d.Body, ev.Actor, ts(ev.Time), ev.Sequence); err != nil {
@@ -47,7 +46,7 @@ func (p *projector) projectWorkflow(ev events.Event, pr *domain.Proposal, a *aud
 			}
 		}
 	case *events.CommentResolved:
-		a.en, a.zh = "Resolved comment "+d.CommentID, "评论 "+d.CommentID+" 已解决"
+		a.say("comment_resolved", "comment", d.CommentID)
 		if err := p.exec(`UPDATE comments SET resolved_by=?, resolved_at=? WHERE proposal=? AND comment_id=?`,
 			ev.Actor, ts(ev.Time), pr.ID, d.CommentID); err != nil {
 			return err
@@ -119,19 +118,17 @@ func (p *projector) projectSchedule(ev events.Event, ed *domain.Edition, a *audi
 	a.ranking = ev.Subject
 	switch d := ev.Data.(type) {
 	case *events.EditionScheduled:
-		a.en, a.zh = fmt.Sprintf("Scheduled an edition of %d proposals for %s", len(d.Proposals), d.At),
-			fmt.Sprintf("定时于 %s 发布包含 %d 个提案的一期", d.At, len(d.Proposals))
+		a.say("edition_scheduled", "proposals", len(d.Proposals), "at", d.At)
 		a.after = d.SnapshotHash
 		return p.exec(`INSERT INTO schedules(ranking, id, at, by_user, proposals, preview_hash, snapshot_hash, note, state,
 			scheduled_at, updated_at, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, ev.Subject, d.Schedule, d.At, ev.Actor,
 			jsonText(d.Proposals), d.PreviewHash, d.SnapshotHash, d.Note, domain.SchedulePending, ts(ev.Time), ts(ev.Time), ev.Sequence)
 	case *events.EditionScheduleCanceled:
-		a.en, a.zh = "Canceled the scheduled edition "+d.Schedule, "取消定时发布 "+d.Schedule
+		a.say("schedule_canceled", "schedule", d.Schedule)
 		return p.exec(`UPDATE schedules SET state=?, detail=?, updated_at=?, seq=? WHERE ranking=? AND id=?`,
 			domain.ScheduleCanceled, d.Reason, ts(ev.Time), ev.Sequence, ev.Subject, d.Schedule)
 	case *events.EditionScheduleFailed:
-		a.en, a.zh = fmt.Sprintf("The scheduled edition %s did not publish: %s", d.Schedule, d.Code),
-			fmt.Sprintf("定时发布 %s 未能发布：%s", d.Schedule, d.Code)
+		a.say("schedule_failed", "schedule", d.Schedule, "code", d.Code)
 		a.after = d.Code
 		if err := p.exec(`UPDATE schedules SET state=?, code=?, detail=?, updated_at=?, seq=? WHERE ranking=? AND id=?`,
 			domain.ScheduleFailed, d.Code, d.Detail, ts(ev.Time), ev.Sequence, ev.Subject, d.Schedule); err != nil {

@@ -97,7 +97,7 @@ func insertSQL(into string, columns, rows int, upsert ...string) string {
 
 // auditInto names the audit columns in the order apply collects them.
 const (
-	auditInto    = "audit(seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh, before, after, ranking, entry, proposal, hash, authvia)"
+	auditInto    = "audit(seq, at, actor, kind, aggregate, type, event_id, msg, args, before, after, ranking, entry, proposal, hash, authvia)"
 	auditColumns = 16
 )
 
@@ -229,7 +229,10 @@ func (p *projector) apply(ev events.Event, head string) error {
 	// evidence_added.v1 events, from logs older than evidence v2, read
 	// differently, and `crossrank verify` lists them until `crossrank
 	// rebuild`: the row does not hold what a migration would need to tell.)
-	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.StoredType, ev.ID, a.en, a.zh,
+	if a.args == "" {
+		a.args = "{}"
+	}
+	p.audit = append(p.audit, ev.Sequence, ts(ev.Time), ev.Actor, a.kind, a.aggregate, ev.StoredType, ev.ID, a.msg, a.args,
 		a.before, a.after, a.ranking, a.entry, a.proposal, p.head, ev.AuthVia)
 	return nil
 }
@@ -238,7 +241,7 @@ func (p *projector) apply(ev events.Event, head string) error {
 type auditRow struct {
 	ev                       events.Event
 	kind, aggregate          string
-	en, zh                   string
+	msg, args                string // what the event did: a message id and its arguments as JSON (say)
 	before, after            string
 	ranking, entry, proposal string
 }

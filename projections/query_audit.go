@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -53,14 +54,17 @@ type AuditRow struct {
 	Aggregate string    `json:"aggregate"`
 	Type      string    `json:"type"` // as stored (the type its hash covers): v1 and v2 of an event both appear
 	EventID   string    `json:"event_id"`
-	SummaryEn string    `json:"summary_en"`
-	SummaryZh string    `json:"summary_zh"`
-	Before    string    `json:"before"`
-	After     string    `json:"after"`
-	Ranking   string    `json:"ranking"`
-	Entry     string    `json:"entry"`
-	Proposal  string    `json:"proposal"`
-	Hash      string    `json:"hash"`
+	// Msg and Args say what the event did: a message id (AuditMessages
+	// lists them) and its named arguments, a JSON object; web/i18n words
+	// them (i18n.AuditLine).
+	Msg      string          `json:"msg"`
+	Args     json.RawMessage `json:"args"`
+	Before   string          `json:"before"`
+	After    string          `json:"after"`
+	Ranking  string          `json:"ranking"`
+	Entry    string          `json:"entry"`
+	Proposal string          `json:"proposal"`
+	Hash     string          `json:"hash"`
 	// AuthVia is how the actor signed in, the event's ce-authvia attribute
 	// as stored (events.ParseVia reads it); "" for older events.
 	AuthVia string `json:"authvia"`
@@ -162,7 +166,7 @@ func (f AuditFilter) limit() int {
 	return f.Limit
 }
 
-const auditCols = `seq, at, actor, kind, aggregate, type, event_id, summary_en, summary_zh,
+const auditCols = `seq, at, actor, kind, aggregate, type, event_id, msg, args,
 	before, after, ranking, entry, proposal, hash, authvia`
 
 // Audit returns one page of the rows matching f, newest first.
@@ -270,12 +274,13 @@ func (s *Store) auditRows(ctx context.Context, where string, args ...any) ([]Aud
 	var out []AuditRow
 	for rows.Next() {
 		var r AuditRow
-		var at string
-		if err := rows.Scan(&r.Seq, &at, &r.Actor, &r.Kind, &r.Aggregate, &r.Type, &r.EventID, &r.SummaryEn,
-			&r.SummaryZh, &r.Before, &r.After, &r.Ranking, &r.Entry, &r.Proposal, &r.Hash, &r.AuthVia); err != nil {
+		var at, args string
+		if err := rows.Scan(&r.Seq, &at, &r.Actor, &r.Kind, &r.Aggregate, &r.Type, &r.EventID, &r.Msg,
+			&args, &r.Before, &r.After, &r.Ranking, &r.Entry, &r.Proposal, &r.Hash, &r.AuthVia); err != nil {
 			return nil, err
 		}
 		r.At, _ = time.Parse(time.RFC3339Nano, at)
+		r.Args = json.RawMessage(args)
 		out = append(out, r)
 	}
 	return out, rows.Err()

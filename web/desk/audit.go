@@ -217,11 +217,8 @@ func auditRowsOf(rows []projections.AuditRow, p ui.Page) []auditRowView {
 	for _, r := range rows {
 		v := auditRowView{Seq: r.Seq, At: p.DateTime(r.At), ISO: r.At.UTC().Format("2006-01-02T15:04:05Z"),
 			Actor: r.Actor, ActorURL: auditURL(projections.AuditFilter{Actor: r.Actor}),
-			Type: r.Type, TypeLabel: auditTypeLabel(p.Lang, r.Type), Summary: r.SummaryEn,
+			Type: r.Type, TypeLabel: auditTypeLabel(p.Lang, r.Type), Summary: i18n.AuditLine(p.Lang, r.Msg, r.Args),
 			Before: auditValue(p.Lang, r.Before), After: auditValue(p.Lang, r.After), Hash: r.Hash}
-		if p.Lang == i18n.Zh && r.SummaryZh != "" {
-			v.Summary = r.SummaryZh
-		}
 		v.HasBeforeTo = r.Before != "" || r.After != ""
 		if v.HasBeforeTo && v.Before == "" {
 			v.Before = "–"

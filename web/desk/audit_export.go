@@ -11,12 +11,15 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/csvsafe"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// auditCSVHeader names the export's columns: the audit row as stored.
+// auditCSVHeader names the export's columns: the audit row as stored
+// (msg and args say what the event did), then text, the row's words in
+// the reader's language.
 var auditCSVHeader = []string{"seq", "at", "actor", "kind", "aggregate", "type", "event_id",
-	"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash", "authvia"}
+	"msg", "args", "before", "after", "ranking", "entry", "proposal", "hash", "authvia", "text"}
 
 // serveAuditExport streams every row matching the filters, newest first,
 // as CSV (?format=csv) or JSON (?format=json, the API's default). Pages
@@ -56,6 +59,7 @@ func (d *Desk) serveAuditExport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seq, head := d.read.Checkpoint()
+	lang := httpx.Lang(r.Context())
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Crossrank-Audit-Seq", strconv.FormatUint(seq, 10))
@@ -65,13 +69,13 @@ func (d *Desk) serveAuditExport(w http.ResponseWriter, r *http.Request) {
 	if format == "csv" {
 		h.Set("Content-Type", "text/csv; charset=utf-8")
 		h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-		err = writeAuditCSV(bw, func(fn func(projections.AuditRow) error) error { return d.read.AuditEach(r.Context(), f, fn) })
+		err = writeAuditCSV(bw, lang, func(fn func(projections.AuditRow) error) error { return d.read.AuditEach(r.Context(), f, fn) })
 	} else {
 		h.Set("Content-Type", "application/json; charset=utf-8")
 		if !httpx.IsAPI(r) {
 			h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		}
-		err = writeAuditJSON(bw, seq, head, func(fn func(projections.AuditRow) error) error {
+		err = writeAuditJSON(bw, lang, seq, head, func(fn func(projections.AuditRow) error) error {
 			return d.read.AuditEach(r.Context(), f, fn)
 		})
 	}
@@ -86,15 +90,15 @@ func (d *Desk) serveAuditExport(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeAuditCSV writes the header and every row each yields.
-func writeAuditCSV(w *bufio.Writer, each func(func(projections.AuditRow) error) error) error {
+func writeAuditCSV(w *bufio.Writer, lang string, each func(func(projections.AuditRow) error) error) error {
 	cw := csvsafe.NewWriter(w, false) // every cell guarded against formula injection
 	if err := cw.Write(auditCSVHeader); err != nil {
 		return err
 	}
 	err := each(func(r projections.AuditRow) error {
 		rec := []string{strconv.FormatUint(r.Seq, 10), r.At.UTC().Format(time.RFC3339Nano), r.Actor, r.Kind,
-			r.Aggregate, r.Type, r.EventID, r.SummaryEn, r.SummaryZh, r.Before, r.After, r.Ranking, r.Entry, r.Proposal, r.Hash,
-			r.AuthVia}
+			r.Aggregate, r.Type, r.EventID, r.Msg, string(r.Args), r.Before, r.After, r.Ranking, r.Entry, r.Proposal, r.Hash,
+			r.AuthVia, i18n.AuditLine(lang, r.Msg, r.Args)}
 		return cw.Write(rec)
 	})
 	cw.Flush()
@@ -110,8 +114,24 @@ type auditJSONHead struct {
 	Head string `json:"head"` // the audit chain head at seq
 }
 
+// auditJSONRow is an audit row as the JSON export and the API write it:
+// the row as stored, with its words in the reader's language.
+type auditJSONRow struct {
+	projections.AuditRow
+	Text string `json:"text"` // i18n.AuditLine of Msg and Args
+}
+
+// auditJSONRows words rows in lang.
+func auditJSONRows(lang string, rows []projections.AuditRow) []auditJSONRow {
+	out := make([]auditJSONRow, len(rows))
+	for i, r := range rows {
+		out[i] = auditJSONRow{AuditRow: r, Text: i18n.AuditLine(lang, r.Msg, r.Args)}
+	}
+	return out
+}
+
 // writeAuditJSON writes {"seq":…,"head":…,"rows":[…]} one row at a time.
-func writeAuditJSON(w *bufio.Writer, seq uint64, head string, each func(func(projections.AuditRow) error) error) error {
+func writeAuditJSON(w *bufio.Writer, lang string, seq uint64, head string, each func(func(projections.AuditRow) error) error) error {
 	b, err := json.Marshal(auditJSONHead{Seq: seq, Head: head})
 	if err != nil {
 		return err
@@ -124,7 +144,7 @@ func writeAuditJSON(w *bufio.Writer, seq uint64, head string, each func(func(pro
 			w.WriteByte(',')
 		}
 		first = false
-		b, err := json.Marshal(r)
+		b, err := json.Marshal(auditJSONRow{AuditRow: r, Text: i18n.AuditLine(lang, r.Msg, r.Args)})
 		if err != nil {
 			return err
 		}
@@ -144,13 +164,13 @@ func writeAuditJSON(w *bufio.Writer, seq uint64, head string, each func(func(pro
 // rows while events arrive); since counts those that arrived after it.
 type auditJSONPage struct {
 	auditJSONHead
-	Rows    []projections.AuditRow `json:"rows"`
-	Total   int                    `json:"total"`
-	Page    int                    `json:"page"`
-	Pages   int                    `json:"pages"`
-	PerPage int                    `json:"per_page"`
-	UpTo    uint64                 `json:"upto"`
-	Since   int                    `json:"since"`
+	Rows    []auditJSONRow `json:"rows"`
+	Total   int            `json:"total"`
+	Page    int            `json:"page"`
+	Pages   int            `json:"pages"`
+	PerPage int            `json:"per_page"`
+	UpTo    uint64         `json:"upto"`
+	Since   int            `json:"since"`
 }
 
 // serveAuditPage answers GET /api/v1/audit?page=N[&upto=S][&limit=L]:
@@ -164,14 +184,12 @@ func (d *Desk) serveAuditPage(w http.ResponseWriter, r *http.Request, f projecti
 		return
 	}
 	per := auditLimit(f)
-	out := auditJSONPage{auditJSONHead: auditJSONHead{Seq: seq, Head: head}, Rows: page.Rows, Total: page.Total,
+	out := auditJSONPage{auditJSONHead: auditJSONHead{Seq: seq, Head: head},
+		Rows: auditJSONRows(httpx.Lang(r.Context()), page.Rows), Total: page.Total,
 		Page: f.Page, Pages: max(1, (page.Total+per-1)/per), PerPage: per, UpTo: page.UpTo, Since: page.Since}
 	if out.Page > out.Pages {
 		ui.Fail(w, r, projections.ErrNotFound)
 		return
-	}
-	if out.Rows == nil {
-		out.Rows = []projections.AuditRow{}
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Crossrank-Audit-Seq", strconv.FormatUint(seq, 10))

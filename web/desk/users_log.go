@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -17,11 +18,7 @@ func (d *Desk) accountLogs(ctx context.Context, p ui.Page, users []string) (map[
 	}
 	out := map[string][]string{}
 	for _, r := range rows {
-		summary := r.SummaryEn
-		if p.Lang == "zh" {
-			summary = r.SummaryZh
-		}
-		out[r.Aggregate] = append(out[r.Aggregate], p.T("users.log_line", p.DateTime(r.At), r.Actor, summary))
+		out[r.Aggregate] = append(out[r.Aggregate], p.T("users.log_line", p.DateTime(r.At), r.Actor, i18n.AuditLine(p.Lang, r.Msg, r.Args)))
 	}
 	return out, nil
 }

@@ -16,6 +16,7 @@ var enParts = []map[string]string{
 	enUsersAPI,
 	enPublishChoice,
 	enLists,
+	enAudit,
 }
 
 // en is every message in English, by key.

@@ -16,6 +16,7 @@ var zhParts = []map[string]string{
 	zhUsersAPI,
 	zhPublishChoice,
 	zhLists,
+	zhAudit,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.
