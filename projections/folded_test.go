@@ -73,8 +73,8 @@ func TestFoldedTransitionsReadAsTwoEvents(t *testing.T) {
 	// both what the separate rows told.
 	var rows int
 	if err := dbOne.QueryRow(`SELECT count(*) FROM audit WHERE type='` + events.TypeVoteCast + `'
-		AND summary_en LIKE 'Voted approve on revision %; cross-validated revision %'
-		AND summary_zh LIKE '对第 % 版投票：赞成；第 % 版完成交叉验证'`).Scan(&rows); err != nil {
+		AND msg='vote_cast_cross_validated' AND args->>'verdict'='approve'
+		AND args->>'validated' IS NOT NULL`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
 	if rows != folded["vote, cross-validated"] {

@@ -16,7 +16,7 @@ import (
 
 // TestVerifyComparesRows: Verify recomputes the rows readers see from the
 // stream and names the first one the read model changed — its table, its
-// key and its column — whether an audit row's actor or summary, a
+// key and its column — whether an audit row's actor, message or its arguments, a
 // published score or the URL or excerpt of published evidence; a row
 // deleted or added is named too.
 func TestVerifyComparesRows(t *testing.T) {
@@ -66,12 +66,12 @@ func TestVerifyComparesRows(t *testing.T) {
 		{name: "audit actor",
 			tamper: "UPDATE audit SET actor=? WHERE seq=?", args: []any{"mallory", seq},
 			table: "audit", key: "seq 57", col: "actor", seq: seq, what: `actor is "mallory" in the read model, "`},
-		{name: "audit summary",
-			tamper: "UPDATE audit SET summary_en=? WHERE seq=?", args: []any{"nothing to see", seq},
-			table: "audit", key: "seq 57", col: "summary_en", seq: seq, what: `summary_en is "nothing to see" in the read model`},
-		{name: "audit summary in Chinese",
-			tamper: "UPDATE audit SET summary_zh=summary_zh||'。' WHERE seq=?", args: []any{seq},
-			table: "audit", key: "seq 57", col: "summary_zh", seq: seq},
+		{name: "audit message",
+			tamper: "UPDATE audit SET msg=? WHERE seq=?", args: []any{"nothing_to_see", seq},
+			table: "audit", key: "seq 57", col: "msg", seq: seq, what: `msg is "nothing_to_see" in the read model`},
+		{name: "audit message arguments",
+			tamper: "UPDATE audit SET args=json_set(args, '$.forged', 1) WHERE seq=?", args: []any{seq},
+			table: "audit", key: "seq 57", col: "args", seq: seq},
 		{name: "published score",
 			tamper: "UPDATE scores SET score=score+1 WHERE ranking=? AND entry=? AND criterion=?", args: []any{ranking, entry, criterion},
 			table: "scores", key: scoreKey, col: "score"},
