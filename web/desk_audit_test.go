@@ -17,6 +17,7 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
 )
 
@@ -219,7 +220,7 @@ func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
 		t.Fatalf("the export does not parse: %v", err)
 	}
 	header := []string{"seq", "at", "actor", "kind", "aggregate", "type", "event_id",
-		"summary_en", "summary_zh", "before", "after", "ranking", "entry", "proposal", "hash", "authvia"}
+		"msg", "args", "before", "after", "ranking", "entry", "proposal", "hash", "authvia", "text"}
 	if strings.Join(recs[0], ",") != strings.Join(header, ",") {
 		t.Errorf("header %v", recs[0])
 	}
@@ -242,8 +243,9 @@ func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
 		return -1
 	}
 	for i, rec := range rows {
-		if rec[col("seq")] != strconv.FormatUint(want[i].Seq, 10) || rec[col("summary_en")] != want[i].SummaryEn ||
-			rec[col("summary_zh")] != want[i].SummaryZh || rec[col("hash")] != want[i].Hash {
+		if rec[col("seq")] != strconv.FormatUint(want[i].Seq, 10) || rec[col("msg")] != want[i].Msg ||
+			rec[col("args")] != string(want[i].Args) || rec[col("hash")] != want[i].Hash ||
+			rec[col("text")] != i18n.AuditLine(i18n.En, want[i].Msg, want[i].Args) {
 			t.Errorf("row %d: %v, want %+v", i, rec, want[i])
 		}
 		if want[i].Proposal == "-2-3" && (rec[col("proposal")] != "'-2-3" || rec[col("aggregate")] != "'-2-3") {
@@ -257,6 +259,19 @@ func TestAuditCSVEscapesAndParsesBack(t *testing.T) {
 	}
 	if !strings.Contains(body, `"Opened proposal “=HYPERLINK(""http://evil""), ""quoted"", 中文”"`) {
 		t.Error("the title's quotes are not escaped as CSV requires")
+	}
+
+	// On the audit page, a title worded into the line stays text.
+	if _, err := e.cmd.OpenProposal(e.ctx, ed, domain.OpenProposal{ID: "p-markup", Ranking: demo.RankingSlug,
+		Entry: "aliyun", Title: `<img src=x onerror=alert(1)>`}); err != nil {
+		t.Fatal(err)
+	}
+	e.caughtUp()
+	for _, lang := range []string{i18n.En, i18n.Zh} {
+		res, page := c.do(http.MethodGet, paths.Audit+"?proposal=p-markup&lang="+lang, nil, nil)
+		if res.StatusCode != http.StatusOK || strings.Contains(page, "<img src=x") || !strings.Contains(page, "&lt;img src=x onerror=alert(1)&gt;") {
+			t.Errorf("%s: the title is not escaped on the audit page (status %d)", lang, res.StatusCode)
+		}
 	}
 }
 
@@ -288,13 +303,35 @@ func TestAuditJSONExportParses(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	// The API serves the same, and wants a user.
-	res, body = c.do(http.MethodGet, "/api/v1/audit?actor=reviewer1", nil, nil)
-	var api struct {
-		Rows []projections.AuditRow `json:"rows"`
+	// The API serves the same, and wants a user. Each row says what its
+	// event did as a message id and its arguments, and in words in the
+	// reader's language.
+	type apiRow struct {
+		projections.AuditRow
+		Text string `json:"text"`
 	}
-	if res.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &api) != nil || len(api.Rows) != len(got.Rows) {
-		t.Errorf("API: status %d, %d rows", res.StatusCode, len(api.Rows))
+	var api struct {
+		Rows []apiRow `json:"rows"`
+	}
+	for _, lang := range []string{i18n.En, i18n.Zh} {
+		res, body = c.do(http.MethodGet, "/api/v1/audit?actor=reviewer1", nil, http.Header{"Accept-Language": {lang}})
+		if res.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &api) != nil || len(api.Rows) != len(got.Rows) {
+			t.Fatalf("API: status %d, %d rows", res.StatusCode, len(api.Rows))
+		}
+		msgs := map[string]bool{}
+		for _, r := range api.Rows {
+			msgs[r.Msg] = true
+			if _, ok := projections.AuditMessages()[r.Msg]; !ok || !json.Valid(r.Args) ||
+				r.Text != i18n.AuditLine(lang, r.Msg, r.Args) || strings.Contains(r.Text, "{") {
+				t.Errorf("%s: API row %d: msg %q, args %s, text %q", lang, r.Seq, r.Msg, r.Args, r.Text)
+			}
+		}
+		if !msgs["vote_cast"] && !msgs["vote_cast_cross_validated"] {
+			t.Errorf("%s: the reviewer's rows say %v, no vote", lang, msgs)
+		}
+	}
+	if r := api.Rows[0]; !strings.ContainsFunc(r.Text, func(c rune) bool { return c >= 0x4e00 && c <= 0x9fff }) {
+		t.Errorf("with Accept-Language zh, the API words %q", r.Text)
 	}
 	if res, _ := e.client("").do(http.MethodGet, "/api/v1/audit", nil, nil); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("API signed out: status %d", res.StatusCode)

@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
 )
 
@@ -168,7 +169,7 @@ func TestAdminPasswordResetEndsSessionsAndTokens(t *testing.T) {
 	// and the feed token it revoked.
 	var got []string
 	_ = e.read.AuditEach(e.ctx, projections.AuditFilter{Actor: "admin"}, func(r projections.AuditRow) error {
-		got = append(got, r.Type, r.SummaryEn, r.SummaryZh)
+		got = append(got, r.Type, i18n.AuditLine(i18n.En, r.Msg, r.Args), i18n.AuditLine(i18n.Zh, r.Msg, r.Args))
 		return nil
 	})
 	id := tokenIDOf(t, full)
