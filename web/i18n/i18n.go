@@ -6,7 +6,8 @@
 //
 // Page messages are fmt format strings ("Signed in as %s"). Error messages
 // name their arguments instead ("{Field} is {length} characters long"), as
-// the domain's errors carry them by name.
+// the domain's errors carry them by name, and so do the lines of the audit
+// trail, whose rows carry a message id and named arguments (AuditLine).
 package i18n
 
 import (
