@@ -128,6 +128,10 @@ func (a *auditRow) say(msg string, args ...any) {
 		}
 		b = strconv.AppendQuote(b, args[i].(string)) // names are plain ASCII
 		b = append(b, ':')
+		if n, ok := args[i+1].(int); ok { // most arguments: no encoder needed
+			b = strconv.AppendInt(b, int64(n), 10)
+			continue
+		}
 		v, err := json.Marshal(args[i+1])
 		if err != nil {
 			v = []byte("null")
