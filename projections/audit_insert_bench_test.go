@@ -125,7 +125,7 @@ func benchAuditRow(seq int) []any {
 	p := fmt.Sprintf("p-%07d", seq/7)
 	return []any{int64(seq), "2026-03-01T12:34:56.123456789Z", fmt.Sprintf("user-%03d", seq%300), "proposal", p,
 		"crossrank.proposal.vote_cast.v1", fmt.Sprintf("01J%023d", seq),
-		"vote_cast", `{"verdict":"approve","revision":`+strconv.Itoa(seq%5+1)+`}`,
+		"vote_cast", `{"verdict":"approve","revision":` + strconv.Itoa(seq%5+1) + `}`,
 		"in_review", "in_review", "llm", "qwen-3", p, fmt.Sprintf("%064x", seq*2654435761), ""}
 }
 
