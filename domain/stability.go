@@ -50,6 +50,8 @@ type EntryStability struct {
 	// moves it).
 	Best  int `json:"best"`
 	Worst int `json:"worst"`
+	// Tier is the entry's tier, numbered from 1 at the top (see Tiers).
+	Tier int `json:"tier"`
 }
 
 // Stability returns how solid every entry's overall rank is (see
@@ -163,14 +165,17 @@ func Stability(s Snapshot) map[string]EntryStability {
 		hi[i] = j
 	}
 	others := make([]int, n)
+	tiers := newTiers(n)
 	for a := range n {
 		for b := a + 1; b <= hi[a]; b++ {
 			if swaps(a, b) {
 				others[a]++
 				others[b]++
+				tiers.join(a, b)
 			}
 		}
 	}
+	tier := tiers.number()
 	// The ranks reachable: under a moved weight, where the entry falls in
 	// that move's order; under a removed score of its own, where it falls
 	// with its lowest total left (the largest drop is the worst); under
@@ -216,7 +221,7 @@ func Stability(s Snapshot) map[string]EntryStability {
 		}
 	}
 	for i, e := range s.Entries {
-		st := EntryStability{Others: others[i], Swaps: []Swap{}, Best: best[i] + 1, Worst: worst[i] + 1}
+		st := EntryStability{Others: others[i], Swaps: []Swap{}, Best: best[i] + 1, Worst: worst[i] + 1, Tier: tier[i]}
 		found := 0
 		for d := 1; found < StabilityNearest && found < others[i] && (i-d >= lo[i] || i+d <= hi[i]); d++ {
 			for _, j := range [2]int{i - d, i + d} {

@@ -13,6 +13,14 @@ import (
 // stabilityRef is Stability the slow way: every condition applied to the
 // whole snapshot, the order re-sorted, and every pair compared (no window).
 func stabilityRef(s Snapshot) map[string]EntryStability {
+	out, _ := stabilityRefPairs(s)
+	return out
+}
+
+// stabilityRefPairs is stabilityRef with the pairs (by index, above first)
+// that could change places; tiers are its connected components, found by
+// relabelling, numbered by their first member.
+func stabilityRefPairs(s Snapshot) (map[string]EntryStability, map[[2]int]bool) {
 	n := len(s.Entries)
 	pos := map[string]int{}
 	for i, e := range s.Entries {
@@ -103,9 +111,27 @@ func stabilityRef(s Snapshot) map[string]EntryStability {
 			inverted(totals, Swap{Kind: "weight", Criterion: c, Delta: d})
 		}
 	}
+	label := make([]int, n)
+	for i := range label {
+		label[i] = i
+	}
+	swappable := map[[2]int]bool{}
+	for p := range pairs {
+		swappable[p] = true
+		from, to := label[p[0]], label[p[1]]
+		for i := range label {
+			if label[i] == from || label[i] == to {
+				label[i] = min(from, to)
+			}
+		}
+	}
+	tier := map[int]int{}
 	out := map[string]EntryStability{}
 	for i, e := range s.Entries {
-		st := EntryStability{Swaps: []Swap{}, Best: best[i] + 1, Worst: worst[i] + 1}
+		if _, ok := tier[label[i]]; !ok {
+			tier[label[i]] = len(tier) + 1
+		}
+		st := EntryStability{Swaps: []Swap{}, Best: best[i] + 1, Worst: worst[i] + 1, Tier: tier[label[i]]}
 		var near []int
 		for j := range n {
 			if c := pairs[[2]int{min(i, j), max(i, j)}]; j != i && c != nil {
@@ -132,7 +158,7 @@ func stabilityRef(s Snapshot) map[string]EntryStability {
 		}
 		out[e.Slug] = st
 	}
-	return out
+	return out, swappable
 }
 
 // randomSnapshot is a ranking of n entries with scores drawn from 0..top

@@ -17,6 +17,7 @@ var enParts = []map[string]string{
 	enPublishChoice,
 	enLists,
 	enAudit,
+	enTiers,
 }
 
 // en is every message in English, by key.

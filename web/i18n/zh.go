@@ -17,6 +17,7 @@ var zhParts = []map[string]string{
 	zhPublishChoice,
 	zhLists,
 	zhAudit,
+	zhTiers,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

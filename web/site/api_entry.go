@@ -115,6 +115,7 @@ type apiEntry struct {
 	Description  events.Text         `json:"description"`
 	Edition      int                 `json:"edition"`
 	Rank         int                 `json:"rank"`
+	Tier         int                 `json:"tier,omitempty"` // the overall rank's tier (see domain.Stability)
 	CategoryRank int                 `json:"category_rank"`
 	Total        int                 `json:"total"`
 	Scores       []apiEntryScore     `json:"scores"`
@@ -164,6 +165,7 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 		return out, err
 	}
 	out.Stability = apiStabilityOf(stab, entry, true)
+	out.Tier = stab[entry].Tier
 	return out, nil
 }
 

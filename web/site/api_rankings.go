@@ -53,10 +53,14 @@ type apiExclusion struct {
 }
 
 type apiStandingEntry struct {
-	Slug         string         `json:"slug"`
-	Name         events.Text    `json:"name"`
-	Category     string         `json:"category"`
-	Rank         int            `json:"rank"` // under the scenario's weights, all entries
+	Slug     string      `json:"slug"`
+	Name     events.Text `json:"name"`
+	Category string      `json:"category"`
+	Rank     int         `json:"rank"` // under the scenario's weights, all entries
+	// Tier groups the entries one removed score or one moved weight could
+	// reorder (see domain.Stability): of the overall published order
+	// only, absent where Stability is.
+	Tier         int            `json:"tier,omitempty"`
 	CategoryRank int            `json:"category_rank"`
 	Total        int            `json:"total"` // 0–1000; pages show total/100
 	Scores       map[string]int `json:"scores"`
@@ -142,7 +146,7 @@ func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q 
 	for _, row := range st.Rows {
 		e := apiStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
 			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since,
-			Stability: apiStabilityOf(stab, row.Slug, false)}
+			Stability: apiStabilityOf(stab, row.Slug, false), Tier: stab[row.Slug].Tier}
 		switch d, ok := moves[row.Slug]; {
 		case q.Independent: // no moves: see IndependentHash
 		case ok && d == nil:

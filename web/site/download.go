@@ -33,6 +33,10 @@ const (
 	csvMetaFile     = "ranking.csv-metadata.json"
 )
 
+// csvVersion names ranking.csv's columns in its ETag; a new column is a
+// new version.
+const csvVersion = "c2"
+
 // csvColumn is one column of ranking.csv.
 type csvColumn struct {
 	Name      string // the header cell
@@ -52,13 +56,17 @@ var csvColumns = []csvColumn{
 	{Name: "weight", Datatype: "integer"},
 	{Name: "score", Datatype: "integer"},
 	{Name: "evidence", Datatype: "string", Separator: " "},
+	// The entry's tier (see domain.Stability), computed from the snapshot,
+	// last so that readers of the earlier columns by position keep them.
+	{Name: "tier", Datatype: "integer"},
 }
 
 // rankingCSV writes the edition as RFC 4180 CSV (CRLF line ends, UTF-8
 // without a byte-order mark): a header, then every entry in rank order
 // and, within it, every weighted criterion by slug. An entry without a
-// score on a criterion has an empty score cell.
-func rankingCSV(d projections.EditionSnapshot) []byte {
+// score on a criterion has an empty score cell. stab is the edition's
+// stability (projections.Store.Stability), which holds each entry's tier.
+func rankingCSV(d projections.EditionSnapshot, stab map[string]domain.EntryStability) []byte {
 	var buf bytes.Buffer
 	w := csvsafe.NewWriter(&buf, true) // names and categories are people's text: no formulas
 	head := make([]string, len(csvColumns))
@@ -78,7 +86,7 @@ func rankingCSV(d projections.EditionSnapshot) []byte {
 			}
 			ev := strings.Join(d.Evidence[projections.EvidenceKey(e.Slug, "score:"+c.Name)], " ")
 			_ = w.Write([]string{strconv.Itoa(e.Rank), e.Slug, e.Name.En, e.Name.Zh, e.Category, c.Name,
-				strconv.Itoa(c.Value), score, ev})
+				strconv.Itoa(c.Value), score, ev, strconv.Itoa(stab[e.Slug].Tier)})
 		}
 	}
 	w.Flush()
@@ -171,8 +179,16 @@ func (s *Site) rankingCSV(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, err)
 		return
 	}
-	serveFixed(w, r, fixedFile{Type: "text/csv; charset=utf-8; header=present", Tag: d.SnapshotHash, Immutable: true,
-		Body: rankingCSV(d)})
+	stab, err := s.read.Stability(r.Context(), d.Ranking, d.Number)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	// The tag is the snapshot hash and a version of the columns: the tier
+	// column came after editions were published, and a cached copy
+	// without it must not be taken for the current bytes.
+	serveFixed(w, r, fixedFile{Type: "text/csv; charset=utf-8; header=present", Tag: d.SnapshotHash + "-" + csvVersion, Immutable: true,
+		Body: rankingCSV(d, stab)})
 }
 
 // rankingJSON serves GET /r/{slug}/editions/{n}/ranking.json.
@@ -270,7 +286,12 @@ func (x *exporter) downloads(slug string) {
 			return
 		}
 		base := "r/" + slug + "/editions/" + strconv.Itoa(e.Number) + "/"
-		x.write(base+rankingCSVFile, rankingCSV(d))
+		stab, err := x.read.Stability(x.ctx, slug, e.Number)
+		if err != nil {
+			x.err = err
+			return
+		}
+		x.write(base+rankingCSVFile, rankingCSV(d, stab))
 		x.write(base+rankingJSONFile, d.Canonical)
 		meta, err := csvMetadataOf(d, def)
 		if err != nil {

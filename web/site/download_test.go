@@ -66,7 +66,7 @@ func TestEditionDownloads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"rank", "entry", "entry_name_en", "entry_name_zh", "category", "criterion", "weight", "score", "evidence"}
+		want := []string{"rank", "entry", "entry_name_en", "entry_name_zh", "category", "criterion", "weight", "score", "evidence", "tier"}
 		if !slices.Equal(rows[0], want) {
 			t.Fatalf("header %q, want %q", rows[0], want)
 		}
@@ -80,8 +80,16 @@ func TestEditionDownloads(t *testing.T) {
 		}
 		// Every score and its evidence as the entry page publishes them
 		// (the newest edition's values are the published ones).
+		// Every entry's tier is the one its stability in that edition gives.
+		stab, err := e.site.read.Stability(context.Background(), demo.RankingSlug, n)
+		if err != nil {
+			t.Fatal(err)
+		}
 		withEvidence := 0
 		for _, row := range rows[1:] {
+			if tier := stab[row[1]].Tier; tier < 1 || row[9] != strconv.Itoa(tier) {
+				t.Errorf("%s: tier %q, want %d", row[1], row[9], tier)
+			}
 			ent, err := e.site.read.Entry(context.Background(), demo.RankingSlug, row[1])
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +122,11 @@ func TestEditionDownloads(t *testing.T) {
 	})
 
 	t.Run("immutable, same bytes, ETag is the snapshot hash", func(t *testing.T) {
+		// The CSV's tag adds the version of its columns (csvVersion): the
+		// tier column was added to editions already published.
+		tags := map[string]string{"ranking.csv": hash + "-" + csvVersion, "ranking.json": hash}
 		for _, f := range []string{"ranking.csv", "ranking.json"} {
+			hash := tags[f]
 			res, first := e.get(base + f)
 			if got, want := res.Header.Get("ETag"), `"`+hash+`"`; got != want {
 				t.Errorf("%s: ETag %s, want %s", f, got, want)

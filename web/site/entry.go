@@ -170,6 +170,8 @@ type entryView struct {
 	History      lineChartView
 	StaleCount   int
 	Stability    stabilityView // how solid the overall rank is
+	Tier         int           // the overall rank's tier; 0: not known
+	TierShared   string        // "shares its tier with 2 other entries"
 }
 
 // buildEntry assembles an entry page; an entry not yet published is not
@@ -250,6 +252,7 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 			crit[c.Slug] = c.Name.In(p.Lang)
 		}
 		v.Stability = stabilityOf(p, stab, entry, names, crit)
+		v.Tier, v.TierShared = tierOf(p, stab, entry)
 	}
 	v.History = lineOf(p, hist, worst)
 	return v, nil

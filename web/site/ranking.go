@@ -59,6 +59,7 @@ type entryRow struct {
 	TotalFill string
 	Move      moveView
 	Stability stabilityView // of the overall published order only
+	Tier      int           // of the overall published order only; 0: not shown
 	Spark     sparkView
 	Scores    []rowScore
 	Reasons   []string // why the entry is hidden
@@ -173,6 +174,7 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 			row.Move = moveView{} // editions record the moves of the published order only
 		}
 		row.Stability = stabilityOf(p, stab, sr.Slug, entryNames, critNames)
+		row.Tier = stab[sr.Slug].Tier
 		for _, c := range v.Criteria {
 			sc, ok := sr.Scores[c.Slug]
 			row.Scores = append(row.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: meterOf(sc)})

@@ -92,7 +92,48 @@ func TestRankingPagesAtScale(t *testing.T) {
 		t.Errorf("page 1 is %d bytes gzipped, more than 100 KB", gz.Len())
 	}
 
+	// Tiers at 10,000 entries: every row's tier is its stability's, the
+	// tiers run 1, 2, … down the order without gaps, and one holding a
+	// single entry holds one that could change places with none.
+	_, edition, err := read.Definition(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stab, err := read.Stability(ctx, "big", edition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := map[int]int{}
+	for _, st := range stab {
+		size[st.Tier]++
+	}
+	for tier := 1; tier <= len(size); tier++ {
+		if size[tier] == 0 {
+			t.Fatalf("%d tiers, none numbered %d", len(size), tier)
+		}
+	}
+	for slug, st := range stab {
+		if (size[st.Tier] == 1) != (st.Others == 0) {
+			t.Fatalf("%s: %d others, alone in tier %d: %v", slug, st.Others, st.Tier, size[st.Tier] == 1)
+		}
+	}
+	checkTiers := func(doc *goquery.Document) {
+		t.Helper()
+		prev := 0
+		doc.Find(`[data-testid="ranking-row"]`).Each(func(i int, row *goquery.Selection) {
+			tier := row.Find(`[data-testid="tier"]`).AttrOr("data-tier", "")
+			want := stab[row.AttrOr("data-entry", "")].Tier
+			if tier != fmt.Sprint(want) || prev != 0 && want != prev && want != prev+1 {
+				t.Errorf("row %d: tier %s, want %d after %d", i, tier, want, prev)
+			}
+			prev = want
+		})
+	}
+	checkTiers(doc)
+	t.Logf("%d tiers", len(size))
+
 	status, doc, _ = get(fmt.Sprintf("/r/big?page=%d", pages))
+	checkTiers(doc)
 	if first, last, n := ranks(doc); status != 200 || n != largeEntries-(pages-1)*pageRows || first != fmt.Sprint((pages-1)*pageRows+1) || last != fmt.Sprint(largeEntries) {
 		t.Errorf("last page: %d, %d rows ranked %s–%s", status, n, first, last)
 	}

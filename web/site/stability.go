@@ -89,3 +89,22 @@ func signed(d int) string {
 	}
 	return itoa(d)
 }
+
+// tierOf is entry's tier and how many entries share it, in words; 0 and ""
+// when there is no stability to read it from.
+func tierOf(p ui.Page, st map[string]domain.EntryStability, entry string) (int, string) {
+	e, ok := st[entry]
+	if !ok || e.Tier == 0 {
+		return 0, ""
+	}
+	others := -1
+	for _, o := range st {
+		if o.Tier == e.Tier {
+			others++
+		}
+	}
+	if others == 0 {
+		return e.Tier, p.T("tiers.alone")
+	}
+	return e.Tier, p.Plural("tiers.shared", others)
+}
