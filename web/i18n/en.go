@@ -18,6 +18,7 @@ var enParts = []map[string]string{
 	enLists,
 	enAudit,
 	enTiers,
+	enChanges,
 }
 
 // en is every message in English, by key.

@@ -18,6 +18,7 @@ var zhParts = []map[string]string{
 	zhLists,
 	zhAudit,
 	zhTiers,
+	zhChanges,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -172,6 +172,7 @@ type entryView struct {
 	Stability    stabilityView // how solid the overall rank is
 	Tier         int           // the overall rank's tier; 0: not known
 	TierShared   string        // "shares its tier with 2 other entries"
+	ChangesHref  string        // why it moved: the live site only (the view takes a query)
 }
 
 // buildEntry assembles an entry page; an entry not yet published is not
@@ -190,6 +191,9 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 		Website: sourceHref(e.Website), Edition: e.Edition, Rank: e.Rank, CategoryRank: e.CategoryRnk,
 		TotalText: totalText(e.Total), TotalFill: totalMeter(e.Total)}
 	v.Page.Title = v.Name + " · " + v.RankingTitle
+	if !l.static {
+		v.ChangesHref = "/r/" + slug + "/e/" + entry + "/changes"
+	}
 	for _, c := range r.Categories {
 		if c.Slug == e.Category {
 			v.Category = c.Name.In(p.Lang)

@@ -1,0 +1,191 @@
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"time"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/projections/history"
+	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
+)
+
+// TestChanges: an entry's changes between the demo's first and newest
+// editions, as JSON (…/changes.json and Accept: application/json, the same
+// answer) and as a page in both languages: the rank parts are
+// domain.SplitMove of the two hashed snapshots and add up to the move, the
+// score changes are the editions' published changes with their proposals
+// and evidence, the page has a form of two selects and says how the move
+// is split; the entry page links to it; a bad from or to is 400 naming
+// the field, an unknown entry 404.
+func TestChanges(t *testing.T) {
+	e, slug, latest := newHistoryEnv(t)
+	ctx := t.Context()
+	first, err := e.site.read.EditionSnapshot(ctx, slug, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := e.site.read.EditionSnapshot(ctx, slug, latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The entry with the most published score changes in the span.
+	entry, most := "", -1
+	for _, se := range first.Snapshot.Entries {
+		ch, err := e.site.read.PublishedChanges(ctx, slug, se.Slug, 1, latest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ch) > most {
+			entry, most = se.Slug, len(ch)
+		}
+	}
+	if most < 1 {
+		t.Fatal("no entry of edition 1 changed later: the test shows nothing")
+	}
+	want, ok := domain.SplitMove(first.Snapshot, last.Snapshot, entry)
+	if !ok {
+		t.Fatalf("%s not in both editions", entry)
+	}
+	base := "/r/" + slug + "/e/" + entry + "/changes"
+	span := "?from=1&to=" + strconv.Itoa(latest)
+	res, body := e.get(base + ".json" + span)
+	var got apiChanges
+	if res.StatusCode != 200 || json.Unmarshal([]byte(body), &got) != nil {
+		t.Fatalf("changes.json: %d %.300s", res.StatusCode, body)
+	}
+	own, others, method := want.Parts()
+	if got.Rank.From != want.RankFrom || got.Rank.To != want.RankTo || got.Rank.Own != own || got.Rank.Others != others ||
+		got.Rank.Methodology != method || got.Rank.Own+got.Rank.Others+got.Rank.Methodology != got.Rank.From-got.Rank.To {
+		t.Errorf("rank %+v, want %+v", got.Rank, want)
+	}
+	if got.Total.From+got.Total.Own+got.Total.Methodology != got.Total.To {
+		t.Errorf("total parts %+v do not add up", got.Total)
+	}
+	scored, proven := 0, 0
+	for _, sc := range got.Scores {
+		if sc.Proposal == "" || sc.Edition < 2 || sc.Edition > latest {
+			t.Errorf("score change %+v", sc)
+		}
+		scored++
+		proven += len(sc.Evidence)
+	}
+	if scored == 0 || proven == 0 {
+		t.Errorf("%s: %d score changes with %d evidence items", entry, scored, proven)
+	}
+	t.Logf("%s: %+v, %d score changes, %d methodology", entry, got.Rank, scored, len(got.Methodology))
+	if res, again := e.get(base+span, "Accept", "application/json"); res.StatusCode != 200 || again != body {
+		t.Errorf("Accept: application/json: %d, not the same answer", res.StatusCode)
+	}
+
+	for lang, how := range map[string]string{"en": "fixed order", "zh": "固定顺序"} {
+		res, body := e.get(base+span, "Accept-Language", lang)
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if res.StatusCode != 200 || err != nil {
+			t.Fatalf("%s: page %d %v", lang, res.StatusCode, err)
+		}
+		form := doc.Find(`form[data-testid="changes-form"]`)
+		if form.AttrOr("method", "") != "get" || form.Find(`select[name="from"] option[selected]`).AttrOr("value", "") != "1" ||
+			form.Find(`select[name="to"] option[selected]`).AttrOr("value", "") != strconv.Itoa(latest) {
+			t.Errorf("%s: the form does not hold the span", lang)
+		}
+		parts := doc.Find(`[data-testid="changes-part"]`)
+		if parts.Length() != 3 || parts.Eq(0).AttrOr("data-after", "") != strconv.Itoa(want.RankOwn) ||
+			parts.Eq(1).AttrOr("data-after", "") != strconv.Itoa(want.RankOthers) || parts.Eq(2).AttrOr("data-after", "") != strconv.Itoa(want.RankTo) {
+			t.Errorf("%s: %d parts", lang, parts.Length())
+		}
+		if !strings.Contains(doc.Find(`[data-testid="changes-how"]`).Text(), how) {
+			t.Errorf("%s: the page does not say how the move is split", lang)
+		}
+		if n := doc.Find(`[data-testid="changes-score"]`).Length(); n != scored {
+			t.Errorf("%s: %d score changes shown, want %d", lang, n, scored)
+		}
+		_, body = e.get("/r/"+slug+"/e/"+entry, "Accept-Language", lang)
+		doc, _ = goquery.NewDocumentFromReader(strings.NewReader(body))
+		if doc.Find(`[data-testid="changes-link"]`).AttrOr("href", "") != base {
+			t.Errorf("%s: the entry page does not link to its changes", lang)
+		}
+	}
+
+	for _, c := range []struct {
+		query, field string
+	}{
+		{"?from=x&to=2", "from"},
+		{"?from=0", "from"},
+		{"?to=" + strconv.Itoa(latest+1), "to"},
+		{"?from=2&to=1", "from"},
+		{"?from=1&to=1", "from"},
+	} {
+		res, body := e.get(base + ".json" + c.query)
+		var p struct {
+			Errors []struct {
+				Field string `json:"field"`
+			} `json:"errors"`
+		}
+		if res.StatusCode != http.StatusBadRequest || json.Unmarshal([]byte(body), &p) != nil || len(p.Errors) != 1 || p.Errors[0].Field != c.field {
+			t.Errorf("%s: %d %.200s, want 400 naming %s", c.query, res.StatusCode, body, c.field)
+		}
+		if res, body := e.get(base+c.query, "Accept-Language", "zh"); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, c.field) {
+			t.Errorf("page %s: %d, want 400 naming %s", c.query, res.StatusCode, c.field)
+		}
+	}
+	for _, target := range []string{"/r/" + slug + "/e/nobody/changes", "/r/" + slug + "/e/nobody/changes.json"} {
+		if res, _ := e.get(target); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", target, res.StatusCode)
+		}
+	}
+}
+
+// newHistoryEnv serves a generated history (history.Generate: score
+// changes, weight changes, several editions) and returns the ranking with
+// the most editions and its newest edition's number.
+func newHistoryEnv(t *testing.T) (*env, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	store := jstest.Start(t).Store
+	if err := history.Generate(ctx, store, 3000, 28); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "read.db")
+	if _, err := projections.Rebuild(ctx, store, path); err != nil {
+		t.Fatal(err)
+	}
+	read, err := projections.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { read.Close() })
+	list, err := read.PublishedRankings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slug, latest := "", 0
+	for _, r := range list {
+		if r.Edition > latest {
+			slug, latest = r.Slug, r.Edition
+		}
+	}
+	if latest < 2 {
+		t.Fatalf("the history has %d editions at most: nothing to compare", latest)
+	}
+	s := New(Config{Read: read, Log: slog.New(slog.DiscardHandler)})
+	mux := http.NewServeMux()
+	s.Routes(mux, func(h http.Handler) http.Handler { return h })
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rq := &httpx.Request{Lang: i18n.Choose(w, r, false), Nonce: "test-nonce", Clock: time.Now, Now: time.Now()}
+		mux.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))
+	})
+	return &env{t: t, site: s, handler: h}, slug, latest
+}
