@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"path/filepath"
-	"time"
 	"net/http"
+	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -140,6 +141,44 @@ func TestChanges(t *testing.T) {
 			t.Errorf("page %s: %d, want 400 naming %s", c.query, res.StatusCode, c.field)
 		}
 	}
+	// A span over a weight change: every entry's methodology changes add
+	// up to the methodology part of its total, and some are listed.
+	moved := 0
+	for n := 2; n <= latest && moved == 0; n++ {
+		a, err := e.site.read.EditionSnapshot(ctx, slug, n-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := e.site.read.EditionSnapshot(ctx, slug, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reflect.DeepEqual(a.Snapshot.Weights, b.Snapshot.Weights) {
+			continue
+		}
+		for _, se := range a.Snapshot.Entries {
+			res, body := e.get("/r/" + slug + "/e/" + se.Slug + "/changes.json?from=" + strconv.Itoa(n-1) + "&to=" + strconv.Itoa(n))
+			var c apiChanges
+			if res.StatusCode != 200 || json.Unmarshal([]byte(body), &c) != nil {
+				t.Fatalf("%s %d→%d: %d %.200s", se.Slug, n-1, n, res.StatusCode, body)
+			}
+			sum := 0
+			for _, w := range c.Methodology {
+				sum += w.Effect
+			}
+			if sum != c.Total.Methodology {
+				t.Errorf("%s %d→%d: methodology changes add up to %d, the part is %d", se.Slug, n-1, n, sum, c.Total.Methodology)
+			}
+			if len(c.Methodology) > 0 {
+				moved++
+			}
+		}
+		t.Logf("editions %d→%d change the weights %v → %v: %d entries' totals moved by them", n-1, n, a.Snapshot.Weights, b.Snapshot.Weights, moved)
+	}
+	if moved == 0 {
+		t.Error("no weight change moved an entry's total: the methodology part is untested")
+	}
+
 	for _, target := range []string{"/r/" + slug + "/e/nobody/changes", "/r/" + slug + "/e/nobody/changes.json"} {
 		if res, _ := e.get(target); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", target, res.StatusCode)
@@ -148,14 +187,15 @@ func TestChanges(t *testing.T) {
 }
 
 // newHistoryEnv serves a generated history (history.Generate: score
-// changes, weight changes, several editions) and returns the ranking with
+// changes, several editions, and with seed 7 weight changes between
+// editions 4 and 5, and 5 and 6, of s7-r1) and returns the ranking with
 // the most editions and its newest edition's number.
 func newHistoryEnv(t *testing.T) (*env, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	store := jstest.Start(t).Store
-	if err := history.Generate(ctx, store, 3000, 28); err != nil {
+	if err := history.Generate(ctx, store, 3000, 7); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "read.db")
