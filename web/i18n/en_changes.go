@@ -8,7 +8,7 @@ var enChanges = map[string]string{
 	"changes.from":               "From",
 	"changes.to":                 "to",
 	"changes.compare":            "Compare",
-	"changes.one_edition":        "The ranking has one edition so far: nothing to compare yet.",
+	"changes.one_edition":        "There is no earlier edition with this entry to compare with yet.",
 	"changes.rank_title":         "Edition %d → edition %d",
 	"changes.rank_move":          "Rank %d → %d; total %s → %s of 10.",
 	"changes.part_own_scores":    "Its own scores",

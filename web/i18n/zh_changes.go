@@ -8,7 +8,7 @@ var zhChanges = map[string]string{
 	"changes.from":               "从",
 	"changes.to":                 "到",
 	"changes.compare":            "比较",
-	"changes.one_edition":        "本排行目前只有一期，暂无可比较的内容。",
+	"changes.one_edition":        "目前还没有包含该条目的更早一期可供比较。",
 	"changes.rank_title":         "第 %d 期 → 第 %d 期",
 	"changes.rank_move":          "名次 %d → %d；总分 %s → %s（满分 10）。",
 	"changes.part_own_scores":    "自身评分",

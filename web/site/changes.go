@@ -28,11 +28,11 @@ type changesSpan struct {
 }
 
 // changesSpanOf reads from and to: each the number of a published edition,
-// from before to; missing ones default to the newest edition and the one
-// before it. A ranking with one edition has nothing to compare (From ==
-// To == 1) unless a field was given.
-func changesSpanOf(q url.Values, latest int) (changesSpan, error) {
-	sp := changesSpan{To: latest, From: max(latest-1, 1), Latest: latest}
+// from before to. A missing to is the newest edition; a missing from the
+// one before to, or since (the entry's first edition) if that is later:
+// then from may equal to, and there is nothing to compare.
+func changesSpanOf(q url.Values, latest, since int) (changesSpan, error) {
+	sp := changesSpan{To: latest, Latest: latest}
 	for _, f := range []struct {
 		name string
 		dest *int
@@ -47,7 +47,9 @@ func changesSpanOf(q url.Values, latest int) (changesSpan, error) {
 		}
 		*f.dest = n
 	}
-	if sp.From >= sp.To && (q.Get("from") != "" || q.Get("to") != "") {
+	if q.Get("from") == "" {
+		sp.From = min(max(sp.To-1, since, 1), sp.To)
+	} else if sp.From >= sp.To {
 		return sp, &httpx.BadField{Field: "from", Code: "field.changes_order", Args: domain.Args{"to": sp.To}}
 	}
 	return sp, nil
@@ -187,13 +189,17 @@ func (s *Site) changes(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	sp, err := changesSpanOf(r.URL.Query(), latest)
+	since := latest
+	for _, h := range e.History {
+		since = min(since, h.Edition)
+	}
+	sp, err := changesSpanOf(r.URL.Query(), latest, since)
 	if err != nil {
 		fail(err)
 		return
 	}
 	if asJSON {
-		if sp.From == sp.To { // one edition: nothing to compare
+		if sp.From == sp.To { // no earlier edition with the entry: nothing to compare
 			fail(&httpx.BadField{Field: "from", Code: "field.changes_order", Args: domain.Args{"to": sp.To}})
 			return
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/projections/history"
@@ -179,6 +180,29 @@ func TestChanges(t *testing.T) {
 		t.Error("no weight change moved an entry's total: the methodology part is untested")
 	}
 
+	// Without a query: the newest edition against the one before, or
+	// against the entry's first edition when that is later.
+	for _, se := range last.Snapshot.Entries {
+		ev, err := e.site.read.Entry(ctx, slug, se.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		since := latest
+		for _, h := range ev.History {
+			since = min(since, h.Edition)
+		}
+		if since < latest-1 && se.Slug != entry {
+			continue
+		}
+		res, body := e.get("/r/" + slug + "/e/" + se.Slug + "/changes")
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+		from := doc.Find(`select[name="from"] option[selected]`).AttrOr("value", "")
+		if want := min(max(latest-1, since), latest); res.StatusCode != 200 || from != strconv.Itoa(want) ||
+			(want == latest) != (doc.Find(`[data-testid="changes-nothing"]`).Length() == 1) {
+			t.Errorf("%s (since edition %d): %d, from %s, want %d", se.Slug, since, res.StatusCode, from, want)
+		}
+	}
+
 	for _, target := range []string{"/r/" + slug + "/e/nobody/changes", "/r/" + slug + "/e/nobody/changes.json"} {
 		if res, _ := e.get(target); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", target, res.StatusCode)
@@ -228,4 +252,33 @@ func newHistoryEnv(t *testing.T) (*env, string, int) {
 		mux.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))
 	})
 	return &env{t: t, site: s, handler: h}, slug, latest
+}
+
+// TestChangesOneEdition: with one edition there is nothing to compare: the
+// page says so (200), and the JSON, which has no answer, names from.
+func TestChangesOneEdition(t *testing.T) {
+	e := newEnv(t, 0)
+	if n, _ := e.latestEdition(); n != 1 {
+		t.Skipf("the demo has %d editions", n)
+	}
+	_, body := e.get("/api/v1/rankings/" + demo.RankingSlug)
+	var list struct {
+		Entries []struct {
+			Slug string `json:"slug"`
+		} `json:"entries"`
+	}
+	if json.Unmarshal([]byte(body), &list) != nil || len(list.Entries) == 0 {
+		t.Fatalf("ranking JSON %.200s", body)
+	}
+	base := "/r/" + demo.RankingSlug + "/e/" + list.Entries[0].Slug + "/changes"
+	for lang, words := range map[string]string{"en": "no earlier edition", "zh": "更早一期"} {
+		res, body := e.get(base, "Accept-Language", lang)
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if res.StatusCode != 200 || !strings.Contains(doc.Find(`[data-testid="changes-nothing"]`).Text(), words) {
+			t.Errorf("%s: %d, %q", lang, res.StatusCode, doc.Find(`[data-testid="changes-nothing"]`).Text())
+		}
+	}
+	if res, body := e.get(base + ".json"); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"from"`) {
+		t.Errorf("JSON: %d %.200s, want 400 naming from", res.StatusCode, body)
+	}
 }

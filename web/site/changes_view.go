@@ -19,7 +19,7 @@ type changesView struct {
 	Action       string // the form's address: this page
 	Editions     []int  // newest first, for the two selects
 	From, To     int
-	Nothing      bool // one edition: nothing to compare
+	Nothing      bool // no earlier edition with the entry: nothing to compare
 	RankFrom     int
 	RankTo       int
 	TotalFrom    string
