@@ -203,6 +203,27 @@ func TestChanges(t *testing.T) {
 		}
 	}
 
+	// An entry not yet in edition from: a bad from.
+	inFirst := map[string]bool{}
+	for _, se := range first.Snapshot.Entries {
+		inFirst[se.Slug] = true
+	}
+	absent := 0
+	for _, se := range last.Snapshot.Entries {
+		if inFirst[se.Slug] {
+			continue
+		}
+		absent++
+		q := "/r/" + slug + "/e/" + se.Slug + "/changes.json?from=1&to=" + strconv.Itoa(latest)
+		if res, body := e.get(q); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"field":"from"`) && !strings.Contains(body, `"field": "from"`) {
+			t.Errorf("%s: %d %.200s, want 400 naming from", q, res.StatusCode, body)
+		}
+		break
+	}
+	if absent == 0 {
+		t.Error("every entry of the newest edition is in the first: the absent case is untested")
+	}
+
 	for _, target := range []string{"/r/" + slug + "/e/nobody/changes", "/r/" + slug + "/e/nobody/changes.json"} {
 		if res, _ := e.get(target); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", target, res.StatusCode)
