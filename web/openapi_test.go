@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,13 +29,18 @@ import (
 // are validated against web/api/openapi.json with pb33f's
 // libopenapi-validator, which is built for OpenAPI 3.1 (JSON Schema
 // 2020-12: type arrays, null, $ref beside siblings) rather than 3.0 with
-// 3.1 bolted on.
+// 3.1 bolted on. The check is strict (strictResponses): a response field
+// the document does not name fails it.
 
 // openAPI is the validator, built once; openAPIMu serialises its use,
 // which the library does not promise is safe across goroutines.
 var (
 	openAPI = sync.OnceValues(func() (validator.Validator, error) {
-		doc, err := libopenapi.NewDocument(api.OpenAPI)
+		strict, err := strictResponses(api.OpenAPI)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := libopenapi.NewDocument(strict)
 		if err != nil {
 			return nil, err
 		}
@@ -87,6 +94,9 @@ func checkOpenAPI(t testing.TB, method, target string, header http.Header, reqBo
 				t.Errorf("openapi: %s: the document refuses a request the server answered %d: %s", route, res.StatusCode, describe(e))
 			}
 		}
+	}
+	if msg := undocumentedRefusal(method, req.URL.Path, res.StatusCode); msg != "" {
+		t.Errorf("openapi: %s %s", route, msg)
 	}
 	if res.Header.Get("Content-Encoding") == "gzip" {
 		zr, err := gzip.NewReader(bytes.NewReader(resBody))
@@ -143,14 +153,25 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 	}
 	var doc struct {
-		OpenAPI string                                `json:"openapi"`
-		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+		OpenAPI string `json:"openapi"`
+		Paths   map[string]map[string]struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"paths"`
 	}
 	if err := json.Unmarshal(api.OpenAPI, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(doc.OpenAPI, "3.1.") {
 		t.Errorf("openapi = %q, want 3.1.x", doc.OpenAPI)
+	}
+	// Every operation lists the 4XX it answers (redocly's
+	// operation-4xx-response rule), not only a default.
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if !slices.ContainsFunc(slices.Collect(maps.Keys(op.Responses)), func(s string) bool { return s[0] == '4' }) {
+				t.Errorf("%s %s lists no 4XX response", strings.ToUpper(method), path)
+			}
+		}
 	}
 	route := regexp.MustCompile(`"(GET|POST|PUT|PATCH|DELETE) (/api/v1/[^"]*)"`)
 	for _, file := range []string{"api/routes.go", "site/site.go", "desk/desk.go"} {
@@ -226,7 +247,10 @@ func TestOpenAPICheckCatches(t *testing.T) {
 	}{
 		{"good", "GET", "/api/v1/rankings", "", `{"rankings":[]}`, 200, ""},
 		{"bad response", "GET", "/api/v1/rankings", "", `{"rankings":[{"slug":1}]}`, 200, "GET /api/v1/rankings: the 200 response"},
+		{"undocumented field", "GET", "/api/v1/rankings", "", `{"rankings":[],"attention":1}`, 200, "GET /api/v1/rankings: the 200 response"},
+		{"problem extension member", "GET", "/api/v1/rankings/nope", "", `{"type":"about:blank","title":"Not Found","status":404,"preview":{}}`, 404, ""},
 		{"undocumented", "GET", "/api/v1/nothing", "", `{}`, 200, "is not in the document"},
+		{"undocumented refusal", "GET", "/api/v1/rankings", "", `{"type":"about:blank","title":"Conflict","status":409}`, 409, "answered 409, which the document does not list"},
 		{"unknown route refused", "GET", "/api/v1/nothing", "", `{"type":"about:blank","title":"Not Found","status":404}`, 404, ""},
 		{"bad request accepted", "POST", "/api/v1/proposals/p1/submit", `{"extra":1}`, `{"id":"p1","command":"c","sequence":3}`, 200, "the document refuses a request"},
 	} {
