@@ -15,10 +15,13 @@ import (
 )
 
 // Structured data: schema.org in JSON-LD, so search engines and dataset
-// indexes read the ranking without scraping it. Addresses are the page's
-// own links (relative in a static export); JSON-LD resolves them against
-// the page. Everything comes from the page's view model, so the data and
-// what the page shows cannot disagree.
+// indexes read the ranking without scraping it. Addresses are absolute
+// when the site's public URL is known (linkSet.Abs): a JSON-LD processor
+// given the block without the page's address (jsonld's toRDF, a dataset
+// crawler's extract) drops every triple whose IRI is relative. Otherwise,
+// and in a static export (hosted anywhere), they are the page's own links,
+// resolved against the page. Everything comes from the page's view model,
+// so the data and what the page shows cannot disagree.
 
 // ldThing is a schema.org node; unset fields are left out.
 type ldThing struct {
@@ -62,7 +65,7 @@ func itemListOf(v rankingView) string {
 	list := ldThing{Context: "https://schema.org", Type: "ItemList", Name: v.Title, Description: v.T("public.edition_title", v.Edition),
 		ItemListOrder: "https://schema.org/ItemListOrderAscending", NumberOfItems: len(v.Rows)}
 	for _, row := range v.Rows {
-		list.Items = append(list.Items, ldThing{Type: "ListItem", Position: row.Pos, Name: row.Name, URL: row.Href})
+		list.Items = append(list.Items, ldThing{Type: "ListItem", Position: row.Pos, Name: row.Name, URL: v.L.Abs(row.Href)})
 	}
 	return ldScript(list)
 }
@@ -99,7 +102,7 @@ func datasetOf(p ui.Page, l linkSet, def *domain.Ranking, editions []projections
 	v.CiteText = v.Cite.Text(p.Lang)
 	site := &ldThing{Type: "Organization", Name: v.Cite.Publisher}
 	ds := ldThing{Context: "https://schema.org", Type: "Dataset", Name: def.Title.In(p.Lang),
-		Description: def.Description.In(p.Lang), URL: l.Editions(def.Slug), Version: strconv.Itoa(ed.Number),
+		Description: def.Description.In(p.Lang), URL: l.Abs(l.Editions(def.Slug)), Version: strconv.Itoa(ed.Number),
 		DateModified: ed.PublishedAt, License: v.LicenseHref, Identifier: "sha256:" + ed.SnapshotHash,
 		InLanguage: p.HTMLLang(), Publisher: site, Creator: site}
 	if ds.Description == "" {
@@ -107,7 +110,7 @@ func datasetOf(p ui.Page, l linkSet, def *domain.Ranking, editions []projections
 	}
 	for _, f := range []struct{ file, format string }{{rankingCSVFile, "text/csv"}, {rankingJSONFile, "application/json"}} {
 		ds.Distribution = append(ds.Distribution, ldThing{Type: "DataDownload", EncodingFmt: f.format,
-			ContentURL: l.Download(def.Slug, ed.Number, f.file)})
+			ContentURL: l.Abs(l.Download(def.Slug, ed.Number, f.file))})
 	}
 	v.JSONLD = ldScript(ds)
 	return v

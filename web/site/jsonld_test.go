@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -118,11 +120,18 @@ func TestEditionsDatasetAndCite(t *testing.T) {
 	if res.StatusCode != 200 || bib != again || res.Header.Get("ETag") == "" || res.Header.Get("ETag") != r2.Header.Get("ETag") {
 		t.Fatalf("cite.bib: %d, ETag %q, same bytes %v", res.StatusCode, res.Header.Get("ETag"), bib == again)
 	}
-	for _, want := range []string{"@misc{crossrank-" + demo.RankingSlug + "-" + strconv.Itoa(n) + ",", "author    = {{Crossrank}}",
-		"version   = {" + strconv.Itoa(n) + "}", "url       = {http://example.com" + base + "}", "year      = {" + ed.PublishedAt[:4] + "}", hash} {
+	for _, want := range []string{"\n@dataset{crossrank-" + demo.RankingSlug + "-" + strconv.Itoa(n) + ",", "author    = {{Crossrank}}",
+		"version   = {" + strconv.Itoa(n) + "}", "url       = {http://example.com" + base + "}", "date      = {" + ed.PublishedAt[:10] + "}", hash,
+		"% change the type to misc and the date to: year = {" + ed.PublishedAt[:4] + "}\n"} {
 		if !strings.Contains(bib, want) {
 			t.Errorf("cite.bib lacks %q:\n%s", want, bib)
 		}
+	}
+	// BibTeX starts an entry at any at sign outside one: the fallback
+	// note before the entry must hold none, and biblatex needs no year
+	// beside the date (biber warns of one overwriting the other).
+	if head, _, _ := strings.Cut(bib, "\n@dataset{"); strings.Contains(head, "@") || strings.Contains(bib, "year      =") {
+		t.Errorf("cite.bib: an at sign before the entry, or a year beside the date:\n%s", bib)
 	}
 	if res, _ := e.get(base+"/cite.bib", "If-None-Match", res.Header.Get("ETag")); res.StatusCode != http.StatusNotModified {
 		t.Errorf("cite.bib If-None-Match: %d", res.StatusCode)
@@ -142,5 +151,53 @@ func TestBibEscaping(t *testing.T) {
 	c := citation{Key: "k", Title: langMap{En: `A & B {50%} $x_1#^~\`}, Publisher: "P", Year: "2026", Version: 1}
 	if got, want := string(c.BibTeX()), `title     = {A \& B \{50\%\} \$x\_1\#\^{}\~{}\textbackslash{}},`; !strings.Contains(got, want) {
 		t.Errorf("got\n%s\nwant a line %s", got, want)
+	}
+}
+
+// TestJSONLDAbsoluteWithPublicOrigin: with the site's public URL known,
+// every url and contentUrl of the structured data is absolute, so a
+// JSON-LD processor without the page's address (toRDF with no base)
+// keeps every triple.
+func TestJSONLDAbsoluteWithPublicOrigin(t *testing.T) {
+	e := newEnv(t, 0)
+	s := New(Config{Read: e.site.read, Origin: "https://rank.example/"})
+	mux := http.NewServeMux()
+	s.Routes(mux, func(h http.Handler) http.Handler { return h })
+	o := &env{t: t, site: s, handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rq := &httpx.Request{Lang: i18n.En, Nonce: "test-nonce", Clock: time.Now, Now: time.Now()}
+		mux.ServeHTTP(w, r.WithContext(httpx.NewContext(r.Context(), rq)))
+	})}
+	for _, page := range []string{"/r/" + demo.RankingSlug, "/r/" + demo.RankingSlug + "/editions"} {
+		_, body := o.get(page)
+		_, ld := ldOf(t, body)
+		if len(ld) != 1 {
+			t.Fatalf("%s: JSON-LD %v", page, ld)
+		}
+		var addresses []string
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					if s, ok := x.(string); ok && (k == "url" || k == "contentUrl") {
+						addresses = append(addresses, s)
+					}
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		walk(ld[0])
+		if len(addresses) < 3 {
+			t.Fatalf("%s: only %d addresses in %v", page, len(addresses), ld[0])
+		}
+		for _, a := range addresses {
+			if !strings.HasPrefix(a, "https://rank.example/r/"+demo.RankingSlug+"/") {
+				t.Errorf("%s: address %q is not absolute under the public URL", page, a)
+			}
+		}
 	}
 }

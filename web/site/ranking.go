@@ -341,7 +341,9 @@ func (s *Site) serveRanking(w http.ResponseWriter, r *http.Request, slug, markOf
 	}
 	q := viewQueryOf(def, r.URL.Query())
 	s.servePage(w, r, markOf, q.values(), false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
-		v, err := buildRanking(ctx, s.read, p, liveLinks, slug, q, s.rows)
+		l := liveLinks
+		l.origin = s.origin // the JSON-LD's addresses are absolute when it is known
+		v, err := buildRanking(ctx, s.read, p, l, slug, q, s.rows)
 		v.Live = live
 		return rankingPage(v), err
 	})
