@@ -13,7 +13,7 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// Citations of an edition: BibTeX, CSL-JSON (what Zotero and citeproc
+// Citations of an edition: biblatex, CSL-JSON (what Zotero and citeproc
 // read) and a plain-text line on the editions page. Each names the site as
 // author and publisher, the edition as version, its permalink (the
 // edition's page) and, in the note, the snapshot hash the edition commits
@@ -54,16 +54,25 @@ func citationOf(def *domain.Ranking, ed projections.EditionSummary, permalink st
 var bibEscaper = strings.NewReplacer(`\`, `\textbackslash{}`, `{`, `\{`, `}`, `\}`, `&`, `\&`, `%`, `\%`,
 	`$`, `\$`, `#`, `\#`, `_`, `\_`, `^`, `\^{}`, `~`, `\~{}`)
 
-// BibTeX returns the citation as a BibTeX @misc entry (the type every
-// BibTeX style knows; biblatex reads version and url).
+// BibTeX returns the citation as a biblatex @dataset entry with its full
+// date, so biblatex, Zotero and citation-js keep it a dataset. Classic
+// BibTeX styles know no @dataset; the comment above the entry says how to
+// fall back. The comment holds no at sign: BibTeX reads one outside an
+// entry as the start of an entry.
 func (c citation) BibTeX() []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "@misc{%s,\n", c.Key)
+	b.WriteString("% biblatex (biber) entry. For classic BibTeX, whose styles lack the dataset type,\n")
+	fmt.Fprintf(&b, "%% change the type to misc and the date to: year = {%s}\n", c.Year)
+	fmt.Fprintf(&b, "@dataset{%s,\n", c.Key)
 	field := func(k, v string) { fmt.Fprintf(&b, "  %-9s = {%s},\n", k, v) }
 	field("title", bibEscaper.Replace(c.Title.En))
 	field("author", "{"+bibEscaper.Replace(c.Publisher)+"}")
 	field("publisher", bibEscaper.Replace(c.Publisher))
-	field("year", c.Year)
+	if len(c.Date) == 3 {
+		field("date", fmt.Sprintf("%04d-%02d-%02d", c.Date[0], c.Date[1], c.Date[2]))
+	} else {
+		field("year", c.Year)
+	}
 	field("version", strconv.Itoa(c.Version))
 	field("url", c.URL)
 	field("note", "Edition "+strconv.Itoa(c.Version)+", snapshot SHA-256 "+c.Hash)
