@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/xml"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,16 @@ func TestPublicAtomFeed(t *testing.T) {
 	}
 	if zh := read("/r/gpu-cloud/feed.atom", "zh-CN"); !strings.Contains(zh.Entries[0].Title, "第 2 期") {
 		t.Errorf("zh entry title %q", zh.Entries[0].Title)
+	}
+	// Edition 2 releases one proposal: its count takes the singular in
+	// English; Chinese has one form. The edition's note, if any, comes
+	// first.
+	counts := regexp.MustCompile(`(^|— )(1 change|[02-9]\d* changes|1\d+ changes) from 1 proposal$`)
+	if en := read("/r/gpu-cloud/feed.atom", "en").Entries[0].Summary; !counts.MatchString(en) {
+		t.Errorf("en summary %q, want the counts in their plural forms", en)
+	}
+	if zh := read("/r/gpu-cloud/feed.atom", "zh-CN").Entries[0].Summary; !strings.HasSuffix(zh, "项修改，来自 1 条提案") {
+		t.Errorf("zh summary %q", zh)
 	}
 	if res, _ := e.get("/r/nope/feed.atom"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("feed of an unknown ranking: %d", res.StatusCode)

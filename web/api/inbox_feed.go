@@ -97,6 +97,10 @@ func inboxFeed(users FeedUsers, read ReadModels) http.HandlerFunc {
 		lang := httpx.Lang(ctx)
 		f := atom.Feed{Lang: atom.Lang(lang), ID: "urn:crossrank:inbox:" + user, Title: i18n.T(lang, "inbox.feed_title", user),
 			Updated: "1970-01-01T00:00:00Z", Author: atom.Person{Name: "Crossrank"},
+			// No rel="self" (RFC 4287 says SHOULD, not MUST): the feed's own
+			// address carries the secret token that reads it, and a feed
+			// document gets copied, cached and shown by readers; the token
+			// stays in the reader's subscription only.
 			Links: []atom.Link{{Rel: "alternate", Type: "text/html", Href: abs("/desk/inbox")}}}
 		for i, row := range page.Rows {
 			at := atom.Time(row.At)

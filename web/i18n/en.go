@@ -19,6 +19,7 @@ var enParts = []map[string]string{
 	enAudit,
 	enTiers,
 	enChanges,
+	enFormats,
 }
 
 // en is every message in English, by key.

@@ -17,7 +17,7 @@ var enSite = map[string]string{
 	"public.methodology_title": "Methodology",
 	"public.feed":              "Atom feed",
 	"public.feed_title_all":    "Crossrank: new editions",
-	"public.feed_summary":      "%d changes from %d proposals",
+	"public.feed_summary":      "%s from %s",
 	"public.static_note":       "A static copy of the public site, written when the latest edition was published.",
 
 	// Ranking page.

@@ -19,6 +19,7 @@ var zhParts = []map[string]string{
 	zhAudit,
 	zhTiers,
 	zhChanges,
+	zhFormats,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

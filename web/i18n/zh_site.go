@@ -17,7 +17,7 @@ var zhSite = map[string]string{
 	"public.methodology_title": "方法说明",
 	"public.feed":              "Atom 订阅",
 	"public.feed_title_all":    "Crossrank：新版本",
-	"public.feed_summary":      "%d 项修改，来自 %d 条提案",
+	"public.feed_summary":      "%s，来自 %s",
 	"public.static_note":       "公开网站的静态副本，在最新一期发布时生成。",
 
 	// Ranking page.

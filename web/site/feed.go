@@ -48,7 +48,8 @@ func feedOf(ctx context.Context, read *projections.Store, lang, ranking string, 
 		if i == 0 {
 			f.Updated = at
 		}
-		summary := i18n.T(lang, "public.feed_summary", e.Changes, len(e.Proposals))
+		summary := i18n.T(lang, "public.feed_summary", i18n.Plural(lang, "public.feed_changes", e.Changes),
+			i18n.Plural(lang, "public.feed_proposals", len(e.Proposals)))
 		if e.Note != "" {
 			summary = e.Note + " — " + summary
 		}
