@@ -42,6 +42,12 @@ type csvColumn struct {
 	Name      string // the header cell
 	Datatype  string // CSVW (XML Schema) datatype
 	Separator string // a list in one cell, split on it; "" for one value
+	// Default is the value of an empty cell (CSVW "default", applied
+	// before "null"): "" leaves it the CSVW default, an empty cell is
+	// null (an empty list where Separator is set).
+	Default string
+	// Note is the catalog key of the column's dc:description; "": none.
+	Note string
 }
 
 // csvColumns are ranking.csv's columns, in order; their titles are the
@@ -54,7 +60,9 @@ var csvColumns = []csvColumn{
 	{Name: "category", Datatype: "string"},
 	{Name: "criterion", Datatype: "string"},
 	{Name: "weight", Datatype: "integer"},
-	{Name: "score", Datatype: "integer"},
+	// An unscored criterion is an empty cell, and the ranking's total
+	// counts it as 0: the default makes a CSVW reader's sums ours.
+	{Name: "score", Datatype: "integer", Default: "0", Note: "download.col.score_note"},
 	{Name: "evidence", Datatype: "string", Separator: " "},
 	// The entry's tier (see domain.Stability), computed from the snapshot,
 	// last so that readers of the earlier columns by position keep them.
@@ -111,10 +119,19 @@ func editionTitle(def *domain.Ranking, n int) langMap {
 }
 
 type csvwColumn struct {
-	Name      string  `json:"name"`
-	Titles    langMap `json:"titles"`
-	Datatype  string  `json:"datatype"`
-	Separator string  `json:"separator,omitempty"`
+	Name        string    `json:"name"`
+	Titles      langMap   `json:"titles"`
+	Description []ldValue `json:"dc:description,omitempty"`
+	Datatype    string    `json:"datatype"`
+	Separator   string    `json:"separator,omitempty"`
+	Default     string    `json:"default,omitempty"`
+}
+
+// ldValue is a JSON-LD value object: CSVW's common properties (dc:…)
+// take these, not the language maps its titles take.
+type ldValue struct {
+	Value string `json:"@value"`
+	Lang  string `json:"@language"`
 }
 
 type csvwMetadata struct {
@@ -145,7 +162,8 @@ func licenseURL(spdx string) string {
 
 // csvMetadataOf describes ranking.csv for CSVW processors. Each column's
 // titles hold the header cell (und, so a validator matches it) and its
-// title in both languages.
+// title in both languages; a column whose empty cell means a value says
+// which (default) and why (dc:description).
 func csvMetadataOf(d projections.EditionSnapshot, def *domain.Ranking) ([]byte, error) {
 	m := csvwMetadata{Context: []any{"http://www.w3.org/ns/csvw", map[string]string{"@language": "en", "schema": "http://schema.org/"}},
 		URL: rankingCSVFile, Title: editionTitle(def, d.Number), Version: strconv.Itoa(d.Number), Modified: d.PublishedAt,
@@ -156,7 +174,12 @@ func csvMetadataOf(d projections.EditionSnapshot, def *domain.Ranking) ([]byte, 
 	for _, c := range csvColumns {
 		t := catalogText("download.col." + c.Name)
 		t.Und = c.Name
-		m.TableSchema.Columns = append(m.TableSchema.Columns, csvwColumn{Name: c.Name, Titles: t, Datatype: c.Datatype, Separator: c.Separator})
+		col := csvwColumn{Name: c.Name, Titles: t, Datatype: c.Datatype, Separator: c.Separator, Default: c.Default}
+		if c.Note != "" {
+			note := catalogText(c.Note)
+			col.Description = []ldValue{{Value: note.En, Lang: i18n.En}, {Value: note.Zh, Lang: i18n.Zh}}
+		}
+		m.TableSchema.Columns = append(m.TableSchema.Columns, col)
 	}
 	m.TableSchema.PrimaryKey = []string{"entry", "criterion"}
 	return marshalJSON(m)

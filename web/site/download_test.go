@@ -179,6 +179,78 @@ func TestEditionDownloads(t *testing.T) {
 		}
 	})
 
+	t.Run("csvw reader's totals are the ranking's", func(t *testing.T) {
+		// A CSVW reader parses each cell as the tabular data model says
+		// (Parsing Cells): an empty cell takes the column's default, then
+		// a string among its null values is null. Summing weight × score
+		// from the values it gets must give the edition's totals, also
+		// for the criteria an entry has no score on.
+		_, meta := e.get(base + "ranking.csv-metadata.json")
+		var m struct {
+			TableSchema struct {
+				Columns []struct {
+					Name    string `json:"name"`
+					Default string `json:"default"`
+					Null    any    `json:"null"`
+				} `json:"columns"`
+			} `json:"tableSchema"`
+		}
+		if err := json.Unmarshal([]byte(meta), &m); err != nil {
+			t.Fatal(err)
+		}
+		value := func(col int, cell string) (int, bool) {
+			c := m.TableSchema.Columns[col]
+			if cell == "" {
+				cell = c.Default
+			}
+			nulls := []any{""}
+			switch n := c.Null.(type) {
+			case string:
+				nulls = []any{n}
+			case []any:
+				nulls = n
+			}
+			if slices.Contains(nulls, any(cell)) {
+				return 0, false
+			}
+			v, err := strconv.Atoi(cell)
+			if err != nil {
+				t.Fatalf("column %s: %q is no integer", c.Name, cell)
+			}
+			return v, true
+		}
+		_, body := e.get(base + "ranking.csv")
+		rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		totals, unscored := map[string]int{}, 0
+		for _, row := range rows[1:] {
+			if row[7] == "" {
+				unscored++
+			}
+			weight, ok1 := value(6, row[6])
+			score, ok2 := value(7, row[7])
+			if !ok1 || !ok2 {
+				t.Fatalf("%s/%s: the reader gets null for weight %q or score %q", row[1], row[5], row[6], row[7])
+			}
+			totals[row[1]] += weight * score
+		}
+		if unscored == 0 {
+			t.Fatal("the demo's edition has no unscored criterion: the test shows nothing")
+		}
+		var snap domain.Snapshot
+		_, js := e.get(base + "ranking.json")
+		if err := json.Unmarshal([]byte(js), &snap); err != nil {
+			t.Fatal(err)
+		}
+		for _, en := range snap.Entries {
+			if totals[en.Slug] != en.Total {
+				t.Errorf("%s: the reader's total %d, the ranking's %d", en.Slug, totals[en.Slug], en.Total)
+			}
+		}
+	})
+
 	t.Run("no such edition is 404", func(t *testing.T) {
 		for _, p := range []string{
 			"/r/" + demo.RankingSlug + "/editions/999/ranking.csv",
