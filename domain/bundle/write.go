@@ -166,7 +166,7 @@ func (b *Edition) WriteTo(ctx context.Context, w io.Writer) error {
 		if e.Sequence > b.head.Sequence {
 			return errStop
 		}
-		if e.Kind() != events.KindProposal || b.cited[e.Subject] == nil {
+		if b.cited[e.Subject] == nil || e.Kind() != events.KindProposal { // the map first: Kind parses the type
 			return nil
 		}
 		switch d := e.Data.(type) {
