@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/auth"
@@ -78,6 +79,9 @@ type Config struct {
 	// (GET /captures/{sha256}); nil: that route answers 404 and pages
 	// link no copies.
 	Captures site.Captures
+	// Bundles writes the editions' signed bundles and names their key
+	// (see site.Config.Bundles); nil: the site offers none.
+	Bundles *bundle.Producer
 	// Metrics counts what the server and the command handler do, served at
 	// GET /metrics; nil: metrics of its own, on a registry of its own.
 	Metrics *Metrics
@@ -170,7 +174,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.site = site.New(site.Config{Read: cfg.Read, Log: s.log, Now: s.now, Secure: cfg.Secure,
-		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL})
+		PageCacheBytes: cfg.PageCacheBytes, Rows: cfg.siteRows, Captures: cfg.Captures, Origin: cfg.PublicURL,
+		Bundles: cfg.Bundles})
 	s.imports = imports.New(cfg.Commands, s.log, s.now)
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
 		Passages: cfg.Passages, PublicURL: cfg.PublicURL, Imports: s.imports})

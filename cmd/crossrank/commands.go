@@ -37,6 +37,7 @@ var storeParsers = map[string]func(args []string, w io.Writer) (*storeCommand, e
 	"verify":  parseVerify,
 	"export":  parseExport,
 	"ranking": parseRanking,
+	"bundle":  parseBundle,
 }
 
 // errHelp is returned by a parser that printed the help asked for.

@@ -25,6 +25,7 @@ type env struct {
 	read     *projections.Store
 	commands *handler.Handler
 	readPath string
+	data     string // the data folder, which keeps the signing key
 	log      *slog.Logger
 	lock     *folderLock // held while the embedded server runs on the folder
 	// served reports whether this is a running server's env lent to a
@@ -42,7 +43,7 @@ func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error)
 	if err := openDataFolder(c.data); err != nil {
 		return nil, err
 	}
-	e := &env{log: log, readPath: c.readPath()}
+	e := &env{log: log, readPath: c.readPath(), data: c.data}
 	var err error
 	if c.natsURL != "" {
 		e.nc, err = jetstream.Connect(c.natsURL, "crossrank")

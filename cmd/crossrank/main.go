@@ -2,7 +2,7 @@
 // the operations around it: users, tokens, rebuilding and verifying the read
 // models, exporting the site, benchmarks and the demo seed.
 //
-// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|ranking|bench|version|help] [flags]
+// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|ranking|bundle|verify-bundle|bench|version|help] [flags]
 package main
 
 import (
@@ -39,6 +39,9 @@ Usage:
                                    open its methodology and entries as proposals for review (a ranking
                                    file, or a CSV with --ranking); --dry-run prints what it would do
                                    (USER must be an editor; importing the same file again opens nothing)
+  crossrank bundle SLUG N --out FILE   write edition N's signed bundle: what recomputes it offline
+  crossrank verify-bundle FILE [--key KEYFILE]   recompute a bundle's edition and check its signature
+                                   and digests, offline (KEYFILE pins the site's public key)
   crossrank bench [--runs 3] [--events 1000000] [--quick] [--only PART] [--work DIR]
                                    measure against the raw engine (PART: commands, import, rebuild, http, capture, scale, …)
   crossrank version                versions of Crossrank, nats-server, SQLite and Go
@@ -90,6 +93,8 @@ func run(ctx context.Context, args []string) error {
 		// The bench measures what serve runs, under serve's default limit.
 		applyMemoryLimit(defaultMemoryLimitMiB)
 		return bench.Command(ctx, args)
+	case "verify-bundle":
+		return verifyBundle(args, os.Stdout)
 	case "version":
 		return printVersion(os.Stdout)
 	case "help", "-h", "-help", "--help":

@@ -62,10 +62,14 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger) (*serv
 	if err != nil {
 		return nil, err
 	}
+	signer, err := signingKey(cfg.data, log)
+	if err != nil {
+		return nil, err
+	}
 	srv, err := server.New(server.Config{
 		Events: e.events, Read: e.read, Logger: log, SessionKeys: keys, Addr: cfg.addr, MetricsAddr: cfg.metricsAddr,
 		Secure: cfg.secure, PublicURL: cfg.publicURL, TrustedProxies: cfg.trustedProxies, PageCacheBytes: cfg.pageCacheBytes,
-		Verify: desk.ProjectionVerifier(e.events, e.read.DB()), Captures: copies, Passages: copies,
+		Verify: desk.ProjectionVerifier(e.events, e.read.DB()), Captures: copies, Passages: copies, SigningKey: signer,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
 	})
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/crossrank/crossrank/domain"
 )
 
 // Format names the bundle format in its manifest.
@@ -72,8 +74,8 @@ type Capture struct {
 	FetchedAt string `json:"fetched_at"`
 }
 
-// ErrNoEdition says the ranking has no such edition.
-var ErrNoEdition = errors.New("bundle: no such edition")
+// ErrNoEdition says the ranking has no such edition (a not-found error).
+var ErrNoEdition = fmt.Errorf("bundle: no such edition: %w", domain.ErrNotFound)
 
 // ErrInvalid says a bundle failed a check; the wrapping error names which.
 var ErrInvalid = errors.New("bundle: invalid")

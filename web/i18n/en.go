@@ -20,6 +20,7 @@ var enParts = []map[string]string{
 	enTiers,
 	enChanges,
 	enFormats,
+	enBundle,
 }
 
 // en is every message in English, by key.

@@ -20,6 +20,7 @@ var zhParts = []map[string]string{
 	zhTiers,
 	zhChanges,
 	zhFormats,
+	zhBundle,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -218,7 +218,9 @@ func (s *Site) edition(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
-		v, err := buildEdition(ctx, s.read, p, liveLinks, slug, n)
+		l := liveLinks
+		l.bundles = s.bundles != nil
+		v, err := buildEdition(ctx, s.read, p, l, slug, n)
 		v.Live = live
 		return editionPage(v), err
 	})

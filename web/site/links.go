@@ -24,6 +24,9 @@ type linkSet struct {
 	// captures says the server serves archived copies (never a static
 	// export: it holds no captures).
 	captures bool
+	// bundles says each edition's signed bundle can be downloaded
+	// (Config.Bundles, or an export that wrote them).
+	bundles bool
 	// origin is the site's public address, for permalinks taken elsewhere
 	// (see Abs); "" when none is configured.
 	origin string

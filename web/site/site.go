@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/projections"
 )
 
@@ -40,6 +41,11 @@ type Config struct {
 	// Captures reads the archived copies of cited pages; nil: GET
 	// /captures/{sha256} answers 404, and pages link no copies.
 	Captures Captures
+	// Bundles writes each edition's signed bundle (GET
+	// /r/{slug}/editions/{n}/bundle) and names the key that signs them
+	// (GET /.well-known/crossrank-signing-key); nil: both answer 404 and
+	// pages link no bundle.
+	Bundles *bundle.Producer
 }
 
 // Site holds what the public handlers share.
@@ -57,13 +63,18 @@ type Site struct {
 	captures Captures
 	// captureSlots bounds the archived bodies sent at once.
 	captureSlots chan struct{}
+	// bundles is nil when the server signs no bundles; bundleSlots
+	// bounds those written at once.
+	bundles     *bundle.Producer
+	bundleSlots chan struct{}
 }
 
 // New returns a Site; mount its routes with Routes.
 func New(cfg Config) *Site {
 	s := &Site{read: cfg.Read, log: cfg.Log, now: cfg.Now, secure: cfg.Secure, rows: pageRows,
 		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures,
-		origin: strings.TrimSuffix(cfg.Origin, "/"), captureSlots: make(chan struct{}, DefaultCaptureStreams)}
+		origin: strings.TrimSuffix(cfg.Origin, "/"), captureSlots: make(chan struct{}, DefaultCaptureStreams),
+		bundles: cfg.Bundles, bundleSlots: make(chan struct{}, bundleStreams)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -102,6 +113,10 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/editions/{n}/ranking.csv-metadata.json", s.csvMetadata)
 	handle("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
 	handle("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
+	// An edition's signed bundle, to recompute it offline, and the key
+	// that signs the bundles.
+	handle("GET /r/{slug}/editions/{n}/bundle", s.bundle)
+	handle("GET "+bundle.WellKnownPath, s.signingKey)
 
 	// Archived copies of the pages evidence cites: the site's page about
 	// one, and its body (framed by that page, or as a download), streamed

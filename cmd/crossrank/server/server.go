@@ -7,10 +7,12 @@ package server
 
 import (
 	"context"
+	"crypto/ed25519"
 	"log/slog"
 	"net/http"
 	"net/netip"
 
+	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web"
@@ -48,6 +50,9 @@ type Config struct {
 	Captures site.Captures
 	Passages desk.Passages
 	Ready    func(ctx context.Context) error
+	// SigningKey signs the editions' bundles (domain/bundle), served at
+	// /r/{slug}/editions/{n}/bundle; nil: the site offers none.
+	SigningKey ed25519.PrivateKey
 	// Registry is where the metrics are registered (the Go runtime's and
 	// the process's with them) and what /metrics serves; nil: a registry
 	// of the server's own.
@@ -79,12 +84,16 @@ func New(cfg Config) (*Server, error) {
 	metrics := web.NewMetrics(cfg.Registry)
 	metrics.SetStream(cfg.Events)
 	s := &Server{Commands: handler.New(cfg.Events, nil, handler.WithHooks(metrics.HandlerHooks()))}
+	var bundles *bundle.Producer
+	if cfg.SigningKey != nil {
+		bundles = bundle.NewProducer(cfg.Events, cfg.SigningKey)
+	}
 	var err error
 	s.Web, err = web.New(web.Config{
 		Commands: s.Commands, Read: cfg.Read, Verify: cfg.Verify, Logger: cfg.Logger, SessionKeys: cfg.SessionKeys,
 		Secure: cfg.Secure, TrustedProxies: cfg.TrustedProxies, SeparateMetrics: cfg.MetricsAddr != "",
 		PageCacheBytes: cfg.PageCacheBytes, Captures: cfg.Captures, Passages: cfg.Passages, PublicURL: cfg.PublicURL,
-		Ready: cfg.Ready, Metrics: metrics,
+		Ready: cfg.Ready, Metrics: metrics, Bundles: bundles,
 	})
 	if err != nil {
 		return nil, err
