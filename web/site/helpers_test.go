@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"crypto/ed25519"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
@@ -32,6 +34,13 @@ type env struct {
 // newEnv seeds the demo and returns a site whose page cache keeps at most
 // cacheBytes.
 func newEnv(t *testing.T, cacheBytes int) *env {
+	t.Helper()
+	return newEnvSigning(t, cacheBytes, nil)
+}
+
+// newEnvSigning is newEnv with the editions' bundles signed by key (nil:
+// none, as in newEnv).
+func newEnvSigning(t *testing.T, cacheBytes int, key ed25519.PrivateKey) *env {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
@@ -57,7 +66,11 @@ func newEnv(t *testing.T, cacheBytes int) *env {
 	if err := read.WaitFor(ctx, last); err != nil {
 		t.Fatal(err)
 	}
-	s := New(Config{Read: read, Log: slog.New(slog.DiscardHandler), PageCacheBytes: cacheBytes})
+	cfg := Config{Read: read, Log: slog.New(slog.DiscardHandler), PageCacheBytes: cacheBytes}
+	if key != nil {
+		cfg.Bundles = bundle.NewProducer(store, key)
+	}
+	s := New(cfg)
 	mux := http.NewServeMux()
 	s.Routes(mux, func(h http.Handler) http.Handler { return h })
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,71 @@
+package site
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain/bundle"
+)
+
+// TestEditionBundle: the edition's bundle downloads as a zip that verifies
+// offline against the key the site serves at its well-known address; the
+// edition page links it in both languages; an edition, ranking or number
+// that is not one answers 404, and a third bundle while two are written
+// 503 with Retry-After. A site without a key offers neither.
+func TestEditionBundle(t *testing.T) {
+	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	e := newEnvSigning(t, 0, key)
+
+	res, body := e.get(bundle.WellKnownPath)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/jwk-set+json" {
+		t.Fatalf("signing key: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	pinned, err := bundle.ParsePublicKey([]byte(body))
+	if err != nil || !pinned.Equal(key.Public()) {
+		t.Fatalf("signing key %s: %v", body, err)
+	}
+
+	res, body = e.get("/r/gpu-cloud/editions/1/bundle")
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/zip" ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), `filename="gpu-cloud-edition-1.bundle.zip"`) {
+		t.Fatalf("bundle: %d %v", res.StatusCode, res.Header)
+	}
+	rep, err := bundle.Verify(strings.NewReader(body), int64(len(body)), bundle.Options{Key: pinned})
+	if err != nil || rep.Manifest.Edition != 1 || !rep.Pinned {
+		t.Fatalf("the downloaded bundle does not verify: %v (%+v)", err, rep.Manifest)
+	}
+
+	for lang, words := range map[string]string{"en": "Download the bundle", "zh": "下载数据包"} {
+		_, page := e.get("/r/gpu-cloud/editions/1", "Accept-Language", lang)
+		if !strings.Contains(page, `href="/r/gpu-cloud/editions/1/bundle"`) || !strings.Contains(page, words) {
+			t.Errorf("%s edition page: no link to the bundle worded %q", lang, words)
+		}
+	}
+
+	for _, target := range []string{"/r/gpu-cloud/editions/9/bundle", "/r/nope/editions/1/bundle", "/r/gpu-cloud/editions/x/bundle", "/r/gpu-cloud/editions/0/bundle"} {
+		if res, _ := e.get(target); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", target, res.StatusCode)
+		}
+	}
+
+	for range bundleStreams {
+		e.site.bundleSlots <- struct{}{}
+	}
+	res, _ = e.get("/r/gpu-cloud/editions/1/bundle")
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Errorf("a bundle while %d are written: %d, Retry-After %q; want 503 with Retry-After", bundleStreams, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+
+	off := newEnv(t, 0)
+	for _, target := range []string{"/r/gpu-cloud/editions/1/bundle", bundle.WellKnownPath} {
+		if res, _ := off.get(target); res.StatusCode != http.StatusNotFound {
+			t.Errorf("without a key, %s: %d, want 404", target, res.StatusCode)
+		}
+	}
+	if _, page := off.get("/r/gpu-cloud/editions/1"); strings.Contains(page, "download-bundle") {
+		t.Error("without a key, the edition page links a bundle")
+	}
+}
