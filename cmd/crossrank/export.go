@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/web/site"
 )
 
@@ -40,7 +41,11 @@ func parseExport(args []string, w io.Writer) (*storeCommand, error) {
 			return err
 		}
 		defer stop()
-		st, err := site.Export(ctx, e.read, dir, time.Now())
+		key, err := signingKey(e.data, e.log)
+		if err != nil {
+			return err
+		}
+		st, err := site.ExportWithBundles(ctx, e.read, bundle.NewProducer(e.events, key), dir, time.Now())
 		if err != nil {
 			return err
 		}
@@ -61,8 +66,13 @@ type publishing struct {
 // start runs the export and the webhook sender until ctx ends.
 func (p *publishing) start(ctx context.Context, e *env, log *slog.Logger, wg *sync.WaitGroup) error {
 	if p.siteDir != "" {
+		key, err := signingKey(e.data, log)
+		if err != nil {
+			return err
+		}
+		bundles := bundle.NewProducer(e.events, key)
 		wg.Go(func() {
-			if err := site.ExportOnPublish(ctx, e.read, p.siteDir, log); err != nil {
+			if err := site.ExportOnPublish(ctx, e.read, bundles, p.siteDir, log); err != nil {
 				log.Error("site export stopped", "err", err)
 			}
 		})

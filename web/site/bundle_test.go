@@ -2,10 +2,14 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossrank/crossrank/domain/bundle"
 )
@@ -43,6 +47,22 @@ func TestEditionBundle(t *testing.T) {
 		if !strings.Contains(page, `href="/r/gpu-cloud/editions/1/bundle"`) || !strings.Contains(page, words) {
 			t.Errorf("%s edition page: no link to the bundle worded %q", lang, words)
 		}
+	}
+
+	// The static export holds the same bytes where the server serves
+	// them, and its edition pages link them.
+	dir := filepath.Join(t.TempDir(), "site")
+	for range 2 { // the second export copies the first's bundle
+		if _, err := ExportWithBundles(context.Background(), e.site.read, e.site.bundles, dir, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "r", "gpu-cloud", "editions", "1", "bundle")); err != nil || string(b) != body {
+			t.Fatalf("exported bundle: %v, same bytes as served: %v", err, string(b) == body)
+		}
+	}
+	if page, err := os.ReadFile(filepath.Join(dir, "zh", "r", "gpu-cloud", "editions", "1.html")); err != nil ||
+		!strings.Contains(string(page), `href="../../../../r/gpu-cloud/editions/1/bundle"`) {
+		t.Errorf("exported edition page: %v; no relative link to the bundle", err)
 	}
 
 	for _, target := range []string{"/r/gpu-cloud/editions/9/bundle", "/r/nope/editions/1/bundle", "/r/gpu-cloud/editions/x/bundle", "/r/gpu-cloud/editions/0/bundle"} {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
@@ -38,6 +39,14 @@ const exportMark = ".crossrank-export"
 // flushed to disk, and then exchanged with dir in one rename, so a reader
 // sees either the old site or the new one, never a mix.
 func Export(ctx context.Context, read *projections.Store, dir string, now time.Time) (ExportStats, error) {
+	return ExportWithBundles(ctx, read, nil, dir, now)
+}
+
+// ExportWithBundles is Export, with each edition's signed bundle written by
+// bundles beside its other downloads and linked from its page (nil: none).
+// A bundle the export in dir already holds, signed by the same key, is
+// copied rather than written again: an edition's bundle never changes.
+func ExportWithBundles(ctx context.Context, read *projections.Store, bundles *bundle.Producer, dir string, now time.Time) (ExportStats, error) {
 	start := time.Now()
 	dir = filepath.Clean(dir)
 	mark, err := read.EditionMark(ctx, "")
@@ -49,7 +58,7 @@ func Export(ctx context.Context, read *projections.Store, dir string, now time.T
 	}
 	removeLeftovers(dir)
 	tmp := dir + ".tmp-" + randomSuffix()
-	x := &exporter{ctx: ctx, read: read, root: tmp, now: now}
+	x := &exporter{ctx: ctx, read: read, root: tmp, now: now, bundler: bundles, prev: dir}
 	if err := x.site(); err != nil {
 		os.RemoveAll(tmp)
 		return ExportStats{}, err
@@ -74,8 +83,9 @@ func Export(ctx context.Context, read *projections.Store, dir string, now time.T
 // ExportOnPublish keeps dir an export of the latest editions: it exports
 // when the edition mark differs from the one dir shows, then again after
 // every commit of the read models that changes it (a publish, or a change
-// of a ranking's definition), until ctx ends.
-func ExportOnPublish(ctx context.Context, read *projections.Store, dir string, log *slog.Logger) error {
+// of a ranking's definition), until ctx ends; with bundles, each edition's
+// signed bundle too.
+func ExportOnPublish(ctx context.Context, read *projections.Store, bundles *bundle.Producer, dir string, log *slog.Logger) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -90,7 +100,7 @@ func ExportOnPublish(ctx context.Context, read *projections.Store, dir string, l
 		case err != nil:
 			log.Warn("site export: reading the edition mark failed", "err", err)
 		case m.Seq > 0 && m.Key() != have:
-			st, err := Export(ctx, read, dir, time.Now())
+			st, err := ExportWithBundles(ctx, read, bundles, dir, time.Now())
 			if err != nil {
 				log.Error("site export failed", "dir", dir, "err", err)
 				break
@@ -115,6 +125,10 @@ type exporter struct {
 	files int
 	bytes int64
 	err   error
+	// bundler writes the editions' bundles (nil: none); prev is the
+	// export being replaced, whose bundles may be reused.
+	bundler *bundle.Producer
+	prev    string
 }
 
 func (x *exporter) write(name string, body []byte) {
@@ -192,6 +206,7 @@ func (x *exporter) site() error {
 	for _, rk := range rankings {
 		x.api(rk.Slug)
 		x.downloads(rk.Slug)
+		x.bundles(rk.Slug)
 	}
 	for _, lang := range []string{i18n.Zh, i18n.En} {
 		x.lang(lang, rankings)
@@ -277,7 +292,9 @@ func (x *exporter) lang(lang string, rankings []projections.RankingSummary) {
 		x.page(file("r/"+slug+"/editions/index.html"), editionsPage(v), err)
 		for _, e := range v.Editions {
 			name := "r/" + slug + "/editions/" + strconv.Itoa(e.Number) + ".html"
-			ev, err := buildEdition(ctx, read, pg, at(name), slug, e.Number)
+			l := at(name)
+			l.bundles = x.bundler != nil
+			ev, err := buildEdition(ctx, read, pg, l, slug, e.Number)
 			x.page(file(name), editionPage(ev), err)
 		}
 		mv, err := buildMethodology(ctx, read, pg, at("r/"+slug+"/methodology.html"), slug)
