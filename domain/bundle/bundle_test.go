@@ -17,6 +17,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 )
@@ -28,7 +29,7 @@ func demoEditions(t *testing.T) events.Store {
 	t.Helper()
 	ctx := testContext(t)
 	store := jstest.Start(t).Store
-	h := domain.NewHandler(store, nil)
+	h := handler.New(store, nil)
 	fakeHash := func(string) (string, error) { return "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", nil }
 	if _, err := demo.Seed(ctx, h, demo.Options{Password: "pw", HashPassword: fakeHash, Now: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func demoEditions(t *testing.T) events.Store {
 	}
 	const id, entry, crit = "bundle-p3", "qingjiao", demo.CritCluster
 	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
-	do := func(_ domain.Result, err error) {
+	do := func(_ handler.Result, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/bundle"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -29,7 +30,7 @@ func newKey(seed byte) ed25519.PrivateKey {
 }
 
 // publishAll previews and publishes ids as the ranking's next edition.
-func publishAll(t *testing.T, h *domain.Handler, slug string, ids []string) {
+func publishAll(t *testing.T, h *handler.Handler, slug string, ids []string) {
 	t.Helper()
 	ctx := testContext(t)
 	pv, _, err := h.PreviewEdition(ctx, slug, ids)

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/bundle"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections/history"
 )
@@ -42,7 +42,7 @@ func TestLargeEditionBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	publishAll(t, domain.NewHandler(env.Store, nil), slug, ids)
+	publishAll(t, handler.New(env.Store, nil), slug, ids)
 	t.Logf("%d entries published in %s", entries, time.Since(start).Round(time.Millisecond))
 
 	key := newKey(3)
