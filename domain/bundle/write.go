@@ -49,8 +49,9 @@ type Edition struct {
 	cited map[string]map[string]bool
 }
 
-// methodologyTypes are the ranking's events its snapshot depends on (its
-// conflicts of interest are left out: they decide no value).
+// methodology reports whether e is one of the ranking's events its
+// snapshot depends on (its conflicts of interest are left out: they decide
+// no value).
 func methodology(e events.Event) bool {
 	switch e.Data.(type) {
 	case *events.RankingDefined, *events.WeightsSet, *events.ScenariosSet, *events.MethodologyPublished:
