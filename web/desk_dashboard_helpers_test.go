@@ -69,7 +69,7 @@ func newDemoEnv(t *testing.T) *demoEnv {
 	go func() { defer close(done); _ = read.Run(runCtx, store, nil) }()
 	t.Cleanup(func() { stop(); <-done; read.Close() })
 	e := &demoEnv{t: t, js: js, ctx: ctx, store: store, cmd: handler.New(store, nil), read: read, logs: &syncBuffer{}}
-	// One real argon2id hash for every user: sign-in is real, and slow once.
+	// One real argon2id hash (testHash) for every user: sign-in is real.
 	hash := func(string) (string, error) { return testHash(), nil }
 	if _, err := demo.Seed(ctx, e.cmd, demo.Options{Password: testPassword, HashPassword: hash, Now: time.Now(),
 		AuditHead: read.AuditHead, CrossValidated: read.CrossValidated}); err != nil {

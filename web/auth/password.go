@@ -38,9 +38,25 @@ var hashing = make(chan struct{}, max(2, runtime.NumCPU()))
 // ErrPasswordLength reports a password outside MinPassword–MaxPassword bytes.
 var ErrPasswordLength = fmt.Errorf("a password must be %d to %d bytes long", MinPassword, MaxPassword)
 
-// HashPassword returns the argon2id hash of pw in PHC format:
-// $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash> (unpadded base64).
+// HashPassword returns the argon2id hash of pw in PHC format at the
+// production parameters: $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>
+// (unpadded base64).
 func HashPassword(pw string) (string, error) {
+	return Argon2id{Memory: argonMemory, Time: argonTime, Threads: argonThreads}.Hash(pw)
+}
+
+// Argon2id is a choice of argon2id parameters. Production hashes with
+// HashPassword's; tests that sign in hundreds of times hash their users'
+// passwords with the smallest (CheckPassword reads the parameters from the
+// hash, so checking is as cheap as hashing was).
+type Argon2id struct {
+	Memory  uint32 // KiB
+	Time    uint32
+	Threads uint8
+}
+
+// Hash returns the argon2id hash of pw in PHC format with a's parameters.
+func (a Argon2id) Hash(pw string) (string, error) {
 	if len(pw) < MinPassword || len(pw) > MaxPassword {
 		return "", ErrPasswordLength
 	}
@@ -49,11 +65,11 @@ func HashPassword(pw string) (string, error) {
 		return "", err
 	}
 	hashing <- struct{}{}
-	key := argon2.IDKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argon2.IDKey([]byte(pw), salt, a.Time, a.Memory, a.Threads, argonKeyLen)
 	<-hashing
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime,
-		argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, a.Memory, a.Time,
+		a.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
 // CheckPassword reports whether pw matches a PHC argon2id hash. It compares

@@ -94,3 +94,19 @@ func TestSafeNext(t *testing.T) {
 		}
 	}
 }
+
+// TestArgon2idParams: a hash at other parameters names them, and
+// CheckPassword checks it at those parameters (tests hash their users'
+// passwords at the smallest).
+func TestArgon2idParams(t *testing.T) {
+	h, err := Argon2id{Memory: 8, Time: 1, Threads: 1}.Hash("s3cret-passphrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=8,t=1,p=1$") {
+		t.Errorf("hash %s does not name its parameters", h)
+	}
+	if !CheckPassword(h, "s3cret-passphrase") || CheckPassword(h, "s3cret-passphrasE") {
+		t.Error("a hash at small parameters checks wrong")
+	}
+}
