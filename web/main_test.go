@@ -21,5 +21,7 @@ func TestMain(m *testing.M) {
 	if !explicit {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeBrowsers()
+	os.Exit(code)
 }
