@@ -20,6 +20,7 @@ import (
 // TestArchivedCopies reads a record through the site's interface from a
 // real archive on the embedded NATS server.
 func TestArchivedCopies(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := jstest.Start(t)
 	nc, err := env.Server.Connect("copies-test")

@@ -20,6 +20,7 @@ import (
 // API; the proposal's evidence JSON shows the capture's hash and quote
 // check, and verify passes beside the server.
 func TestServeCapturesCitedPage(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	tokens := demoTokens(t, "--data", data)

@@ -22,6 +22,7 @@ import (
 // evidence, which the public entry page shows; the archived copy is served
 // sandboxed; verify passes beside the server.
 func TestServeRechecksPublishedSource(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	tokens := demoTokens(t, "--data", data)

@@ -22,6 +22,7 @@ import (
 // write is in the stream exactly once, `verify` passes, a rebuild is
 // refused with the server's pid, and kill -9 frees the folder.
 func TestCLIBesideServer(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	tokens := demoTokens(t, "--data", data)
@@ -117,6 +118,7 @@ func TestCLIBesideServer(t *testing.T) {
 // TestCLIHelpTouchesNothing: help and argument errors open no store and
 // create no folder.
 func TestCLIHelpTouchesNothing(t *testing.T) {
+	t.Parallel()
 	bin := crossrankBinary(t)
 	dir := t.TempDir()
 	for _, args := range [][]string{

@@ -24,6 +24,7 @@ import (
 // replicas' read models hold the same rows, every acknowledged write is in
 // the stream exactly once, and `crossrank verify` passes on both.
 func TestClusterScaleOut(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	start := time.Now()
 	nodes := startNATSCluster(t, 3)

@@ -20,6 +20,7 @@ import (
 // moment; replica B fires it. A restarts after the moment: still exactly
 // one edition, by the scheduling publisher.
 func TestClusterScheduledEditionFiresOnce(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	nodes := startNATSCluster(t, 3)
 	urlA, urlB := nodes[0].url, nodes[1].url

@@ -28,6 +28,7 @@ import (
 // event in projections (TestRedeliveryChangesNothing); this is the runner's
 // side: a gap stops the tail, not the runner, and nothing applies twice.
 func TestFaultUnrulyDelivery(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("replays the demo stream many times")
 	}

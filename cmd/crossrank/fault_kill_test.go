@@ -17,6 +17,7 @@ import (
 // entry's EntryCreated and ProposalOpened: both or neither), requests the kill cut off are
 // safe to send again with the same key, and `crossrank verify` passes.
 func TestFaultKillUnderLoad(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	tokens := demoTokens(t, "--data", data)

@@ -23,6 +23,7 @@ const outageLength = 3 * time.Second
 // the handler's cache, and /readyz says not ready; afterwards writes
 // succeed again and the read models catch up without restarting the app.
 func TestFaultNATSOutage(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	ns := startNATS(t, jetstream.EmbeddedOptions{Dir: t.TempDir(), Listen: "127.0.0.1:0", Name: "outage"})
 	data := t.TempDir()

@@ -20,6 +20,7 @@ import (
 // next start rebuilds them from the stream: the same rows (projections.Dump)
 // and the same public ranking as before.
 func TestFaultLostReadModels(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	tokens := demoTokens(t, "--data", data)

@@ -19,6 +19,7 @@ import (
 // JetStream message schedule, so the moment passing while no process ran
 // loses nothing; the durable consumers pick the work up on restart.
 func TestFaultKillBeforeScheduledEdition(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	demoTokens(t, "--data", data)

@@ -13,6 +13,7 @@ import (
 // the editor named, importing again opens nothing, and a user without the
 // editor role is refused.
 func TestRankingExportImport(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	src, dst := t.TempDir(), t.TempDir()
 	runCLI(t, "seed", "--data", src)

@@ -12,6 +12,7 @@ import (
 // session key in the data directory and the sessions in the NATS bucket, so
 // a sign-in still counts after a restart; signing out then ends it.
 func TestSignInSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServe(t, "serve", data)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

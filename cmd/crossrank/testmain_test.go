@@ -11,6 +11,12 @@ import (
 	"time"
 )
 
+// The tests here run in parallel (go test's -parallel, the number of
+// cores, at a time): most of their time is spent waiting on child
+// processes, NATS and SQLite, each on its own data directory and ports.
+// Two stay sequential: TestServeExportsAndPostsOnPublish sets an
+// environment variable and TestDataFolderIsPrivate the process's umask.
+
 // binDir holds the crossrank binary the process tests run, built once per
 // test run and removed when the run ends.
 var binDir string

@@ -11,6 +11,7 @@ import (
 // for the account until its owner chooses one; `user reset` prints a new
 // link.
 func TestUserAddPrintsLink(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	link := regexp.MustCompile(`one-time link \(shown once, valid 72h0m0s\): https://rank\.example/welcome\?token=[A-Za-z0-9_-]{43}&user=zed`)

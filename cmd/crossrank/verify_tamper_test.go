@@ -15,6 +15,7 @@ import (
 // and once an audit row's actor is changed in read.db it exits 1 naming
 // the row, the column and both values.
 func TestVerifyNamesTamperedRow(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data := t.TempDir()
 	runCLI(t, "seed", "--data", data)
