@@ -21,6 +21,7 @@ import (
 // no server, trusting the key it carries (and saying so) or pinning the key
 // the site serves; a forged signature or another pinned key fails it.
 func TestBundleCLI(t *testing.T) {
+	t.Parallel()
 	crossrankBinary(t)
 	data, dir := t.TempDir(), t.TempDir()
 	runCLI(t, "seed", "--data", data)
