@@ -52,6 +52,8 @@ func ZeroState(a events.Aggregate) any {
 		return &Edition{Ranking: a.ID, Entries: map[string]*PublishedEntry{}}
 	case events.KindUser:
 		return &User{}
+	case events.KindReport:
+		return &Report{}
 	}
 	return nil
 }

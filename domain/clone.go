@@ -41,6 +41,10 @@ func Evolved(state any, ev events.Event) any {
 		n := s.clone()
 		n.Evolve(ev)
 		return n
+	case *Report:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
 	}
 	return state
 }
@@ -57,6 +61,8 @@ func fresh(k events.Kind) any {
 		return &Edition{}
 	case events.KindUser:
 		return &User{}
+	case events.KindReport:
+		return &Report{}
 	}
 	return nil
 }

@@ -141,4 +141,12 @@ var english = map[string]string{
 	"edition.other_ranking":     "{proposal} belongs to another ranking",
 	"token.bad_id":              "invalid token id or too many tokens",
 	"token.id_used":             `token id "{id}" is already used`,
+
+	// Reports from readers.
+	"report.missing":           "no such report",
+	"report.closed":            "the report has been triaged already",
+	"report.not_public":        "no such entry on the public site",
+	"report.bad_kind":          "must be wrong, outdated, missing or other",
+	"report.unknown_criterion": "is not a criterion of the ranking",
+	"report.bad_duplicate":     "must name another report of the same ranking",
 }

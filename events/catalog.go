@@ -60,6 +60,11 @@ const (
 	TypePasswordReset              = "crossrank.user.password_reset.v1"
 	TypeInvitationAccepted         = "crossrank.user.invitation_accepted.v1"
 	TypeInvitationRevoked          = "crossrank.user.invitation_revoked.v1"
+	TypeReportOpened               = "crossrank.report.opened.v1"
+	TypeReportFolded               = "crossrank.report.folded.v1"
+	TypeReportAccepted             = "crossrank.report.accepted.v1"
+	TypeReportDeclined             = "crossrank.report.declined.v1"
+	TypeReportMarkedDuplicate      = "crossrank.report.marked_duplicate.v1"
 )
 
 var catalog = map[string]reflect.Type{
@@ -112,6 +117,11 @@ var catalog = map[string]reflect.Type{
 	TypePasswordReset:              reflect.TypeFor[PasswordReset](),
 	TypeInvitationAccepted:         reflect.TypeFor[InvitationAccepted](),
 	TypeInvitationRevoked:          reflect.TypeFor[InvitationRevoked](),
+	TypeReportOpened:               reflect.TypeFor[ReportOpened](),
+	TypeReportFolded:               reflect.TypeFor[ReportFolded](),
+	TypeReportAccepted:             reflect.TypeFor[ReportAccepted](),
+	TypeReportDeclined:             reflect.TypeFor[ReportDeclined](),
+	TypeReportMarkedDuplicate:      reflect.TypeFor[ReportMarkedDuplicate](),
 }
 
 var typeOf = func() map[reflect.Type]string {

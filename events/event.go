@@ -82,6 +82,7 @@ const (
 	KindEdition  Kind = "edition"
 	KindUser     Kind = "user"
 	KindWebhook  Kind = "webhook"
+	KindReport   Kind = "report"
 )
 
 // Aggregate identifies one aggregate instance: its kind and id.

@@ -15,6 +15,10 @@ const (
 	// ViaInvitation is a person choosing their password on the one-time
 	// link of an invitation or a reset: the link, not a session, says who.
 	ViaInvitation = "invitation"
+	// ViaIntake is a reader without an account, through the public report
+	// form or its JSON twin: nobody signed in, the intake vouches for
+	// nothing but the text.
+	ViaIntake = "intake"
 )
 
 // Via is how an event's actor was authenticated: the ce-authvia extension
@@ -56,7 +60,7 @@ func ParseVia(s string) (Via, error) {
 		if s == "" {
 			return Via{}, nil
 		}
-	case ViaSession, ViaCLI, ViaWorker, ViaInvitation:
+	case ViaSession, ViaCLI, ViaWorker, ViaInvitation, ViaIntake:
 		if !more {
 			return Via{Method: method}, nil
 		}

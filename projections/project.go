@@ -98,6 +98,9 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 	if ev.Kind() == events.KindProposal {
 		return p.projectProposal(ev, s.(*domain.Proposal), a)
 	}
+	if ev.Kind() == events.KindReport {
+		return p.projectReport(ev, s.(*domain.Report), a)
+	}
 	return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
 }
 
