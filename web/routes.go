@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -42,6 +43,11 @@ func (s *Server) routes() {
 	// The users (admins) and the caller's own account: the desk's users
 	// and account pages' door.
 	api.UserRoutes(s.mux, s.commands, api.Accounts{Sessions: s.auth, Read: s.read, Guard: read, PublicURL: s.publicURL})
+
+	// Readers' reports: the intake anyone may post to, and the editors'
+	// triage.
+	api.ReportRoutes(s.mux, s.commands, s.read, read)
+	handle("POST /r/{slug}/e/{entry}/reports", command.ReportForm(s.commands))
 
 	// The desk: dashboard, proposals, entries, publishing, the audit
 	// trail (and its export, GET /api/v1/audit), users and the account,

@@ -89,6 +89,10 @@ type Config struct {
 	// reviewers (GET /desk/proposals/{id}/evidence/{e}/passage); nil: that
 	// route answers 404 and the desk links no highlighted copies.
 	Passages desk.Passages
+	// Contacts keeps the contact addresses readers give with their reports,
+	// apart from the event log (a JetStream KV bucket with an expiry); nil:
+	// a report that gives one is refused.
+	Contacts command.Contacts
 
 	// sleep replaces the sign-in throttle's account-wide wait (tests).
 	sleep func(ctx context.Context, d time.Duration)
@@ -164,7 +168,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.commands = &command.Deps{Commands: cfg.Commands, Waiter: cfg.Waiter, Publish: cfg.Publish,
 		Now: s.now, Log: s.log, RequireUser: s.auth.RequireUser, Observe: s.metrics.observeCommand,
-		Comments: command.NewCommentRate()}
+		Comments: command.NewCommentRate(), Contacts: cfg.Contacts, ReportThrottle: auth.NewReportThrottle()}
 	for _, o := range cfg.TrustedOrigins {
 		if err := s.origins.AddTrustedOrigin(o); err != nil {
 			return nil, err

@@ -16,19 +16,29 @@ func Intake() domain.Actor {
 	return domain.Actor{Name: domain.SystemActor, Via: events.Via{Method: events.ViaIntake}}
 }
 
+// ReportOutcome is what opening a report did.
+type ReportOutcome struct {
+	Result
+	ID     string // the report's id
+	Folded bool   // the same report came earlier in the window: counted on it
+}
+
 // OpenReport opens a reader's report, or folds it into the same report
-// sent earlier within the folding window. It returns the report's id.
-func (h *Handler) OpenReport(ctx context.Context, c domain.OpenReport) (string, Result, error) {
+// sent earlier within the folding window.
+func (h *Handler) OpenReport(ctx context.Context, c domain.OpenReport) (ReportOutcome, error) {
 	if err := domain.CheckReport(c); err != nil {
-		return "", Result{}, err
+		return ReportOutcome{}, err
 	}
-	id := domain.ReportID(c, h.now())
-	res, err := h.run(ctx, command{actor: Intake(), writes: []events.Aggregate{domain.ReportAggregate(id)},
+	out := ReportOutcome{ID: domain.ReportID(c, h.now())}
+	var err error
+	out.Result, err = h.run(ctx, command{actor: Intake(), writes: []events.Aggregate{domain.ReportAggregate(out.ID)},
 		reads: []events.Aggregate{domain.RankingID(c.Ranking), domain.EditionID(c.Ranking)},
 		decide: func(s states) ([]domain.Change, error) {
-			return domain.DecideOpenReport(s.ranking(c.Ranking), s.edition(c.Ranking), s.report(id), id, c)
+			rep := s.report(out.ID)
+			out.Folded = rep.Exists()
+			return domain.DecideOpenReport(s.ranking(c.Ranking), s.edition(c.Ranking), rep, out.ID, c)
 		}})
-	return id, res, err
+	return out, err
 }
 
 // AcceptReport opens the report's draft proposal and records it on the

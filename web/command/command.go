@@ -55,6 +55,11 @@ type Deps struct {
 	RequireUser func(http.Handler) http.Handler
 	// Comments holds each user to a rate of new comments; nil: no rate.
 	Comments *Rate
+	// Contacts keeps readers' contact addresses, apart from the events;
+	// nil: a report that gives one is refused (500), none is lost quietly.
+	Contacts Contacts
+	// ReportThrottle limits readers' reports per address; nil: no limit.
+	ReportThrottle ReportThrottle
 	// Observe records a command's outcome and duration; nil: nothing.
 	Observe func(name string, took time.Duration, res handler.Result, err error)
 }

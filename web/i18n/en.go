@@ -21,6 +21,7 @@ var enParts = []map[string]string{
 	enChanges,
 	enFormats,
 	enBundle,
+	enReports,
 }
 
 // en is every message in English, by key.

@@ -21,6 +21,7 @@ var zhParts = []map[string]string{
 	zhChanges,
 	zhFormats,
 	zhBundle,
+	zhReports,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

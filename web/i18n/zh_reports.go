@@ -1,0 +1,68 @@
+package i18n
+
+// zhReports 是读者报告的文案：条目页上的表单、编辑台的分拣队列与公开的更正记录。
+var zhReports = map[string]string{
+	// 错误与字段名。
+	"report.missing":           "没有这份报告。",
+	"report.closed":            "这份报告已经处理过了。",
+	"report.not_public":        "公开网站上没有这个条目。",
+	"report.bad_kind":          "{Field}须为 wrong、outdated、missing、other 之一。",
+	"report.unknown_criterion": "{Field}不是本榜单的评分维度。",
+	"report.bad_duplicate":     "{Field}须指向同一榜单的另一份报告。",
+	"report.too_many":          "您提交的报告过多，请稍后再试。",
+	"report.too_large":         "报告超过 32 KiB 的上限。",
+	"field.report_status":      "{Field}须为 open、accepted、declined 或 duplicate。",
+	"label.text":               "内容",
+	"label.contact":            "联系地址",
+	"label.of":                 "原报告",
+
+	// 条目页上的表单。
+	"report.title":          "报告问题",
+	"report.intro":          "发现本条目有错误、过时或遗漏？请告诉编辑。报告及处理结果公开；您的联系地址不公开，180 天后删除。",
+	"report.kind":           "是什么问题？",
+	"report.kind.wrong":     "内容有误",
+	"report.kind.outdated":  "内容过时",
+	"report.kind.missing":   "内容缺失",
+	"report.kind.other":     "其他问题",
+	"report.criterion":      "涉及哪项评分（可选）",
+	"report.criterion.none": "整个条目",
+	"report.evidence":       "涉及哪条证据（可选）",
+	"report.text":           "请告诉编辑需要了解的情况，并注明来源。",
+	"report.contact":        "您的电子邮箱，便于编辑询问（可选，不会公开）",
+	"report.honeypot":       "此栏请留空",
+	"report.send":           "提交报告",
+	"report.thanks":         "谢谢！您的报告已进入编辑的处理队列，处理结果将显示在更正记录中。",
+
+	// 编辑台的分拣队列。
+	"reports.desk_title":       "读者报告",
+	"reports.filter_ranking":   "榜单",
+	"reports.filter_status":    "状态",
+	"reports.filter_any":       "全部",
+	"reports.filter":           "筛选",
+	"reports.none":             "没有符合条件的报告。",
+	"reports.entry":            "条目",
+	"reports.kind":             "类型",
+	"reports.text":             "报告内容",
+	"reports.status":           "状态",
+	"reports.folded":           "另重复提交 {n} 次",
+	"reports.accept":           "采纳：开立提案草稿",
+	"reports.decline":          "不予采纳",
+	"reports.reason":           "公开理由",
+	"reports.duplicate":        "标记为重复",
+	"reports.duplicate_of":     "所重复的报告编号",
+	"reports.status.open":      "待处理",
+	"reports.status.accepted":  "已采纳",
+	"reports.status.declined":  "未采纳",
+	"reports.status.duplicate": "重复",
+
+	// 公开的更正记录。
+	"corrections.title":        "更正记录",
+	"corrections.intro":        "读者就本榜单提交、且编辑已作出决定的每份报告，按时间倒序：采纳的报告成为提案，与其他修改一样经过审核；未采纳的注明理由。",
+	"corrections.none":         "尚无已处理的报告。",
+	"corrections.accepted":     "已采纳为提案 {proposal}",
+	"corrections.published_in": "已在第 {edition} 期发布",
+	"corrections.unpublished":  "尚未发布",
+	"corrections.declined":     "未采纳：{reason}",
+	"corrections.duplicate":    "与 {of} 重复",
+	"corrections.link":         "更正记录",
+}
