@@ -38,6 +38,7 @@ var storeParsers = map[string]func(args []string, w io.Writer) (*storeCommand, e
 	"export":  parseExport,
 	"ranking": parseRanking,
 	"bundle":  parseBundle,
+	"report":  parseReport,
 }
 
 // errHelp is returned by a parser that printed the help asked for.

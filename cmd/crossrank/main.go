@@ -31,6 +31,7 @@ Usage:
   crossrank user add NAME --role R --password P   only when you, the operator, are NAME
   crossrank user passwd NAME --password P         only when you, the operator, are NAME
   crossrank token create NAME [--name LABEL] [--days N]   (N=0: never expires; default 90)
+  crossrank report erase ID                       erase the contact addresses readers gave with a report
   crossrank rebuild                replay the stream into fresh read models (server stopped)
   crossrank verify                 replay and check editions, published scores and the audit trail
   crossrank export --out DIR       write the public site as static files (atomic)

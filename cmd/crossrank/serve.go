@@ -131,6 +131,13 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 	if err := srv.Web.ShareSessions(runCtx, kv); err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
+	// Readers' contact addresses live in a bucket of their own, with an
+	// expiry, never in the event log.
+	contacts, err := openContacts(ctx, e, cfg.replicas)
+	if err != nil {
+		return err
+	}
+	srv.Web.KeepContacts(contacts)
 	if err := cfg.publish.start(runCtx, e, log, &wg); err != nil {
 		return err
 	}
