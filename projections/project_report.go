@@ -13,23 +13,23 @@ func (p *projector) projectReport(ev events.Event, r *domain.Report, a *auditRow
 	a.ranking, a.entry = r.Opened.Ranking, r.Opened.Entry
 	switch d := ev.Data.(type) {
 	case *events.ReportOpened:
-		a.en, a.zh = fmt.Sprintf("A reader reported a problem (%s)", d.Kind), fmt.Sprintf("读者报告问题（%s）", d.Kind)
+		a.say("report_opened")
 		a.after = d.Text
 		return p.exec(`INSERT INTO reports(id, ranking, entry, criterion, evidence, kind, text, status, reason, proposal,
 			duplicate_of, folded, opened_at, opened_seq, decided_at, decided_seq, decided_by)
 			VALUES (?,?,?,?,?,?,?,?,'','','',0,?,?,'',0,'')`, r.ID, d.Ranking, d.Entry, d.Criterion, d.Evidence, d.Kind, d.Text,
 			domain.ReportOpen, ts(ev.Time), ev.Sequence)
 	case *events.ReportFolded:
-		a.en, a.zh = "The same report was sent again", "同一报告再次提交"
+		a.say("report_folded")
 		return p.exec(`UPDATE reports SET folded=? WHERE id=?`, r.Folded, r.ID)
 	case *events.ReportAccepted:
 		a.proposal = d.Proposal
-		a.en, a.zh = "Accepted the report as proposal "+d.Proposal, "采纳报告，开立提案 "+d.Proposal
+		a.say("report_accepted", "proposal", d.Proposal)
 	case *events.ReportDeclined:
-		a.en, a.zh = "Declined the report: "+d.Reason, "不予采纳："+d.Reason
+		a.say("report_declined", "reason", d.Reason)
 		a.after = d.Reason
 	case *events.ReportMarkedDuplicate:
-		a.en, a.zh = "Marked the report a duplicate of "+d.Of, "标记为 "+d.Of+" 的重复报告"
+		a.say("report_duplicate", "of", d.Of)
 	default:
 		return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
 	}

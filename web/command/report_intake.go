@@ -165,7 +165,7 @@ func ReportForm(d *Deps) http.Handler {
 			return
 		}
 		slug, entry := r.PathValue("slug"), r.PathValue("entry")
-		back := "/r/" + url.PathEscape(slug) + "/e/" + url.PathEscape(entry) + "?reported=1#report"
+		back := "/r/" + url.PathEscape(slug) + "/e/" + url.PathEscape(entry) + "#report-sent"
 		if f.Str(HoneypotField) != "" {
 			http.Redirect(w, r, back, http.StatusSeeOther)
 			return

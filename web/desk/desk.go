@@ -163,6 +163,9 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("GET "+paths.Review, role(domain.RoleReviewer, http.HandlerFunc(d.serveReview)))
 	handle("POST "+paths.Review, command.Form(d.write, command.CastVotes, reviewVoted, d.reviewFailed))
 
+	// Readers' reports: the editors' triage queue.
+	d.reportRoutes(handle, editor, role)
+
 	// The signed-in user's inbox, its private feed, and the header's live
 	// unread count.
 	handle("GET "+paths.Inbox, user(d.serveInbox))

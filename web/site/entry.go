@@ -127,6 +127,7 @@ func attrAnchor(key string) string { return "attr-" + key }
 // scoreView is one criterion of an entry with the evidence behind its score.
 type scoreView struct {
 	Anchor      string
+	Criterion   string // the criterion's slug (the report form names it)
 	Name        string
 	Description string
 	Weight      int
@@ -204,7 +205,7 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 		scores[s.Criterion] = s
 	}
 	for _, c := range r.Criteria {
-		ps := scoreView{Anchor: scoreAnchor(c.Slug), Name: c.Name.In(p.Lang), Description: c.Description.In(p.Lang), Weight: c.Weight}
+		ps := scoreView{Anchor: scoreAnchor(c.Slug), Criterion: c.Slug, Name: c.Name.In(p.Lang), Description: c.Description.In(p.Lang), Weight: c.Weight}
 		if s, ok := scores[c.Slug]; ok {
 			ps.Scored, ps.Meter, ps.Rationale, ps.Edition = true, meterOf(s.Score), s.Rationale, s.Edition
 			ps.EditionHref = l.Edition(slug, s.Edition)

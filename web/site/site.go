@@ -106,6 +106,7 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
 	handle("GET /r/{slug}/compare", s.compare)
+	handle("GET /r/{slug}/corrections", s.corrections)
 
 	// An edition's downloads and citations: immutable, like the edition.
 	handle("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
@@ -136,6 +137,7 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /api/v1/rankings/{slug}/editions", s.apiEditions)
 	handle("GET /api/v1/rankings/{slug}/editions/{n}", s.apiEdition)
 	handle("GET /api/v1/rankings/{slug}/entries/{entry}", s.apiEntry)
+	handle("GET /api/v1/rankings/{slug}/corrections", s.apiCorrections)
 }
 
 // CloseStreams ends every live event stream. Streams never go idle, so
