@@ -132,10 +132,14 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 
 	g.hold(true)
 	seq := jstest.DefineRanking(t, st, withCriterion("energy"), nil)
-	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "energy",
+	res := must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "energy",
 		To: 7, Rationale: "measured", Evidence: []string{"e1"}}))
 	g.hold(false)
-	waitApplied(t, g, seq)
+	// Until the follower has been handed that score's event too (after
+	// the held definition), the stream holds one it has not seen, and the
+	// next command's fast path rightly misses: wait for it, not for the
+	// definition alone (under -race the follower lags enough to matter).
+	waitApplied(t, g, max(seq, res.Sequence))
 
 	// Caught up and alone, a command makes no round trip before its
 	// append, which expects the stream's last sequence (the fast path).
