@@ -251,8 +251,18 @@ func (s *Sender) post(ctx context.Context, m jetstream.Msg, id string, d *events
 	}
 }
 
+// requestLimit bounds one attempt whatever the client's own timeout.
+const requestLimit = 30 * time.Second
+
 // once makes one attempt; id is the webhook-id, the edition's event id.
+//
+// An attempt under way is finished even when the sender is stopping: the
+// receiver may already hold the delivery, and cutting the request would
+// leave it unrecorded, so the next sender would post it again. The client's
+// timeout (and requestLimit) bound how long a stop waits for it.
 func (s *Sender) once(ctx context.Context, id string, d *events.EditionPublished, body []byte, attempt int) (int, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestLimit)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.URL, bytes.NewReader(body))
 	if err != nil {
 		return 0, err
