@@ -41,7 +41,7 @@ func TestCaptureOfDraftStaysOnDesk(t *testing.T) {
 		FinalURL: "https://example.org/draft", Status: 200, ContentType: "text/html; charset=utf-8", Size: int64(len(page)),
 		SHA256: sha, QuoteFound: true, QuoteChecked: true})
 
-	paths := []string{"/captures/" + sha, "/captures/" + sha + "/raw", "/captures/" + sha + "/download"}
+	paths := []string{"/captures/" + sha, "/captures/" + sha + "/raw", "/captures/" + sha + "/download", "/captures/" + sha + ".warc"}
 	anonymous := e.client("")
 	for _, p := range paths {
 		if res, body := anonymous.do(http.MethodGet, p, nil, nil); res.StatusCode != http.StatusNotFound || strings.Contains(body, "draft source") {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/web/site"
@@ -28,6 +29,7 @@ type shelved struct {
 	ContentType string
 	Fetched     time.Time
 	URL         string
+	Record      []byte // the WARC record the capture worker would have archived
 }
 
 func (s shelf) Get(_ context.Context, key string) (shelved, error) {
@@ -47,11 +49,26 @@ func (s shelf) Open(ctx context.Context, key string) (*site.Capture, error) {
 		Fetched: c.Fetched, URL: c.URL}, nil
 }
 
-// put shelves body and returns its key.
+func (s shelf) OpenRecord(ctx context.Context, key string) (io.ReadCloser, int64, error) {
+	c, err := s.Get(ctx, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	return io.NopCloser(bytes.NewReader(c.Record)), int64(len(c.Record)), nil
+}
+
+// put shelves body, with its WARC record as the capture package writes
+// it, and returns its key.
 func (s shelf) put(body, contentType, url string, fetched time.Time) string {
 	sum := sha256.Sum256([]byte(body))
 	key := hex.EncodeToString(sum[:])
-	s[key] = shelved{Body: []byte(body), ContentType: contentType, Fetched: fetched, URL: url}
+	rec := capture.NewRecord(&capture.Response{FinalURL: url, Date: fetched, Proto: "HTTP/1.1", Status: "200 OK",
+		Header: http.Header{"Content-Type": {contentType}}, Body: []byte(body)})
+	b, err := rec.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	s[key] = shelved{Body: []byte(body), ContentType: contentType, Fetched: fetched, URL: url, Record: b}
 	return key
 }
 

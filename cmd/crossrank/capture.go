@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/netip"
 	"strings"
@@ -82,6 +83,18 @@ func (a archivedCopies) Open(ctx context.Context, sha256 string) (*site.Capture,
 		return nil, err
 	}
 	return &site.Capture{Body: o, Size: o.Size, ContentType: o.Header.Get("Content-Type"), Fetched: o.Date, URL: o.TargetURI}, nil
+}
+
+// OpenRecord streams the whole record under sha256, as archived.
+func (a archivedCopies) OpenRecord(ctx context.Context, sha256 string) (io.ReadCloser, int64, error) {
+	rec, size, err := a.archive.OpenRecord(ctx, sha256)
+	if errors.Is(err, capture.ErrNotFound) {
+		return nil, 0, fmt.Errorf("%w: %w", site.ErrNoCapture, err)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return io.NopCloser(rec), size, nil
 }
 
 // Passage reads the record under sha256 as the quote check does and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -54,7 +55,23 @@ func TestArchivedCopies(t *testing.T) {
 		!got.Fetched.Equal(at) || got.URL != "https://example.org/prices" {
 		t.Errorf("got %+v, body %q, %v", got, body, err)
 	}
+	// The whole record, as archived, for readers to take home.
+	raw, size, err := copies.OpenRecord(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := io.ReadAll(raw)
+	raw.Close()
+	if err != nil || int64(len(whole)) != size {
+		t.Fatalf("record: %d bytes of %d, %v", len(whole), size, err)
+	}
+	if back, err := capture.ReadRecord(bytes.NewReader(whole)); err != nil || back.Key() != key || back.TargetURI != rec.TargetURI {
+		t.Errorf("the record read back: %v", err)
+	}
 	for _, k := range []string{strings.Repeat("0", 64), "nope"} {
+		if _, _, err := copies.OpenRecord(ctx, k); !errors.Is(err, site.ErrNoCapture) {
+			t.Errorf("OpenRecord(%q): %v, want ErrNoCapture", k, err)
+		}
 		if _, err := copies.Open(ctx, k); !errors.Is(err, site.ErrNoCapture) || !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("Get(%q): %v, want ErrNoCapture", k, err)
 		}

@@ -25,6 +25,10 @@ type Captures interface {
 	// read, a buffer at a time; the caller closes it. An error wrapping
 	// ErrNoCapture when there is none.
 	Open(ctx context.Context, sha256 string) (*Capture, error)
+	// OpenRecord returns the whole WARC record stored under sha256, as
+	// archived and size bytes long, to read a buffer at a time; the
+	// caller closes it. An error wrapping ErrNoCapture when there is none.
+	OpenRecord(ctx context.Context, sha256 string) (rec io.ReadCloser, size int64, err error)
 }
 
 // Capture is one archived response as readers are shown it.
@@ -73,18 +77,28 @@ func framed(media string) bool {
 // always (drafts' sources are reviewed before they are published).
 func (s *Site) open(r *http.Request) (*Capture, bool, error) {
 	key := r.PathValue("sha256")
-	if s.captures == nil || !captureKey.MatchString(key) {
-		return nil, false, ErrNoCapture
-	}
-	public, err := s.read.CapturePublished(r.Context(), key)
+	public, err := s.visible(r, key)
 	if err != nil {
 		return nil, false, err
 	}
-	if !public && httpx.User(r.Context()) == nil {
-		return nil, false, ErrNoCapture
-	}
 	c, err := s.captures.Open(r.Context(), key)
 	return c, public, err
+}
+
+// visible reports whether the capture under key is public, and refuses it
+// as unknown when the reader may not see it (or the site keeps none).
+func (s *Site) visible(r *http.Request, key string) (public bool, err error) {
+	if s.captures == nil || !captureKey.MatchString(key) {
+		return false, ErrNoCapture
+	}
+	public, err = s.read.CapturePublished(r.Context(), key)
+	if err != nil {
+		return false, err
+	}
+	if !public && httpx.User(r.Context()) == nil {
+		return false, ErrNoCapture
+	}
+	return public, nil
 }
 
 // cacheFor sets how long the answer about a capture may be kept: a day by
@@ -104,6 +118,10 @@ func cacheFor(h http.Header, public bool) {
 // a sandboxed frame below, so nothing in the body can hide, restyle or
 // garble what the site says about it.
 func (s *Site) capture(w http.ResponseWriter, r *http.Request) {
+	if key, ok := strings.CutSuffix(r.PathValue("sha256"), ".warc"); ok {
+		s.captureWARC(w, r, key) // a wildcard is a whole segment: the mux cannot route the suffix
+		return
+	}
 	c, public, err := s.open(r)
 	if err != nil {
 		ui.Fail(w, r, err)

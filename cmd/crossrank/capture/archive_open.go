@@ -67,11 +67,8 @@ func (a *Archive) Open(ctx context.Context, key string) (*Opened, error) {
 	if !keyPattern.MatchString(key) {
 		return nil, fmt.Errorf("%w: %q is not a hex SHA-256", ErrNotFound, key)
 	}
-	c := a.checked.get(key)
-	c.once.Do(func() { c.err = a.verify(ctx, key) })
-	if c.err != nil {
-		a.checked.forget(key, c)
-		return nil, c.err
+	if err := a.checkOnce(ctx, key); err != nil {
+		return nil, err
 	}
 	s, err := a.open(ctx, key)
 	if err != nil {
@@ -80,14 +77,51 @@ func (a *Archive) Open(ctx context.Context, key string) (*Opened, error) {
 	return &Opened{Record: s.rec, Size: s.size, Body: s.br}, nil
 }
 
-// open starts reading the record under key.
-func (a *Archive) open(ctx context.Context, key string) (*streamed, error) {
+// OpenRecord returns the whole WARC record stored under key, Size bytes
+// as archived, to read a chunk at a time, for readers who take the record
+// home. Its digests are checked as Open checks them.
+func (a *Archive) OpenRecord(ctx context.Context, key string) (io.Reader, int64, error) {
+	if !keyPattern.MatchString(key) {
+		return nil, 0, fmt.Errorf("%w: %q is not a hex SHA-256", ErrNotFound, key)
+	}
+	if err := a.checkOnce(ctx, key); err != nil {
+		return nil, 0, err
+	}
+	info, err := a.info(ctx, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &chunks{ctx: ctx, stream: a.chunks, subject: "$O." + Bucket + ".C." + info.NUID, left: int(info.Chunks)}, int64(info.Size), nil
+}
+
+// checkOnce checks the digests of the record under key the first time
+// this process reads it.
+func (a *Archive) checkOnce(ctx context.Context, key string) error {
+	c := a.checked.get(key)
+	c.once.Do(func() { c.err = a.verify(ctx, key) })
+	if c.err != nil {
+		a.checked.forget(key, c)
+	}
+	return c.err
+}
+
+// info returns the object's description under key.
+func (a *Archive) info(ctx context.Context, key string) (*jetstream.ObjectInfo, error) {
 	info, err := a.obs.GetInfo(ctx, key)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, key)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("capture: get %s: %w", key, err)
+	}
+	return info, nil
+}
+
+// open starts reading the record under key.
+func (a *Archive) open(ctx context.Context, key string) (*streamed, error) {
+	info, err := a.info(ctx, key)
+	if err != nil {
+		return nil, err
 	}
 	s, err := readHead(&chunks{ctx: ctx, stream: a.chunks, subject: "$O." + Bucket + ".C." + info.NUID, left: int(info.Chunks)})
 	if err != nil {

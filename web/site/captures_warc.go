@@ -1,0 +1,46 @@
+package site
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// captureWARC serves GET /captures/{sha256}.warc: the capture's WARC/1.1
+// record as archived, fields, HTTP head and body, for a reader to keep
+// and check with any WARC tool. It is public under the copy's own rule
+// and streams from the archive a buffer at a time, a bounded number at
+// once.
+func (s *Site) captureWARC(w http.ResponseWriter, r *http.Request, key string) {
+	select {
+	case s.captureSlots <- struct{}{}:
+		defer func() { <-s.captureSlots }()
+	default:
+		ui.Fail(w, r, errCapturesBusy)
+		return
+	}
+	public, err := s.visible(r, key)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	rec, size, err := s.captures.OpenRecord(r.Context(), key)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	defer rec.Close()
+	h := w.Header()
+	h.Set("Content-Security-Policy", rawCSP) // the record holds the page as sent: never run it
+	h.Set("X-Content-Type-Options", "nosniff")
+	cacheFor(h, public)
+	h.Set("Content-Type", "application/warc")
+	h.Set("Content-Disposition", `attachment; filename="`+key+`.warc"`)
+	h.Set("Content-Length", strconv.FormatInt(size, 10))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = io.Copy(w, rec)
+	}
+}
