@@ -22,6 +22,7 @@ var enParts = []map[string]string{
 	enFormats,
 	enBundle,
 	enReports,
+	enWacz,
 }
 
 // en is every message in English, by key.

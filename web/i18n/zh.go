@@ -22,6 +22,7 @@ var zhParts = []map[string]string{
 	zhFormats,
 	zhBundle,
 	zhReports,
+	zhWacz,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

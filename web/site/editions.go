@@ -220,6 +220,7 @@ func (s *Site) edition(w http.ResponseWriter, r *http.Request) {
 	s.servePage(w, r, slug, nil, false, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		l := liveLinks
 		l.bundles = s.bundles != nil
+		l.captures = s.captures != nil
 		v, err := buildEdition(ctx, s.read, p, l, slug, n)
 		v.Live = live
 		return editionPage(v), err

@@ -118,6 +118,9 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	// that signs the bundles.
 	handle("GET /r/{slug}/editions/{n}/bundle", s.bundle)
 	handle("GET "+bundle.WellKnownPath, s.signingKey)
+	// The WARC records of the pages an edition's evidence cites, as one
+	// WACZ archive.
+	handle("GET /r/{slug}/editions/{n}/"+waczFile, s.evidenceWACZ)
 
 	// Archived copies of the pages evidence cites: the site's page about
 	// one, and its body (framed by that page, or as a download), streamed
