@@ -92,8 +92,12 @@ func TestEditionWACZ(t *testing.T) {
 	first := ed.Number
 	e.publishCapture("ppio", demo.CritElasticity, terms, "text/plain; charset=utf-8", "https://example.org/terms?a=1&b=2")
 	second := first + 1
+	// A capture recorded but no longer in the archive is left out, not a
+	// failed download.
+	e.publishCapture("zhixingyun", "gpu-coverage", strings.Repeat("b", 64), "text/html", "https://example.org/gone")
+	third := second + 1
 
-	for n, want := range map[int][]string{first: {prices}, second: {prices, terms}} {
+	for n, want := range map[int][]string{first: {prices}, second: {prices, terms}, third: {prices, terms}} {
 		path := "/r/" + demo.RankingSlug + "/editions/" + strconv.Itoa(n) + "/evidence.wacz"
 		res, body := e.get(path)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/wacz" ||
