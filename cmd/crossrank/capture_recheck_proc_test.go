@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain/demo"
 )
 
@@ -142,6 +144,27 @@ func TestServeRechecksPublishedSource(t *testing.T) {
 			t.Errorf("GET %s: %d, CSP %q; want the site's page, and the body sandboxed", path, res.StatusCode,
 				res.Header.Get("Content-Security-Policy"))
 		}
+	}
+	// The record itself, from the archive on the server's NATS, and the
+	// edition's archive of the pages it cites.
+	res, err = apiClient.Get(srv.url + "/captures/" + captured + ".warc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	record, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if rec, err := capture.ReadRecord(bytes.NewReader(record)); res.StatusCode != http.StatusOK ||
+		res.Header.Get("Content-Type") != "application/warc" || err != nil || rec.Key() != captured {
+		t.Errorf("GET %s.warc: %d %q, %v", captured, res.StatusCode, res.Header.Get("Content-Type"), err)
+	}
+	res, err = apiClient.Get(srv.url + "/r/" + demo.RankingSlug + "/editions/" + strconv.Itoa(int(pv["number"].(float64))) + "/evidence.wacz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wacz, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !bytes.Contains(wacz, record) {
+		t.Errorf("GET the edition's WACZ: %d, %d bytes; want the record stored in it", res.StatusCode, len(wacz))
 	}
 	if out, err := runCLIErr(t, "verify", "--data", data); err != nil {
 		t.Errorf("verify beside the server: %v\n%s", err, out)
