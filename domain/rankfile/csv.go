@@ -18,7 +18,7 @@ import (
 // The ranking CSV is one row per entry and criterion, for a ranking that
 // exists (docs/ranking-csv.md). Its header names the columns, in any
 // order; entry, criterion and score are required. The columns the site's
-// own download (ranking.csv) adds, rank, weight and evidence, are read
+// own download (ranking.csv) adds, rank, weight, evidence and tier, are read
 // and ignored, so an edition's download reads back as a file that
 // changes nothing.
 
@@ -43,7 +43,7 @@ var (
 	csvColumns = []string{colEntry, colNameZh, colNameEn, colCategory, colCriterion, colScore, colRationale,
 		colClaim, colSourceURL, colSourceName, colExcerpt, colObservedOn}
 	csvRequired = []string{colEntry, colCriterion, colScore}
-	csvIgnored  = []string{"rank", "weight", "evidence"}
+	csvIgnored  = []string{"rank", "weight", "evidence", "tier"}
 )
 
 // CSVLocator places a CSV's problems on its rows and columns.
