@@ -1,13 +1,11 @@
 package webhook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -230,90 +228,6 @@ func (s *Sender) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	if postErr == nil {
 		log.Info("webhook delivered", "url", s.shown, "ranking", d.Ranking, "edition", d.Number, "attempts", attempts)
-	}
-}
-
-// post sends body until the receiver answers 2xx or the attempts run out,
-// keeping the message in progress while it waits.
-func (s *Sender) post(ctx context.Context, m jetstream.Msg, id string, d *events.EditionPublished, body []byte) (status, attempt int, err error) {
-	wait := s.cfg.Backoff
-	for attempt = 1; ; attempt++ {
-		status, err = s.once(ctx, id, d, body, attempt)
-		if err == nil || attempt >= s.cfg.MaxAttempts || ctx.Err() != nil {
-			return status, attempt, err
-		}
-		s.cfg.Logger.Info("webhook attempt failed; retrying", "url", s.shown, "edition", d.Number,
-			"attempt", attempt, "wait", wait, "err", err)
-		if !s.sleep(ctx, m, wait) {
-			return status, attempt, ctx.Err()
-		}
-		wait = min(2*wait, s.cfg.MaxBackoff)
-	}
-}
-
-// requestLimit bounds one attempt whatever the client's own timeout.
-const requestLimit = 30 * time.Second
-
-// once makes one attempt; id is the webhook-id, the edition's event id.
-//
-// An attempt under way is finished even when the sender is stopping: the
-// receiver may already hold the delivery, and cutting the request would
-// leave it unrecorded, so the next sender would post it again. The client's
-// timeout (and requestLimit) bound how long a stop waits for it.
-func (s *Sender) once(ctx context.Context, id string, d *events.EditionPublished, body []byte, attempt int) (int, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestLimit)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.URL, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "Crossrank-Webhook/1")
-	req.Header.Set("X-Crossrank-Event", "edition-published")
-	req.Header.Set(DeliveryHeader, d.Ranking+"/"+strconv.Itoa(d.Number))
-	req.Header.Set("X-Crossrank-Attempt", strconv.Itoa(attempt))
-	if s.key != nil {
-		ts := s.cfg.Now().Unix()
-		h := req.Header
-		h.Set(IDHeader, id)
-		h.Set(TimestampHeader, strconv.FormatInt(ts, 10))
-		h.Set(StandardSignatureHeader, SignStandard(s.key, id, ts, body))
-		if s.legacy {
-			h.Set(SignatureHeader, Sign(s.cfg.Secret, body))
-		}
-	}
-	res, err := s.cfg.Client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // its message would repeat the URL, secrets included
-		}
-		return 0, fmt.Errorf("post: %w", err)
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
-	res.Body.Close()
-	if res.StatusCode/100 != 2 {
-		return res.StatusCode, fmt.Errorf("receiver answered HTTP %d", res.StatusCode)
-	}
-	return res.StatusCode, nil
-}
-
-// sleep waits d, telling the server the message is still being worked on.
-func (s *Sender) sleep(ctx context.Context, m jetstream.Msg, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	tick := time.NewTicker(max(s.cfg.AckWait/3, 10*time.Millisecond))
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			_ = m.InProgress()
-			return true
-		case <-tick.C:
-			_ = m.InProgress()
-		}
 	}
 }
 
