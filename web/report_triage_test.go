@@ -149,6 +149,7 @@ func TestReportTriage(t *testing.T) {
 	if res, _ := e.get("/r/no-such-ranking/corrections"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("corrections of no ranking: %d", res.StatusCode)
 	}
+	checkCorrectionsFeed(t, e, wrong, noted, edition)
 
 	// The desk's queue, filtered by status.
 	res, body = e.get("/desk/reports?status=declined", "Authorization", editor)

@@ -107,6 +107,7 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/methodology", s.methodology)
 	handle("GET /r/{slug}/compare", s.compare)
 	handle("GET /r/{slug}/corrections", s.corrections)
+	handle("GET /r/{slug}/corrections.atom", s.correctionsFeed)
 
 	// An edition's downloads and citations: immutable, like the edition.
 	handle("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
