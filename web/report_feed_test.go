@@ -67,3 +67,18 @@ func checkCorrectionsFeed(t *testing.T, e *reportEnv, accepted, declined string,
 		t.Errorf("the corrections page links the feed %q, want %q", href, path)
 	}
 }
+
+// checkReportsNav: the desk's navigation leads editors to the queue of
+// readers' reports, and only editors (the queue answers them only).
+func checkReportsNav(t *testing.T, e *reportEnv, editor, reviewer string) {
+	t.Helper()
+	for _, c := range []struct {
+		who, auth string
+		want      int
+	}{{"editor", editor, 1}, {"reviewer", reviewer, 0}} {
+		doc := e.page("/desk", "Authorization", c.auth)
+		if n := doc.Find(`[data-testid="nav-reports"][href="/desk/reports"]`).Length(); n != c.want {
+			t.Errorf("%s's desk nav links the reports queue %d times, want %d", c.who, n, c.want)
+		}
+	}
+}

@@ -150,6 +150,7 @@ func TestReportTriage(t *testing.T) {
 		t.Errorf("corrections of no ranking: %d", res.StatusCode)
 	}
 	checkCorrectionsFeed(t, e, wrong, noted, edition)
+	checkReportsNav(t, e, editor, reviewer)
 
 	// The desk's queue, filtered by status.
 	res, body = e.get("/desk/reports?status=declined", "Authorization", editor)

@@ -10,6 +10,7 @@ import (
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -18,7 +19,7 @@ import (
 // command.Actions as POST /api/v1/reports/{id}/…).
 
 // reportsPath is the queue's address.
-const reportsPath = "/desk/reports"
+const reportsPath = paths.Reports
 
 // reportRoutes mounts the queue and its forms for editors.
 func (d *Desk) reportRoutes(handle func(string, http.Handler), editor func(http.HandlerFunc) http.Handler, role func(string, http.Handler) http.Handler) {

@@ -36,6 +36,7 @@ var enReports = map[string]string{
 
 	// The desk's triage queue.
 	"reports.desk_title":       "Readers' reports",
+	"nav.reports":              "Reports",
 	"reports.filter_ranking":   "Ranking",
 	"reports.filter_status":    "Status",
 	"reports.filter_any":       "Any",

@@ -35,6 +35,7 @@ var zhReports = map[string]string{
 
 	// 编辑台的分拣队列。
 	"reports.desk_title":       "读者报告",
+	"nav.reports":              "读者报告",
 	"reports.filter_ranking":   "榜单",
 	"reports.filter_status":    "状态",
 	"reports.filter_any":       "全部",

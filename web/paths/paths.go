@@ -28,6 +28,8 @@ const (
 	// Welcome is where a one-time link (an invitation or a reset) lets a
 	// person choose their password; it needs no sign-in.
 	Welcome = "/welcome"
+	// Reports is the editors' triage queue of readers' reports.
+	Reports = "/desk/reports"
 	// Search finds entries, proposals and evidence (?q=).
 	Search = "/desk/search"
 	// Import takes a ranking file or CSV to check and import; APIImports

@@ -14,7 +14,7 @@ type NavItem struct {
 }
 
 // Nav lists the navigation for this user: the public rankings for all; the
-// desk for the signed-in; publishing and the webhook log for publishers;
+// desk for the signed-in; readers' reports for editors; publishing and the webhook log for publishers;
 // users for admins.
 func (p Page) Nav() []NavItem {
 	items := []NavItem{{ID: "rankings", Label: p.T("nav.rankings"), Href: paths.Home}}
@@ -23,6 +23,9 @@ func (p Page) Nav() []NavItem {
 			NavItem{ID: "dashboard", Label: p.T("nav.dashboard"), Href: paths.Desk},
 			NavItem{ID: "audit", Label: p.T("nav.audit"), Href: paths.Audit},
 			NavItem{ID: "search", Label: p.T("nav.search"), Href: paths.Search})
+		if p.Has(domain.RoleEditor) {
+			items = append(items, NavItem{ID: "reports", Label: p.T("nav.reports"), Href: paths.Reports})
+		}
 		if p.Has(domain.RoleReviewer) {
 			items = append(items, NavItem{ID: "review", Label: p.T("nav.review"), Href: paths.Review})
 		}
