@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/api/wire"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -17,14 +18,14 @@ import (
 // chosen proposals: what the desk's publish page shows. Publishing those
 // proposals takes PreviewHash back as "preview_hash".
 type EditionPreview struct {
-	Ranking      string   `json:"ranking"`
-	Number       int      `json:"number"`    // the edition it would be
-	Proposals    []string `json:"proposals"` // sorted ids
-	PreviewHash  string   `json:"preview_hash"`
-	SnapshotHash string   `json:"snapshot_hash"`
-	NewEntries   []string `json:"new_entries"`
-	Changes      []Change `json:"changes"`
-	Moves        []Move   `json:"moves"` // overall, by rank after the edition
+	Ranking      string        `json:"ranking"`
+	Number       int           `json:"number"`    // the edition it would be
+	Proposals    []string      `json:"proposals"` // sorted ids
+	PreviewHash  string        `json:"preview_hash"`
+	SnapshotHash string        `json:"snapshot_hash"`
+	NewEntries   []string      `json:"new_entries"`
+	Changes      []wire.Change `json:"changes"`
+	Moves        []wire.Move   `json:"moves"` // overall, by rank after the edition
 	// Methodology is what the edition does to the ranking's methodology,
 	// when a chosen proposal changes (or defines) it.
 	Methodology *MethodologyRelease `json:"methodology,omitempty"`
@@ -32,7 +33,7 @@ type EditionPreview struct {
 	// page Page of Pages (?page=N, previewPageSize items each);
 	// LargestMoves are the largest rank moves, on every page.
 	Size         *PreviewSize `json:"size,omitempty"`
-	LargestMoves []Move       `json:"largest_moves,omitempty"`
+	LargestMoves []wire.Move  `json:"largest_moves,omitempty"`
 	Page         int          `json:"page,omitempty"`
 	Pages        int          `json:"pages,omitempty"`
 }
@@ -43,29 +44,6 @@ type MethodologyRelease struct {
 	Proposal    string                     `json:"proposal"`
 	Methodology events.Methodology         `json:"methodology"`
 	Changes     []events.MethodologyChange `json:"changes"`
-}
-
-// Change is one value the edition publishes, with the field names of a
-// published edition's change_log.
-type Change struct {
-	Proposal  string   `json:"proposal"`
-	Entry     string   `json:"entry"`
-	Target    string   `json:"target"` // "score:<criterion>" or "attr:<key>"
-	FromScore *int     `json:"from_score,omitempty"`
-	ToScore   *int     `json:"to_score,omitempty"`
-	FromTags  []string `json:"from_tags,omitempty"`
-	ToTags    []string `json:"to_tags,omitempty"`
-	Evidence  []string `json:"evidence"`
-}
-
-// Move is one entry's overall rank and total before and after the
-// edition, with the field names of a published edition's moves.
-type Move struct {
-	Entry       string `json:"entry"`
-	BeforeRank  *int   `json:"before_rank"` // null: new in this edition
-	AfterRank   int    `json:"after_rank"`
-	BeforeTotal *int   `json:"before_total"`
-	AfterTotal  int    `json:"after_total"`
 }
 
 // PreviewInput is the body of POST /api/v1/rankings/{slug}/editions/preview.
@@ -120,7 +98,7 @@ func previewOf(ctx context.Context, cmds *handler.Handler, ranking string, propo
 		return EditionPreview{}, err
 	}
 	out := EditionPreview{Ranking: pv.Ranking, Number: pv.Number, Proposals: orEmpty(pv.Proposals),
-		PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash, NewEntries: []string{}, Changes: []Change{}, Moves: []Move{}}
+		PreviewHash: pv.Hash, SnapshotHash: pv.SnapshotHash, NewEntries: []string{}, Changes: []wire.Change{}, Moves: []wire.Move{}}
 	if m := pv.Methodology; m != nil {
 		out.Methodology = &MethodologyRelease{Proposal: m.Proposal, Methodology: m.Methodology, Changes: orEmpty(m.Changes)}
 	}
@@ -128,8 +106,7 @@ func previewOf(ctx context.Context, cmds *handler.Handler, ranking string, propo
 		out.NewEntries = append(out.NewEntries, ne.Slug)
 	}
 	for _, c := range pv.Changes {
-		out.Changes = append(out.Changes, Change{Proposal: c.Proposal, Entry: c.Entry, Target: c.Target,
-			FromScore: c.FromScore, ToScore: c.ToScore, FromTags: c.FromTags, ToTags: c.ToTags, Evidence: orEmpty(c.Evidence)})
+		out.Changes = append(out.Changes, wire.ChangeOf(c))
 	}
 	type standing struct{ rank, total int }
 	before := map[string]standing{}
@@ -137,7 +114,7 @@ func previewOf(ctx context.Context, cmds *handler.Handler, ranking string, propo
 		before[e.Slug] = standing{e.Rank, e.Total}
 	}
 	for _, e := range pv.After.Entries {
-		m := Move{Entry: e.Slug, AfterRank: e.Rank, AfterTotal: e.Total}
+		m := wire.Move{Entry: e.Slug, AfterRank: e.Rank, AfterTotal: e.Total}
 		if b, ok := before[e.Slug]; ok {
 			m.BeforeRank, m.BeforeTotal = &b.rank, &b.total
 		}

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/crossrank/crossrank/web/api/wire"
 )
 
 // previewPageSize is how many changes, moves and new entries one page of
@@ -29,9 +31,9 @@ type PreviewSize struct {
 // sends them back).
 func paged(pv EditionPreview, page int) EditionPreview {
 	pv.Size = &PreviewSize{Proposals: len(pv.Proposals), NewEntries: len(pv.NewEntries), Changes: len(pv.Changes), Entries: len(pv.Moves)}
-	moved := slices.DeleteFunc(slices.Clone(pv.Moves), func(m Move) bool { return m.BeforeRank == nil || *m.BeforeRank == m.AfterRank })
-	dist := func(m Move) int { d := *m.BeforeRank - m.AfterRank; return max(d, -d) }
-	slices.SortFunc(moved, func(a, b Move) int {
+	moved := slices.DeleteFunc(slices.Clone(pv.Moves), func(m wire.Move) bool { return m.BeforeRank == nil || *m.BeforeRank == m.AfterRank })
+	dist := func(m wire.Move) int { d := *m.BeforeRank - m.AfterRank; return max(d, -d) }
+	slices.SortFunc(moved, func(a, b wire.Move) int {
 		return cmp.Or(cmp.Compare(dist(b), dist(a)), cmp.Compare(a.AfterRank, b.AfterRank))
 	})
 	pv.LargestMoves = moved[:min(previewLargestMoves, len(moved))]

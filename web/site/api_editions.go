@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/api/wire"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -38,33 +39,14 @@ func apiEditionsOf(ctx context.Context, read *projections.Store, slug string) (a
 	return out, err
 }
 
-type apiChange struct {
-	Proposal  string   `json:"proposal"`
-	Entry     string   `json:"entry"`
-	Target    string   `json:"target"` // "score:<criterion>" or "attr:<key>"
-	FromScore *int     `json:"from_score,omitempty"`
-	ToScore   *int     `json:"to_score,omitempty"`
-	FromTags  []string `json:"from_tags,omitempty"`
-	ToTags    []string `json:"to_tags,omitempty"`
-	Evidence  []string `json:"evidence"`
-}
-
-type apiMove struct {
-	Entry       string `json:"entry"`
-	BeforeRank  *int   `json:"before_rank"` // null: new in this edition
-	AfterRank   int    `json:"after_rank"`
-	BeforeTotal *int   `json:"before_total"`
-	AfterTotal  int    `json:"after_total"`
-}
-
 type apiEdition struct {
 	Ranking string `json:"ranking"`
 	apiEditionItem
-	PreviewHash string      `json:"preview_hash"`
-	AuditHead   string      `json:"audit_head"`
-	NewEntries  []string    `json:"new_entries"`
-	ChangeLog   []apiChange `json:"change_log"`
-	Moves       []apiMove   `json:"moves"` // overall, by rank after the edition
+	PreviewHash string        `json:"preview_hash"`
+	AuditHead   string        `json:"audit_head"`
+	NewEntries  []string      `json:"new_entries"`
+	ChangeLog   []wire.Change `json:"change_log"`
+	Moves       []wire.Move   `json:"moves"` // overall, by rank after the edition
 }
 
 func apiEditionOf(ctx context.Context, read *projections.Store, slug string, n int) (apiEdition, error) {
@@ -74,9 +56,9 @@ func apiEditionOf(ctx context.Context, read *projections.Store, slug string, n i
 	}
 	out := apiEdition{Ranking: slug, apiEditionItem: apiEditionItem{Number: d.Number, PublishedAt: d.PublishedAt,
 		Publisher: d.Publisher, Note: d.Note, SnapshotHash: d.SnapshotHash, Proposals: nonNil(d.Proposals), Changes: len(d.Changes)},
-		PreviewHash: d.PreviewHash, AuditHead: d.AuditHead, NewEntries: []string{}, ChangeLog: []apiChange{}, Moves: []apiMove{}}
+		PreviewHash: d.PreviewHash, AuditHead: d.AuditHead, NewEntries: []string{}, ChangeLog: []wire.Change{}, Moves: []wire.Move{}}
 	for _, c := range d.Changes {
-		ac := apiChange{Proposal: c.Proposal, Entry: c.Entry, Target: c.Target, FromScore: c.FromScore, ToScore: c.ToScore,
+		ac := wire.Change{Proposal: c.Proposal, Entry: c.Entry, Target: c.Target, FromScore: c.FromScore, ToScore: c.ToScore,
 			FromTags: c.FromTags, ToTags: c.ToTags, Evidence: []string{}}
 		for _, e := range c.Evidence {
 			ac.Evidence = append(ac.Evidence, e.ID)
@@ -84,7 +66,7 @@ func apiEditionOf(ctx context.Context, read *projections.Store, slug string, n i
 		out.ChangeLog = append(out.ChangeLog, ac)
 	}
 	for _, m := range d.Moves {
-		out.Moves = append(out.Moves, apiMove{Entry: m.Entry, BeforeRank: m.Before, AfterRank: m.After,
+		out.Moves = append(out.Moves, wire.Move{Entry: m.Entry, BeforeRank: m.Before, AfterRank: m.After,
 			BeforeTotal: m.BeforeTotal, AfterTotal: m.AfterTotal})
 		if m.Before == nil {
 			out.NewEntries = append(out.NewEntries, m.Entry)
