@@ -109,12 +109,16 @@ func (r *report) print(w io.Writer) {
 			if s.timeouts > 0 {
 				late = fmt.Sprintf("; %d requests over %v", s.timeouts, httpTimeout)
 			}
-			ratio := p99Ratio(s, ref)
+			// A closed loop's p99 follows its throughput (each client waits
+			// for its answer before asking again), so its aim is a
+			// throughput one: cached bytes should cost not much more than a
+			// health check. Latency is judged in the open loop below.
+			ratio := rpsRatio(s, ref)
 			t.add(fmt.Sprintf("%s at %d clients (closed loop), %d entries / %d evidence items (%d KiB body, %d KiB gzipped): req/s, p99", target.name, o.clients,
 				bigRanking.entries, bigRanking.entries*bigRanking.evidence, s.bytes>>10, s.sent>>10),
 				s.rps.show(fmtRate)+" req/s, p99 "+s.p99.show(fmtMs)+late,
-				"/healthz on the same server: "+ref.rps.show(fmtRate)+" req/s, p99 "+ref.p99.show(fmtMs), ratio.show(fmtTimes)+" p99",
-				"p99 ≤ 1.2× /healthz's", verdict(s.rps.median() > 0 && ratio.median() <= 1.2))
+				"/healthz on the same server: "+ref.rps.show(fmtRate)+" req/s, p99 "+ref.p99.show(fmtMs), ratio.show(fmtRatio)+" of req/s",
+				"≥ 0.5 of /healthz's req/s", verdict(ratio.median() >= 0.5))
 		}
 	}
 	if ref := r.httpRate[publicTargets[0].name]; ref != nil {
@@ -182,6 +186,17 @@ func machine() string {
 }
 
 // p99Ratio is each run's p99 of s over the reference's in the same run.
+// rpsRatio is s's requests per second over ref's, run by run.
+func rpsRatio(s, ref *httpSeries) series {
+	var out series
+	for i := range min(len(s.rps), len(ref.rps)) {
+		if ref.rps[i] > 0 {
+			out = append(out, s.rps[i]/ref.rps[i])
+		}
+	}
+	return out
+}
+
 func p99Ratio(s, ref *httpSeries) series {
 	var out series
 	for i := range min(len(s.p99), len(ref.p99)) {
