@@ -32,7 +32,10 @@ type User struct {
 	// their password; nil: none (PasswordHash is then set, or the link was
 	// revoked and the account waits for a reset).
 	Invitation *Invitation
-	Seq        uint64
+	// Identity is the OpenID Provider subject the account signs in as;
+	// nil: none (it signs in with its password). A reset drops it.
+	Identity *Identity
+	Seq      uint64
 }
 
 // Exists reports whether the user is registered.
@@ -63,6 +66,9 @@ func (u *User) Evolve(e events.Event) {
 			u.FeedTokenHash = ""
 		}
 		u.Invitation = invitationOf(d.LinkHash, d.ExpiresAt, true)
+		u.Identity = nil // whoever the reset locks out keeps no way in, the provider's neither
+	case *events.IdentityBound:
+		u.Identity, u.Invitation = &Identity{Issuer: d.Issuer, Subject: d.Subject}, nil
 	case *events.InvitationAccepted:
 		u.PasswordHash, u.Invitation = d.PasswordHash, nil
 	case *events.InvitationRevoked:

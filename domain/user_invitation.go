@@ -21,10 +21,11 @@ type Invitation struct {
 	Reset     bool // issued by a reset rather than by adding the user
 }
 
-// Pending reports whether the account has no password yet: it was invited
-// or reset and the person has not chosen one. Such an account cannot sign
-// in, so it cannot vote or publish, and no token is issued for it.
-func (u *User) Pending() bool { return u.Exists() && u.PasswordHash == "" }
+// Pending reports whether the account has no way in yet: it was invited
+// or reset and the person has neither chosen a password nor signed in
+// through the OpenID Provider. Such an account cannot sign in, so it cannot
+// vote or publish, and no token is issued for it.
+func (u *User) Pending() bool { return u.Exists() && u.PasswordHash == "" && u.Identity == nil }
 
 // InviteUser adds an account without a password and issues its one-time
 // link; the link's token is drawn by the caller, who shows it once.

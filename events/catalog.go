@@ -60,6 +60,7 @@ const (
 	TypePasswordReset              = "crossrank.user.password_reset.v1"
 	TypeInvitationAccepted         = "crossrank.user.invitation_accepted.v1"
 	TypeInvitationRevoked          = "crossrank.user.invitation_revoked.v1"
+	TypeIdentityBound              = "crossrank.user.identity_bound.v1"
 	TypeReportOpened               = "crossrank.report.opened.v1"
 	TypeReportFolded               = "crossrank.report.folded.v1"
 	TypeReportAccepted             = "crossrank.report.accepted.v1"
@@ -117,6 +118,7 @@ var catalog = map[string]reflect.Type{
 	TypePasswordReset:              reflect.TypeFor[PasswordReset](),
 	TypeInvitationAccepted:         reflect.TypeFor[InvitationAccepted](),
 	TypeInvitationRevoked:          reflect.TypeFor[InvitationRevoked](),
+	TypeIdentityBound:              reflect.TypeFor[IdentityBound](),
 	TypeReportOpened:               reflect.TypeFor[ReportOpened](),
 	TypeReportFolded:               reflect.TypeFor[ReportFolded](),
 	TypeReportAccepted:             reflect.TypeFor[ReportAccepted](),

@@ -98,6 +98,7 @@ var samples = map[string]any{
 		LinkHash: strings.Repeat("e", 64), ExpiresAt: "2026-12-04T14:00:00Z"},
 	events.TypeInvitationAccepted: &events.InvitationAccepted{PasswordHash: "$argon2id$v=19$m=65536,t=1,p=4$c2FsdA$bmV3"},
 	events.TypeInvitationRevoked:  &events.InvitationRevoked{},
+	events.TypeIdentityBound:      &events.IdentityBound{Issuer: "https://id.example.org/realms/newsroom", Subject: "f3b0c2d4-9a1e-4c55-8d7e-2b6f0a9c1e77"},
 	events.TypeReportOpened: &events.ReportOpened{Ranking: "gpu-cloud", Entry: "aliyun", Criterion: "price",
 		Kind: "wrong", Text: "价格已经变了 — the price changed"},
 	events.TypeReportFolded:          &events.ReportFolded{},

@@ -83,3 +83,13 @@ type InvitationAccepted struct {
 
 // InvitationRevoked voids a pending link before it is used.
 type InvitationRevoked struct{}
+
+// IdentityBound accepts an invitation by signing in with the
+// organisation's OpenID Provider instead of choosing a password: from now
+// on the account signs in as the provider's subject Subject at issuer
+// Issuer (the ID token's iss and sub, which together never change hands;
+// an e-mail address can). The link is used up; roles stay Crossrank's.
+type IdentityBound struct {
+	Issuer  string `json:"issuer"`
+	Subject string `json:"subject"`
+}

@@ -19,6 +19,9 @@ const (
 	// form or its JSON twin: nobody signed in, the intake vouches for
 	// nothing but the text.
 	ViaIntake = "intake"
+	// ViaOIDC is a desk sign-in through the organisation's OpenID
+	// Provider; the issuer it vouched through rides along.
+	ViaOIDC = "oidc"
 )
 
 // Via is how an event's actor was authenticated: the ce-authvia extension
@@ -28,20 +31,26 @@ const (
 //	cli
 //	worker
 //	token;id=<token id>;name=<token name, query-escaped>
+//	oidc;iss=<issuer URL, query-escaped>
 //
 // The name is escaped (url.QueryEscape) so the value stays one line of
 // ASCII whatever a user calls a token, and ';' or '=' in a name cannot be
 // read as a separator. The zero Via (no attribute) is what every event
 // stored before the attribute existed has.
 type Via struct {
-	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker, ViaInvitation; "" unknown
+	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker, ViaInvitation, ViaOIDC; "" unknown
 	TokenID   string // with ViaToken
 	TokenName string // with ViaToken: the name the token was issued with
+	Issuer    string // with ViaOIDC: the OpenID Provider's issuer URL
 }
 
 // String returns the attribute's text form; "" for the zero Via.
 func (v Via) String() string {
-	if v.Method != ViaToken {
+	switch v.Method {
+	case ViaOIDC:
+		return ViaOIDC + ";iss=" + url.QueryEscape(v.Issuer)
+	case ViaToken:
+	default:
 		return v.Method
 	}
 	return ViaToken + ";id=" + url.QueryEscape(v.TokenID) + ";name=" + url.QueryEscape(v.TokenName)
@@ -81,6 +90,12 @@ func ParseVia(s string) (Via, error) {
 		}
 		if v.TokenID != "" {
 			return v, nil
+		}
+	case ViaOIDC:
+		k, raw, _ := strings.Cut(params, "=")
+		iss, err := url.QueryUnescape(raw)
+		if k == "iss" && err == nil && iss != "" && !strings.Contains(params, ";") {
+			return Via{Method: ViaOIDC, Issuer: iss}, nil
 		}
 	}
 	return Via{}, fmt.Errorf("%w: authvia %q", ErrMalformed, s)

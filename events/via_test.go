@@ -22,6 +22,7 @@ func TestViaText(t *testing.T) {
 		// A name with the separators and non-ASCII stays one ASCII value.
 		{events.Via{Method: events.ViaToken, TokenID: "t1", TokenName: "导入; a=b %"}, "token;id=t1;name=%E5%AF%BC%E5%85%A5%3B+a%3Db+%25"},
 		{events.Via{Method: events.ViaToken, TokenID: "t1"}, "token;id=t1;name="},
+		{events.Via{Method: events.ViaOIDC, Issuer: "https://id.example.org/realms/news"}, "oidc;iss=https%3A%2F%2Fid.example.org%2Frealms%2Fnews"},
 	}
 	for _, tt := range tests {
 		if got := tt.via.String(); got != tt.text {
@@ -35,7 +36,7 @@ func TestViaText(t *testing.T) {
 }
 
 func TestParseViaRejects(t *testing.T) {
-	for _, s := range []string{"password", "session;x=1", "cli;", "worker;id=1", "token", "token;name=x", "token;id=%zz", ";", "Session"} {
+	for _, s := range []string{"password", "session;x=1", "cli;", "worker;id=1", "token", "token;name=x", "token;id=%zz", ";", "Session", "oidc", "oidc;iss=", "oidc;sub=x", "oidc;iss=a;iss=b", "oidc;iss=%zz"} {
 		if v, err := events.ParseVia(s); !errors.Is(err, events.ErrMalformed) {
 			t.Errorf("ParseVia(%q) = %+v, %v; want ErrMalformed", s, v, err)
 		}

@@ -80,6 +80,7 @@ var auditMessages = map[string][]string{
 	"password_reset_tokens_feed": {"user", "tokens", "expires"},
 	"invitation_accepted":        nil,
 	"invitation_revoked":         {"user"},
+	"identity_bound":             {"issuer"},
 	"role_granted":               {"role", "user"},
 	"role_revoked":               {"role", "user"},
 	"password_changed":           nil,

@@ -76,7 +76,8 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		return p.part(ev, d, s.(*domain.Edition))
 	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
 		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet,
-		*events.UserInvited, *events.PasswordReset, *events.InvitationAccepted, *events.InvitationRevoked:
+		*events.UserInvited, *events.PasswordReset, *events.InvitationAccepted, *events.InvitationRevoked,
+		*events.IdentityBound:
 		return p.projectUser(ev, s.(*domain.User), a)
 	case *events.WebhookDelivered:
 		a.ranking = d.Ranking

@@ -33,6 +33,19 @@ func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) er
 				return err
 			}
 		}
+		if err := p.exec(`DELETE FROM user_identities WHERE username=?`, u.Username); err != nil {
+			return err
+		}
+	case *events.IdentityBound:
+		a.say("identity_bound", "issuer", d.Issuer)
+		// A subject signs in as the first account bound to it: the desk
+		// refuses a second binding, and a race between two is settled here
+		// the same way on every replica.
+		if err := p.exec(`DELETE FROM user_identities WHERE username=?`, u.Username); err != nil {
+			return err
+		}
+		return p.exec(`INSERT OR IGNORE INTO user_identities(issuer, subject, username, bound_at) VALUES (?,?,?,?)`,
+			d.Issuer, d.Subject, u.Username, ts(ev.Time))
 	case *events.InvitationAccepted:
 		a.say("invitation_accepted")
 	case *events.InvitationRevoked:

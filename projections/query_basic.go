@@ -69,3 +69,14 @@ func (s *Store) strings(ctx context.Context, q string, args ...any) ([]string, e
 	}
 	return out, rows.Err()
 }
+
+// IdentityUser returns the username the OpenID Provider's subject sub at
+// issuer iss signs in as, or an error wrapping domain.ErrNotFound.
+func (s *Store) IdentityUser(ctx context.Context, iss, sub string) (string, error) {
+	var user string
+	err := s.db.QueryRowContext(ctx, `SELECT username FROM user_identities WHERE issuer=? AND subject=?`, iss, sub).Scan(&user)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("identity: %w", domain.ErrNotFound)
+	}
+	return user, err
+}

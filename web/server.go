@@ -89,6 +89,12 @@ type Config struct {
 	// reviewers (GET /desk/proposals/{id}/evidence/{e}/passage); nil: that
 	// route answers 404 and the desk links no highlighted copies.
 	Passages desk.Passages
+	// OIDC signs people in through the organisation's OpenID Provider
+	// (see auth.OIDCConfig; Identities and Binder default to Read and
+	// Commands); nil: passwords only.
+	OIDC *auth.OIDCConfig
+	// NoPasswords turns password sign-in off on the desk (only with OIDC).
+	NoPasswords bool
 	// Contacts keeps the contact addresses readers give with their reports,
 	// apart from the event log (a JetStream KV bucket with an expiry); nil:
 	// a report that gives one is refused.
@@ -105,6 +111,8 @@ var (
 	_ command.Waiter         = (*projections.Store)(nil)
 	_ command.PublishContext = (*projections.Store)(nil)
 	_ auth.TokenOwners       = (*projections.Store)(nil)
+	_ auth.Identities        = (*projections.Store)(nil)
+	_ auth.Binder            = (*handler.Handler)(nil)
 )
 
 // Server holds the routes and everything the handlers share.
@@ -160,9 +168,22 @@ func New(cfg Config) (*Server, error) {
 		s.metrics = NewMetrics(nil)
 	}
 	var err error
+	if o := cfg.OIDC; o != nil {
+		o2 := *o
+		if o2.Identities == nil && cfg.Read != nil {
+			o2.Identities = cfg.Read
+		}
+		if o2.Binder == nil {
+			o2.Binder = cfg.Commands
+		}
+		if o2.PublicURL == "" {
+			o2.PublicURL = cfg.PublicURL
+		}
+		cfg.OIDC = &o2
+	}
 	s.auth, err = auth.New(auth.Config{Users: cfg.Commands, Tokens: cfg.Tokens, Keys: cfg.SessionKeys,
 		Secure: cfg.Secure, Proxies: cfg.TrustedProxies, Log: s.log, Meter: s.metrics,
-		Sleep: cfg.sleep})
+		Sleep: cfg.sleep, OIDC: cfg.OIDC, NoPasswords: cfg.NoPasswords})
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +203,7 @@ func New(cfg Config) (*Server, error) {
 		Bundles: cfg.Bundles})
 	s.imports = imports.New(cfg.Commands, s.log, s.now)
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
-		Passages: cfg.Passages, PublicURL: cfg.PublicURL, Imports: s.imports})
+		Passages: cfg.Passages, PublicURL: cfg.PublicURL, Imports: s.imports, SignIn: s.auth.SignIn()})
 	// The server's scrape-time figures join the registry: one web server
 	// per Metrics.
 	if err := s.metrics.reg.Register(scrapeCollector{s}); err != nil {

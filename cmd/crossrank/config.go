@@ -41,6 +41,7 @@ type config struct {
 	pageCacheBytes int
 	publish        publishing
 	capture        capturing
+	signIn         signingIn
 }
 
 // settings declares flags with their environment twins on a flag set.
@@ -131,6 +132,7 @@ func parseServe(args []string) (config, error) {
 	cp.recheckEvery = capture.DefaultRecheckEvery
 	s.parsed("recheck-every", "CROSSRANK_RECHECK_EVERY", "re-check the captured sources behind published scores this often, on a schedule stored in the "+
 		"CROSSRANK_SCHEDULES stream (at least 1s; 0: this server runs no re-checks; default 24h)", cp.setRecheckEvery, &cp.envErr)
+	c.signIn.register(s)
 	fs.Parse(args)
 	var err error
 	if c.trustedProxies, err = auth.ParseTrustedProxies(proxies); err != nil {

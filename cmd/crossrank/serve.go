@@ -66,7 +66,12 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger) (*serv
 	if err != nil {
 		return nil, err
 	}
+	oidc, err := cfg.signIn.config()
+	if err != nil {
+		return nil, err
+	}
 	srv, err := server.New(server.Config{
+		OIDC: oidc, NoPasswords: !cfg.signIn.passwords,
 		Events: e.events, Read: e.read, Logger: log, SessionKeys: keys, Addr: cfg.addr, MetricsAddr: cfg.metricsAddr,
 		Secure: cfg.secure, PublicURL: cfg.publicURL, TrustedProxies: cfg.trustedProxies, PageCacheBytes: cfg.pageCacheBytes,
 		Verify: desk.ProjectionVerifier(e.events, e.read.DB()), Captures: copies, Passages: copies, SigningKey: signer,

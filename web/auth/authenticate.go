@@ -58,11 +58,14 @@ func (s *Service) Authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		via := s.sessions.reg.via(sid)
 		u, err := s.users.User(r.Context(), name)
 		switch {
-		case errors.Is(err, domain.ErrNotFound), err == nil && passwordDigest(u.PasswordHash) != password:
+		case errors.Is(err, domain.ErrNotFound), err == nil && passwordDigest(sessionCredential(u, via)) != password:
 			// The account is gone, or its password changed since this
-			// session opened (here, on another replica or with the CLI).
+			// session opened (here, on another replica or with the CLI),
+			// or it is no longer bound to the provider's subject it
+			// signed in as.
 			s.endSession(r, sid)
 			s.sessions.clearCookie(w)
 		case err != nil:
@@ -70,7 +73,7 @@ func (s *Service) Authenticate(next http.Handler) http.Handler {
 			// user answer 503 rather than sending them to sign in again.
 			rq.AuthErr = err
 		default:
-			rq.User, rq.Session = u, sid
+			rq.User, rq.Session, rq.SessionVia = u, sid, via
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -40,6 +40,13 @@ func (s *Service) loginSubmit(w http.ResponseWriter, r *http.Request) {
 	username := strings.ToLower(strings.TrimSpace(f.Str("username")))
 	v := LoginForm{Username: username, Next: safeNext(f.Str("next")), Submitted: true}
 	lang := rq.Lang
+	if s.noPasswords {
+		// Turned off by the operator: the provider is the way in. Nothing
+		// is checked, so the answer says nothing about the account.
+		v.Error = i18n.T(lang, "login.passwords_off", s.oidc.name)
+		s.renderLogin(w, r, http.StatusForbidden, v)
+		return
+	}
 	if len(v.Username) > 64 {
 		v.Username = v.Username[:64]
 	}

@@ -76,6 +76,12 @@ type Config struct {
 	// Sleep holds a sign-in to a much-guessed account for d; nil: a timer
 	// that ends early with ctx. Tests record the delay instead.
 	Sleep func(ctx context.Context, d time.Duration)
+	// OIDC signs people in through the organisation's OpenID Provider;
+	// nil: not offered.
+	OIDC *OIDCConfig
+	// NoPasswords turns signing in with a password off (the desk's form
+	// and its POST); only with OIDC set, which is then the way in.
+	NoPasswords bool
 }
 
 // Service authenticates requests and serves sign-in and sign-out.
@@ -87,6 +93,13 @@ type Service struct {
 	proxies  proxies
 	log      *slog.Logger
 	meter    Meter
+	secure   bool
+	// oidc is the OpenID Provider, nil when not configured; flows and
+	// states carry and close its sign-ins.
+	oidc        *oidcClient
+	flows       *flowCodec
+	states      *usedStates
+	noPasswords bool
 }
 
 // New returns a Service for cfg.
@@ -94,8 +107,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Users == nil {
 		return nil, errors.New("auth: Config.Users is required")
 	}
-	s := &Service{users: cfg.Users, tokens: cfg.Tokens, log: cfg.Log, meter: cfg.Meter,
-		proxies: proxies(cfg.Proxies), limiter: newLoginLimiter(loginLimiterMaxKeys)}
+	s := &Service{users: cfg.Users, tokens: cfg.Tokens, log: cfg.Log, meter: cfg.Meter, secure: cfg.Secure,
+		proxies: proxies(cfg.Proxies), limiter: newLoginLimiter(loginLimiterMaxKeys),
+		noPasswords: cfg.NoPasswords, states: newUsedStates(100_000)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -114,6 +128,15 @@ func New(cfg Config) (*Service, error) {
 	if s.sessions, err = newSessionStore(keys, cfg.Secure); err != nil {
 		return nil, err
 	}
+	s.flows = newFlowCodec(keys, cfg.Secure)
+	switch {
+	case cfg.OIDC != nil:
+		if s.oidc, err = newOIDCClient(*cfg.OIDC); err != nil {
+			return nil, err
+		}
+	case cfg.NoPasswords:
+		return nil, errors.New("auth: password sign-in can only be turned off when an OpenID Provider is configured")
+	}
 	return s, nil
 }
 
@@ -122,6 +145,11 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.Handle("GET "+paths.Login, http.HandlerFunc(s.loginPageGet))
 	mux.Handle("POST "+paths.Login, http.HandlerFunc(s.loginSubmit))
 	mux.Handle("POST "+paths.Logout, http.HandlerFunc(s.logout))
+	// The OpenID Provider's sign-in: both GETs, the callback because the
+	// provider redirects the browser there (its checks are in
+	// oidcCallback). Without a provider they answer 404.
+	mux.Handle("GET "+paths.LoginOIDC, http.HandlerFunc(s.oidcStart))
+	mux.Handle("GET "+paths.LoginOIDCCallback, http.HandlerFunc(s.oidcCallback))
 }
 
 // ClientAddr is the address of the client r came from (see

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/crossrank/crossrank/events"
 )
 
 // sessionRegistry is the server-side record of sign-ins: session → user,
@@ -49,6 +51,10 @@ type sessionRecord struct {
 	Issued   time.Time `json:"issued"`
 	Password string    `json:"password"` // passwordDigest of the hash it was opened with
 	Revoked  bool      `json:"revoked,omitempty"`
+	// Via is how the session was opened (events.Via's text form) when not
+	// with a password: "oidc;iss=…", whose Password is then the digest of
+	// the bound identity (identityCredential). "": a password.
+	Via string `json:"via,omitempty"`
 }
 
 func newSessionRegistry(ttl time.Duration, max int) *sessionRegistry {
@@ -72,10 +78,16 @@ func passwordDigest(hash string) string {
 // record is stored there first: a sign-in the other replicas cannot see
 // is refused (ErrUnavailable) rather than half made.
 func (g *sessionRegistry) issue(ctx context.Context, user, pwHash string, now time.Time) (string, error) {
+	return g.issueVia(ctx, user, pwHash, events.Via{}, now)
+}
+
+// issueVia is issue for a session opened another way (via) than with a
+// password, with credential in the password's place.
+func (g *sessionRegistry) issueVia(ctx context.Context, user, credential string, via events.Via, now time.Time) (string, error) {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	sid := base64.RawURLEncoding.EncodeToString(b)
-	rec := &sessionRecord{User: user, Issued: now.UTC(), Password: passwordDigest(pwHash)}
+	rec := &sessionRecord{User: user, Issued: now.UTC(), Password: passwordDigest(credential), Via: via.String()}
 	if err := g.put(ctx, sessionKey(sid), rec); err != nil {
 		return "", err
 	}
@@ -115,6 +127,20 @@ func (g *sessionRegistry) lookup(sid string, now time.Time) (user, password stri
 		return "", "", false
 	}
 	return rec.User, rec.Password, true
+}
+
+// via returns how the live session sid was opened; the zero Via: with a
+// password (or a record this version cannot read, which then counts as one
+// and matches no password).
+func (g *sessionRegistry) via(sid string) events.Via {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if rec := g.byKey[sessionKey(sid)]; rec != nil {
+		if v, err := events.ParseVia(rec.Via); err == nil {
+			return v
+		}
+	}
+	return events.Via{}
 }
 
 // find is lookup, reading through to the sync when the session is not

@@ -3,10 +3,12 @@ package desk
 import (
 	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -19,6 +21,12 @@ type welcomeView struct {
 	Token    string
 	Valid    bool // false: the link was used, revoked, replaced or has expired
 	State    ui.FormState
+	SignIn   auth.SignIn
+}
+
+// OIDCURL accepts the link by signing in through the provider.
+func (v welcomeView) OIDCURL() string {
+	return paths.LoginOIDC + "?" + url.Values{"user": {v.Username}, "token": {v.Token}}.Encode()
 }
 
 // serveWelcome shows the form of a one-time link, or says the link is no
@@ -42,6 +50,13 @@ func (d *Desk) acceptWelcome(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	v := welcomeView{Page: ui.PageOf(r, "welcome.title", ""), Username: f.Str("user"), Token: f.Str("token"), Valid: true}
+	if d.signIn.NoPasswords {
+		// Passwords are off: the link is accepted through the provider.
+		v.Valid = d.linkOpen(r, v.Username, v.Token)
+		v.State = ui.FormState{Summary: i18n.T(httpx.Lang(ctx), "login.passwords_off", d.signIn.Provider)}
+		d.renderWelcomeStatus(w, r, http.StatusForbidden, v)
+		return
+	}
 	commandID, err := httpx.CommandID(v.Username, f.CommandID(), httpx.Now(ctx))
 	if err == nil {
 		err = f.Err()
@@ -92,6 +107,7 @@ func (d *Desk) renderWelcome(w http.ResponseWriter, r *http.Request, v welcomeVi
 }
 
 func (d *Desk) renderWelcomeStatus(w http.ResponseWriter, r *http.Request, status int, v welcomeView) {
+	v.SignIn = d.signIn
 	// The address holds the link's token: no cache keeps the page, and no
 	// link on it sends the address on.
 	w.Header().Set("Cache-Control", "no-store")

@@ -255,6 +255,8 @@ func auditVia(p ui.Page, raw string) string {
 		return p.T("audit.via.other", raw)
 	case via.Method == events.ViaToken:
 		return p.T("audit.via.token", via.TokenName, via.TokenID)
+	case via.Method == events.ViaOIDC:
+		return p.T("audit.via.oidc", via.Issuer)
 	}
 	return p.T("audit.via." + via.Method)
 }

@@ -47,6 +47,9 @@ type Config struct {
 	PublicURL string
 	// Imports runs the imports the import page starts; required.
 	Imports *imports.Jobs
+	// SignIn is how people sign in (the welcome page offers the OpenID
+	// Provider, and refuses passwords when they are off); zero: passwords.
+	SignIn auth.SignIn
 }
 
 // Sessions are the session operations the password forms need.
@@ -65,6 +68,7 @@ type Desk struct {
 	cmd       *handler.Handler
 	write     *command.Deps
 	sessions  Sessions
+	signIn    auth.SignIn
 	read      *projections.Store
 	verify    Verifier
 	log       *slog.Logger
@@ -80,7 +84,7 @@ type Desk struct {
 
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
-	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
+	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, signIn: cfg.SignIn, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
 		passages: cfg.Passages, publicURL: cfg.PublicURL, imports: cfg.Imports, closed: make(chan struct{})}
 	if d.log == nil {
 		d.log = slog.Default()

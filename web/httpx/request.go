@@ -33,12 +33,15 @@ type Request struct {
 	Now     time.Time    // when the request arrived (the server's clock)
 	User    *domain.User // nil: signed out
 	Session string       // session id when signed in by cookie
-	Token   string       // token id when signed in by bearer token
-	AuthErr error        // the user could not be loaded (store unavailable)
-	Clock   func() time.Time
-	API     bool         // the JSON API: errors answer as problem+json
-	Client  string       // the client's address (see auth.Proxies)
-	Log     *slog.Logger // nil: slog.Default()
+	// SessionVia is how the session was opened when not with a password
+	// (through the OpenID Provider); zero: a password.
+	SessionVia events.Via
+	Token      string // token id when signed in by bearer token
+	AuthErr    error  // the user could not be loaded (store unavailable)
+	Clock      func() time.Time
+	API        bool         // the JSON API: errors answer as problem+json
+	Client     string       // the client's address (see auth.Proxies)
+	Log        *slog.Logger // nil: slog.Default()
 }
 
 type requestKey struct{}
@@ -75,6 +78,8 @@ func Actor(ctx context.Context) domain.Actor {
 		if t := rq.User.Tokens[rq.Token]; t != nil {
 			a.Via.TokenName = t.Name
 		}
+	case rq.Session != "" && !rq.SessionVia.IsZero():
+		a.Via = rq.SessionVia
 	case rq.Session != "":
 		a.Via = events.Via{Method: events.ViaSession}
 	}

@@ -23,6 +23,7 @@ var enParts = []map[string]string{
 	enBundle,
 	enReports,
 	enWacz,
+	enOIDC,
 }
 
 // en is every message in English, by key.

@@ -23,6 +23,7 @@ var zhParts = []map[string]string{
 	zhBundle,
 	zhReports,
 	zhWacz,
+	zhOIDC,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/prometheus/client_golang/prometheus"
@@ -53,6 +54,10 @@ type Config struct {
 	// SigningKey signs the editions' bundles (domain/bundle), served at
 	// /r/{slug}/editions/{n}/bundle; nil: the site offers none.
 	SigningKey ed25519.PrivateKey
+	// OIDC and NoPasswords are how people sign in to the desk, passed to
+	// web.Config (see there); nil and false: passwords only.
+	OIDC        *auth.OIDCConfig
+	NoPasswords bool
 	// Registry is where the metrics are registered (the Go runtime's and
 	// the process's with them) and what /metrics serves; nil: a registry
 	// of the server's own.
@@ -93,7 +98,7 @@ func New(cfg Config) (*Server, error) {
 		Commands: s.Commands, Read: cfg.Read, Verify: cfg.Verify, Logger: cfg.Logger, SessionKeys: cfg.SessionKeys,
 		Secure: cfg.Secure, TrustedProxies: cfg.TrustedProxies, SeparateMetrics: cfg.MetricsAddr != "",
 		PageCacheBytes: cfg.PageCacheBytes, Captures: cfg.Captures, Passages: cfg.Passages, PublicURL: cfg.PublicURL,
-		Ready: cfg.Ready, Metrics: metrics, Bundles: bundles,
+		Ready: cfg.Ready, Metrics: metrics, Bundles: bundles, OIDC: cfg.OIDC, NoPasswords: cfg.NoPasswords,
 	})
 	if err != nil {
 		return nil, err
