@@ -1,0 +1,275 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/paths"
+)
+
+// An invited person accepts the invitation by signing in with the
+// organisation's provider: the account is bound to the provider's iss+sub,
+// keeps the roles the admin gave, and every event of the session — the
+// binding first — records that it came through the provider. The next
+// sign-in needs no link.
+func TestOIDCInvitationBindsAndSignsIn(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer, domain.RoleEditor)
+
+	// The welcome page offers the provider beside the password form.
+	c := e.browser()
+	res, body := c.do(http.MethodGet, link, nil, nil)
+	if res.StatusCode != http.StatusOK || byTestID(adminDoc(t, body), "welcome-oidc").Length() != 1 {
+		t.Fatalf("welcome page: status %d, no provider button", res.StatusCode)
+	}
+	res, body = e.signIn(c, welcomeOIDC(t, link), opUser)
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != paths.Desk {
+		t.Fatalf("callback: status %d, Location %q, body %.400s", res.StatusCode, res.Header.Get("Location"), body)
+	}
+	if !c.signedIn() {
+		t.Fatal("not signed in after the provider's sign-in")
+	}
+	u, err := e.cmd.User(e.ctx, "nina")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Identity.Is(e.op.issuer, "id1") || u.Pending() || u.PasswordHash != "" {
+		t.Errorf("account after binding: identity %+v, pending %v", u.Identity, u.Pending())
+	}
+	if got, want := slices.Sorted(slices.Values(u.Roles)), []string{domain.RoleEditor, domain.RoleReviewer}; !slices.Equal(got, want) {
+		t.Errorf("roles %v, want the invited %v", got, want)
+	}
+	if res, _ := c.do(http.MethodGet, paths.Desk, nil, nil); res.StatusCode != http.StatusOK {
+		t.Errorf("desk: status %d", res.StatusCode)
+	}
+	// An event the signed-in person causes records the provider too.
+	if res, body := c.postForm(paths.Inbox+"/feed", url.Values{}); res.StatusCode >= 400 {
+		t.Fatalf("feed token: status %d, %.300s", res.StatusCode, body)
+	}
+	e.caughtUp()
+	rows, err := e.read.DB().QueryContext(e.ctx, `SELECT type, authvia FROM audit WHERE actor='nina' ORDER BY seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var types []string
+	for rows.Next() {
+		var typ, via string
+		if err := rows.Scan(&typ, &via); err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, typ)
+		if want := "oidc;iss=" + url.QueryEscape(e.op.issuer); via != want {
+			t.Errorf("%s: authvia %q, want %q", typ, via, want)
+		}
+	}
+	if len(types) < 2 || types[0] != "crossrank.user.identity_bound.v1" {
+		t.Errorf("nina's events %v: want the binding, then the feed token", types)
+	}
+	if owner, err := e.read.IdentityUser(e.ctx, e.op.issuer, "id1"); err != nil || owner != "nina" {
+		t.Errorf("IdentityUser = %q, %v", owner, err)
+	}
+
+	// Signed out, the person signs in again through the provider alone,
+	// and comes back to where they were going (a path here).
+	c.postForm(paths.Logout, nil)
+	again := e.browser()
+	res, body = e.signIn(again, paths.LoginOIDC+"?next="+url.QueryEscape("/desk/inbox?x=1"), opUser)
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/desk/inbox?x=1" || !again.signedIn() {
+		t.Fatalf("second sign-in: status %d, Location %q, body %.300s", res.StatusCode, res.Header.Get("Location"), body)
+	}
+	// The link is used up: choosing a password on it now fails.
+	if status, _ := accept(t, e.browser(), link, "a fresh password 123"); status != http.StatusNotFound {
+		t.Errorf("the used link still opens: status %d", status)
+	}
+}
+
+// A subject no account is bound to gets the page asking for an invitation
+// (in the reader's language), no account and no session.
+func TestOIDCUnknownSubjectRefused(t *testing.T) {
+	e := newOIDCEnv(t)
+	for _, lang := range []struct{ accept, want string }{{"en", "Ask an admin for an invitation"}, {"zh-CN", "请向管理员索取邀请"}} {
+		c := e.browser()
+		c.header.Set("Accept-Language", lang.accept)
+		before := e.lastSeq()
+		res, body := e.signIn(c, paths.LoginOIDC, opOtherUser)
+		refused(t, c, res, body, http.StatusForbidden, "oidc.unknown")
+		if !strings.Contains(body, lang.want) {
+			t.Errorf("%s: the page does not say %q", lang.accept, lang.want)
+		}
+		if after := e.lastSeq(); after != before {
+			t.Errorf("an unknown subject appended %d events", after-before)
+		}
+	}
+}
+
+// A state replayed with a copy of its flow cookie, a callback without a
+// state, and one whose state is not the flow's are refused before the
+// provider is asked anything.
+func TestOIDCStateRefused(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+
+	t.Run("replayed", func(t *testing.T) {
+		c := e.browser()
+		back := e.atProvider(c, welcomeOIDC(t, link), opUser)
+		flow := *c.cookies["crossrank_oidc"]
+		if res, body := c.do(http.MethodGet, back, nil, nil); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("first answer: status %d, %.300s", res.StatusCode, body)
+		}
+		attacker := e.browser()
+		attacker.cookies[flow.Name] = &flow
+		mark := len(e.logs.String())
+		res, body := attacker.do(http.MethodGet, back, nil, nil)
+		refused(t, attacker, res, body, http.StatusBadRequest, "oidc.flow_invalid")
+		if !e.logged(mark, "replay") {
+			t.Errorf("the replay was refused for another reason: %s", e.logs.String()[mark:])
+		}
+	})
+	t.Run("missing", func(t *testing.T) {
+		c := e.browser()
+		back, _ := url.Parse(e.atProvider(c, paths.LoginOIDC, opUser))
+		q := back.Query()
+		q.Del("state")
+		back.RawQuery = q.Encode()
+		res, body := c.do(http.MethodGet, back.RequestURI(), nil, nil)
+		refused(t, c, res, body, http.StatusBadRequest, "oidc.flow_invalid")
+	})
+	t.Run("another flow's", func(t *testing.T) {
+		// The answer to one browser's flow, brought to another browser
+		// (login CSRF): that browser's flow has another state.
+		victim, attacker := e.browser(), e.browser()
+		back := e.atProvider(attacker, paths.LoginOIDC, opUser)
+		e.atProvider(victim, paths.LoginOIDC, opUser)
+		res, body := victim.do(http.MethodGet, back, nil, nil)
+		refused(t, victim, res, body, http.StatusBadRequest, "oidc.flow_invalid")
+	})
+	t.Run("no flow cookie", func(t *testing.T) {
+		c := e.browser()
+		back := e.atProvider(c, paths.LoginOIDC, opUser)
+		delete(c.cookies, "crossrank_oidc")
+		res, body := c.do(http.MethodGet, back, nil, nil)
+		refused(t, c, res, body, http.StatusBadRequest, "oidc.flow_invalid")
+	})
+}
+
+// ID tokens that must not count, each served by the provider's real token
+// endpoint after the provider issued it: rewritten claims signed with the
+// provider's own key, or a well-formed token signed by a key its JWKS does
+// not have. None signs anyone in, and the invitation stays open.
+func TestOIDCTokenRefused(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+	foreign := newRSAKey(t)
+	tests := []struct {
+		name   string
+		tamper tamper
+		why    string // what the log says was wrong
+	}{
+		{"wrong audience", tamper{claims: func(c map[string]any) { c["aud"] = []string{"another-client"}; c["azp"] = "another-client" }},
+			"expected audience"},
+		{"expired", tamper{claims: func(c map[string]any) {
+			c["iat"], c["exp"] = time.Now().Add(-2*time.Hour).Unix(), time.Now().Add(-time.Hour).Unix()
+		}}, "token is expired"},
+		{"bad nonce", tamper{claims: func(c map[string]any) { c["nonce"] = "not-the-flows-nonce" }}, "nonce is not the flow's"},
+		{"issuer mismatch", tamper{claims: func(c map[string]any) { c["iss"] = "https://evil.example" }}, "issued by a different provider"},
+		{"key not in the JWKS", tamper{claims: func(map[string]any) {}, key: foreign, kid: "foreign-key"}, "failed to verify signature"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := e.browser()
+			back := e.atProvider(c, welcomeOIDC(t, link), opUser)
+			e.op.tamper.Store(&tt.tamper)
+			defer e.op.tamper.Store(nil)
+			before, mark := e.lastSeq(), len(e.logs.String())
+			res, body := c.do(http.MethodGet, back, nil, nil)
+			refused(t, c, res, body, http.StatusUnauthorized, "oidc.token_invalid")
+			if !e.logged(mark, "OpenID sign-in refused", tt.why) {
+				t.Errorf("the log does not say %q: %s", tt.why, e.logs.String()[mark:])
+			}
+			if after := e.lastSeq(); after != before {
+				t.Errorf("a refused token appended %d events", after-before)
+			}
+		})
+	}
+	// The same flow untouched signs in: the refusals were the tokens'.
+	res, body := e.signIn(e.browser(), welcomeOIDC(t, link), opUser)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("untampered sign-in: status %d, %.300s", res.StatusCode, body)
+	}
+}
+
+// The provider rotates its signing key: a token signed by a key the
+// client has not seen yet makes it fetch the JWKS again, and counts.
+func TestOIDCKeyRotation(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+	if res, body := e.signIn(e.browser(), welcomeOIDC(t, link), opUser); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("first sign-in: status %d, %.300s", res.StatusCode, body)
+	}
+	key, kid := e.op.rotate()
+	e.op.tamper.Store(&tamper{claims: func(map[string]any) {}, key: key, kid: kid})
+	c := e.browser()
+	res, body := e.signIn(c, paths.LoginOIDC, opUser)
+	if res.StatusCode != http.StatusSeeOther || !c.signedIn() {
+		t.Fatalf("sign-in with the rotated key: status %d, %.300s", res.StatusCode, body)
+	}
+}
+
+// --password-sign-in=false: the sign-in page shows only the provider, a
+// password POST is refused with a clear error (for every account alike),
+// and a link is accepted through the provider only.
+func TestOIDCPasswordsOff(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+	off, err := New(Config{Commands: e.cmd, Read: e.read, SessionKeys: [][]byte{make([]byte, 32)}, NoPasswords: true,
+		OIDC: &auth.OIDCConfig{Issuer: e.op.issuer, ClientID: oidcClientID, ClientSecret: oidcSecret, Name: "Newsroom ID"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &client{t: t, h: off.Handler(), cookies: map[string]*http.Cookie{}, header: http.Header{}, peer: "203.0.113.7:1"}
+	_, body := c.do(http.MethodGet, paths.Login, nil, nil)
+	doc := adminDoc(t, body)
+	if byTestID(doc, "login-form").Length() != 0 || byTestID(doc, "login-oidc").Length() != 1 {
+		t.Errorf("sign-in page: password form shown %v, provider button %v", byTestID(doc, "login-form").Length(), byTestID(doc, "login-oidc").Length())
+	}
+	res, body := c.postForm(paths.Login, url.Values{"username": {"ada"}, "password": {testPassword}})
+	if res.StatusCode != http.StatusForbidden || !strings.Contains(body, "Sign in with Newsroom ID") || c.cookies[auth.CookieName] != nil {
+		t.Errorf("password POST: status %d, body %.300s", res.StatusCode, byTestID(adminDoc(t, body), "login-error").Text())
+	}
+	_, body = c.do(http.MethodGet, link, nil, nil)
+	doc = adminDoc(t, body)
+	if byTestID(doc, "welcome-form").Length() != 0 || byTestID(doc, "welcome-oidc").Length() != 1 {
+		t.Errorf("welcome page: password form shown, or no provider button")
+	}
+	u, _ := url.Parse(link)
+	form := u.Query()
+	form.Set("password", "a fresh password 123")
+	form.Set("confirm_password", "a fresh password 123")
+	if res, _ := c.postForm(paths.Welcome, form); res.StatusCode != http.StatusForbidden {
+		t.Errorf("password on the link: status %d, want 403", res.StatusCode)
+	}
+	if _, err := New(Config{Commands: e.cmd, NoPasswords: true}); err == nil {
+		t.Error("passwords turned off without a provider: no error")
+	}
+}
+
+// A next that leaves the site sends the person to the desk instead.
+func TestOIDCNextStaysLocal(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+	e.signIn(e.browser(), welcomeOIDC(t, link), opUser)
+	e.caughtUp()
+	for _, next := range []string{"//evil.example/x", "https://evil.example/", "/\\evil.example"} {
+		res, _ := e.signIn(e.browser(), paths.LoginOIDC+"?next="+url.QueryEscape(next), opUser)
+		if loc := res.Header.Get("Location"); loc != paths.Desk {
+			t.Errorf("next %q: Location %q, want %s", next, loc, paths.Desk)
+		}
+	}
+}
