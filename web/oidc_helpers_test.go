@@ -205,6 +205,13 @@ type oidcEnv struct {
 
 func newOIDCEnv(t *testing.T, tweak ...func(*Config)) *oidcEnv {
 	t.Helper()
+	return newOIDCEnvAt(t, "http://"+testHost, tweak...)
+}
+
+// newOIDCEnvAt is newOIDCEnv for a desk served at base (the provider
+// accepts the callback there).
+func newOIDCEnvAt(t *testing.T, base string, tweak ...func(*Config)) *oidcEnv {
+	t.Helper()
 	ctx := testContext(t)
 	store := jstest.Start(t).Store
 	read, err := projections.Open(filepath.Join(t.TempDir(), "read.db"))
@@ -220,7 +227,7 @@ func newOIDCEnv(t *testing.T, tweak ...func(*Config)) *oidcEnv {
 		Username: "ada", DisplayName: "Ada", PasswordHash: testHash(), Roles: []string{domain.RoleAdmin}}); err != nil {
 		t.Fatal(err)
 	}
-	e.op = startOP(t, "http://"+testHost+paths.LoginOIDCCallback)
+	e.op = startOP(t, base+paths.LoginOIDCCallback)
 	cfg := Config{Commands: e.cmd, Read: read, Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
 		SessionKeys: [][]byte{bytes.Repeat([]byte("k"), 32)},
 		OIDC:        &auth.OIDCConfig{Issuer: e.op.issuer, ClientID: oidcClientID, ClientSecret: oidcSecret, Name: "Newsroom ID"}}
