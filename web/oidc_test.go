@@ -273,3 +273,33 @@ func TestOIDCNextStaysLocal(t *testing.T) {
 		}
 	}
 }
+
+// A reset drops the binding: the session opened through the provider ends
+// at once, the provider's subject no longer signs in, and the reset's new
+// link binds again.
+func TestOIDCResetDropsBinding(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+	c := e.browser()
+	if res, body := e.signIn(c, welcomeOIDC(t, link), opUser); res.StatusCode != http.StatusSeeOther || !c.signedIn() {
+		t.Fatalf("sign-in: status %d, %.300s", res.StatusCode, body)
+	}
+	ada, err := e.cmd.User(e.ctx, "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, hash := auth.NewLinkToken()
+	if _, err := e.cmd.ResetPassword(e.ctx, ada.Actor(), domain.ResetPassword{User: "nina", LinkHash: hash}); err != nil {
+		t.Fatal(err)
+	}
+	e.caughtUp()
+	if c.signedIn() {
+		t.Error("the session opened through the provider outlived the reset")
+	}
+	res, body := e.signIn(e.browser(), paths.LoginOIDC, opUser)
+	refused(t, e.browser(), res, body, http.StatusForbidden, "oidc.unknown")
+	again := e.browser()
+	if res, body := e.signIn(again, welcomeOIDC(t, auth.WelcomeURL("", "nina", token)), opUser); res.StatusCode != http.StatusSeeOther || !again.signedIn() {
+		t.Fatalf("the reset's link: status %d, %.300s", res.StatusCode, body)
+	}
+}
