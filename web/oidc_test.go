@@ -303,3 +303,24 @@ func TestOIDCResetDropsBinding(t *testing.T) {
 		t.Fatalf("the reset's link: status %d, %.300s", res.StatusCode, body)
 	}
 }
+
+// Signing in through the provider gives a new session id, whatever cookie
+// the browser came with: the session it had before ends (no fixation).
+func TestOIDCRotatesSession(t *testing.T) {
+	e := newOIDCEnv(t)
+	link := e.invite("nina", domain.RoleReviewer)
+	c := e.browser()
+	c.login("ada")
+	before := *c.cookies[auth.CookieName]
+	if res, body := e.signIn(c, welcomeOIDC(t, link), opUser); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-in: status %d, %.300s", res.StatusCode, body)
+	}
+	if after := c.cookies[auth.CookieName]; after == nil || after.Value == before.Value {
+		t.Fatal("the session cookie was not replaced")
+	}
+	old := e.browser()
+	old.cookies[before.Name] = &before
+	if old.signedIn() {
+		t.Error("the session from before the sign-in still counts")
+	}
+}
