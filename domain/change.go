@@ -54,6 +54,8 @@ func ZeroState(a events.Aggregate) any {
 		return &User{}
 	case events.KindReport:
 		return &Report{}
+	case events.KindPreview:
+		return &PreviewLink{}
 	}
 	return nil
 }

@@ -45,6 +45,10 @@ func Evolved(state any, ev events.Event) any {
 		n := s.clone()
 		n.Evolve(ev)
 		return n
+	case *PreviewLink:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
 	}
 	return state
 }
@@ -63,6 +67,8 @@ func fresh(k events.Kind) any {
 		return &User{}
 	case events.KindReport:
 		return &Report{}
+	case events.KindPreview:
+		return &PreviewLink{}
 	}
 	return nil
 }

@@ -66,6 +66,9 @@ const (
 	TypeReportAccepted             = "crossrank.report.accepted.v1"
 	TypeReportDeclined             = "crossrank.report.declined.v1"
 	TypeReportMarkedDuplicate      = "crossrank.report.marked_duplicate.v1"
+	TypePreviewCreated             = "crossrank.preview.created.v1"
+	TypePreviewRevoked             = "crossrank.preview.revoked.v1"
+	TypePreviewOpened              = "crossrank.preview.opened.v1"
 )
 
 var catalog = map[string]reflect.Type{
@@ -124,6 +127,9 @@ var catalog = map[string]reflect.Type{
 	TypeReportAccepted:             reflect.TypeFor[ReportAccepted](),
 	TypeReportDeclined:             reflect.TypeFor[ReportDeclined](),
 	TypeReportMarkedDuplicate:      reflect.TypeFor[ReportMarkedDuplicate](),
+	TypePreviewCreated:             reflect.TypeFor[PreviewCreated](),
+	TypePreviewRevoked:             reflect.TypeFor[PreviewRevoked](),
+	TypePreviewOpened:              reflect.TypeFor[PreviewOpened](),
 }
 
 var typeOf = func() map[reflect.Type]string {

@@ -83,6 +83,7 @@ const (
 	KindUser     Kind = "user"
 	KindWebhook  Kind = "webhook"
 	KindReport   Kind = "report"
+	KindPreview  Kind = "preview"
 )
 
 // Aggregate identifies one aggregate instance: its kind and id.

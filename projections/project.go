@@ -102,6 +102,9 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 	if ev.Kind() == events.KindReport {
 		return p.projectReport(ev, s.(*domain.Report), a)
 	}
+	if ev.Kind() == events.KindPreview {
+		return p.projectPreview(ev, s.(*domain.PreviewLink), a)
+	}
 	return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
 }
 
