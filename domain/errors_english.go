@@ -149,4 +149,16 @@ var english = map[string]string{
 	"report.bad_kind":          "must be wrong, outdated, missing or other",
 	"report.unknown_criterion": "is not a criterion of the ranking",
 	"report.bad_duplicate":     "must name another report of the same ranking",
+
+	// Embargoed previews.
+	"preview.missing":             "no such preview",
+	"preview.revoked":             "the preview is revoked already",
+	"preview.closed":              "no such preview: the link is unknown, revoked or expired",
+	"preview.exists":              "names a preview that exists already",
+	"preview.no_proposals":        "choose at least one cross-validated proposal",
+	"preview.not_cross_validated": "names a proposal that is not cross-validated",
+	"preview.no_edition":          "the chosen proposals do not make an edition together",
+	"preview.bad_expiry":          "must be a time (RFC 3339) after now and within 90 days",
+	"preview.too_many_vendors":    "names too many users",
+	"preview.unknown_vendor":      "names a user that does not exist",
 }

@@ -186,7 +186,7 @@ func DecidePreview(pv *PreviewLink, chosen []*Proposal, vendors []*User, a Actor
 		Proposals: slices.Compact(slices.Sorted(slices.Values(c.Proposals))),
 		Entries:   orNone(slices.Compact(slices.Sorted(slices.Values(entries)))),
 		ExpiresAt: at.UTC().Format(time.RFC3339), Note: c.Note,
-		Vendors:   slices.Compact(slices.Sorted(slices.Values(c.Vendors))), TokenHash: c.TokenHash}), nil
+		Vendors: slices.Compact(slices.Sorted(slices.Values(c.Vendors))), TokenHash: c.TokenHash}), nil
 }
 
 func orNone(s []string) []string {

@@ -24,6 +24,7 @@ var enParts = []map[string]string{
 	enReports,
 	enWacz,
 	enOIDC,
+	enPreview,
 }
 
 // en is every message in English, by key.

@@ -24,6 +24,7 @@ var zhParts = []map[string]string{
 	zhReports,
 	zhWacz,
 	zhOIDC,
+	zhPreview,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -1,0 +1,52 @@
+package i18n
+
+// zhPreview 是 enPreview 的中文：禁发预览链接的页面、发布页的表单与列表、
+// 错误与审计记录。
+var zhPreview = map[string]string{
+	"preview.missing":             "没有这个预览。",
+	"preview.revoked":             "此预览已被撤销。",
+	"preview.closed":              "没有这个预览：链接无效、已撤销或已过期。",
+	"preview.exists":              "{Field}所指的预览已经存在。",
+	"preview.no_proposals":        "{Field}：请至少选择一个已交叉验证的提案。",
+	"preview.not_cross_validated": "{Field}：{proposal} 不是本榜单已交叉验证的提案。",
+	"preview.no_edition":          "{Field}：所选提案无法合成一期（两个提案修改同一数值，或其修改的数值此后已发布）。",
+	"preview.bad_expiry":          "{Field}必须是现在之后、{days} 天以内的时间（RFC 3339）。",
+	"preview.too_many_vendors":    "{Field}：一个预览最多发送给 {max} 位用户。",
+	"preview.unknown_vendor":      "{Field}：没有用户 {user}。",
+	"label.expires_at":            "到期时间",
+	"label.vendors":               "接收人",
+	"label.token_hash":            "令牌哈希",
+
+	"preview.title":      "禁发预览 · %s",
+	"preview.banner":     "禁发预览 — 尚未发布 — 禁发至 %s。请勿转发此链接。",
+	"preview.edition":    "将是第 %d 期",
+	"preview.note":       "发布者的说明",
+	"preview.changed":    "有变化的条目",
+	"preview.evidence":   "证据",
+	"preview.more":       "另有 %d 项变化",
+	"preview.utc":        "%s %s（UTC）",
+	"preview.ranking":    "本期发布后的排名",
+	"preview.no_changes": "所选提案没有修改任何条目。",
+
+	"preview.desk_title":     "禁发预览",
+	"preview.desk_intro":     "向没有账户的人发送只读链接：在到期或被撤销之前，它按下一期发布后的样子展示所选提案。链接只显示一次。",
+	"preview.create":         "为所选提案创建预览链接",
+	"preview.expires_label":  "到期时间（UTC）",
+	"preview.note_label":     "说明（可选）",
+	"preview.vendors_label":  "发送给用户（可选，以逗号分隔）",
+	"preview.created":        "预览已创建。请立即复制链接——它不会再次显示：",
+	"preview.none":           "还没有预览。",
+	"preview.col_id":         "预览",
+	"preview.col_status":     "状态",
+	"preview.col_expires":    "到期",
+	"preview.col_openings":   "打开次数",
+	"preview.col_proposals":  "提案",
+	"preview.revoke":         "撤销",
+	"preview.status.active":  "有效",
+	"preview.status.expired": "已过期",
+	"preview.status.revoked": "已撤销",
+
+	"audit.msg.preview_created": "已创建 {proposals} 个提案的禁发预览，禁发至 {expires_at}",
+	"audit.msg.preview_revoked": "禁发预览已撤销",
+	"audit.msg.preview_opened":  "禁发预览被打开",
+}
