@@ -82,7 +82,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, r)
 		rq := httpx.FromContext(r.Context())
 		attrs := []slog.Attr{
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("method", r.Method), slog.String("path", loggedPath(r)),
 			slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)),
 			slog.Int64("bytes", sw.bytes), slog.String("request_id", rq.ID), slog.String("client", rq.Client),
 		}
@@ -110,7 +110,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				panic(v) // the handler asked to abort the connection
 			}
 			s.log.Error("panic", "request_id", httpx.RequestID(r.Context()), "panic", fmt.Sprint(v),
-				"method", r.Method, "path", r.URL.Path, "stack", string(debug.Stack()))
+				"method", r.Method, "path", loggedPath(r), "stack", string(debug.Stack()))
 			if sw != nil && sw.status != 0 {
 				return // the response has begun; the client sees it cut short
 			}

@@ -49,6 +49,12 @@ func (s *Server) routes() {
 	api.ReportRoutes(s.mux, s.commands, s.read, read)
 	handle("POST /r/{slug}/e/{entry}/reports", command.ReportForm(s.commands))
 
+	// Embargoed previews: a publisher's writes and list, and the link's
+	// page, which people without accounts open (never cached, never
+	// linked from the public site).
+	api.PreviewRoutes(s.mux, s.commands, s.read, read, s.publicURL)
+	s.site.PreviewRoute(s.mux, read, s.commands.Commands)
+
 	// The desk: dashboard, proposals, entries, publishing, the audit
 	// trail (and its export, GET /api/v1/audit), users and the account,
 	// with the forms each page posts.
