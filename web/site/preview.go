@@ -281,11 +281,19 @@ func buildPreview(ctx context.Context, eds PreviewEditions, p ui.Page, self stri
 	return v, nil
 }
 
-// previewEvidenceOf returns the cited evidence items of proposals, in the
-// proposals' order.
+// previewEvidenceOf returns the evidence items cited (proposal/id), in
+// the proposals' order; only the proposals cited are loaded.
 func previewEvidenceOf(ctx context.Context, eds PreviewEditions, proposals []string, cited map[string]bool) ([]previewEvidence, error) {
+	citing := map[string]bool{}
+	for k := range cited {
+		p, _, _ := strings.Cut(k, "/")
+		citing[p] = true
+	}
 	var out []previewEvidence
 	for _, id := range proposals {
+		if !citing[id] {
+			continue
+		}
 		pr, err := eds.Proposal(ctx, id)
 		if err != nil {
 			return nil, err
