@@ -19,16 +19,17 @@ var enPreview = map[string]string{
 	"label.token_hash":            "token hash",
 
 	// The link's page.
-	"preview.title":      "Embargoed preview · %s",
-	"preview.banner":     "Embargoed preview — not published — until %s. Do not share this link.",
-	"preview.edition":    "Would be edition %d",
-	"preview.note":       "Note from the publisher",
-	"preview.changed":    "Changed entries",
-	"preview.evidence":   "Evidence",
-	"preview.more":       "and %d more changes",
-	"preview.utc":        "%s %s UTC",
-	"preview.ranking":    "The ranking after this edition",
-	"preview.no_changes": "The chosen proposals change no entry.",
+	"preview.title":        "Embargoed preview · %s",
+	"preview.banner":       "Embargoed preview — not published — until %s. Do not share this link.",
+	"preview.edition":      "Would be edition %d",
+	"preview.note":         "Note from the publisher",
+	"preview.changed":      "Changed entries",
+	"preview.evidence":     "Evidence",
+	"preview.more":         "and %d more changes",
+	"preview.more_entries": "and %d more new entries",
+	"preview.utc":          "%s %s UTC",
+	"preview.ranking":      "The ranking after this edition",
+	"preview.no_changes":   "The chosen proposals change no entry.",
 
 	// The publish page.
 	"preview.desk_title":     "Embargoed previews",

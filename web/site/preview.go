@@ -40,7 +40,9 @@ type PreviewEditions interface {
 
 var _ PreviewEditions = (*handler.Handler)(nil)
 
-// previewChanges bounds the changes one page of a preview lists.
+// previewChanges bounds the changes, and the new entries, a preview's
+// page lists: the first edition of a 10,000-entry ranking has 100,000
+// changes; the ranking below pages the entries.
 const previewChanges = 200
 
 // PreviewRoute mounts GET /preview/{token} on mux; read wraps it as every
@@ -138,17 +140,18 @@ func (pp *previewPages) record(ctx context.Context, id, hash string, now time.Ti
 // previewView is the model of a preview's page.
 type previewView struct {
 	ui.Page
-	L          linkSet
-	Ranking    rankingView // the ranking after the edition, a page of it
-	Until      string
-	Note       string
-	Number     int
-	Scores     []changeRow
-	Attributes []changeRow
-	NewEntries []string
-	More       int      // changes past previewChanges
-	Anchors    []string // one per changed entry, which its rows link to
-	Evidence   []previewEvidence
+	L           linkSet
+	Ranking     rankingView // the ranking after the edition, a page of it
+	Until       string
+	Note        string
+	Number      int
+	Scores      []changeRow
+	Attributes  []changeRow
+	NewEntries  []string
+	More        int      // changes past previewChanges
+	MoreEntries int      // new entries past previewChanges
+	Anchors     []string // one per changed entry, which its rows link to
+	Evidence    []previewEvidence
 }
 
 // previewEvidence is one evidence item a change cites.
@@ -221,7 +224,11 @@ func buildPreview(ctx context.Context, eds PreviewEditions, p ui.Page, self stri
 	for _, e := range pv.After.Entries {
 		names[e.Slug] = e.Name.In(p.Lang)
 	}
-	for _, ne := range pv.NewEntries {
+	for i, ne := range pv.NewEntries {
+		if i >= previewChanges {
+			v.MoreEntries = len(pv.NewEntries) - previewChanges
+			break
+		}
 		v.NewEntries = append(v.NewEntries, ne.Name.In(p.Lang))
 	}
 	cited := map[string]bool{}
