@@ -25,6 +25,7 @@ var enParts = []map[string]string{
 	enWacz,
 	enOIDC,
 	enPreview,
+	enMail,
 }
 
 // en is every message in English, by key.

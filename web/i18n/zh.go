@@ -25,6 +25,7 @@ var zhParts = []map[string]string{
 	zhWacz,
 	zhOIDC,
 	zhPreview,
+	zhMail,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.
