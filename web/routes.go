@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/desk"
+	"github.com/crossrank/crossrank/web/notify"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -59,6 +60,10 @@ func (s *Server) routes() {
 	// trail (and its export, GET /api/v1/audit), users and the account,
 	// with the forms each page posts.
 	s.desk.Routes(s.mux, desk.Guards{User: s.auth.RequireUser, Role: s.auth.RequireRole, Read: read})
+
+	// Mail: the desk's mail settings and their JSON door, and the
+	// confirmation and one-click unsubscribe links mails carry.
+	notify.Routes(s.mux, s.mail, notify.Guards{User: s.auth.RequireUser, Role: s.auth.RequireRole})
 
 	// Anything else: 404, or 405 with Allow.
 	handle("/", http.HandlerFunc(s.noRoute))

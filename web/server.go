@@ -19,6 +19,7 @@ import (
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/imports"
+	"github.com/crossrank/crossrank/web/notify"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -99,6 +100,10 @@ type Config struct {
 	// apart from the event log (a JetStream KV bucket with an expiry); nil:
 	// a report that gives one is refused.
 	Contacts command.Contacts
+	// Mail keeps the users' mail addresses and choices and mails the
+	// confirmation links (cmd/crossrank/mail); nil: the server sends no
+	// mail, and its mail pages say so.
+	Mail notify.Mail
 
 	// sleep replaces the sign-in throttle's account-wide wait (tests).
 	sleep func(ctx context.Context, d time.Duration)
@@ -135,6 +140,7 @@ type Server struct {
 	origins        *http.CrossOriginProtection
 	site           *site.Site
 	publicURL      string // the site's address for one-time links; "": the request's
+	mail           notify.Mail
 }
 
 // New returns a Server with every route registered.
@@ -154,7 +160,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s := &Server{
-		read: cfg.Read, publicURL: cfg.PublicURL,
+		read: cfg.Read, publicURL: cfg.PublicURL, mail: cfg.Mail,
 		ready: cfg.Ready, log: cfg.Logger, now: cfg.Now, secure: cfg.Secure, ownMetrics: cfg.SeparateMetrics,
 		mux: http.NewServeMux(), origins: http.NewCrossOriginProtection(),
 	}

@@ -42,6 +42,7 @@ type config struct {
 	publish        publishing
 	capture        capturing
 	signIn         signingIn
+	mail           mailing
 }
 
 // settings declares flags with their environment twins on a flag set.
@@ -125,6 +126,9 @@ func parseServe(args []string) (config, error) {
 	s.str(&p.webhookURL, "webhook", "CROSSRANK_WEBHOOK_URL", "", "POST each published edition to this URL")
 	s.str(&p.webhookSecret, "webhook-secret", "CROSSRANK_WEBHOOK_SECRET", "",
 		"sign webhook deliveries the Standard Webhooks way under this secret: whsec_<base64 key>; a plain secret also signs X-Crossrank-Signature (deprecated)")
+	s.str(&c.mail.smtpURL, "smtp-url", "CROSSRANK_SMTP_URL", "",
+		"mail users through this relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (TLS); empty: send no mail")
+	s.str(&c.mail.from, "mail-from", "CROSSRANK_MAIL_FROM", "", "the From of the mails, e.g. \"Crossrank <desk@rank.example>\"")
 	cp := &c.capture
 	s.str(&cp.allow, "capture-allow", "CROSSRANK_CAPTURE_ALLOW", "",
 		"let the capture of cited pages reach these non-public prefixes (CIDR,…), e.g. 127.0.0.1/32 for a local test page; cloud metadata addresses stay refused")

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/mail"
 	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events/jetstream"
@@ -44,16 +45,20 @@ func serve(ctx context.Context, args []string) error {
 	if err := e.openRead(ctx); err != nil {
 		return err
 	}
-	srv, err := newServer(ctx, cfg, e, log)
+	mailer, err := cfg.mail.service(ctx, e, cfg.replicas, cfg.publicURL)
 	if err != nil {
 		return err
 	}
-	return runServer(ctx, cfg, e, srv, log)
+	srv, err := newServer(ctx, cfg, e, log, mailer)
+	if err != nil {
+		return err
+	}
+	return runServer(ctx, cfg, e, srv, log, mailer)
 }
 
 // newServer builds the served wiring (server.New) over e's stores, as
 // cfg sets it; the command handler is e's from now on.
-func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger) (*server.Server, error) {
+func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger, mailer *mail.Service) (*server.Server, error) {
 	keys, err := sessionKeys(cfg.data, log)
 	if err != nil {
 		return nil, err
@@ -70,13 +75,17 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger) (*serv
 	if err != nil {
 		return nil, err
 	}
-	srv, err := server.New(server.Config{
+	sc := server.Config{
 		OIDC: oidc, NoPasswords: !cfg.signIn.passwords,
 		Events: e.events, Read: e.read, Logger: log, SessionKeys: keys, Addr: cfg.addr, MetricsAddr: cfg.metricsAddr,
 		Secure: cfg.secure, PublicURL: cfg.publicURL, TrustedProxies: cfg.trustedProxies, PageCacheBytes: cfg.pageCacheBytes,
 		Verify: desk.ProjectionVerifier(e.events, e.read.DB()), Captures: copies, Passages: copies, SigningKey: signer,
 		Ready: func(ctx context.Context) error { return ready(ctx, e) },
-	})
+	}
+	if mailer != nil { // a nil *mail.Service is not a nil interface
+		sc.Mail = mailer
+	}
+	srv, err := server.New(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +97,7 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger) (*serv
 // them fails: the read models and the handler follow the stream, then the
 // control socket, the demo seed, shared sessions, the publishing, capture
 // and schedule workers, and the HTTP listeners.
-func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log *slog.Logger) error {
+func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log *slog.Logger, mailer *mail.Service) error {
 	runCtx, stopRunner := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	runErr := make(chan error, 1)
@@ -150,6 +159,9 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 		return err
 	}
 	if err := startScheduler(runCtx, e, cfg.replicas, log, &wg); err != nil {
+		return err
+	}
+	if err := startMail(runCtx, e, mailer, cfg.replicas, log, &wg); err != nil {
 		return err
 	}
 	hs := srv.HTTP

@@ -147,6 +147,9 @@ type Mail interface {
 	RequestAddress(ctx context.Context, user, address, lang string) error
 	// ConfirmAddress confirms the pending address whose link carries token.
 	ConfirmAddress(ctx context.Context, user, token string) error
+	// SetConfirmed gives a user a confirmed address at once, as the
+	// operator may; "" erases the user's address and choices.
+	SetConfirmed(ctx context.Context, user, address string) error
 	// SetPrefs replaces the user's preferences.
 	SetPrefs(ctx context.Context, user string, p Prefs) error
 	// Unsubscribe turns off what the token of a mail's unsubscribe link

@@ -18,6 +18,7 @@ import (
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/desk"
+	"github.com/crossrank/crossrank/web/notify"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -58,6 +59,9 @@ type Config struct {
 	// web.Config (see there); nil and false: passwords only.
 	OIDC        *auth.OIDCConfig
 	NoPasswords bool
+	// Mail keeps the users' mail settings and mails their confirmation
+	// links (cmd/crossrank/mail's Service); nil: the server sends no mail.
+	Mail notify.Mail
 	// Registry is where the metrics are registered (the Go runtime's and
 	// the process's with them) and what /metrics serves; nil: a registry
 	// of the server's own.
@@ -98,7 +102,7 @@ func New(cfg Config) (*Server, error) {
 		Commands: s.Commands, Read: cfg.Read, Verify: cfg.Verify, Logger: cfg.Logger, SessionKeys: cfg.SessionKeys,
 		Secure: cfg.Secure, TrustedProxies: cfg.TrustedProxies, SeparateMetrics: cfg.MetricsAddr != "",
 		PageCacheBytes: cfg.PageCacheBytes, Captures: cfg.Captures, Passages: cfg.Passages, PublicURL: cfg.PublicURL,
-		Ready: cfg.Ready, Metrics: metrics, Bundles: bundles, OIDC: cfg.OIDC, NoPasswords: cfg.NoPasswords,
+		Ready: cfg.Ready, Metrics: metrics, Bundles: bundles, OIDC: cfg.OIDC, NoPasswords: cfg.NoPasswords, Mail: cfg.Mail,
 	})
 	if err != nil {
 		return nil, err
