@@ -13,6 +13,7 @@ var enMail = map[string]string{
 	"mail.digest.intro":     "What came into your Crossrank inbox since your last digest:",
 	"mail.confirm.subject":  "[Crossrank] Confirm your e-mail address",
 	"mail.confirm.intro":    "Crossrank was asked to send the mail of user %s to this address. Open the link below before %s to confirm it:",
+	"mail.confirm.ask":      "Confirm this address for your Crossrank mail?",
 	"mail.confirm.action":   "Confirm this address",
 	"mail.confirm.ignore":   "If you did not ask for this, ignore this mail: nothing will be sent to you.",
 	"mail.bad_token":        "This link is wrong or has expired.",

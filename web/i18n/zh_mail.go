@@ -11,6 +11,7 @@ var zhMail = map[string]string{
 	"mail.digest.intro":     "自上次摘要以来，你的 Crossrank 收件箱收到：",
 	"mail.confirm.subject":  "[Crossrank] 请确认你的电子邮件地址",
 	"mail.confirm.intro":    "有人请 Crossrank 把用户 %s 的邮件发到这个地址。请在 %s 之前打开下面的链接确认：",
+	"mail.confirm.ask":      "确认用这个地址接收 Crossrank 邮件？",
 	"mail.confirm.action":   "确认此地址",
 	"mail.confirm.ignore":   "如果不是你本人提出的，请忽略这封邮件：不会再给你发送任何邮件。",
 	"mail.bad_token":        "此链接有误或已过期。",

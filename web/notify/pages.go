@@ -131,18 +131,31 @@ type noteView struct {
 	ui.Page
 	Text  string
 	Token string // set: ask before unsubscribing
+	// User and Confirm (its token), when set: ask before confirming.
+	User, Confirm string
 }
 
-// confirm answers GET /mail/confirm?user=…&token=…: opening the link
-// proves the mailbox receives mail, which is all confirming asks. It is
-// a GET because the link is opened from the mail; confirming twice is
-// refused as a used link, and changes nothing.
+// confirmAsk answers GET /mail/confirm?user=…&token=…: a page with the
+// button that confirms, since a GET changes nothing here (and a link
+// scanner opening the mail must not confirm).
+func (h handlers) confirmAsk(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v := noteView{Page: ui.PageOf(r, "mail.title", ""), User: q.Get("user"), Confirm: q.Get("token")}
+	v.Text = v.T("mail.confirm.ask")
+	ui.Render(w, r, http.StatusOK, notePage(v))
+}
+
+// confirm answers POST /mail/confirm (user, token): holding the link
+// proves the mailbox receives mail, which is all confirming asks; no
+// sign-in is needed.
 func (h handlers) confirm(w http.ResponseWriter, r *http.Request) {
 	v := noteView{Page: ui.PageOf(r, "mail.title", "")}
-	q := r.URL.Query()
-	err := error(ErrMailOff)
-	if h.mail != nil {
-		err = h.mail.ConfirmAddress(r.Context(), q.Get("user"), q.Get("token"))
+	f, err := httpx.ParseForm(r)
+	if err == nil && h.mail == nil {
+		err = ErrMailOff
+	}
+	if err == nil {
+		err = h.mail.ConfirmAddress(r.Context(), f.Str("user"), f.Str("token"))
 	}
 	if err != nil {
 		ui.Fail(w, r, err)

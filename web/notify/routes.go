@@ -30,10 +30,15 @@ func Routes(mux *http.ServeMux, mail Mail, g Guards) {
 	// What a mail links to: no sign-in, the token is the key. The one-click
 	// unsubscribe (RFC 8058) is posted by the mail client itself, without
 	// a cookie and from no page of this site.
-	mux.HandleFunc("GET /mail/confirm", h.confirm)
+	mux.HandleFunc("GET /mail/confirm", h.confirmAsk)
+	mux.HandleFunc("POST /mail/confirm", h.confirm)
 	mux.HandleFunc("GET /mail/unsubscribe", h.unsubscribeAsk)
-	mux.HandleFunc("POST /mail/unsubscribe", h.unsubscribe)
+	mux.HandleFunc(UnsubscribePattern, h.unsubscribe)
 }
+
+// UnsubscribePattern is the route of the one-click unsubscribe, which the
+// server lets past its cross-origin check.
+const UnsubscribePattern = "POST /mail/unsubscribe"
 
 type handlers struct{ mail Mail }
 
