@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 
@@ -54,5 +55,52 @@ func startMail(ctx context.Context, e *env, svc *mail.Service, replicas int, log
 		return err
 	}
 	wg.Go(func() { _ = w.Run(ctx) })
+	return nil
+}
+
+// setEmail gives user a confirmed address as the operator (crossrank user
+// add --email, user email); "" erases it. The address and the user's
+// choices live in the mail bucket, not in the event log.
+func setEmail(ctx context.Context, e *env, replicas int, user, address string, out io.Writer) error {
+	book, err := mail.OpenBook(ctx, e.nc, replicas)
+	if err != nil {
+		return err
+	}
+	svc := &mail.Service{Book: book, LastSequence: e.events.LastSequence}
+	if err := svc.SetConfirmed(ctx, user, address); err != nil {
+		return err
+	}
+	if address != "" {
+		fmt.Fprintf(out, "mail to %s goes to %s (confirmed by the operator)\n", user, address)
+	}
+	return nil
+}
+
+// addEmail sets the address `user add --email` names, if it names one.
+func addEmail(ctx context.Context, e *env, replicas int, user, address string, out io.Writer) error {
+	if address == "" {
+		return nil
+	}
+	return setEmail(ctx, e, replicas, user, address, out)
+}
+
+// showEmail prints a user's mail address (`user email NAME`).
+func showEmail(ctx context.Context, e *env, replicas int, user string, out io.Writer) error {
+	book, err := mail.OpenBook(ctx, e.nc, replicas)
+	if err != nil {
+		return err
+	}
+	a, err := (&mail.Service{Book: book}).Account(ctx, user)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a.Address != "":
+		fmt.Fprintf(out, "%s: %s (confirmed)\n", user, a.Address)
+	case a.Pending != "":
+		fmt.Fprintf(out, "%s: none confirmed; %s awaits its link\n", user, a.Pending)
+	default:
+		fmt.Fprintf(out, "%s: no mail address\n", user)
+	}
 	return nil
 }

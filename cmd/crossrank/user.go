@@ -8,12 +8,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/mail"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/auth"
 )
 
-const userUsage = "usage: crossrank user add NAME --role R[,R…] [--display-name D] [--password P] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P\n" +
+const userUsage = "usage: crossrank user add NAME --role R[,R…] [--display-name D] [--password P] [--email ADDR] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P | email NAME [ADDR]\n" +
+	"  --email and email set a confirmed mail address (the operator vouches for it); email NAME \"\" erases it; email NAME shows it.\n" +
 	"  add prints a one-time link (valid 72 h) on which the person chooses their own password; reset signs them out,\n" +
 	"  revokes their tokens and prints a new link. --password only when you, the operator, are that person.\n" +
 	"  Links start with --public-url (CROSSRANK_PUBLIC_URL)."
@@ -34,10 +36,16 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 	password := fs.String("password", "", "the password, only when you, the operator, are this user; empty: print a one-time link on which the user chooses it")
 	publicURL := fs.String("public-url", os.Getenv("CROSSRANK_PUBLIC_URL"), "the site's public address, the start of the printed links (CROSSRANK_PUBLIC_URL)")
 	display := fs.String("display-name", "", "display name")
+	email := fs.String("email", "", "a confirmed mail address for the user")
 	if err := fs.Parse(reorder(args)); err != nil {
 		return nil, err
 	}
 	pos := fs.Args()
+	if *email != "" {
+		if _, err := mail.CheckAddress(*email); err != nil {
+			return nil, fmt.Errorf("--email %q: not one bare e-mail address", *email)
+		}
+	}
 	switch {
 	case sub == "add" && len(pos) == 1 && *password == "":
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
@@ -48,7 +56,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 			}
 			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
 			printLink(out, *publicURL, pos[0], token)
-			return nil
+			return addEmail(ctx, e, sc.common.replicas, pos[0], *email, out)
 		}
 	case sub == "add" && len(pos) == 1:
 		// The operator adds themself: they are the person who knows it.
@@ -62,7 +70,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 				return err
 			}
 			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
-			return nil
+			return addEmail(ctx, e, sc.common.replicas, pos[0], *email, out)
 		}
 	case (sub == "reset" || sub == "passwd" && *password == "") && len(pos) == 1:
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
@@ -106,6 +114,28 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 			}
 			fmt.Fprintf(out, "revoked %s from %s\n", pos[1], pos[0])
 			return nil
+		}
+	case sub == "email" && len(pos) == 1:
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			return showEmail(ctx, e, sc.common.replicas, pos[0], out)
+		}
+	case sub == "email" && len(pos) == 2:
+		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
+			u, err := e.commands.User(ctx, pos[0])
+			if err != nil {
+				return err
+			}
+			if !u.Exists() {
+				return fmt.Errorf("user %s: %w", pos[0], domain.ErrUserMissing)
+			}
+			if pos[1] == "" {
+				if err := setEmail(ctx, e, sc.common.replicas, pos[0], "", out); err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "erased the mail address and mail settings of %s\n", pos[0])
+				return nil
+			}
+			return setEmail(ctx, e, sc.common.replicas, pos[0], pos[1], out)
 		}
 	case sub == "list" && len(pos) == 0:
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
