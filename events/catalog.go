@@ -130,6 +130,8 @@ var catalog = map[string]reflect.Type{
 	TypePreviewCreated:             reflect.TypeFor[PreviewCreated](),
 	TypePreviewRevoked:             reflect.TypeFor[PreviewRevoked](),
 	TypePreviewOpened:              reflect.TypeFor[PreviewOpened](),
+	TypeMailAddressConfirmed:       reflect.TypeFor[MailAddressConfirmed](),
+	TypeMailAddressErased:          reflect.TypeFor[MailAddressErased](),
 }
 
 var typeOf = func() map[reflect.Type]string {

@@ -49,6 +49,8 @@ var samples = map[string]any{
 	events.TypeEditionScheduleFailed:   &events.EditionScheduleFailed{Schedule: "s1", Code: "schedule.revised", Detail: "p1"},
 	events.TypeInboxRead:               &events.InboxRead{UpTo: 1234},
 	events.TypeFeedTokenSet:            &events.FeedTokenSet{Hash: strings.Repeat("c", 64)},
+	events.TypeMailAddressConfirmed:    &events.MailAddressConfirmed{By: events.MailByLink},
+	events.TypeMailAddressErased:       &events.MailAddressErased{},
 	events.TypeEntryCreated:            &events.EntryCreated{Ranking: "gpu-cloud", Slug: "autodl", Name: events.Text{Zh: "AutoDL", En: "AutoDL"}, Category: "marketplace", Proposal: "p1"},
 	events.TypeProposalOpened:          &events.ProposalOpened{Ranking: "gpu-cloud", Entry: "autodl", NewEntry: true, Title: "Add AutoDL"},
 	events.TypeEvidenceAdded:           &events.EvidenceAdded{EvidenceID: "e1", Revision: 1, Claim: "4090 from ¥1.98/h", SourceURL: "https://example.com/price", Excerpt: "RTX 4090 ¥1.98/小时", ObservedOn: "2026-03-01", ValidForDays: 90},

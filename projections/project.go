@@ -77,7 +77,8 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 	case *events.UserRegistered, *events.RoleGranted, *events.RoleRevoked, *events.PasswordChanged,
 		*events.TokenIssued, *events.TokenRevoked, *events.InboxRead, *events.FeedTokenSet,
 		*events.UserInvited, *events.PasswordReset, *events.InvitationAccepted, *events.InvitationRevoked,
-		*events.IdentityBound:
+		*events.IdentityBound,
+		*events.MailAddressConfirmed, *events.MailAddressErased:
 		return p.projectUser(ev, s.(*domain.User), a)
 	case *events.WebhookDelivered:
 		a.ranking = d.Ranking

@@ -76,6 +76,14 @@ func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) er
 		if err := p.exec(`UPDATE users SET inbox_read_upto=? WHERE username=?`, u.InboxReadUpTo, u.Username); err != nil {
 			return err
 		}
+	case *events.MailAddressConfirmed:
+		if d.By == events.MailByOperator {
+			a.say("mail_address_confirmed_operator", "user", u.Username)
+		} else {
+			a.say("mail_address_confirmed_link", "user", u.Username)
+		}
+	case *events.MailAddressErased:
+		a.say("mail_address_erased", "user", u.Username)
 	case *events.FeedTokenSet:
 		a.say("feed_token_set")
 		if d.Hash == "" {

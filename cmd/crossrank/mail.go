@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/mail"
+	"github.com/crossrank/crossrank/domain"
 )
 
 // mailing is how the server mails its users: --smtp-url and --mail-from.
@@ -42,7 +43,7 @@ func (m mailing) service(ctx context.Context, e *env, replicas int, publicURL st
 		return nil, err
 	}
 	return &mail.Service{Book: book, Relay: relay, Compose: mail.Composer{PublicURL: publicURL},
-		LastSequence: e.events.LastSequence}, nil
+		LastSequence: e.events.LastSequence}, nil // Users: the server's handler, once built (newServer)
 }
 
 // startMail runs the mail worker beside the server, when it sends mail.
@@ -66,8 +67,8 @@ func setEmail(ctx context.Context, e *env, replicas int, user, address string, o
 	if err != nil {
 		return err
 	}
-	svc := &mail.Service{Book: book, LastSequence: e.events.LastSequence}
-	if err := svc.SetConfirmed(ctx, user, address); err != nil {
+	svc := &mail.Service{Book: book, LastSequence: e.events.LastSequence, Users: e.commands}
+	if err := svc.SetConfirmed(ctx, domain.System(), user, address); err != nil {
 		return err
 	}
 	if address != "" {

@@ -90,6 +90,9 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger, mailer
 		return nil, err
 	}
 	e.commands = srv.Commands
+	if mailer != nil {
+		mailer.Users = srv.Commands
+	}
 	return srv, nil
 }
 

@@ -149,7 +149,7 @@ type Mail interface {
 	ConfirmAddress(ctx context.Context, user, token string) error
 	// SetConfirmed gives a user a confirmed address at once, as the
 	// operator may; "" erases the user's address and choices.
-	SetConfirmed(ctx context.Context, user, address string) error
+	SetConfirmed(ctx context.Context, actor domain.Actor, user, address string) error
 	// SetPrefs replaces the user's preferences.
 	SetPrefs(ctx context.Context, user string, p Prefs) error
 	// Unsubscribe turns off what the token of a mail's unsubscribe link

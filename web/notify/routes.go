@@ -102,7 +102,7 @@ func (h handlers) apiOperator(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := r.PathValue("name")
-	if err := h.mail.SetConfirmed(r.Context(), name, in.Address); err != nil {
+	if err := h.mail.SetConfirmed(r.Context(), httpx.Actor(r.Context()), name, in.Address); err != nil {
 		ui.Fail(w, r, err)
 		return
 	}

@@ -58,12 +58,30 @@ func TestMailEndToEnd(t *testing.T) {
 		t.Fatalf("confirm: %d %s", res.StatusCode, readBody(res))
 	}
 
+	// The log holds the fact, as reviewer1's, and not the address.
+	evs, err := e.js.Store.Load(e.ctx, domain.UserID("reviewer1"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := 0
+	for _, ev := range evs {
+		if d, ok := ev.Data.(*events.MailAddressConfirmed); ok && d.By == events.MailByLink && ev.Actor == "reviewer1" {
+			facts++
+		}
+		if strings.Contains(string(ev.Raw), "r1@example.org") {
+			t.Errorf("the address is in the log: %s", ev.Raw)
+		}
+	}
+	if facts != 1 {
+		t.Errorf("%d MailAddressConfirmed events by link, want 1", facts)
+	}
+
 	// reviewer2 wants review requests in a digest at 09:00 Berlin time,
 	// which the mailer's clock makes four seconds from now.
 	l := time.Now().In(loc)
 	nine := time.Date(l.Year(), l.Month(), l.Day(), 9, 0, 0, 0, loc)
 	offset.Store(int64(nine.Add(-4 * time.Second).Sub(time.Now())))
-	if err := e.svc.SetConfirmed(e.ctx, "reviewer2", "r2@example.org"); err != nil {
+	if err := e.svc.SetConfirmed(e.ctx, domain.System(), "reviewer2", "r2@example.org"); err != nil {
 		t.Fatal(err)
 	}
 	r2 := e.token("reviewer2")
@@ -80,6 +98,7 @@ func TestMailEndToEnd(t *testing.T) {
 	contains(t, "reviewer1's mail", text, publicURL+"/desk/proposals/"+p)
 
 	// The mail's state shows in the API.
+	e.sentDeliveries("reviewer1", 1)
 	res = e.call(t, ts, r1, "GET", "/api/v1/account/mail", "")
 	var acct notify.Account
 	if err := json.NewDecoder(res.Body).Decode(&acct); err != nil || acct.Address != "r1@example.org" ||

@@ -16,6 +16,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/notify"
 )
 
 // env is the demo ranking over a real embedded JetStream and real read
@@ -65,7 +66,7 @@ func start(t *testing.T, refuse int, now func() time.Time) *env {
 		t.Fatal(err)
 	}
 	relay.TLS = e.relay.TLS
-	e.svc = &Service{Book: book, Relay: relay, Compose: Composer{PublicURL: publicURL}, LastSequence: js.Store.LastSequence, Now: now}
+	e.svc = &Service{Book: book, Relay: relay, Compose: Composer{PublicURL: publicURL}, LastSequence: js.Store.LastSequence, Users: e.cmd, Now: now}
 	w, err := NewWorker(nc, Config{Service: e.svc, Inbox: read, RetryBase: 50 * time.Millisecond, RetryMax: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -143,5 +144,31 @@ func contains(t *testing.T, what, s string, wants ...string) {
 		if !strings.Contains(s, w) {
 			t.Errorf("%s lacks %q:\n%s", what, w, s)
 		}
+	}
+}
+
+// sentDeliveries waits until user's latest mails are all sent (the state
+// is written just after the relay took the mail) and returns them.
+func (e *env) sentDeliveries(user string, n int) []notify.Delivery {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		a, err := e.svc.Account(e.ctx, user)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		sent := 0
+		for _, d := range a.Deliveries {
+			if d.State == notify.StateSent {
+				sent++
+			}
+		}
+		if sent == n && len(a.Deliveries) == n {
+			return a.Deliveries
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s's deliveries: %+v, want %d sent", user, a.Deliveries, n)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -55,12 +55,8 @@ func TestMailReviewRequestedAtOnce(t *testing.T) {
 	contains(t, "Chinese HTML", html, `lang="zh-CN"`, link)
 
 	// The delivery is visible to its user as sent.
-	acct, err := e.svc.Account(e.ctx, "reviewer1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(acct.Deliveries) != 1 || acct.Deliveries[0].State != notify.StateSent || acct.Deliveries[0].Kind != "review_requested" {
-		t.Errorf("reviewer1's deliveries = %+v", acct.Deliveries)
+	if ds := e.sentDeliveries("reviewer1", 1); ds[0].Kind != "review_requested" || ds[0].Mode != notify.ModeInstant {
+		t.Errorf("reviewer1's deliveries = %+v", ds)
 	}
 
 	// One click turns review requests off for reviewer1.
@@ -69,7 +65,7 @@ func TestMailReviewRequestedAtOnce(t *testing.T) {
 	if err != nil || user != "reviewer1" || kind != "review_requested" {
 		t.Fatalf("unsubscribe: %s %s %v", user, kind, err)
 	}
-	if acct, _ = e.svc.Account(e.ctx, "reviewer1"); acct.Prefs.ModeOf("review_requested") != notify.ModeNone {
+	if acct, _ := e.svc.Account(e.ctx, "reviewer1"); acct.Prefs.ModeOf("review_requested") != notify.ModeNone {
 		t.Errorf("after unsubscribing, review requests come %s", acct.Prefs.ModeOf("review_requested"))
 	}
 	if _, _, err := e.svc.Unsubscribe(e.ctx, token+"x"); !notify.IsBadToken(err) {
@@ -115,12 +111,8 @@ func TestMailRetriedAfterRefusal(t *testing.T) {
 	p := e.openProposals("reviewer1", 1)[0]
 	e.request(p, "reviewer1")
 	e.relay.await(t, "r1@example.org", p)
-	acct, err := e.svc.Account(e.ctx, "reviewer1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(acct.Deliveries) != 1 || acct.Deliveries[0].State != notify.StateSent || acct.Deliveries[0].Attempts != 3 {
-		t.Errorf("deliveries = %+v, want one sent at the third attempt", acct.Deliveries)
+	if ds := e.sentDeliveries("reviewer1", 1); ds[0].Attempts != 3 {
+		t.Errorf("deliveries = %+v, want one sent at the third attempt", ds)
 	}
 	if n := len(e.relay.all()); n != 2 { // the confirmation and this one
 		t.Errorf("the relay accepted %d mails, want 2", n)

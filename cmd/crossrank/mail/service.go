@@ -12,6 +12,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/notify"
 )
@@ -33,7 +35,22 @@ type Service struct {
 	// LastSequence is the event stream's last sequence: an address
 	// confirmed now is mailed nothing older.
 	LastSequence func(ctx context.Context) (uint64, error)
-	Now          func() time.Time
+	// Users records the facts of an address in the event log (never the
+	// address): confirmed, changed, erased (*handler.Handler).
+	Users Users
+	Now   func() time.Time
+}
+
+// Users is what the service needs of the command handler.
+type Users interface {
+	User(ctx context.Context, name string) (*domain.User, error)
+	RecordMailAddress(ctx context.Context, a domain.Actor, c domain.RecordMailAddress) (handler.Result, error)
+}
+
+// record appends the fact of a user's address, as actor.
+func (s *Service) record(ctx context.Context, actor domain.Actor, user string, erased bool) error {
+	_, err := s.Users.RecordMailAddress(ctx, actor, domain.RecordMailAddress{CommandID: events.NewID(s.now()), User: user, Erased: erased})
+	return err
 }
 
 var _ notify.Mail = (*Service)(nil)
@@ -110,32 +127,62 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// ConfirmAddress makes the pending address the user's.
+// ConfirmAddress makes the pending address the user's. The fact goes to
+// the log first, as its user: holding the mailed link says who they are,
+// as an invitation's link does.
 func (s *Service) ConfirmAddress(ctx context.Context, user, token string) error {
+	valid := func(a account) bool {
+		p := a.Pending
+		return p != nil && p.Expires.After(s.now()) && subtle.ConstantTimeCompare([]byte(p.Hash), []byte(tokenHash(token))) == 1
+	}
+	if !events.ValidID(user) {
+		return notify.ErrBadToken
+	}
+	a, _, err := s.Book.account(ctx, user)
+	if err != nil {
+		return err
+	}
+	if !valid(a) {
+		return notify.ErrBadToken
+	}
+	u, err := s.Users.User(ctx, user)
+	if err != nil {
+		return err
+	}
+	actor := u.Actor()
+	actor.Via = events.Via{Method: events.ViaInvitation}
+	if err := s.record(ctx, actor, user, false); err != nil {
+		return err
+	}
 	from, err := s.LastSequence(ctx)
 	if err != nil {
 		return err
 	}
 	return s.Book.update(ctx, user, func(a *account) error {
-		p := a.Pending
-		if p == nil || !p.Expires.After(s.now()) || subtle.ConstantTimeCompare([]byte(p.Hash), []byte(tokenHash(token))) != 1 {
+		if !valid(*a) {
 			return notify.ErrBadToken
 		}
-		a.Address, a.Pending, a.From = p.Address, nil, from
+		a.Address, a.Pending, a.From = a.Pending.Address, nil, from
 		return nil
 	})
 }
 
 // SetConfirmed gives a user a confirmed address at once: the operator's
-// door (crossrank user email). An empty address erases the user's mail
-// settings.
-func (s *Service) SetConfirmed(ctx context.Context, user, address string) error {
+// door (crossrank user email, PUT /api/v1/users/{name}/mail), as actor,
+// an admin. An empty address erases the user's mail settings.
+func (s *Service) SetConfirmed(ctx context.Context, actor domain.Actor, user, address string) error {
+	if address != "" {
+		var err error
+		if address, err = CheckAddress(address); err != nil {
+			return err
+		}
+	}
+	// The domain says who may, and that the user exists.
+	if err := s.record(ctx, actor, user, address == ""); err != nil {
+		return err
+	}
 	if address == "" {
 		return s.Book.Erase(ctx, user)
-	}
-	address, err := CheckAddress(address)
-	if err != nil {
-		return err
 	}
 	from, err := s.LastSequence(ctx)
 	if err != nil {
