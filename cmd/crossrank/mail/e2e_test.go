@@ -80,7 +80,7 @@ func TestMailEndToEnd(t *testing.T) {
 	// which the mailer's clock makes four seconds from now.
 	l := time.Now().In(loc)
 	nine := time.Date(l.Year(), l.Month(), l.Day(), 9, 0, 0, 0, loc)
-	offset.Store(int64(nine.Add(-4 * time.Second).Sub(time.Now())))
+	offset.Store(int64(time.Until(nine.Add(-4 * time.Second))))
 	if err := e.svc.SetConfirmed(e.ctx, domain.System(), "reviewer2", "r2@example.org"); err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func TestMailDigestOnceAtItsMoment(t *testing.T) {
 	e := start(t, 0, clock)
 	l := time.Now().In(loc)
 	eight := time.Date(l.Year(), l.Month(), l.Day(), 8, 0, 0, 0, loc)
-	offset.Store(int64(eight.Add(-3 * time.Second).Sub(time.Now())))
+	offset.Store(int64(time.Until(eight.Add(-3 * time.Second))))
 	e.confirm("reviewer2", "r2@example.org", "en")
 	prefs := notify.DefaultPrefs("en")
 	prefs.Kinds["review_requested"] = notify.ModeDigest
