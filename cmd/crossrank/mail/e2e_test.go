@@ -106,6 +106,12 @@ func TestMailEndToEnd(t *testing.T) {
 		t.Errorf("GET account: %v %+v", err, acct)
 	}
 
+	// And on the desk's mail page.
+	if page := readBody(e.call(t, ts, r1, "GET", "/desk/account/mail", "")); !strings.Contains(page, `data-testid="mail-delivery" data-state="sent"`) ||
+		!strings.Contains(page, "r1@example.org") {
+		t.Errorf("the mail page shows no sent mail:\n%s", page)
+	}
+
 	// One click, from a mail provider's server.
 	unsub := strings.Trim(m.Msg.Header.Get("List-Unsubscribe"), "<>")
 	req, _ := http.NewRequest("POST", local(unsub), strings.NewReader("List-Unsubscribe=One-Click"))
