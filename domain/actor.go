@@ -24,10 +24,17 @@ const (
 	RoleReviewer  = "reviewer"
 	RolePublisher = "publisher"
 	RoleAdmin     = "admin"
+	// RoleVendor is held alone, by an account scoped to the entries that
+	// are its own (see vendor.go).
+	RoleVendor = "vendor"
 )
 
 // Roles lists every role in display order.
-var Roles = []string{RoleEditor, RoleReviewer, RolePublisher, RoleAdmin}
+var Roles = []string{RoleEditor, RoleReviewer, RolePublisher, RoleAdmin, RoleVendor}
+
+// systemRoles are the roles the command line holds: every role but the
+// vendor's, which would fence it to a vendor's entries.
+var systemRoles = []string{RoleEditor, RoleReviewer, RolePublisher, RoleAdmin}
 
 // SystemActor is the actor of commands run from the command line (the first
 // users, the demo ranking). It holds every role.
@@ -40,11 +47,14 @@ type Actor struct {
 	Name  string
 	Roles []string
 	Via   events.Via
+	// Entries are a vendor's own entries, each "ranking/entry" (see
+	// Sees); nil for everyone else.
+	Entries []string
 }
 
 // System returns the command-line actor, signed in by the command line.
 func System() Actor {
-	return Actor{Name: SystemActor, Roles: Roles, Via: events.Via{Method: events.ViaCLI}}
+	return Actor{Name: SystemActor, Roles: systemRoles, Via: events.Via{Method: events.ViaCLI}}
 }
 
 // Worker returns the actor of a worker inside the server (the capture

@@ -56,6 +56,8 @@ func ZeroState(a events.Aggregate) any {
 		return &Report{}
 	case events.KindPreview:
 		return &PreviewLink{}
+	case events.KindReply:
+		return &Reply{}
 	}
 	return nil
 }

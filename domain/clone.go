@@ -49,6 +49,10 @@ func Evolved(state any, ev events.Event) any {
 		n := s.clone()
 		n.Evolve(ev)
 		return n
+	case *Reply:
+		n := s.clone()
+		n.Evolve(ev)
+		return n
 	}
 	return state
 }
@@ -69,6 +73,8 @@ func fresh(k events.Kind) any {
 		return &Report{}
 	case events.KindPreview:
 		return &PreviewLink{}
+	case events.KindReply:
+		return &Reply{}
 	}
 	return nil
 }

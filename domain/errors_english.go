@@ -161,4 +161,15 @@ var english = map[string]string{
 	"preview.bad_expiry":          "must be a time (RFC 3339) after now and within 90 days",
 	"preview.too_many_vendors":    "names too many users",
 	"preview.unknown_vendor":      "names a user that does not exist",
+	// Vendors and their statements.
+	"vendor.scope":              "a vendor acts on its own entries only",
+	"vendor.entries_required":   "a vendor account needs its entries (ranking/entry)",
+	"vendor.too_many_entries":   "at most {limit} entries",
+	"vendor.bad_entry":          `"{entry}" is not ranking/entry`,
+	"vendor.entries_not_vendor": "only a vendor account has entries",
+	"vendor.alone":              "the vendor role is held alone",
+	"vendor.tier":               "a vendor's evidence is tier vendor",
+	"reply.missing":             "no such statement",
+	"reply.hidden":              "the statement is hidden already",
+	"reply.text_required":       "write the statement in English, Chinese or both",
 }

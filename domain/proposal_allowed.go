@@ -84,9 +84,9 @@ func (p *Proposal) may(a Actor, x action, ed *Edition) error {
 	case actionSubmit:
 		return p.submittable(a, ed)
 	case actionRevise:
-		return firstErr(a.require(RoleEditor), p.open(), p.notDraft(ErrAlreadyDraft))
+		return firstErr(p.writer(a), p.open(), p.notDraft(ErrAlreadyDraft))
 	case actionWithdraw:
-		if err := a.require(RoleEditor); err != nil {
+		if err := p.writer(a); err != nil {
 			return err
 		}
 		if a.Name != p.Author {
@@ -114,7 +114,19 @@ func (p *Proposal) may(a Actor, x action, ed *Edition) error {
 
 // editable: the author or a reviser, holding the editor role, edits a draft.
 func (p *Proposal) editable(a Actor) error {
-	return firstErr(a.require(RoleEditor), p.editor(a), p.open(), p.draft())
+	return firstErr(p.writer(a), p.editor(a), p.open(), p.draft())
+}
+
+// writer: an editor, or a vendor on a proposal about its own entry.
+// A vendor never takes over an editor's proposal: it writes its own.
+func (p *Proposal) writer(a Actor) error {
+	if err := proposalWriter(a, p.Ranking, p.Entry, p.Kind == KindMethodology, p.NewEntry); err != nil {
+		return err
+	}
+	if a.Vendor() && !p.CanEdit(a.Name) {
+		return ErrNotAuthor
+	}
+	return nil
 }
 
 // submittable: an editable draft with changes, each citing evidence of the

@@ -48,7 +48,7 @@ func CheckProposalRefs(c OpenProposal) error {
 // and the entry's subject guards the slug's uniqueness). A methodology
 // proposed from the start is part of the ProposalOpened.
 func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, actor Actor, c OpenProposal) ([]Change, error) {
-	if err := actor.require(RoleEditor); err != nil {
+	if err := proposalWriter(actor, c.Ranking, c.Entry, c.Methodology, c.NewEntry != nil); err != nil {
 		return nil, err
 	}
 	if p.Exists() {
@@ -193,6 +193,11 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 	if c.Tier != "" && !c.Tier.Valid() {
 		return nil, invalid("tier", "evidence.bad_tier", Args{"tier": string(c.Tier)})
 	}
+	tier, err := vendorTier(actor, c.Tier)
+	if err != nil {
+		return nil, err
+	}
+	c.Tier = tier
 	return one(ProposalID(p.ID), &events.EvidenceAdded{
 		EvidenceID: fmt.Sprintf("e%d", p.EvidenceSeq+1), Revision: p.Revision,
 		Claim: c.Claim, SourceURL: c.SourceURL, SourceName: c.SourceName, Section: c.Section,

@@ -35,14 +35,19 @@ type User struct {
 	// Identity is the OpenID Provider subject the account signs in as;
 	// nil: none (it signs in with its password). A reset drops it.
 	Identity *Identity
-	Seq      uint64
+	// Entries are a vendor's own entries, each "ranking/entry"; nil for
+	// every other account.
+	Entries []string
+	Seq     uint64
 }
 
 // Exists reports whether the user is registered.
 func (u *User) Exists() bool { return u != nil && u.Username != "" }
 
 // Actor returns the user as the actor of a command.
-func (u *User) Actor() Actor { return Actor{Name: u.Username, Roles: slices.Clone(u.Roles)} }
+func (u *User) Actor() Actor {
+	return Actor{Name: u.Username, Roles: slices.Clone(u.Roles), Entries: slices.Clone(u.Entries)}
+}
 
 // Evolve applies one event to the user.
 func (u *User) Evolve(e events.Event) {
@@ -94,6 +99,8 @@ func (u *User) Evolve(e events.Event) {
 		u.Tokens[d.TokenID] = t
 	case *events.TokenRevoked:
 		u.revokeToken(d.TokenID)
+	case *events.VendorEntriesSet:
+		u.Entries = slices.Clone(d.Entries)
 	}
 	u.Seq = e.Sequence
 }
@@ -128,6 +135,7 @@ type RegisterUser struct {
 	DisplayName  string
 	PasswordHash string
 	Roles        []string
+	Entries      []string // a vendor's own entries, "ranking/entry"; nil for other roles
 }
 
 // DecideRegisterUser lets the command line add a user with a password.
@@ -144,11 +152,15 @@ func DecideRegisterUser(u *User, actor Actor, c RegisterUser) ([]Change, error) 
 	if err := checkNewUser(u, c.Username, c.DisplayName, c.Roles); err != nil {
 		return nil, err
 	}
+	entries, err := checkVendorRoles(c.Roles, c.Entries)
+	if err != nil {
+		return nil, err
+	}
 	if !strings.HasPrefix(c.PasswordHash, "$argon2id$") {
 		return nil, invalid("password", "field.argon2id", nil)
 	}
-	return one(UserID(c.Username), &events.UserRegistered{Username: c.Username, DisplayName: c.DisplayName,
-		PasswordHash: c.PasswordHash, Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles)))}), nil
+	return withVendorScope(one(UserID(c.Username), &events.UserRegistered{Username: c.Username, DisplayName: c.DisplayName,
+		PasswordHash: c.PasswordHash, Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles)))}), c.Username, entries), nil
 }
 
 // GrantRole gives a user a role.
@@ -175,6 +187,9 @@ func DecideGrantRole(u *User, actor Actor, role string) ([]Change, error) {
 	}
 	if slices.Contains(u.Roles, role) {
 		return nil, ErrHasRole
+	}
+	if err := checkGrantWithVendor(u, role); err != nil {
+		return nil, err
 	}
 	return one(UserID(u.Username), &events.RoleGranted{Role: role}), nil
 }

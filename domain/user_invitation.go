@@ -34,7 +34,8 @@ type InviteUser struct {
 	Username    string
 	DisplayName string
 	Roles       []string
-	LinkHash    string // hex SHA-256 of the link's token
+	Entries     []string // a vendor's own entries, "ranking/entry"; nil for other roles
+	LinkHash    string   // hex SHA-256 of the link's token
 }
 
 // DecideInviteUser lets an admin add a user. The admin never learns a
@@ -46,12 +47,16 @@ func DecideInviteUser(u *User, actor Actor, c InviteUser, now time.Time) ([]Chan
 	if err := checkNewUser(u, c.Username, c.DisplayName, c.Roles); err != nil {
 		return nil, err
 	}
+	entries, err := checkVendorRoles(c.Roles, c.Entries)
+	if err != nil {
+		return nil, err
+	}
 	if !hexHash.MatchString(c.LinkHash) {
 		return nil, invalid("link_hash", "field.hex_sha256", nil)
 	}
-	return one(UserID(c.Username), &events.UserInvited{Username: c.Username, DisplayName: c.DisplayName,
+	return withVendorScope(one(UserID(c.Username), &events.UserInvited{Username: c.Username, DisplayName: c.DisplayName,
 		Roles: slices.Compact(slices.Sorted(slices.Values(c.Roles))), LinkHash: c.LinkHash,
-		ExpiresAt: now.Add(InvitationTTL).UTC().Format(time.RFC3339)}), nil
+		ExpiresAt: now.Add(InvitationTTL).UTC().Format(time.RFC3339)}), c.Username, entries), nil
 }
 
 // checkNewUser holds the rules every new account follows, invited or not.

@@ -69,6 +69,9 @@ const (
 	TypePreviewCreated             = "crossrank.preview.created.v1"
 	TypePreviewRevoked             = "crossrank.preview.revoked.v1"
 	TypePreviewOpened              = "crossrank.preview.opened.v1"
+	TypeVendorEntriesSet           = "crossrank.user.vendor_entries_set.v1"
+	TypeReplyWritten               = "crossrank.reply.written.v1"
+	TypeReplyHidden                = "crossrank.reply.hidden.v1"
 )
 
 var catalog = map[string]reflect.Type{
@@ -132,6 +135,9 @@ var catalog = map[string]reflect.Type{
 	TypePreviewOpened:              reflect.TypeFor[PreviewOpened](),
 	TypeMailAddressConfirmed:       reflect.TypeFor[MailAddressConfirmed](),
 	TypeMailAddressErased:          reflect.TypeFor[MailAddressErased](),
+	TypeVendorEntriesSet:           reflect.TypeFor[VendorEntriesSet](),
+	TypeReplyWritten:               reflect.TypeFor[ReplyWritten](),
+	TypeReplyHidden:                reflect.TypeFor[ReplyHidden](),
 }
 
 var typeOf = func() map[reflect.Type]string {

@@ -84,6 +84,7 @@ const (
 	KindWebhook  Kind = "webhook"
 	KindReport   Kind = "report"
 	KindPreview  Kind = "preview"
+	KindReply    Kind = "reply" // a vendor's statement about its entry
 )
 
 // Aggregate identifies one aggregate instance: its kind and id.
