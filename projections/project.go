@@ -69,7 +69,10 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		}
 		a.say("edition_published", "edition", d.Number, "proposals", n)
 		a.after = d.SnapshotHash
-		return p.publish(ev, d, s.(*domain.Edition))
+		if err := p.publish(ev, d, s.(*domain.Edition)); err != nil {
+			return err
+		}
+		return p.notifyVendorsOfEdition(ev, d.Ranking, d.Number)
 	case *events.EditionPartRecorded:
 		a.ranking = ev.Subject
 		a.say("edition_part_recorded", "part", d.Part, "edition", d.Number, "proposals", len(d.Proposals), "changes", len(d.Changes))
@@ -80,6 +83,8 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		*events.IdentityBound,
 		*events.MailAddressConfirmed, *events.MailAddressErased:
 		return p.projectUser(ev, s.(*domain.User), a)
+	case *events.VendorEntriesSet:
+		return p.projectVendorScope(ev, d, s.(*domain.User), a)
 	case *events.WebhookDelivered:
 		a.ranking = d.Ranking
 		a.say("webhook_delivered", "edition", d.Edition, "url", d.URL, "status", d.Status)
@@ -98,7 +103,13 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		return nil
 	}
 	if ev.Kind() == events.KindProposal {
-		return p.projectProposal(ev, s.(*domain.Proposal), a)
+		if err := p.projectProposal(ev, s.(*domain.Proposal), a); err != nil {
+			return err
+		}
+		return p.vendorProposal(ev, s.(*domain.Proposal))
+	}
+	if ev.Kind() == events.KindReply {
+		return p.projectReply(ev, s.(*domain.Reply), a)
 	}
 	if ev.Kind() == events.KindReport {
 		return p.projectReport(ev, s.(*domain.Report), a)

@@ -25,6 +25,9 @@ func (p *projector) projectReport(ev events.Event, r *domain.Report, a *auditRow
 	case *events.ReportAccepted:
 		a.proposal = d.Proposal
 		a.say("report_accepted", "proposal", d.Proposal)
+		if err := p.notifyVendorsOfReport(ev, r, d.Proposal); err != nil {
+			return err
+		}
 	case *events.ReportDeclined:
 		a.say("report_declined", "reason", d.Reason)
 		a.after = d.Reason
