@@ -119,10 +119,11 @@ func (p *projector) vendorProposal(ev events.Event, pr *domain.Proposal) error {
 
 // notifyVendorsOfEdition tells each vendor whose entry an edition changed.
 func (p *projector) notifyVendorsOfEdition(ev events.Event, ranking string, number int) error {
-	return p.exec(`INSERT INTO inbox SELECT v.username, ?, 'vendor_edition', v.ranking, '', ?, ?, v.entry || ' ' || ?
+	// The row's detail is the entry; the edition is the event's.
+	return p.exec(`INSERT INTO inbox SELECT v.username, ?, 'vendor_edition', v.ranking, '', ?, ?, v.entry
 		FROM vendor_entries v WHERE v.ranking=? AND v.entry IN
 		(SELECT DISTINCT entry FROM edition_changes WHERE ranking=? AND number=?) ON CONFLICT DO NOTHING`,
-		ev.Sequence, ev.Actor, ts(ev.Time), number, ranking, ranking, number)
+		ev.Sequence, ev.Actor, ts(ev.Time), ranking, ranking, number)
 }
 
 // notifyVendorsOfReport tells each vendor of the entry that a report about

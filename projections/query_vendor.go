@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"fmt"
 )
 
 // Reply is a vendor's statement as the public entry page shows it: the
@@ -79,4 +80,17 @@ func (s *Store) ContactTimeline(ctx context.Context, ranking, entry string, limi
 		out = append(out, c)
 	}
 	return out, total, rows.Err()
+}
+
+// RepliesMark versions an entry's statements: it changes whenever one is
+// written or hidden, so a cached entry page or answer showing them is
+// served again only while they are the same.
+func (s *Store) RepliesMark(ctx context.Context, ranking, entry string) (string, error) {
+	var seq, n int64
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(max(written_seq, hidden_seq)), 0), count(*) FROM replies
+		WHERE ranking=? AND entry=?`, ranking, entry).Scan(&seq, &n)
+	if err != nil || n == 0 {
+		return "", err
+	}
+	return fmt.Sprintf("replies:%d:%d", seq, n), nil
 }

@@ -24,6 +24,7 @@ type InviteInput struct {
 	Username    string   `json:"username"`
 	DisplayName string   `json:"display_name"`
 	Roles       []string `json:"roles"`
+	Entries     []string `json:"entries,omitempty"` // a vendor's own entries, "ranking/entry"
 	Password    string   `json:"password,omitempty"`
 	token       string
 }
@@ -43,6 +44,7 @@ var InviteUser = Action[InviteInput]{
 		in.Username = strings.ToLower(strings.TrimSpace(f.Str("username")))
 		in.DisplayName = strings.TrimSpace(f.Str("display_name"))
 		in.Password, in.Roles = f.Str("password"), f.Strs("roles")
+		in.Entries = vendorEntriesField(f.Str("entries"))
 	},
 	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *InviteInput) (handler.Result, error) {
 		if in.Password != "" {
@@ -50,7 +52,7 @@ var InviteUser = Action[InviteInput]{
 		}
 		token, hash := auth.NewLinkToken()
 		res, err := d.Commands.InviteUser(ctx, a, domain.InviteUser{CommandID: commandID, Username: in.Username,
-			DisplayName: in.DisplayName, Roles: in.Roles, LinkHash: hash})
+			DisplayName: in.DisplayName, Roles: in.Roles, Entries: in.Entries, LinkHash: hash})
 		if err == nil && !res.Replayed {
 			in.token = token
 		}
@@ -66,3 +68,9 @@ func userPath(r *http.Request) string { return r.PathValue("name") }
 
 // userResource is a user's address on the API.
 func userResource(name string) string { return "/api/v1/users/" + name }
+
+// vendorEntriesField splits the form's entries field, "ranking/entry"
+// separated by commas or spaces; the domain checks each.
+func vendorEntriesField(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' })
+}

@@ -127,6 +127,9 @@ func inboxRowOf(p ui.Page, row projections.InboxRow, readUpTo uint64) inboxRow {
 		out.Detail = scheduleFailure(p.Lang, row.Detail)
 	case "published":
 		out.Detail = p.T("desk.inbox.edition", row.Detail)
+	case "vendor_edition": // a vendor's entry changed: its public page
+		out.Href = "/r/" + url.PathEscape(row.Ranking) + "/e/" + url.PathEscape(row.Detail)
+		out.Detail = row.Detail
 	default:
 		out.Detail = row.Detail
 	}

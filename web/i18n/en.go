@@ -26,6 +26,7 @@ var enParts = []map[string]string{
 	enOIDC,
 	enPreview,
 	enMail,
+	enVendor,
 }
 
 // en is every message in English, by key.

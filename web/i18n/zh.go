@@ -26,6 +26,7 @@ var zhParts = []map[string]string{
 	zhOIDC,
 	zhPreview,
 	zhMail,
+	zhVendor,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -28,13 +28,19 @@ func marshalJSON(v any) ([]byte, error) {
 // serveAPI answers a public API read with validators (see fresh).
 // query is the canonical query the answer reads (see validator.query).
 func (s *Site) serveAPI(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(ctx context.Context) (any, error)) {
+	s.serveAPIOf(w, r, ranking, query, daily, "", build)
+}
+
+// serveAPIOf is serveAPI for an answer that also holds what extra
+// versions (see validator.extra).
+func (s *Site) serveAPIOf(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, extra string, build func(ctx context.Context) (any, error)) {
 	ctx := r.Context()
 	mark, err := s.editionMark(ctx, ranking)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	pc := validator{mark: mark, daily: daily, kind: "api", query: query}
+	pc := validator{mark: mark, daily: daily, kind: "api", query: query, extra: extra}
 	if s.fresh(w, r, pc) {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 type apiEvidence struct {
@@ -122,6 +123,10 @@ type apiEntry struct {
 	Attributes   []apiEntryAttribute `json:"attributes"`
 	History      []apiRankPoint      `json:"history"`
 	Stability    *apiStability       `json:"stability,omitempty"` // how solid the overall rank is
+	// Replies are the vendor's statements about the entry: its own
+	// words, never part of a rank or a snapshot; the live API only, absent
+	// when there are none (and from a static export).
+	Replies []projections.Reply `json:"replies,omitempty"`
 }
 
 func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string, now time.Time) (apiEntry, error) {
@@ -171,7 +176,17 @@ func apiEntryOf(ctx context.Context, read *projections.Store, slug, entry string
 
 func (s *Site) apiEntry(w http.ResponseWriter, r *http.Request) {
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
-	s.serveAPI(w, r, slug, nil, true, func(ctx context.Context) (any, error) {
-		return apiEntryOf(ctx, s.read, slug, entry, httpx.Now(ctx))
+	mark, err := s.read.RepliesMark(r.Context(), slug, entry)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	s.serveAPIOf(w, r, slug, nil, true, mark, func(ctx context.Context) (any, error) {
+		e, err := apiEntryOf(ctx, s.read, slug, entry, httpx.Now(ctx))
+		if err != nil {
+			return nil, err
+		}
+		e.Replies, err = s.read.Replies(ctx, slug, entry)
+		return e, err
 	})
 }

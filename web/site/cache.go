@@ -27,6 +27,10 @@ type validator struct {
 	// (url.Values.Encode). Anything else in the URL — utm_source, a typo,
 	// the lang switch — changes neither the tag nor the cached body.
 	query url.Values
+	// extra versions what a live body shows besides the edition (an
+	// entry's vendor statements, which change between editions); "":
+	// nothing.
+	extra string
 }
 
 // etag is the validator of a public response: a hash of the ranking's
@@ -37,7 +41,7 @@ type validator struct {
 // exactly when an edition is published (or the ranking's definition is).
 func (c validator) etag(now time.Time, path string) string {
 	h := sha256.New()
-	for _, s := range []string{c.kind, c.mark.Key(), c.lang, buildStamp(), path, c.query.Encode()} {
+	for _, s := range []string{c.kind, c.mark.Key(), c.lang, buildStamp(), path, c.query.Encode(), c.extra} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -174,6 +174,8 @@ type entryView struct {
 	Tier         int           // the overall rank's tier; 0: not known
 	TierShared   string        // "shares its tier with 2 other entries"
 	ChangesHref  string        // why it moved: the live site only (the view takes a query)
+	Replies      []replyView   // the vendor's statements: the live site only (they change between editions)
+	ContactHref  string        // the contact timeline: the live site only
 }
 
 // buildEntry assembles an entry page; an entry not yet published is not
@@ -282,12 +284,24 @@ func tagLabels(p ui.Page, defs []events.AttributeValue, tags []string) []string 
 func (s *Site) entry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	slug, entry := r.PathValue("slug"), r.PathValue("entry")
-	s.servePage(w, r, slug, nil, true, func(p ui.Page, live liveUpdates) (templ.Component, error) {
+	mark, err := s.read.RepliesMark(ctx, slug, entry)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	s.servePageOf(w, r, slug, nil, true, mark, func(p ui.Page, live liveUpdates) (templ.Component, error) {
 		l := liveLinks
 		l.captures = s.captures != nil
 		l.origin = s.origin
 		v, err := buildEntry(ctx, s.read, p, l, slug, entry, httpx.Now(ctx))
+		if err != nil {
+			return nil, err
+		}
 		v.Live = live
-		return entryPage(v), err
+		if v.Replies, err = s.replies(ctx, p, slug, entry); err != nil {
+			return nil, err
+		}
+		v.ContactHref = "/r/" + slug + "/e/" + entry + "/contact"
+		return entryPage(v), nil
 	})
 }

@@ -17,12 +17,18 @@ import (
 // all); query is the canonical query the page reads (see validator.query;
 // nil for none); daily marks pages that show staleness by today's date.
 func (s *Site) servePage(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, build func(ui.Page, liveUpdates) (templ.Component, error)) {
+	s.servePageOf(w, r, ranking, query, daily, "", build)
+}
+
+// servePageOf is servePage for a page that also shows what extra
+// versions (see validator.extra).
+func (s *Site) servePageOf(w http.ResponseWriter, r *http.Request, ranking string, query url.Values, daily bool, extra string, build func(ui.Page, liveUpdates) (templ.Component, error)) {
 	mark, err := s.editionMark(r.Context(), ranking)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	pc := validator{mark: mark, lang: httpx.Lang(r.Context()), daily: daily, kind: "page", query: query}
+	pc := validator{mark: mark, lang: httpx.Lang(r.Context()), daily: daily, kind: "page", query: query, extra: extra}
 	if s.fresh(w, r, pc) {
 		return
 	}

@@ -108,6 +108,9 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/compare", s.compare)
 	handle("GET /r/{slug}/corrections", s.corrections)
 	handle("GET /r/{slug}/corrections.atom", s.correctionsFeed)
+	// An entry's contact timeline with its vendor, as a page and as JSON.
+	handle("GET /r/{slug}/e/{entry}/contact", s.contact)
+	handle("GET /r/{slug}/e/{entry}/contact.json", s.contact)
 
 	// An edition's downloads and citations: immutable, like the edition.
 	handle("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
