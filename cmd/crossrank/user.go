@@ -16,6 +16,7 @@ import (
 
 const userUsage = "usage: crossrank user add NAME --role R[,R…] [--display-name D] [--password P] [--email ADDR] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P | email NAME [ADDR]\n" +
 	"  --email and email set a confirmed mail address (the operator vouches for it); email NAME \"\" erases it; email NAME shows it.\n" +
+const userUsage = "usage: crossrank user add NAME --role R[,R…] [--entries RANKING/ENTRY[,…]] [--display-name D] [--password P] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P\n" +
 	"  add prints a one-time link (valid 72 h) on which the person chooses their own password; reset signs them out,\n" +
 	"  revokes their tokens and prints a new link. --password only when you, the operator, are that person.\n" +
 	"  Links start with --public-url (CROSSRANK_PUBLIC_URL)."
@@ -37,6 +38,7 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 	publicURL := fs.String("public-url", os.Getenv("CROSSRANK_PUBLIC_URL"), "the site's public address, the start of the printed links (CROSSRANK_PUBLIC_URL)")
 	display := fs.String("display-name", "", "display name")
 	email := fs.String("email", "", "a confirmed mail address for the user")
+	entries := fs.String("entries", "", "with --role vendor: the vendor's own entries, comma-separated ranking/entry")
 	if err := fs.Parse(reorder(args)); err != nil {
 		return nil, err
 	}
@@ -51,7 +53,8 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 		sc.run = func(ctx context.Context, e *env, out io.Writer) error {
 			token, hash := auth.NewLinkToken()
 			if _, err := e.commands.InviteUser(ctx, domain.System(), domain.InviteUser{CommandID: events.NewID(e.commands.Now()),
-				Username: pos[0], DisplayName: *display, Roles: strings.Split(*roles, ","), LinkHash: hash}); err != nil {
+				Username: pos[0], DisplayName: *display, Roles: strings.Split(*roles, ","), Entries: splitEntries(*entries),
+				LinkHash: hash}); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
@@ -66,7 +69,8 @@ func parseUser(args []string, w io.Writer) (*storeCommand, error) {
 				return err
 			}
 			if _, err := e.commands.RegisterUser(ctx, domain.System(), domain.RegisterUser{CommandID: events.NewID(e.commands.Now()),
-				Username: pos[0], DisplayName: *display, PasswordHash: hash, Roles: strings.Split(*roles, ",")}); err != nil {
+				Username: pos[0], DisplayName: *display, PasswordHash: hash, Roles: strings.Split(*roles, ","),
+				Entries: splitEntries(*entries)}); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "added user %s (%s)\n", pos[0], *roles)
@@ -186,4 +190,10 @@ func reorder(args []string) []string {
 		pos = append(pos, a)
 	}
 	return append(flags, pos...)
+}
+
+// splitEntries reads --entries: nil when empty (the domain then refuses a
+// vendor without entries, and accepts every other role).
+func splitEntries(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
 }
