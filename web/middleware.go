@@ -16,8 +16,9 @@ import (
 
 // middleware wraps the router in the chain every request passes, outermost
 // first: request state, logging, panic recovery, security headers, the
-// cross-origin check, the body limit and authentication.
+// cross-origin check, the body limit, authentication and the vendor fence.
 func (s *Server) middleware(h http.Handler) http.Handler {
+	h = s.vendorFence(h)
 	h = s.auth.Authenticate(h)
 	h = httpx.LimitBody(h)
 	h = s.crossOrigin(h)

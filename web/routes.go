@@ -55,6 +55,8 @@ func (s *Server) routes() {
 	// linked from the public site).
 	api.PreviewRoutes(s.mux, s.commands, s.read, read, s.publicURL)
 	s.site.PreviewRoute(s.mux, read, s.commands.Commands)
+	// Vendors' statements about their entries, and the editors' hiding.
+	api.ReplyRoutes(s.mux, s.commands)
 
 	// The desk: dashboard, proposals, entries, publishing, the audit
 	// trail (and its export, GET /api/v1/audit), users and the account,

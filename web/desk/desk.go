@@ -169,6 +169,8 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 
 	// Readers' reports: the editors' triage queue.
 	d.reportRoutes(handle, editor, role)
+	// Vendors' statements about an entry, and the editors' hiding.
+	d.replyRoutes(handle, user)
 
 	// The signed-in user's inbox, its private feed, and the header's live
 	// unread count.
