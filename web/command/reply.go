@@ -40,6 +40,9 @@ var WriteReply = Action[ReplyInput]{
 	Name: "reply.write", Created: true,
 	Path: func(r *http.Request, in *ReplyInput) {
 		in.Ranking, in.Entry = r.PathValue("slug"), r.PathValue("entry")
+		if in.Ranking == "" { // the desk's form: /desk/entries/{ranking}/{entry}/replies
+			in.Ranking = r.PathValue("ranking")
+		}
 	},
 	Form: func(f *httpx.Form, in *ReplyInput) {
 		in.Criterion, in.TextEn, in.TextZh = f.Str("criterion"), f.Str("text_en"), f.Str("text_zh")
