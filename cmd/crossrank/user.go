@@ -14,9 +14,9 @@ import (
 	"github.com/crossrank/crossrank/web/auth"
 )
 
-const userUsage = "usage: crossrank user add NAME --role R[,R…] [--display-name D] [--password P] [--email ADDR] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P | email NAME [ADDR]\n" +
+const userUsage = "usage: crossrank user add NAME --role R[,R…] [--entries RANKING/ENTRY[,…]] [--display-name D] [--password P] [--email ADDR] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P | email NAME [ADDR]\n" +
 	"  --email and email set a confirmed mail address (the operator vouches for it); email NAME \"\" erases it; email NAME shows it.\n" +
-const userUsage = "usage: crossrank user add NAME --role R[,R…] [--entries RANKING/ENTRY[,…]] [--display-name D] [--password P] | list | grant NAME ROLE | revoke NAME ROLE | reset NAME | passwd NAME --password P\n" +
+	"  --entries scopes a vendor account (--role vendor) to its own entries.\n" +
 	"  add prints a one-time link (valid 72 h) on which the person chooses their own password; reset signs them out,\n" +
 	"  revokes their tokens and prints a new link. --password only when you, the operator, are that person.\n" +
 	"  Links start with --public-url (CROSSRANK_PUBLIC_URL)."
