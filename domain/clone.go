@@ -96,6 +96,7 @@ func (p *Proposal) clone() *Proposal {
 	c.Scores = maps.Clone(p.Scores)
 	c.Attributes = maps.Clone(p.Attributes)
 	c.Requested = slices.Clone(p.Requested)
+	c.Due, c.Nudged = maps.Clone(p.Due), maps.Clone(p.Nudged)
 	c.Comments = slices.Clone(p.Comments) // resolving changes one in place
 	c.Votes = make(map[string]*Vote, len(p.Votes))
 	for k, v := range p.Votes {

@@ -88,6 +88,8 @@ type Proposal struct {
 	DependsOn   string
 	Methodology *ProposedMethodology // a methodology proposal's proposal; nil until set
 	Requested   []string             // reviewers asked to review it, in the order asked
+	Due         map[string]string    // requested reviewer → when their review is due (RFC 3339); absent: no due date
+	Nudged      map[string]string    // requested reviewer → the due date they were nudged for
 	Comments    []Comment            // in the order added
 
 	Evidence   []Evidence                                // current revision, in order added
@@ -175,6 +177,9 @@ func (p *Proposal) Evolve(e events.Event) {
 		p.Status, p.Edition = StatusPublished, d.Edition
 	case *events.ReviewersRequested, *events.CommentAdded, *events.CommentResolved:
 		p.evolveWorkflow(e)
+		p.evolveDue(e)
+	case *events.ReviewNudged:
+		p.evolveDue(e)
 	case *events.ProposalRejected:
 		p.Status, p.ClosedReason = StatusRejected, d.Reason
 	case *events.ProposalWithdrawn:

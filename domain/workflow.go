@@ -83,6 +83,10 @@ type RequestReviewers struct {
 	CommandID string // the caller's idempotency key: the id of the command's first event
 	Proposal  string
 	Reviewers []string
+	// Due is when the reviewers are nudged if they have not answered;
+	// zero: never. Naming a requested reviewer again with another due date
+	// (or none) replaces theirs.
+	Due time.Time
 }
 
 // MaxRequested bounds the reviewers one request names.
@@ -106,12 +110,14 @@ func CheckReviewersRequested(c RequestReviewers) error {
 }
 
 // DecideRequestReviewers lets an editor ask reviewers who hold the role,
-// and may vote on it, to review an open proposal. users holds the named
-// users' states.
-func DecideRequestReviewers(p *Proposal, users map[string]*User, actor Actor, c RequestReviewers) ([]Change, error) {
-	if err := firstErr(actor.require(RoleEditor), p.existsErr(), p.open()); err != nil {
+// and may vote on it, to review an open proposal, by a due date in the
+// future or none. users holds the named users' states. A reviewer already
+// requested is asked again only with another due date.
+func DecideRequestReviewers(p *Proposal, users map[string]*User, actor Actor, now time.Time, c RequestReviewers) ([]Change, error) {
+	if err := firstErr(actor.require(RoleEditor), p.existsErr(), p.open(), checkDue(c.Due, now)); err != nil {
 		return nil, err
 	}
+	due := dueText(c.Due)
 	if len(c.Reviewers) == 0 || len(c.Reviewers) > MaxRequested {
 		return nil, invalid("reviewers", "reviewers.count", Args{"limit": MaxRequested})
 	}
@@ -127,14 +133,15 @@ func DecideRequestReviewers(p *Proposal, users map[string]*User, actor Actor, c 
 		case !p.CanVote(name):
 			return nil, invalid(field, "reviewers.own_proposal", Args{"user": name})
 		}
-		if !slices.Contains(p.Requested, name) && !slices.Contains(fresh, name) {
+		again := slices.Contains(p.Requested, name) && p.Due[name] == due
+		if !again && !slices.Contains(fresh, name) {
 			fresh = append(fresh, name)
 		}
 	}
 	if len(fresh) == 0 {
 		return nil, invalid("reviewers", "reviewers.already", nil)
 	}
-	return one(ProposalID(p.ID), &events.ReviewersRequested{Reviewers: fresh}), nil
+	return one(ProposalID(p.ID), &events.ReviewersRequested{Reviewers: fresh, Due: due}), nil
 }
 
 func (p *Proposal) existsErr() error {

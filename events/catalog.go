@@ -47,7 +47,8 @@ const (
 	TypeWebhookDelivered           = "crossrank.webhook.delivered.v1"
 	TypeWebhookFailed              = "crossrank.webhook.failed.v1"
 	TypeWebhookRedeliveryRequested = "crossrank.webhook.redelivery_requested.v1"
-	TypeReviewersRequested         = "crossrank.proposal.reviewers_requested.v1"
+	TypeReviewersRequested         = "crossrank.proposal.reviewers_requested.v2"
+	TypeReviewNudged               = "crossrank.proposal.review_nudged.v1"
 	TypeCommentAdded               = "crossrank.proposal.comment_added.v1"
 	TypeCommentResolved            = "crossrank.proposal.comment_resolved.v1"
 	TypeConflictDeclared           = "crossrank.ranking.conflict_declared.v1"
@@ -112,6 +113,7 @@ var catalog = map[string]reflect.Type{
 	TypeWebhookFailed:              reflect.TypeFor[WebhookFailed](),
 	TypeWebhookRedeliveryRequested: reflect.TypeFor[WebhookRedeliveryRequested](),
 	TypeReviewersRequested:         reflect.TypeFor[ReviewersRequested](),
+	TypeReviewNudged:               reflect.TypeFor[ReviewNudged](),
 	TypeCommentAdded:               reflect.TypeFor[CommentAdded](),
 	TypeCommentResolved:            reflect.TypeFor[CommentResolved](),
 	TypeConflictDeclared:           reflect.TypeFor[ConflictDeclared](),
@@ -168,6 +170,8 @@ var upcasters = map[string]struct {
 	"crossrank.proposal.veto_dismissed.v1": {TypeVetoDismissed, upcastSame},
 	"crossrank.proposal.opened.v1":         {TypeProposalOpened, upcastSame},
 	"crossrank.user.password_changed.v1":   {TypePasswordChanged, upcastSame},
+	// A v1 request of reviewers is a v2 one without a due date.
+	"crossrank.proposal.reviewers_requested.v1": {TypeReviewersRequested, upcastSame},
 }
 
 // upcastSame is the upcaster of a version whose body is a valid body of the

@@ -1,9 +1,21 @@
 package events
 
 // ReviewersRequested asks reviewers to review a proposal: they join its
-// attention set until they vote on the current revision.
+// attention set until they vote on the current revision. Due, when set, is
+// when each of them is nudged if they have not answered by then; a request
+// naming a reviewer again replaces (or, empty, clears) their due date.
+// Version 2 added Due: a v1 body is a v2 one without it.
 type ReviewersRequested struct {
 	Reviewers []string `json:"reviewers"`
+	Due       string   `json:"due,omitempty"` // RFC 3339, UTC
+}
+
+// ReviewNudged records that a requested reviewer had not answered by the
+// due date of their request (Due, as the request gave it) and was
+// reminded; it is recorded at most once per reviewer and due date.
+type ReviewNudged struct {
+	Reviewer string `json:"reviewer"`
+	Due      string `json:"due"`
 }
 
 // CommentAdded is a comment on a proposal: on the whole proposal (On

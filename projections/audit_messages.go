@@ -74,6 +74,7 @@ var auditMessages = map[string][]string{
 	"proposal_published":             {"edition"},
 	"proposal_rejected":              {"reason"},
 	"proposal_withdrawn":             nil,
+	"review_nudged":                  {"reviewer", "due"},
 	"reviewers_requested":            {"reviewers"},
 	"comment_added":                  {"comment"},
 	"comment_resolved":               {"comment"},

@@ -188,10 +188,17 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 		if err := p.projectWorkflow(ev, pr, a); err != nil {
 			return err
 		}
+	case *events.ReviewNudged:
+		if err := p.projectNudge(ev, pr, a); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
 	}
 	if err := p.notifyProposal(ev, pr); err != nil {
+		return err
+	}
+	if err := p.saveDue(pr); err != nil {
 		return err
 	}
 	return p.saveProposalAt(pr, ts(ev.Time))

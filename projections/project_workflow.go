@@ -14,7 +14,7 @@ func (p *projector) projectWorkflow(ev events.Event, pr *domain.Proposal, a *aud
 	case *events.ReviewersRequested:
 		a.say("reviewers_requested", "reviewers", nonNil(d.Reviewers))
 		for _, r := range d.Reviewers {
-			if err := p.exec(`INSERT INTO proposal_reviewers VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
+			if err := p.exec(`INSERT INTO proposal_reviewers(proposal, reviewer, requested_by, requested_at, seq) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
 				pr.ID, r, ev.Actor, ts(ev.Time), ev.Sequence); err != nil {
 				return err
 			}

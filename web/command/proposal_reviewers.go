@@ -3,28 +3,52 @@ package command
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-// ReviewersInput asks reviewers to review a proposal.
+// ReviewersInput asks reviewers to review a proposal, optionally by a due
+// date: an RFC 3339 time, or a date (YYYY-MM-DD), which means the end of
+// that day in UTC. Naming a requested reviewer again with another due date
+// replaces theirs.
 type ReviewersInput struct {
 	WithCommandID
 	Proposal  string   `json:"-"`
 	Reviewers []string `json:"reviewers"`
+	Due       string   `json:"due,omitempty"`
 }
 
 var RequestReviewers = Action[ReviewersInput]{
 	Name: "proposal.request_reviewers",
 	Path: func(r *http.Request, in *ReviewersInput) { in.Proposal = proposalPath(r) },
-	Form: func(f *httpx.Form, in *ReviewersInput) { in.Reviewers = f.Strs("reviewers") },
+	Form: func(f *httpx.Form, in *ReviewersInput) { in.Reviewers, in.Due = f.Strs("reviewers"), f.Str("due") },
 	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReviewersInput) (handler.Result, error) {
+		due, err := ParseDue(in.Due)
+		if err != nil {
+			return handler.Result{}, err
+		}
 		return d.Commands.RequestReviewers(ctx, a, domain.RequestReviewers{CommandID: commandID, Proposal: in.Proposal,
-			Reviewers: in.Reviewers})
+			Reviewers: in.Reviewers, Due: due})
 	},
 	Resource: func(_ *Deps, _ context.Context, in *ReviewersInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)
 	},
+}
+
+// ParseDue reads a review's due date: "" (none), an RFC 3339 time, or a
+// date, which is due at the end of that day in UTC.
+func ParseDue(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.Parse(time.DateOnly, s); err == nil {
+		return d.AddDate(0, 0, 1), nil
+	}
+	return time.Time{}, domain.Invalid("due", "due.format", nil)
 }

@@ -1,0 +1,28 @@
+package projections
+
+import (
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
+)
+
+// projectNudge projects a reviewer's nudge: an audit row and the
+// reviewer's inbox item of kind review_overdue, whose detail is the due
+// date that passed.
+func (p *projector) projectNudge(ev events.Event, pr *domain.Proposal, a *auditRow) error {
+	d := ev.Data.(*events.ReviewNudged)
+	a.say("review_nudged", "reviewer", d.Reviewer, "due", d.Due)
+	return p.notify(d.Reviewer, ev, "review_overdue", pr, d.Due)
+}
+
+// saveDue keeps the requested reviewers' due dates and overdue marks as the
+// proposal's state has them after each of its events: a vote, a revision
+// or a new request changes whether a nudged request is still overdue.
+func (p *projector) saveDue(pr *domain.Proposal) error {
+	for _, r := range pr.Requested {
+		if err := p.exec(`UPDATE proposal_reviewers SET due=?, overdue=? WHERE proposal=? AND reviewer=? AND (due<>? OR overdue<>?)`,
+			pr.DueOf(r), boolInt(pr.Overdue(r)), pr.ID, r, pr.DueOf(r), boolInt(pr.Overdue(r))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
