@@ -17,10 +17,21 @@ func (p *projector) projectNudge(ev events.Event, pr *domain.Proposal, a *auditR
 // saveDue keeps the requested reviewers' due dates and overdue marks as the
 // proposal's state has them after each of its events: a vote, a revision
 // or a new request changes whether a nudged request is still overdue.
+// Reviewers never given a due date get no row.
 func (p *projector) saveDue(pr *domain.Proposal) error {
 	for _, r := range pr.Requested {
-		if err := p.exec(`UPDATE proposal_reviewers SET due=?, overdue=? WHERE proposal=? AND reviewer=? AND (due<>? OR overdue<>?)`,
-			pr.DueOf(r), boolInt(pr.Overdue(r)), pr.ID, r, pr.DueOf(r), boolInt(pr.Overdue(r))); err != nil {
+		due, overdue := pr.DueOf(r), boolInt(pr.Overdue(r))
+		q := `INSERT INTO review_due(proposal, reviewer, due, overdue) VALUES (?,?,?,?)
+			ON CONFLICT(proposal, reviewer) DO UPDATE SET due=excluded.due, overdue=excluded.overdue
+			WHERE due<>excluded.due OR overdue<>excluded.overdue`
+		if due == "" {
+			q = `UPDATE review_due SET due=?, overdue=? WHERE proposal=? AND reviewer=? AND due<>''`
+			if err := p.exec(q, due, overdue, pr.ID, r); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := p.exec(q, pr.ID, r, due, overdue); err != nil {
 			return err
 		}
 	}

@@ -24,8 +24,9 @@ func (s *Store) OverdueReviews(ctx context.Context, proposals []string) (map[str
 	for i, p := range proposals {
 		args[i] = p
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT proposal, reviewer, due FROM proposal_reviewers
-		WHERE overdue=1 AND proposal IN (?`+strings.Repeat(",?", len(proposals)-1)+`) ORDER BY proposal, seq, reviewer`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT d.proposal, d.reviewer, d.due FROM review_due d
+		JOIN proposal_reviewers r ON r.proposal=d.proposal AND r.reviewer=d.reviewer
+		WHERE d.overdue=1 AND d.proposal IN (?`+strings.Repeat(",?", len(proposals)-1)+`) ORDER BY d.proposal, r.seq, d.reviewer`, args...)
 	if err != nil {
 		return nil, err
 	}

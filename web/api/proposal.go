@@ -53,6 +53,10 @@ type Proposal struct {
 	Attention          []string  `json:"attention"`
 	RequestedReviewers []string  `json:"requested_reviewers"`
 	Comments           []Comment `json:"comments"`
+	// ReviewDue is when each requested reviewer with a due date is due;
+	// OverdueReviewers those nudged at it who have not answered since.
+	ReviewDue        map[string]string `json:"review_due,omitempty"`
+	OverdueReviewers []string          `json:"overdue_reviewers,omitempty"`
 }
 
 // Comment is one comment on a proposal; reply_to makes threads.
@@ -175,6 +179,17 @@ func proposalOf(p *domain.Proposal, rs rankingState, now time.Time) Proposal {
 		Quorum: q, DependsOn: p.DependsOn, CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq, Kind: p.Kind, NewRanking: p.NewRanking,
 		Attention: orEmpty(p.AttentionSet()), RequestedReviewers: orEmpty(slices.Clone(p.Requested)), Comments: []Comment{},
+	}
+	for _, r := range p.Requested {
+		if due := p.DueOf(r); due != "" {
+			if v.ReviewDue == nil {
+				v.ReviewDue = map[string]string{}
+			}
+			v.ReviewDue[r] = due
+		}
+		if p.Overdue(r) {
+			v.OverdueReviewers = append(v.OverdueReviewers, r)
+		}
 	}
 	if m := p.Methodology; m != nil {
 		base := m.Base

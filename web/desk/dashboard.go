@@ -50,6 +50,7 @@ type queueItem struct {
 	// them): a review asked of them, or a veto or comment on their own.
 	Requested bool
 	Cancel    *scheduleCancel // an upcoming edition's cancel button, nil for none
+	Overdue   string          // the reviewers overdue on it, in words; "" for none
 }
 
 // serveDashboard shows the signed-in user's queues, each a page at a time.
@@ -81,6 +82,9 @@ func (d *Desk) serveDashboard(w http.ResponseWriter, r *http.Request) {
 			sec.Items = append(sec.Items, it)
 		}
 		sec.Pager = queuePager(r.URL, sec.ID, page.Total, q.Page)
+		if q.Queue == projections.QueueMyInReview {
+			return sec, d.markOverdue(ctx, p, page.Items, sec.Items)
+		}
 		return sec, nil
 	}
 	drafts, err := proposals(projections.QueueQuery{Queue: projections.QueueMyDrafts}, "desk.queue.my_drafts", "desk.queue.my_drafts.empty", false, "")

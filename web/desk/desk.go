@@ -158,7 +158,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("POST "+paths.Import+"/{id}/confirm", editor(d.importConfirm))
 	// The workflow around review: reviewers requested, comments and
 	// declared conflicts of interest.
-	handle(proposal+"reviewers", proposalForm(d, command.RequestReviewers, formNamed[command.ReviewersInput]("reviewers")))
+	handle(proposal+"reviewers", proposalForm(d, reviewersAction, formNamed[command.ReviewersInput]("reviewers")))
 	handle(proposal+"comments", proposalForm(d, command.AddComment, commentFormName))
 	handle(proposal+"comments/resolve", proposalForm(d, command.ResolveComment, formNamed[command.ResolveCommentInput]("resolve")))
 	handle("POST /desk/conflicts", command.Form(d.write, command.DeclareConflict, conflictDeclared, d.conflictFailed))

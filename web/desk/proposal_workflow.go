@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/command"
@@ -17,9 +18,10 @@ import (
 
 // workflowView is the workflow part of a proposal's page.
 type workflowView struct {
-	Attention  []string // whose turn it is, sorted
-	Requested  []string // the reviewers asked, in the order asked
-	CanRequest bool     // the user may ask reviewers (an editor, the proposal open)
+	Attention  []string     // whose turn it is, sorted
+	Requested  []string     // the reviewers asked, in the order asked, each with their due date or overdue mark
+	Zones      []zoneOption // the zones the request form's due date may be in
+	CanRequest bool         // the user may ask reviewers (an editor, the proposal open)
 	Suggested  []reviewerSuggestion
 	Comments   []commentRow // the threads: each comment followed by its replies
 	CanComment bool
@@ -61,8 +63,8 @@ const suggestedCount = 2
 // signed-in user.
 func (d *Desk) workflowOf(ctx context.Context, p ui.Page, l rankingLabels, dp *domain.Proposal) (workflowView, error) {
 	me := httpx.Actor(ctx)
-	v := workflowView{Attention: dp.AttentionSet(), Requested: slices.Clone(dp.Requested),
-		CanRequest: me.Has(domain.RoleEditor) && dp.Status.Open(),
+	v := workflowView{Attention: dp.AttentionSet(), Requested: requestedLabels(p, dp),
+		CanRequest: me.Has(domain.RoleEditor) && dp.Status.Open(), Zones: scheduleZones(p.Lang, time.Now()),
 		CanComment: me.Has(domain.RoleEditor) || me.Has(domain.RoleReviewer) || me.Has(domain.RolePublisher)}
 	if v.CanRequest {
 		loads, err := d.read.ReviewerLoads(ctx, dp.Ranking, dp.Entry)

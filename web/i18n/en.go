@@ -27,6 +27,7 @@ var enParts = []map[string]string{
 	enPreview,
 	enMail,
 	enVendor,
+	enNudge,
 }
 
 // en is every message in English, by key.

@@ -27,6 +27,7 @@ var zhParts = []map[string]string{
 	zhPreview,
 	zhMail,
 	zhVendor,
+	zhNudge,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.
