@@ -81,6 +81,8 @@ var english = map[string]string{
 	"schedule.past":                "must be in the future",
 	"due.past":                     "must be in the future",
 	"due.too_far":                  "must be within a year",
+	"chat.lang":                    "must be zh or en",
+	"chat.unchanged":               "is the chat webhook the ranking has already",
 	"due.format":                   "must be an RFC 3339 time or a date (YYYY-MM-DD)",
 	"schedule.too_far":             "must be within a year",
 	"schedule.done":                "the scheduled edition has already fired, failed or been canceled",

@@ -26,7 +26,10 @@ type Ranking struct {
 	// not yet published, or defined before methodology was reviewed).
 	Edition   int
 	Conflicts []Conflict // reviewers' declared conflicts of interest, in order
-	Seq       uint64     // stream sequence of the last event applied
+	// ChatURL is the chat webhook that hears the ranking's review requests
+	// and publications ("" none); ChatLang the language of its messages.
+	ChatURL, ChatLang string
+	Seq               uint64 // stream sequence of the last event applied
 	// reviewers, when set, says who holds the reviewer role now: the
 	// handler feeds it in for a quorum evaluation (quorum_roles.go).
 	reviewers ReviewerCheck
@@ -57,6 +60,8 @@ func (r *Ranking) Evolve(e events.Event) {
 		r.Criteria = crit
 	case *events.ScenariosSet:
 		r.Scenarios, r.Filters = d.Scenarios, d.Filters
+	case *events.ChatWebhookSet:
+		r.ChatURL, r.ChatLang = d.URL, d.Lang
 	}
 	r.Seq = e.Sequence
 }

@@ -49,6 +49,9 @@ const (
 	TypeWebhookRedeliveryRequested = "crossrank.webhook.redelivery_requested.v1"
 	TypeReviewersRequested         = "crossrank.proposal.reviewers_requested.v2"
 	TypeReviewNudged               = "crossrank.proposal.review_nudged.v1"
+	TypeChatWebhookSet             = "crossrank.ranking.chat_webhook_set.v1"
+	TypeChatPosted                 = "crossrank.webhook.chat_posted.v1"
+	TypeChatFailed                 = "crossrank.webhook.chat_failed.v1"
 	TypeCommentAdded               = "crossrank.proposal.comment_added.v1"
 	TypeCommentResolved            = "crossrank.proposal.comment_resolved.v1"
 	TypeConflictDeclared           = "crossrank.ranking.conflict_declared.v1"
@@ -114,6 +117,9 @@ var catalog = map[string]reflect.Type{
 	TypeWebhookRedeliveryRequested: reflect.TypeFor[WebhookRedeliveryRequested](),
 	TypeReviewersRequested:         reflect.TypeFor[ReviewersRequested](),
 	TypeReviewNudged:               reflect.TypeFor[ReviewNudged](),
+	TypeChatWebhookSet:             reflect.TypeFor[ChatWebhookSet](),
+	TypeChatPosted:                 reflect.TypeFor[ChatPosted](),
+	TypeChatFailed:                 reflect.TypeFor[ChatFailed](),
 	TypeCommentAdded:               reflect.TypeFor[CommentAdded](),
 	TypeCommentResolved:            reflect.TypeFor[CommentResolved](),
 	TypeConflictDeclared:           reflect.TypeFor[ConflictDeclared](),

@@ -15,7 +15,8 @@ import (
 // read them, so they never change within a version.
 func TestNudgePayloadsGolden(t *testing.T) {
 	var got []byte
-	for _, typ := range []string{events.TypeReviewersRequested, events.TypeReviewNudged} {
+	for _, typ := range []string{events.TypeReviewersRequested, events.TypeReviewNudged,
+		events.TypeChatWebhookSet, events.TypeChatPosted, events.TypeChatFailed} {
 		e, err := events.New("id-1", time.Unix(0, 0), "system", "p-1", samples[typ])
 		if err != nil {
 			t.Fatal(err)

@@ -95,6 +95,8 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		a.say("webhook_failed", "edition", d.Edition, "url", d.URL, "error", d.Error)
 		return p.exec(`INSERT INTO webhook_deliveries(seq, url, ranking, edition, ok, status, attempt, error, at, webhook)
 			VALUES (?,?,?,?,0,0,?,?,?,?)`, ev.Sequence, d.URL, d.Ranking, d.Edition, d.Attempt, d.Error, ts(ev.Time), ev.Subject)
+	case *events.ChatWebhookSet, *events.ChatPosted, *events.ChatFailed:
+		return projectChat(ev, a)
 	case *events.WebhookRedeliveryRequested:
 		// The audit line is the whole record: the delivery's row comes
 		// with the sender's answer.

@@ -1,6 +1,8 @@
 package projections
 
 import (
+	"net/url"
+
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 )
@@ -36,4 +38,36 @@ func (p *projector) saveDue(pr *domain.Proposal) error {
 		}
 	}
 	return nil
+}
+
+// projectChat writes the audit rows of a ranking's chat webhook: its URL
+// shows as its scheme and host only, since an incoming-webhook URL's path
+// is its secret.
+func projectChat(ev events.Event, a *auditRow) error {
+	switch d := ev.Data.(type) {
+	case *events.ChatWebhookSet:
+		a.ranking = ev.Subject
+		if d.URL == "" {
+			a.say("chat_webhook_removed")
+			return nil
+		}
+		a.say("chat_webhook_set", "url", ChatHost(d.URL), "lang", d.Lang)
+	case *events.ChatPosted:
+		a.ranking = d.Ranking
+		a.say("chat_posted", "url", d.URL, "status", d.Status)
+	case *events.ChatFailed:
+		a.ranking = d.Ranking
+		a.say("chat_failed", "url", d.URL, "error", d.Error)
+	}
+	return nil
+}
+
+// ChatHost is what may be shown of a chat webhook's URL: its scheme and
+// host ("" for none).
+func ChatHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }

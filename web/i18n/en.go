@@ -28,6 +28,7 @@ var enParts = []map[string]string{
 	enMail,
 	enVendor,
 	enNudge,
+	enChat,
 }
 
 // en is every message in English, by key.

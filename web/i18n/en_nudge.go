@@ -23,3 +23,23 @@ var enNudge = map[string]string{
 	// The dashboard.
 	"desk.queue.overdue": "Overdue: %s",
 }
+
+// enChat words the rankings' chat webhooks.
+var enChat = map[string]string{
+	"chat.lang":                      "{Field} must be zh or en.",
+	"chat.unchanged":                 "{Field} is already the ranking's chat webhook.",
+	"label.lang":                     "the language",
+	"audit.msg.chat_webhook_set":     "Set the chat webhook to {url} ({lang})",
+	"audit.msg.chat_webhook_removed": "Removed the chat webhook",
+	"audit.msg.chat_posted":          "Posted to the chat webhook {url} (HTTP {status})",
+	"audit.msg.chat_failed":          "Gave up posting to the chat webhook {url}: {error}",
+	"chat.review_requested":          "%[1]s asked %[2]s to review “%[3]s” (%[4]s): %[5]s",
+	"chat.review_requested_due":      "%[1]s asked %[2]s to review “%[3]s” (%[4]s) by %[6]s: %[5]s",
+	"chat.published":                 "Edition %[1]d of %[2]s is published by %[3]s: %[4]s",
+	"webhooks.chat.heading":          "Chat webhook of a ranking",
+	"webhooks.chat.help":             "An incoming-webhook URL (Slack or Mattermost) that hears the ranking's review requests and publications. Leave it empty to remove it.",
+	"webhooks.chat.ranking":          "Ranking",
+	"webhooks.chat.url":              "Incoming-webhook URL",
+	"webhooks.chat.lang":             "Language of the messages",
+	"webhooks.chat.submit":           "Save the chat webhook",
+}

@@ -28,6 +28,7 @@ var zhParts = []map[string]string{
 	zhMail,
 	zhVendor,
 	zhNudge,
+	zhChat,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

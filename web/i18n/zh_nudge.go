@@ -18,3 +18,23 @@ var zhNudge = map[string]string{
 
 	"desk.queue.overdue": "逾期：%s",
 }
+
+// zhChat 是排行榜聊天 Webhook 的文字。
+var zhChat = map[string]string{
+	"chat.lang":                      "{field}必须是 zh 或 en。",
+	"chat.unchanged":                 "{field}已是该排行榜的聊天 Webhook。",
+	"label.lang":                     "语言",
+	"audit.msg.chat_webhook_set":     "将聊天 Webhook 设为 {url}（{lang}）",
+	"audit.msg.chat_webhook_removed": "移除了聊天 Webhook",
+	"audit.msg.chat_posted":          "已发送到聊天 Webhook {url}（HTTP {status}）",
+	"audit.msg.chat_failed":          "放弃发送到聊天 Webhook {url}：{error}",
+	"chat.review_requested":          "%[1]s 请 %[2]s 审核「%[3]s」（%[4]s）：%[5]s",
+	"chat.review_requested_due":      "%[1]s 请 %[2]s 在 %[6]s 前审核「%[3]s」（%[4]s）：%[5]s",
+	"chat.published":                 "%[2]s 第 %[1]d 版已由 %[3]s 发布：%[4]s",
+	"webhooks.chat.heading":          "排行榜的聊天 Webhook",
+	"webhooks.chat.help":             "一个接收消息的 Webhook 地址（Slack 或 Mattermost），接收该排行榜的审核邀请和发布。留空即移除。",
+	"webhooks.chat.ranking":          "排行榜",
+	"webhooks.chat.url":              "Webhook 地址",
+	"webhooks.chat.lang":             "消息语言",
+	"webhooks.chat.submit":           "保存聊天 Webhook",
+}
