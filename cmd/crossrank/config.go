@@ -129,6 +129,8 @@ func parseServe(args []string) (config, error) {
 	s.str(&c.mail.smtpURL, "smtp-url", "CROSSRANK_SMTP_URL", "",
 		"mail users through this relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (TLS); empty: send no mail")
 	s.str(&c.mail.from, "mail-from", "CROSSRANK_MAIL_FROM", "", "the From of the mails, e.g. \"Crossrank <desk@rank.example>\"")
+	s.str(&p.chatAllow, "chat-allow", "CROSSRANK_CHAT_ALLOW", "",
+		"let the rankings' chat webhooks reach these non-public prefixes (CIDR,…), e.g. 10.0.0.0/8 for an on-premises Mattermost; cloud metadata addresses stay refused")
 	cp := &c.capture
 	s.str(&cp.allow, "capture-allow", "CROSSRANK_CAPTURE_ALLOW", "",
 		"let the capture of cited pages reach these non-public prefixes (CIDR,…), e.g. 127.0.0.1/32 for a local test page; cloud metadata addresses stay refused")

@@ -61,6 +61,7 @@ type publishing struct {
 	siteDir       string
 	webhookURL    string
 	webhookSecret string
+	chatAllow     string // non-public prefixes the rankings' chat webhooks may reach (CIDR,…)
 }
 
 // start runs the export and the webhook sender until ctx ends.

@@ -167,6 +167,9 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 	if err := startMail(runCtx, e, mailer, cfg.replicas, log, &wg); err != nil {
 		return err
 	}
+	if err := startChat(runCtx, e, cfg.publicURL, cfg.publish.chatAllow, log, &wg); err != nil {
+		return err
+	}
 	hs := srv.HTTP
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
