@@ -76,6 +76,7 @@ func Routes(mux *http.ServeMux, d *command.Deps, rd Reads) {
 	handle("GET /feeds/inbox/{file}", read(inboxFeed(d.Commands, rd.Models)))
 	handle("GET /api/v1/webhooks/deliveries", read(user(deliveries(rd.Models))))
 	handle("POST /api/v1/webhooks/redeliver", command.JSON(d, command.Redeliver))
+	handle("PUT /api/v1/rankings/{slug}/chat-webhook", command.JSON(d, command.SetChatWebhook))
 }
 
 // Accounts is what the users and account routes need besides the command

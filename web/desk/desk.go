@@ -197,6 +197,8 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("GET "+paths.Webhooks, role(domain.RolePublisher, http.HandlerFunc(d.serveWebhooks)))
 	handle("POST "+paths.Webhooks+"/redeliver", role(domain.RolePublisher,
 		command.Form(d.write, command.Redeliver, webhookRedelivered, d.redeliverFailed)))
+	handle("POST "+paths.Webhooks+"/chat", role(domain.RolePublisher,
+		command.Form(d.write, command.SetChatWebhook, chatWebhookSet, d.chatWebhookFailed)))
 
 	// The audit trail, its verification, and its export: the page's
 	// ?format= download and GET /api/v1/audit are the same handler, so the

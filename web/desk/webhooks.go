@@ -19,7 +19,9 @@ type webhooksView struct {
 	ui.Page
 	Rows  []webhookRowView
 	Pager ui.Pager
-	State ui.FormState // the redeliver form's, after a refusal
+	State ui.FormState // the redeliver or chat form's, after a refusal
+	// Rankings are the rankings whose chat webhook the chat form sets.
+	Rankings []chatRanking
 }
 
 // webhookRowView is one delivery record with its redeliver form.
@@ -41,6 +43,11 @@ func (d *Desk) serveWebhooks(w http.ResponseWriter, r *http.Request) {
 
 func (d *Desk) renderWebhooks(w http.ResponseWriter, r *http.Request, status int, st ui.FormState) {
 	v := webhooksView{Page: ui.PageOf(r, "webhooks.title", "webhooks"), State: st}
+	var err error
+	if v.Rankings, err = d.chatRankings(r.Context(), v.Page); err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
 	v.Notice = doneNotice(v.Lang, "webhooks", r)
 	page := ui.RequestedPage(r.URL.Query())
 	rows, total, err := d.read.WebhookDeliveryPage(r.Context(), webhookRows, (page-1)*webhookRows)

@@ -42,4 +42,5 @@ var enChat = map[string]string{
 	"webhooks.chat.url":              "Incoming-webhook URL",
 	"webhooks.chat.lang":             "Language of the messages",
 	"webhooks.chat.submit":           "Save the chat webhook",
+	"webhooks.done.chat":             "The ranking's chat webhook is saved.",
 }

@@ -37,4 +37,5 @@ var zhChat = map[string]string{
 	"webhooks.chat.url":              "Webhook 地址",
 	"webhooks.chat.lang":             "消息语言",
 	"webhooks.chat.submit":           "保存聊天 Webhook",
+	"webhooks.done.chat":             "已保存该排行榜的聊天 Webhook。",
 }

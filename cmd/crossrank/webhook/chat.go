@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -215,10 +216,7 @@ func (c *Chat) message(ctx context.Context, ev events.Event) (*domain.Ranking, s
 		if err != nil || !r.Exists() {
 			return nil, "", err
 		}
-		title := r.Title.En
-		if r.ChatLang != "en" && r.Title.Zh != "" || title == "" {
-			title = r.Title.Zh
-		}
+		title := cmp.Or(r.Title.In(r.ChatLang), r.Slug)
 		link := base + "/r/" + url.PathEscape(d.Ranking) + "/editions/" + strconv.Itoa(d.Number)
 		return r, i18n.T(r.ChatLang, "chat.published", d.Number, title, ev.Actor, link), nil
 	}
