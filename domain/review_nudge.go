@@ -29,6 +29,22 @@ func checkDue(due, now time.Time) error {
 	return nil
 }
 
+// ParseDue reads a review's due date as callers give it: "" (none), an
+// RFC 3339 time, or a date (YYYY-MM-DD), which is due at the end of that
+// day in UTC.
+func ParseDue(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.Parse(time.DateOnly, s); err == nil {
+		return d.AddDate(0, 0, 1), nil
+	}
+	return time.Time{}, invalid("due", "due.format", nil)
+}
+
 // dueText is how a due date is stored: RFC 3339 in UTC, to the second;
 // "" for none.
 func dueText(due time.Time) string {

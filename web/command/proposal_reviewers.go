@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
@@ -26,7 +25,7 @@ var RequestReviewers = Action[ReviewersInput]{
 	Path: func(r *http.Request, in *ReviewersInput) { in.Proposal = proposalPath(r) },
 	Form: func(f *httpx.Form, in *ReviewersInput) { in.Reviewers, in.Due = f.Strs("reviewers"), f.Str("due") },
 	Run: func(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *ReviewersInput) (handler.Result, error) {
-		due, err := ParseDue(in.Due)
+		due, err := domain.ParseDue(in.Due)
 		if err != nil {
 			return handler.Result{}, err
 		}
@@ -36,19 +35,4 @@ var RequestReviewers = Action[ReviewersInput]{
 	Resource: func(_ *Deps, _ context.Context, in *ReviewersInput, _ string) (string, string) {
 		return proposalResource(in.Proposal)
 	},
-}
-
-// ParseDue reads a review's due date: "" (none), an RFC 3339 time, or a
-// date, which is due at the end of that day in UTC.
-func ParseDue(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if d, err := time.Parse(time.DateOnly, s); err == nil {
-		return d.AddDate(0, 0, 1), nil
-	}
-	return time.Time{}, domain.Invalid("due", "due.format", nil)
 }
