@@ -96,14 +96,11 @@ func (s *Store) Standing(ctx context.Context, slug, scenario string, needs map[s
 	if sc, ok := r.Scenario(scenario); ok {
 		v.Scenario, v.Weights = sc.Slug, sc.Weights
 	}
-	entries, rows, err := s.published(ctx, slug)
+	lists, err := s.publishedLists(ctx, slug, edition)
 	if err != nil {
 		return v, err
 	}
-	moves, err := s.moves(ctx, slug, edition)
-	if err != nil {
-		return v, err
-	}
+	entries, rows, moves := lists.entries, lists.rows, lists.moves
 	for _, st := range domain.Standings(entries, v.Weights) {
 		e := entries[st.Entry]
 		row := rows[st.Entry]
@@ -116,6 +113,47 @@ func (s *Store) Standing(ctx context.Context, slug, scenario string, needs map[s
 		v.Rows = append(v.Rows, row)
 	}
 	return v, nil
+}
+
+// publishedLists is what a ranking's edition published, as Standing reads
+// it: the entries with their scores and attributes, their rows, and their
+// rank moves in the edition.
+type publishedLists struct {
+	entries map[string]*domain.PublishedEntry
+	rows    map[string]StandingRow
+	moves   map[string]*int
+}
+
+// publishedLists returns the lists of the ranking's edition (the latest,
+// read with its definition). An edition's lists never change once it is
+// projected, and a page or answer for every scenario and need reads them,
+// so they are decoded once per ranking and edition for the few read last
+// (the current ones); a new edition is a new key. The maps are shared by
+// every caller: read them, never change them.
+//
+// The lists are read in several queries after the edition number: an edition
+// projected meanwhile would put its lists under the number before it, so
+// they are remembered only when the number is still the latest after
+// reading them.
+func (s *Store) publishedLists(ctx context.Context, slug string, edition int) (publishedLists, error) {
+	return s.lists.getIf(slug, edition, func() (publishedLists, bool, error) {
+		// Not the caller's context: the answer is shared with whoever
+		// waits for it, and a cancelled request must not fail theirs.
+		ctx := context.WithoutCancel(ctx)
+		var l publishedLists
+		var err error
+		if l.entries, l.rows, err = s.published(ctx, slug); err != nil {
+			return l, false, err
+		}
+		if l.moves, err = s.moves(ctx, slug, edition); err != nil {
+			return l, false, err
+		}
+		var latest int
+		if err := s.db.QueryRowContext(ctx, `SELECT edition FROM rankings WHERE slug=?`, slug).Scan(&latest); err != nil {
+			return l, false, err
+		}
+		return l, latest == edition, nil
+	})
 }
 
 // published loads the published entries with scores and attributes.

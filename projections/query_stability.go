@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/crossrank/crossrank/domain"
 )
@@ -38,73 +37,10 @@ func (s *Store) Stability(ctx context.Context, ranking string, edition int) (map
 	})
 }
 
-// stabilityMemoSize bounds the memo: a ranking's pages and answers ask for
-// its current edition, so a few rankings' worth is enough.
-const stabilityMemoSize = 16
+// The stability memo is an editionMemo; its names stay for its test.
+type (
+	stabilityMemo = editionMemo[map[string]domain.EntryStability]
+	stabilityKey  = editionKey
+)
 
-type stabilityKey struct {
-	ranking string
-	edition int
-}
-
-// stabilityMemo holds the last stabilityMemoSize answers; concurrent
-// callers of the same key wait for one computation.
-type stabilityMemo struct {
-	mu    sync.Mutex
-	items map[stabilityKey]*stabilityItem
-	order []stabilityKey // least recently asked first
-}
-
-type stabilityItem struct {
-	done chan struct{} // closed when st and err are set
-	st   map[string]domain.EntryStability
-	err  error
-}
-
-func (m *stabilityMemo) get(ranking string, edition int, compute func() (map[string]domain.EntryStability, error)) (map[string]domain.EntryStability, error) {
-	k := stabilityKey{ranking, edition}
-	m.mu.Lock()
-	if m.items == nil {
-		m.items = map[stabilityKey]*stabilityItem{}
-	}
-	it, ok := m.items[k]
-	if ok {
-		m.touch(k)
-		m.mu.Unlock()
-		<-it.done
-		return it.st, it.err
-	}
-	it = &stabilityItem{done: make(chan struct{})}
-	m.items[k] = it
-	m.order = append(m.order, k)
-	for len(m.order) > stabilityMemoSize {
-		delete(m.items, m.order[0])
-		m.order = m.order[1:]
-	}
-	m.mu.Unlock()
-	it.st, it.err = compute()
-	close(it.done)
-	if it.err != nil { // not remembered: the next caller tries again
-		m.mu.Lock()
-		if m.items[k] == it {
-			delete(m.items, k)
-			m.order = deleteKey(m.order, k)
-		}
-		m.mu.Unlock()
-	}
-	return it.st, it.err
-}
-
-// touch moves k to the end of the order (most recently asked).
-func (m *stabilityMemo) touch(k stabilityKey) {
-	m.order = append(deleteKey(m.order, k), k)
-}
-
-func deleteKey(order []stabilityKey, k stabilityKey) []stabilityKey {
-	for i, o := range order {
-		if o == k {
-			return append(order[:i], order[i+1:]...)
-		}
-	}
-	return order
-}
+const stabilityMemoSize = editionMemoSize

@@ -23,7 +23,8 @@ type Store struct {
 	memo     *memo      // as of seq; nil: load from the tables
 	news     *newStates // a rebuild's, see newStates; nil: any state may be in the table
 
-	stability stabilityMemo // Stability's answers, per ranking and edition
+	stability stabilityMemo               // Stability's answers, per ranking and edition
+	lists     editionMemo[publishedLists] // Standing's lists, per ranking and edition
 
 	clean    bool // the file is as a clean Close left it (see clean.go)
 	verified bool // clean, or Integrity passed: Close may mark the file
