@@ -1,4 +1,4 @@
-package web
+package openapicheck
 
 import (
 	"encoding/json"
