@@ -1,4 +1,4 @@
-package web
+package api_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestAPIReviseWithdrawRejectText: the three commands that carry one text
@@ -14,14 +15,14 @@ import (
 // it in their event.
 func TestAPIReviseWithdrawRejectText(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	alice, pat := e.client(), e.client()
-	alice.login("alice")
-	pat.login("pat")
-	revised, rejected := e.reviewable(alice, "alpha"), e.reviewable(alice, "beta")
+	e := webtest.New(t)
+	alice, pat := e.Client(), e.Client()
+	alice.Login("alice")
+	pat.Login("pat")
+	revised, rejected := e.Reviewable(alice, "alpha"), e.Reviewable(alice, "beta")
 	cases := []struct {
 		name         string
-		c            *client
+		c            *webtest.Client
 		id, verb     string
 		field, wrong string
 		typ          string
@@ -32,25 +33,25 @@ func TestAPIReviseWithdrawRejectText(t *testing.T) {
 	}
 	for _, tc := range cases {
 		path := "/api/v1/proposals/" + tc.id + "/" + tc.verb
-		before := e.lastSeq()
-		res, body := tc.c.postJSON(path, map[string]any{tc.wrong: "x"}, nil)
+		before := e.LastSeq()
+		res, body := tc.c.PostJSON(path, map[string]any{tc.wrong: "x"}, nil)
 		if res.StatusCode != http.StatusBadRequest {
 			t.Fatalf("%s with %q: status %d, want 400: %s", tc.name, tc.wrong, res.StatusCode, body)
 		}
-		if p := decodeProblem(t, res, body); len(p.Errors) != 1 || p.Errors[0].Field != tc.wrong {
+		if p := webtest.DecodeProblem(t, res, body); len(p.Errors) != 1 || p.Errors[0].Field != tc.wrong {
 			t.Errorf("%s with %q: errors %+v, want the field named", tc.name, tc.wrong, p.Errors)
 		}
-		if e.lastSeq() != before {
+		if e.LastSeq() != before {
 			t.Errorf("%s with %q appended events", tc.name, tc.wrong)
 		}
 
 		text := "Because of " + tc.name
-		res, body = tc.c.postJSON(path, map[string]any{tc.field: text}, nil)
+		res, body = tc.c.PostJSON(path, map[string]any{tc.field: text}, nil)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Location") != "/api/v1/proposals/"+tc.id {
 			t.Fatalf("%s: status %d Location %q: %s", tc.name, res.StatusCode, res.Header.Get("Location"), body)
 		}
 		var got map[string]any
-		if err := e.store.Replay(testContext(t), e.lastSeq(), func(ev events.Event) error {
+		if err := e.Store.Replay(webtest.Context(t), e.LastSeq(), func(ev events.Event) error {
 			if ev.Type != tc.typ || ev.Subject != tc.id {
 				t.Errorf("%s stored %s on %s, want %s on %s", tc.name, ev.Type, ev.Subject, tc.typ, tc.id)
 			}
