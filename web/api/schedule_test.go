@@ -1,4 +1,4 @@
-package web
+package api_test
 
 import (
 	"encoding/json"
@@ -11,17 +11,18 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 func TestAPIScheduleEdition(t *testing.T) {
 	t.Parallel()
-	e := newAdminEnv(t)
-	pat, ed := e.client("pat"), e.client("ed")
-	ids, err := e.read.CrossValidated(e.ctx, demo.RankingSlug)
+	e := webtest.NewAdmin(t)
+	pat, ed := e.Client("pat"), e.Client("ed")
+	ids, err := e.Read.CrossValidated(e.Ctx, demo.RankingSlug)
 	if err != nil || len(ids) == 0 {
 		t.Fatalf("cross-validated: %v %v", ids, err)
 	}
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, ids)
+	pv, _, err := e.Cmd.PreviewEdition(e.Ctx, demo.RankingSlug, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestAPIScheduleEdition(t *testing.T) {
 
 	refused := []struct {
 		name   string
-		c      *client
+		c      *webtest.Client
 		body   map[string]any
 		status int
 		field  string
@@ -46,27 +47,27 @@ func TestAPIScheduleEdition(t *testing.T) {
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
-			before := e.lastSeq()
-			res, got := tc.c.postJSON(base, tc.body, nil)
+			before := e.LastSeq()
+			res, got := tc.c.PostJSON(base, tc.body, nil)
 			if res.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d; body %s", res.StatusCode, tc.status, got)
 			}
-			p := decodeProblem(t, res, got)
+			p := webtest.DecodeProblem(t, res, got)
 			if tc.field != "" && (len(p.Errors) != 1 || p.Errors[0].Field != tc.field) {
 				t.Errorf("field errors %+v, want one on %q", p.Errors, tc.field)
 			}
 			if tc.status == http.StatusConflict && !strings.Contains(got, `"preview_hash":"`+pv.Hash+`"`) {
 				t.Errorf("409 without the current preview: %s", got)
 			}
-			if after := e.lastSeq(); after != before {
+			if after := e.LastSeq(); after != before {
 				t.Errorf("stored %d events", after-before)
 			}
 		})
 	}
 
 	key := http.Header{"Idempotency-Key": {"morning-edition"}}
-	before := e.lastSeq()
-	res, got := pat.postJSON(base, body(pv.Hash, at), key)
+	before := e.LastSeq()
+	res, got := pat.PostJSON(base, body(pv.Hash, at), key)
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("schedule: status %d, body %s", res.StatusCode, got)
 	}
@@ -75,10 +76,10 @@ func TestAPIScheduleEdition(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Sent again with its key: the same schedule, nothing more stored.
-	res, got = pat.postJSON(base, body(pv.Hash, at), key)
+	res, got = pat.PostJSON(base, body(pv.Hash, at), key)
 	var again command.Scheduled
 	if err := json.Unmarshal([]byte(got), &again); err != nil || res.StatusCode != http.StatusCreated ||
-		again.ID != s.ID || !again.Replayed || e.lastSeq() != before+1 {
+		again.ID != s.ID || !again.Replayed || e.LastSeq() != before+1 {
 		t.Errorf("retry: %d %s; want the replay of %s, one event stored", res.StatusCode, got, s.ID)
 	}
 	if s.ID == "" || s.At != at || s.State != domain.SchedulePending || res.Header.Get("Location") != base+"/"+s.ID {
@@ -87,7 +88,7 @@ func TestAPIScheduleEdition(t *testing.T) {
 
 	list := func() api.ScheduleList {
 		t.Helper()
-		res, got := pat.do(http.MethodGet, base, nil, nil)
+		res, got := pat.Do(http.MethodGet, base, nil, nil)
 		var l api.ScheduleList
 		if err := json.Unmarshal([]byte(got), &l); err != nil || res.StatusCode != http.StatusOK {
 			t.Fatalf("list: %d %v %s", res.StatusCode, err, got)
@@ -97,31 +98,31 @@ func TestAPIScheduleEdition(t *testing.T) {
 	if l := list(); len(l.Upcoming) != 1 || l.Upcoming[0].ID != s.ID || l.Upcoming[0].By != "pat" || len(l.Past) != 0 {
 		t.Errorf("list after scheduling: %+v", l)
 	}
-	res, got = pat.do(http.MethodGet, res.Header.Get("Location"), nil, nil)
+	res, got = pat.Do(http.MethodGet, res.Header.Get("Location"), nil, nil)
 	var one api.Schedule
 	if err := json.Unmarshal([]byte(got), &one); err != nil || res.StatusCode != http.StatusOK || one.ID != s.ID ||
 		one.At != at || one.Note != "morning edition" || len(one.Proposals) != len(ids) {
 		t.Errorf("GET its Location: %d %v %s", res.StatusCode, err, got)
 	}
-	if res, got := pat.do(http.MethodGet, base+"/nope", nil, nil); res.StatusCode != http.StatusNotFound {
+	if res, got := pat.Do(http.MethodGet, base+"/nope", nil, nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET a missing schedule: %d %s", res.StatusCode, got)
 	}
 
-	if res, got := pat.do(http.MethodGet, "/api/v1/rankings/no-such-ranking/editions/schedule", nil, nil); res.StatusCode != http.StatusNotFound {
+	if res, got := pat.Do(http.MethodGet, "/api/v1/rankings/no-such-ranking/editions/schedule", nil, nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("schedules of a missing ranking: %d %s", res.StatusCode, got)
 	}
-	res, got = ed.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
+	res, got = ed.Do(http.MethodDelete, base+"/"+s.ID, nil, nil)
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("an editor cancels: status %d, body %s", res.StatusCode, got)
 	}
-	res, got = pat.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
+	res, got = pat.Do(http.MethodDelete, base+"/"+s.ID, nil, nil)
 	if res.StatusCode != http.StatusNoContent || got != "" {
 		t.Fatalf("cancel: status %d, body %q", res.StatusCode, got)
 	}
 	if l := list(); len(l.Upcoming) != 0 || len(l.Past) != 1 || l.Past[0].State != domain.ScheduleCanceled {
 		t.Errorf("list after the cancel: %+v", l)
 	}
-	res, got = pat.do(http.MethodDelete, base+"/"+s.ID, nil, nil)
+	res, got = pat.Do(http.MethodDelete, base+"/"+s.ID, nil, nil)
 	if res.StatusCode != http.StatusConflict {
 		t.Errorf("cancel twice: status %d, body %s", res.StatusCode, got)
 	}
@@ -131,9 +132,9 @@ func TestAPIScheduleEdition(t *testing.T) {
 // their moment as a time, whatever offset each publisher wrote it in.
 func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
 	t.Parallel()
-	e := newAdminEnv(t)
-	pat := e.client("pat")
-	ids, err := e.read.CrossValidated(e.ctx, demo.RankingSlug)
+	e := webtest.NewAdmin(t)
+	pat := e.Client("pat")
+	ids, err := e.Read.CrossValidated(e.Ctx, demo.RankingSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,18 +146,18 @@ func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
 	var want []string
 	for _, at := range []string{later, sooner} {
 		// A schedule changes the edition, and so the preview's hash.
-		pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, ids)
+		pv, _, err := e.Cmd.PreviewEdition(e.Ctx, demo.RankingSlug, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, got := pat.postJSON(base, map[string]any{"proposals": ids, "preview_hash": pv.Hash, "at": at}, nil)
+		res, got := pat.PostJSON(base, map[string]any{"proposals": ids, "preview_hash": pv.Hash, "at": at}, nil)
 		var s command.Scheduled
 		if err := json.Unmarshal([]byte(got), &s); err != nil || res.StatusCode != http.StatusCreated {
 			t.Fatalf("schedule at %s: %d %s", at, res.StatusCode, got)
 		}
 		want = append([]string{s.ID}, want...)
 	}
-	res, got := pat.do(http.MethodGet, base, nil, nil)
+	res, got := pat.Do(http.MethodGet, base, nil, nil)
 	var l api.ScheduleList
 	if err := json.Unmarshal([]byte(got), &l); err != nil || res.StatusCode != http.StatusOK || len(l.Upcoming) != 2 {
 		t.Fatalf("list: %d %v %s", res.StatusCode, err, got)
@@ -170,17 +171,17 @@ func TestAPIScheduledEditionsSoonestFirst(t *testing.T) {
 // caller's language.
 func TestAPIWorkflowRefusalsInChinese(t *testing.T) {
 	t.Parallel()
-	e := newAdminEnv(t)
-	pat, rex := e.client("pat"), e.client("rex")
+	e := webtest.NewAdmin(t)
+	pat, rex := e.Client("pat"), e.Client("rex")
 	zh := http.Header{"Accept-Language": {"zh-CN"}}
-	res, got := pat.postJSON("/api/v1/rankings/"+demo.RankingSlug+"/editions/schedule", map[string]any{
+	res, got := pat.PostJSON("/api/v1/rankings/"+demo.RankingSlug+"/editions/schedule", map[string]any{
 		"proposals": []string{"demo-qingjiao-2"}, "preview_hash": strings.Repeat("0", 64),
 		"at": time.Now().Add(-time.Hour).Format(time.RFC3339)}, zh)
-	if p := decodeProblem(t, res, got); res.StatusCode != http.StatusUnprocessableEntity || len(p.Errors) != 1 ||
+	if p := webtest.DecodeProblem(t, res, got); res.StatusCode != http.StatusUnprocessableEntity || len(p.Errors) != 1 ||
 		!strings.Contains(p.Errors[0].Message, "必须是将来的时间") {
 		t.Errorf("scheduling in the past, in Chinese: %d %s", res.StatusCode, got)
 	}
-	res, got = rex.postJSON("/api/v1/rankings/"+demo.RankingSlug+"/conflicts", map[string]any{"user": "rev", "reason": "x"}, zh)
+	res, got = rex.PostJSON("/api/v1/rankings/"+demo.RankingSlug+"/conflicts", map[string]any{"user": "rev", "reason": "x"}, zh)
 	if res.StatusCode != http.StatusForbidden || !strings.Contains(got, "利益冲突只能由相关审核人本人声明") {
 		t.Errorf("a conflict for someone else, in Chinese: %d %s", res.StatusCode, got)
 	}
