@@ -173,3 +173,7 @@ func FormValues(form *goquery.Selection) url.Values {
 func ByTestID(doc *goquery.Document, id string) *goquery.Selection {
 	return doc.Find(`[data-testid="` + id + `"]`)
 }
+
+// DemoReady is the demo's one cross-validated, unpublished proposal: an
+// onboarding score for qingjiao, held back from edition 1.
+const DemoReady = "demo-qingjiao-2"

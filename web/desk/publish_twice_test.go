@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections/history"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestPublishAllTwice submits the publish form of a ranking with more
@@ -19,37 +20,37 @@ import (
 // stores nothing either.
 func TestPublishAllTwice(t *testing.T) {
 	t.Parallel()
-	e := newAdminEnv(t)
-	slug, _, err := history.LargeRanking(e.ctx, e.store, history.ReadyEdition{Entries: 250, Criteria: 2, Seed: 4})
+	e := webtest.NewAdmin(t)
+	slug, _, err := history.LargeRanking(e.Ctx, e.Store, history.ReadyEdition{Entries: 250, Criteria: 2, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.caughtUp()
-	pat := e.client("pat")
-	doc := e.get(pat, paths.Publish+"?ranking="+slug+"&all=1", http.StatusOK)
-	form := formValues(byTestID(doc, "publish-form-"+slug))
+	e.CaughtUp()
+	pat := e.Client("pat")
+	doc := e.Get(pat, paths.Publish+"?ranking="+slug+"&all=1", http.StatusOK)
+	form := webtest.FormValues(webtest.ByTestID(doc, "publish-form-"+slug))
 	if form.Get("all") != "1" || len(form["proposals"]) != 0 {
 		t.Fatalf("the form posts all=%q and %d ids; want all=1 and none", form.Get("all"), len(form["proposals"]))
 	}
 	edition := "/r/" + slug + "/editions/1"
-	status, loc, _ := e.post(pat, paths.Publish, form)
+	status, loc, _ := e.Post(pat, paths.Publish, form)
 	if status != http.StatusSeeOther || loc != edition {
 		t.Fatalf("publish: status %d, Location %q; want 303 to %s", status, loc, edition)
 	}
-	published := e.lastSeq()
+	published := e.LastSeq()
 
-	status, loc, page := e.post(pat, paths.Publish, form)
+	status, loc, page := e.Post(pat, paths.Publish, form)
 	if status != http.StatusSeeOther || loc != edition {
 		t.Errorf("the same submit again: status %d, Location %q, %q; want 303 to %s",
-			status, loc, byTestID(page, "form-error").Text(), edition)
+			status, loc, webtest.ByTestID(page, "form-error").Text(), edition)
 	}
-	if again := e.lastSeq(); again != published {
+	if again := e.LastSeq(); again != published {
 		t.Errorf("the second submit stored events: sequence %d → %d", published, again)
 	}
 
 	// Another tab's form: the same preview, its own command id.
-	form.Set("cmd_id", events.NewID(e.cmd.Now()))
-	status, _, page = e.post(pat, paths.Publish, form)
+	form.Set("cmd_id", events.NewID(e.Cmd.Now()))
+	status, _, page = e.Post(pat, paths.Publish, form)
 	already := page.Find(`[data-testid="publish-ranking-` + slug + `"] [data-testid="publish-already"]`)
 	if status != http.StatusConflict || !strings.Contains(already.Text(), "edition 1") {
 		t.Errorf("another tab: status %d, %q; want 409 saying it was published as edition 1", status, already.Text())
@@ -57,10 +58,10 @@ func TestPublishAllTwice(t *testing.T) {
 	if href, _ := already.Find("a").Attr("href"); href != edition {
 		t.Errorf("the notice links %q, want %s", href, edition)
 	}
-	if again := e.lastSeq(); again != published {
+	if again := e.LastSeq(); again != published {
 		t.Errorf("another tab's submit stored events: sequence %d → %d", published, again)
 	}
-	if ed, _ := e.cmd.Edition(e.ctx, slug); ed.Number != 1 {
+	if ed, _ := e.Cmd.Edition(e.Ctx, slug); ed.Number != 1 {
 		t.Errorf("edition %d after three submits, want 1", ed.Number)
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/projections/history"
 	"github.com/crossrank/crossrank/web/api"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestDeskPublishLargeEdition shows the publish page for a first edition
@@ -20,19 +21,19 @@ import (
 // same lists by 100.
 func TestDeskPublishLargeEdition(t *testing.T) {
 	const entries, criteria = 2_000, 10
-	e := newAdminEnv(t)
-	slug, ids, err := history.LargeRanking(e.ctx, e.store, history.ReadyEdition{Entries: entries, Criteria: criteria, Seed: 2})
+	e := webtest.NewAdmin(t)
+	slug, ids, err := history.LargeRanking(e.Ctx, e.Store, history.ReadyEdition{Entries: entries, Criteria: criteria, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.caughtUp()
-	pat := e.client("pat")
+	e.CaughtUp()
+	pat := e.Client("pat")
 
-	res, body := pat.do(http.MethodGet, "/desk/publish", nil, nil)
+	res, body := pat.Do(http.MethodGet, "/desk/publish", nil, nil)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("publish page: status %d", res.StatusCode)
 	}
-	doc := adminDoc(t, body)
+	doc := webtest.Doc(t, body)
 	sec := doc.Find("#ranking-" + slug)
 	if msg := sec.Find(`[data-testid="preview-error"]`).Text(); msg != "" {
 		t.Fatalf("no preview: %s", msg)
@@ -63,7 +64,7 @@ func TestDeskPublishLargeEdition(t *testing.T) {
 		t.Errorf("the page is %d bytes", len(body))
 	}
 	// The last page of the ranking holds its last 50 entries.
-	last := e.get(pat, "/desk/publish?ranking="+slug+"&all=1&page=40", http.StatusOK).Find("#ranking-" + slug)
+	last := e.Get(pat, "/desk/publish?ranking="+slug+"&all=1&page=40", http.StatusOK).Find("#ranking-" + slug)
 	if got := strings.TrimSpace(last.Find(`[data-testid="preview-ranking"] tbody tr td.rank`).First().Text()); got != "1951" {
 		t.Errorf("page 40 starts at rank %s, want 1951", got)
 	}
@@ -73,10 +74,10 @@ func TestDeskPublishLargeEdition(t *testing.T) {
 
 	// The API pages the preview by 100, with the sizes whole.
 	previewURL := "/api/v1/rankings/" + slug + "/editions/preview"
-	if res, _ := pat.postJSON(previewURL+"?page=0", map[string]any{"proposals": ids}, nil); res.StatusCode != http.StatusBadRequest {
+	if res, _ := pat.PostJSON(previewURL+"?page=0", map[string]any{"proposals": ids}, nil); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("page 0: status %d, want 400", res.StatusCode)
 	}
-	res, raw := pat.postJSON(previewURL+"?page=3", map[string]any{"proposals": ids}, nil)
+	res, raw := pat.PostJSON(previewURL+"?page=3", map[string]any{"proposals": ids}, nil)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("preview: status %d, %.300s", res.StatusCode, raw)
 	}
@@ -84,7 +85,7 @@ func TestDeskPublishLargeEdition(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &pv); err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := e.cmd.PreviewEdition(e.ctx, slug, ids)
+	want, _, err := e.Cmd.PreviewEdition(e.Ctx, slug, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,11 +100,11 @@ func TestDeskPublishLargeEdition(t *testing.T) {
 
 	// Publishing from the page releases every proposal as one edition.
 	form := sec.Find(`form[data-testid="publish-form-` + slug + `"]`)
-	status, _, _ := e.post(pat, "/desk/publish", formValues(form))
+	status, _, _ := e.Post(pat, "/desk/publish", webtest.FormValues(form))
 	if status != http.StatusSeeOther {
 		t.Fatalf("publish: status %d, want 303", status)
 	}
-	ed, err := e.cmd.Edition(e.ctx, slug)
+	ed, err := e.Cmd.Edition(e.Ctx, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
