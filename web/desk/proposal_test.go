@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"net/http"
@@ -13,6 +13,7 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestProposalEditor walks an editor through the forms without script:
@@ -21,9 +22,9 @@ import (
 // 303 to the proposal's page, which then shows the write.
 func TestProposalEditor(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	c := e.client("editor")
-	doc := e.page(c, "/desk/proposals/new", http.StatusOK)
+	e := webtest.NewDemo(t)
+	c := e.Client("editor")
+	doc := e.Page(c, "/desk/proposals/new", http.StatusOK)
 	if doc.Find(`[data-testid="open-existing-form"] select[name="entry"] option[value="ppio"]`).Length() != 1 {
 		t.Fatal("the new-proposal form does not offer the published entry ppio")
 	}
@@ -33,34 +34,34 @@ func TestProposalEditor(t *testing.T) {
 
 	// Opening twice with the same cmd_id opens one proposal.
 	commandID := events.NewID(time.Now())
-	open := url.Values{"ranking": {demoRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, httpx.CommandIDField: {commandID}}
-	before := e.lastSeq()
+	open := url.Values{"ranking": {webtest.DemoRanking}, "entry": {"ppio"}, "title": {"PPIO graphics"}, httpx.CommandIDField: {commandID}}
+	before := e.LastSeq()
 	for range 2 {
-		status, loc, _ := e.post(c, "/desk/proposals", open)
+		status, loc, _ := e.Post(c, "/desk/proposals", open)
 		if status != http.StatusSeeOther || loc != "/desk/proposals/"+commandID {
 			t.Fatalf("open: status %d Location %q, want 303 to the proposal", status, loc)
 		}
 	}
-	if got := e.lastSeq() - before; got != 1 {
+	if got := e.LastSeq() - before; got != 1 {
 		t.Errorf("opening twice with one cmd_id appended %d events, want 1", got)
 	}
 	id := commandID
 
-	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	doc = e.Page(c, "/desk/proposals/"+id, http.StatusOK)
 	for _, tid := range []string{"editor", "evidence-form", "score-form", "attr-form-billing", "impact", "impact-overall", "impact-category", "impact-scenario-training"} {
-		if testCount(doc, tid) == 0 {
+		if webtest.TestCount(doc, tid) == 0 {
 			t.Errorf("draft page lacks %s", tid)
 		}
 	}
-	if testCount(doc, "submit") != 0 {
+	if webtest.TestCount(doc, "submit") != 0 {
 		t.Error("submit offered before any change")
 	}
 
-	e.mustPost(c, id, "evidence", url.Values{"claim": {"Renders"}, "source_url": {"https://example.com/ppio?a=1&b=2"},
+	e.MustPost(c, id, "evidence", url.Values{"claim": {"Renders"}, "source_url": {"https://example.com/ppio?a=1&b=2"},
 		"section": {"§7"}, "excerpt": {"PPIO renders."}, "observed_on": {"2026-01-15"}, "valid_for_days": {"30"}})
-	e.mustPost(c, id, "evidence", url.Values{"claim": {"Named"}, "source_name": {"Market overview"},
+	e.MustPost(c, id, "evidence", url.Values{"claim": {"Named"}, "source_name": {"Market overview"},
 		"excerpt": {"Named source."}, "observed_on": {"2026-01-15"}})
-	ed, err := e.cmd.Edition(e.ctx, demoRanking)
+	ed, err := e.Cmd.Edition(e.Ctx, webtest.DemoRanking)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +69,10 @@ func TestProposalEditor(t *testing.T) {
 	if n, ok := ed.Entry("ppio").Scores[demo.CritGraphics]; ok {
 		published = strconv.Itoa(n)
 	}
-	e.mustPost(c, id, "changes", url.Values{"criterion": {demo.CritGraphics}, "to": {"9"}, "rationale": {"It renders"}, "evidence": {"e1"}})
-	e.mustPost(c, id, "changes", url.Values{"attribute": {demo.AttrBilling}, "to": {"spot", "whole-lease"}, "rationale": {"Leases"}, "evidence": {"e1", "e2"}})
+	e.MustPost(c, id, "changes", url.Values{"criterion": {demo.CritGraphics}, "to": {"9"}, "rationale": {"It renders"}, "evidence": {"e1"}})
+	e.MustPost(c, id, "changes", url.Values{"attribute": {demo.AttrBilling}, "to": {"spot", "whole-lease"}, "rationale": {"Leases"}, "evidence": {"e1", "e2"}})
 
-	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	doc = e.Page(c, "/desk/proposals/"+id, http.StatusOK)
 	row := doc.Find(`[data-testid="diff-score-` + demo.CritGraphics + `"]`)
 	if got := strings.TrimSpace(row.Find(`[data-testid="diff-label"]`).Text()); got != "Graphics & remote desktop" {
 		t.Errorf("diff label %q", got)
@@ -93,11 +94,11 @@ func TestProposalEditor(t *testing.T) {
 	if link.AttrOr("href", "") != "https://example.com/ppio?a=1&b=2" || link.AttrOr("target", "") != "_blank" || link.AttrOr("rel", "") != "noopener noreferrer" {
 		t.Errorf("evidence link: href %q target %q rel %q", link.AttrOr("href", ""), link.AttrOr("target", ""), link.AttrOr("rel", ""))
 	}
-	if doc.Find(`[data-testid="evidence-e2"] a`).Length() != 0 || testText(doc, "evidence-e2") == "" {
+	if doc.Find(`[data-testid="evidence-e2"] a`).Length() != 0 || webtest.TestText(doc, "evidence-e2") == "" {
 		t.Error("a named source without URL must show as text")
 	}
-	if !regexp.MustCompile(`^(#\d+|unranked) → #\d+ overall$`).MatchString(testText(doc, "impact-overall")) {
-		t.Errorf("impact %q", testText(doc, "impact-overall"))
+	if !regexp.MustCompile(`^(#\d+|unranked) → #\d+ overall$`).MatchString(webtest.TestText(doc, "impact-overall")) {
+		t.Errorf("impact %q", webtest.TestText(doc, "impact-overall"))
 	}
 	// The criterion select shows the published and proposed values.
 	opt := strings.TrimSpace(doc.Find(`select[name="criterion"] option[value="` + demo.CritGraphics + `"]`).Text())
@@ -106,27 +107,27 @@ func TestProposalEditor(t *testing.T) {
 	}
 
 	// Cited evidence cannot be removed; the change can, then the evidence too.
-	if testCount(doc, "remove-evidence-e1") != 0 {
+	if webtest.TestCount(doc, "remove-evidence-e1") != 0 {
 		t.Error("cited evidence e1 offered for removal")
 	}
-	e.mustPost(c, id, "changes/remove", url.Values{"target": {"attr:" + demo.AttrBilling}})
-	e.mustPost(c, id, "evidence/remove", url.Values{"evidence_id": {"e2"}})
-	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
-	if testCount(doc, "diff-attr-"+demo.AttrBilling) != 0 || testCount(doc, "evidence-removed") != 1 {
-		t.Errorf("after removals: attr rows %d, removed evidence %d", testCount(doc, "diff-attr-"+demo.AttrBilling), testCount(doc, "evidence-removed"))
+	e.MustPost(c, id, "changes/remove", url.Values{"target": {"attr:" + demo.AttrBilling}})
+	e.MustPost(c, id, "evidence/remove", url.Values{"evidence_id": {"e2"}})
+	doc = e.Page(c, "/desk/proposals/"+id, http.StatusOK)
+	if webtest.TestCount(doc, "diff-attr-"+demo.AttrBilling) != 0 || webtest.TestCount(doc, "evidence-removed") != 1 {
+		t.Errorf("after removals: attr rows %d, removed evidence %d", webtest.TestCount(doc, "diff-attr-"+demo.AttrBilling), webtest.TestCount(doc, "evidence-removed"))
 	}
 
-	e.mustPost(c, id, "submit", url.Values{})
-	doc = e.page(c, "/desk/proposals/"+id, http.StatusOK)
+	e.MustPost(c, id, "submit", url.Values{})
+	doc = e.Page(c, "/desk/proposals/"+id, http.StatusOK)
 	if st := doc.Find(`[data-testid="proposal"]`).AttrOr("data-status", ""); st != "in_review" {
 		t.Errorf("status after submit %q", st)
 	}
 	for _, tid := range []string{"editor", "approve-form", "reject-vote-form", "submit"} {
-		if testCount(doc, tid) != 0 {
+		if webtest.TestCount(doc, tid) != 0 {
 			t.Errorf("the author sees %s on their proposal in review", tid)
 		}
 	}
-	if testCount(doc, "withdraw-form") != 1 || testCount(doc, "revise-form") != 1 {
+	if webtest.TestCount(doc, "withdraw-form") != 1 || webtest.TestCount(doc, "revise-form") != 1 {
 		t.Error("the author is not offered withdraw and revise in review")
 	}
 }
@@ -135,14 +136,14 @@ func TestProposalEditor(t *testing.T) {
 // in the reader's language; a higher score never ranks the entry lower.
 func TestProposalImpact(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	c := e.client("editor")
-	base := "/desk/proposals/" + demoDraft + "/impact"
+	e := webtest.NewDemo(t)
+	c := e.Client("editor")
+	base := "/desk/proposals/" + webtest.DemoDraft + "/impact"
 	overall := func(to int) int {
-		doc := e.page(c, base+"?criterion="+demo.CritGraphics+"&to="+strconv.Itoa(to), http.StatusOK)
-		m := regexp.MustCompile(`→ #(\d+)`).FindStringSubmatch(testText(doc, "impact-overall"))
+		doc := e.Page(c, base+"?criterion="+demo.CritGraphics+"&to="+strconv.Itoa(to), http.StatusOK)
+		m := regexp.MustCompile(`→ #(\d+)`).FindStringSubmatch(webtest.TestText(doc, "impact-overall"))
 		if m == nil {
-			t.Fatalf("to=%d: impact %q", to, testText(doc, "impact-overall"))
+			t.Fatalf("to=%d: impact %q", to, webtest.TestText(doc, "impact-overall"))
 		}
 		n, _ := strconv.Atoi(m[1])
 		return n
@@ -150,31 +151,31 @@ func TestProposalImpact(t *testing.T) {
 	if lo, hi := overall(0), overall(10); hi > lo {
 		t.Errorf("rank with graphics 10 is #%d, with 0 #%d: a higher score ranked lower", hi, lo)
 	}
-	before := e.lastSeq()
-	doc := e.page(c, base+"?criterion="+demo.CritGraphics+"&to=10", http.StatusOK)
-	if !strings.HasPrefix(testText(doc, "impact-what"), "As if Graphics & remote desktop were 10") {
-		t.Errorf("what-if %q", testText(doc, "impact-what"))
+	before := e.LastSeq()
+	doc := e.Page(c, base+"?criterion="+demo.CritGraphics+"&to=10", http.StatusOK)
+	if !strings.HasPrefix(webtest.TestText(doc, "impact-what"), "As if Graphics & remote desktop were 10") {
+		t.Errorf("what-if %q", webtest.TestText(doc, "impact-what"))
 	}
 	if doc.Find("html header, nav").Length() != 0 {
 		t.Error("the impact fragment carries the page layout")
 	}
-	zh := e.client("editor")
-	zh.header.Set("Accept-Language", "zh")
-	doc = e.page(zh, base+"?criterion="+demo.CritGraphics+"&to=10", http.StatusOK)
-	if got := testText(doc, "impact-overall"); !strings.HasPrefix(got, "总榜 ") {
+	zh := e.Client("editor")
+	zh.Header.Set("Accept-Language", "zh")
+	doc = e.Page(zh, base+"?criterion="+demo.CritGraphics+"&to=10", http.StatusOK)
+	if got := webtest.TestText(doc, "impact-overall"); !strings.HasPrefix(got, "总榜 ") {
 		t.Errorf("zh impact %q", got)
 	}
-	if got := testText(doc, "impact-category"); !strings.HasPrefix(got, "轻量化平台 ") {
+	if got := webtest.TestText(doc, "impact-category"); !strings.HasPrefix(got, "轻量化平台 ") {
 		t.Errorf("zh category impact %q, want the category's Chinese name", got)
 	}
-	if got := testText(doc, "impact-scenario-training"); !strings.HasPrefix(got, "训练场景 ") {
+	if got := webtest.TestText(doc, "impact-scenario-training"); !strings.HasPrefix(got, "训练场景 ") {
 		t.Errorf("zh scenario impact %q", got)
 	}
 	for _, q := range []string{"criterion=" + demo.CritGraphics + "&to=11", "criterion=" + demo.CritGraphics + "&to=x", "criterion=nope&to=3"} {
-		e.page(c, base+"?"+q, http.StatusUnprocessableEntity)
+		e.Page(c, base+"?"+q, http.StatusUnprocessableEntity)
 	}
-	e.page(c, "/desk/proposals/no-such-proposal/impact", http.StatusNotFound)
-	if e.lastSeq() != before {
+	e.Page(c, "/desk/proposals/no-such-proposal/impact", http.StatusNotFound)
+	if e.LastSeq() != before {
 		t.Error("the impact preview appended events")
 	}
 }
@@ -182,10 +183,10 @@ func TestProposalImpact(t *testing.T) {
 // TestProposalPageNotFound: an unknown or malformed id is a 404 page.
 func TestProposalPageNotFound(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	c := e.client("reviewer1")
+	e := webtest.NewDemo(t)
+	c := e.Client("reviewer1")
 	for _, id := range []string{"no-such-proposal", "Bad%20Id", strings.Repeat("a", 90)} {
-		e.page(c, "/desk/proposals/"+id, http.StatusNotFound)
+		e.Page(c, "/desk/proposals/"+id, http.StatusNotFound)
 	}
 }
 
@@ -198,18 +199,18 @@ func docStatus(doc *goquery.Document) string {
 // in both languages, and finds no catalog key left untranslated.
 func TestDeskMessagesInBothLanguages(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
+	e := webtest.NewDemo(t)
 	key := regexp.MustCompile(`\b(desk|status|role|count|form|nav|error)\.[a-z_]+(\.[a-z_]+)*\b`)
 	pages := map[string][]string{
-		"editor":    {"/desk", "/desk/proposals/new", "/desk/proposals/" + demoDraft, "/desk/proposals/" + demoInReview},
-		"reviewer2": {"/desk", "/desk/proposals/" + demoInReview, "/desk/proposals/" + demoValidated},
-		"publisher": {"/desk", "/desk/proposals/" + demoValidated},
+		"editor":    {"/desk", "/desk/proposals/new", "/desk/proposals/" + webtest.DemoDraft, "/desk/proposals/" + webtest.DemoInReview},
+		"reviewer2": {"/desk", "/desk/proposals/" + webtest.DemoInReview, "/desk/proposals/" + webtest.DemoValidated},
+		"publisher": {"/desk", "/desk/proposals/" + webtest.DemoValidated},
 	}
 	for user, paths := range pages {
 		for _, lang := range []string{"en", "zh"} {
-			c := e.client(user)
+			c := e.Client(user)
 			for _, p := range paths {
-				doc := e.page(c, p+"?lang="+lang, http.StatusOK)
+				doc := e.Page(c, p+"?lang="+lang, http.StatusOK)
 				text := doc.Find("body").Text()
 				for _, attr := range []string{"placeholder", "title", "aria-label", "data-confirm"} {
 					doc.Find("[" + attr + "]").Each(func(_ int, s *goquery.Selection) { text += " " + s.AttrOr(attr, "") })
@@ -230,30 +231,30 @@ func TestDeskMessagesInBothLanguages(t *testing.T) {
 // opens the proposal, whose impact counts from no rank.
 func TestProposalNewEntry(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	c := e.client("editor")
-	form := url.Values{"ranking": {demoRanking}, "new_entry": {"1"}, "entry": {"New Cloud!"}, "name_zh": {"新云"},
+	e := webtest.NewDemo(t)
+	c := e.Client("editor")
+	form := url.Values{"ranking": {webtest.DemoRanking}, "new_entry": {"1"}, "entry": {"New Cloud!"}, "name_zh": {"新云"},
 		"name_en": {"New Cloud"}, "category": {"ai-cloud"}, "website": {"https://new-cloud.example"}, "title": {"Add New Cloud"}}
-	doc := e.refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
-	if testText(doc, "field-error-entry") == "" || doc.Find(`[data-testid="open-new-form"] input[name="name_zh"]`).AttrOr("value", "") != "新云" {
-		t.Errorf("the new-entry form was not shown again with its error and values: %q", testText(doc, "form-error"))
+	doc := e.Refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
+	if webtest.TestText(doc, "field-error-entry") == "" || doc.Find(`[data-testid="open-new-form"] input[name="name_zh"]`).AttrOr("value", "") != "新云" {
+		t.Errorf("the new-entry form was not shown again with its error and values: %q", webtest.TestText(doc, "form-error"))
 	}
 	if doc.Find(`[data-testid="open-new-form"] option[value="ai-cloud"][selected]`).Length() != 1 {
 		t.Error("the chosen category was not kept")
 	}
 	form.Set("entry", "new-cloud")
 	form.Set("website", "javascript:alert(1)")
-	e.refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
+	e.Refused(c, "/desk/proposals", form, http.StatusUnprocessableEntity)
 	form.Set("website", "https://new-cloud.example")
-	status, loc, _ := e.post(c, "/desk/proposals", form)
+	status, loc, _ := e.Post(c, "/desk/proposals", form)
 	if status != http.StatusSeeOther || !strings.HasPrefix(loc, "/desk/proposals/") {
 		t.Fatalf("open: status %d Location %q", status, loc)
 	}
-	doc = e.page(c, loc, http.StatusOK)
-	if !strings.Contains(testText(doc, "proposal-meta"), "new entry") || !strings.HasPrefix(testText(doc, "proposal-meta"), "New Cloud") {
-		t.Errorf("meta %q", testText(doc, "proposal-meta"))
+	doc = e.Page(c, loc, http.StatusOK)
+	if !strings.Contains(webtest.TestText(doc, "proposal-meta"), "new entry") || !strings.HasPrefix(webtest.TestText(doc, "proposal-meta"), "New Cloud") {
+		t.Errorf("meta %q", webtest.TestText(doc, "proposal-meta"))
 	}
-	if got := testText(doc, "impact-overall"); !strings.HasPrefix(got, "unranked → #") {
+	if got := webtest.TestText(doc, "impact-overall"); !strings.HasPrefix(got, "unranked → #") {
 		t.Errorf("impact of a new entry %q", got)
 	}
 }
@@ -262,22 +263,22 @@ func TestProposalNewEntry(t *testing.T) {
 // proposal in review; both are closed with their reason and offer no form.
 func TestProposalClosing(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	ed := e.client("editor")
-	e.refused(e.client("publisher"), "/desk/proposals/"+demoInReview+"/reject", url.Values{}, http.StatusUnprocessableEntity)
-	e.mustPost(ed, demoDraft, "withdraw", url.Values{"reason": {"Duplicate of another proposal"}})
-	e.mustPost(e.client("publisher"), demoInReview, "reject", url.Values{"reason": {"Out of scope for this ranking"}})
-	for id, want := range map[string]string{demoDraft: "withdrawn", demoInReview: "rejected"} {
-		doc := e.page(ed, "/desk/proposals/"+id, http.StatusOK)
-		if docStatus(doc) != want || testText(doc, "closed-reason") == "" {
-			t.Errorf("%s: status %q, reason %q", id, docStatus(doc), testText(doc, "closed-reason"))
+	e := webtest.NewDemo(t)
+	ed := e.Client("editor")
+	e.Refused(e.Client("publisher"), "/desk/proposals/"+webtest.DemoInReview+"/reject", url.Values{}, http.StatusUnprocessableEntity)
+	e.MustPost(ed, webtest.DemoDraft, "withdraw", url.Values{"reason": {"Duplicate of another proposal"}})
+	e.MustPost(e.Client("publisher"), webtest.DemoInReview, "reject", url.Values{"reason": {"Out of scope for this ranking"}})
+	for id, want := range map[string]string{webtest.DemoDraft: "withdrawn", webtest.DemoInReview: "rejected"} {
+		doc := e.Page(ed, "/desk/proposals/"+id, http.StatusOK)
+		if docStatus(doc) != want || webtest.TestText(doc, "closed-reason") == "" {
+			t.Errorf("%s: status %q, reason %q", id, docStatus(doc), webtest.TestText(doc, "closed-reason"))
 		}
 		for _, tid := range []string{"editor", "review", "lifecycle", "impact"} {
-			if testCount(doc, tid) != 0 {
+			if webtest.TestCount(doc, tid) != 0 {
 				t.Errorf("%s (%s) still shows %s", id, want, tid)
 			}
 		}
 	}
-	e.refused(ed, "/desk/proposals/"+demoDraft+"/evidence", url.Values{"claim": {"c"}, "source_name": {"s"},
+	e.Refused(ed, "/desk/proposals/"+webtest.DemoDraft+"/evidence", url.Values{"claim": {"c"}, "source_name": {"s"},
 		"excerpt": {"x"}, "observed_on": {"2026-01-01"}}, http.StatusConflict)
 }

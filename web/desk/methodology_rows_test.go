@@ -1,6 +1,7 @@
-package web
+package desk_test
 
 import (
+	"github.com/crossrank/crossrank/web/webtest"
 	"net/http"
 	"net/url"
 	"testing"
@@ -12,16 +13,16 @@ import (
 // and stores nothing.
 func TestMethodologyRowsWithoutScript(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	editor := e.client("editor")
-	doc := e.page(editor, "/desk/rankings/new", http.StatusOK)
+	e := webtest.NewDemo(t)
+	editor := e.Client("editor")
+	doc := e.Page(editor, "/desk/rankings/new", http.StatusOK)
 	if n := doc.Find(`[data-testid^="criteria-"]`).Length(); n != 1 {
 		t.Fatalf("a new form shows %d criteria rows, want 1", n)
 	}
-	before := e.lastSeq()
+	before := e.LastSeq()
 	form := url.Values{"new_ranking": {"1"}, "slug": {"vector-db"}, "title.en": {"Vector databases"},
 		"criteria[0].slug": {"speed"}, "criteria[0].weight": {"60"}, "add": {"criteria"}}
-	status, _, doc := e.post(editor, "/desk/rankings", form)
+	status, _, doc := e.Post(editor, "/desk/rankings", form)
 	if status != http.StatusOK {
 		t.Fatalf("add a row: status %d", status)
 	}
@@ -37,7 +38,7 @@ func TestMethodologyRowsWithoutScript(t *testing.T) {
 
 	// The next press sends the blank row too: three rows.
 	form.Set("criteria[1].slug", "")
-	_, _, doc = e.post(editor, "/desk/rankings", form)
+	_, _, doc = e.Post(editor, "/desk/rankings", form)
 	if n := doc.Find(`[data-testid^="criteria-"]`).Length(); n != 3 {
 		t.Errorf("after adding a second row: %d criteria rows, want 3", n)
 	}
@@ -45,7 +46,7 @@ func TestMethodologyRowsWithoutScript(t *testing.T) {
 	// Removing the first row moves the second up.
 	form = url.Values{"new_ranking": {"1"}, "slug": {"vector-db"}, "criteria[0].slug": {"speed"},
 		"criteria[1].slug": {"price"}, "criteria[1].weight": {"40"}, "remove": {"criteria[0]"}}
-	_, _, doc = e.post(editor, "/desk/rankings", form)
+	_, _, doc = e.Post(editor, "/desk/rankings", form)
 	if got := doc.Find(`[name="criteria[0].slug"]`).AttrOr("value", ""); got != "price" {
 		t.Errorf("after removing row 0, criteria[0].slug = %q, want price", got)
 	}
@@ -55,7 +56,7 @@ func TestMethodologyRowsWithoutScript(t *testing.T) {
 	if n := doc.Find(`[data-testid^="criteria-"]`).Length(); n != 2 {
 		t.Errorf("after removing a row: %d criteria rows, want 2 (one and a blank)", n)
 	}
-	if n := e.lastSeq(); n != before {
+	if n := e.LastSeq(); n != before {
 		t.Errorf("adding and removing rows stored events: stream %d → %d", before, n)
 	}
 }

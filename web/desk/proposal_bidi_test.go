@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"net/http"
@@ -10,6 +10,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/i18n"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestInvisibleCharacters: a name with a bidirectional override is refused
@@ -18,24 +20,24 @@ import (
 // override cannot reorder the words around it.
 func TestInvisibleCharacters(t *testing.T) {
 	t.Parallel()
-	e := newDemoEnv(t)
-	c := e.client("editor")
+	e := webtest.NewDemo(t)
+	c := e.Client("editor")
 
-	doc := e.refused(c, "/desk/proposals", url.Values{"ranking": {demoRanking}, "entry": {"qingjiao"},
+	doc := e.Refused(c, "/desk/proposals", url.Values{"ranking": {webtest.DemoRanking}, "entry": {"qingjiao"},
 		"title": {"Update \u202eduolc"}}, http.StatusUnprocessableEntity)
 	want := "Title contains an invisible formatting character (a bidirectional control or a zero-width character)."
-	if got := testText(doc, "form-error") + testText(doc, "field-error-title"); !strings.Contains(got, want) {
+	if got := webtest.TestText(doc, "form-error") + webtest.TestText(doc, "field-error-title"); !strings.Contains(got, want) {
 		t.Errorf("title error %q, want %q", got, want)
 	}
-	if got, want := httpx.Message(langZh, domain.Invalid("name.en", "field.invisible_char", nil)),
+	if got, want := httpx.Message(i18n.Zh, domain.Invalid("name.en", "field.invisible_char", nil)),
 		"名称（英文）含有不可见的格式字符（双向控制符或零宽字符）。"; got != want {
 		t.Errorf("Chinese: %q, want %q", got, want)
 	}
 
 	claim := "price \u202ecut"
-	e.mustPost(c, demoDraft, "evidence", url.Values{"claim": {claim}, "source_name": {"Vendor \u202enote"},
+	e.MustPost(c, webtest.DemoDraft, "evidence", url.Values{"claim": {claim}, "source_name": {"Vendor \u202enote"},
 		"section": {"\u2067§2"}, "excerpt": {"x"}, "observed_on": {time.Now().Format(time.DateOnly)}})
-	doc = e.page(c, "/desk/proposals/"+demoDraft, http.StatusOK)
+	doc = e.Page(c, "/desk/proposals/"+webtest.DemoDraft, http.StatusOK)
 	found := false
 	doc.Find(`[data-testid="evidence-claim"]`).Each(func(_ int, s *goquery.Selection) {
 		if s.Text() != claim {
