@@ -1,0 +1,145 @@
+// Package browsertest drives a real headless Chromium in tests: one
+// process per window size shared by a package's tests, a fresh browser
+// context per test, and axe-core's accessibility rules. It imports no
+// server package, so package web's own tests and the packages beside it
+// share it; a package using it calls CloseBrowsers from its TestMain.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// ChromiumPath is Debian's Chromium (apt-get install chromium).
+const ChromiumPath = "/usr/bin/chromium"
+
+// NewBrowser returns a tab of a headless Chromium at width×height, in a
+// browser context of its own (the cookies, storage and cache of a fresh
+// profile), closed at the end of the test. The Chromium process is shared
+// by every test asking for that window size (see sharedBrowser): starting
+// one costs seconds, a browser context milliseconds. Without Chromium the
+// test is skipped, unless CROSSRANK_REQUIRE_BROWSER=1 (CI's browser job),
+// when it fails.
+func NewBrowser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	if _, err := os.Stat(ChromiumPath); err != nil {
+		if os.Getenv("CROSSRANK_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("CROSSRANK_REQUIRE_BROWSER=1 but %s is missing: apt-get install -y chromium", ChromiumPath)
+		}
+		t.Skipf("browser test skipped: %s not found (apt-get install -y chromium; set CROSSRANK_REQUIRE_BROWSER=1 to make this a failure)", ChromiumPath)
+	}
+	browserCtx, err := sharedBrowser(width, height)
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	ctx, cancelTab := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancelTab)
+	// The first action opens the tab, which lives as long as ctx: no
+	// timeout on it (see chromedp.Run); steps take theirs from browse.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("open a chromium tab: %v", err)
+	}
+	return ctx
+}
+
+// browsers are the running Chromium processes, one per window size,
+// started on first use and stopped by CloseBrowsers when the package's
+// tests end (TestMain).
+var browsers = struct {
+	sync.Mutex
+	byWindow map[[2]int]*chromium
+}{byWindow: map[[2]int]*chromium{}}
+
+type chromium struct {
+	ctx     context.Context // the browser's first tab: new contexts open theirs beside it
+	cancel  func()
+	profile string
+}
+
+// sharedBrowser returns the context of the Chromium for a window size,
+// starting it if none runs.
+func sharedBrowser(width, height int) (context.Context, error) {
+	browsers.Lock()
+	defer browsers.Unlock()
+	if b, ok := browsers.byWindow[[2]int{width, height}]; ok {
+		return b.ctx, nil
+	}
+	profile, err := os.MkdirTemp("", "crossrank-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(ChromiumPath),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox, // root in containers and CI
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(width, height),
+		chromedp.Flag("lang", "en-US"),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	b := &chromium{ctx: ctx, profile: profile, cancel: func() { cancelBrowser(); cancelAlloc(); os.RemoveAll(profile) }}
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		b.cancel()
+		return nil, err
+	}
+	browsers.byWindow[[2]int{width, height}] = b
+	return ctx, nil
+}
+
+// CloseBrowsers stops every shared Chromium.
+func CloseBrowsers() {
+	browsers.Lock()
+	defer browsers.Unlock()
+	for k, b := range browsers.byWindow {
+		b.cancel()
+		delete(browsers.byWindow, k)
+	}
+}
+
+// Browse runs steps in the tab, failing the test after 30 seconds.
+func Browse(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// Value runs one action in the tab and returns its value.
+func Value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	return v
+}
+
+// Screenshot saves a full-page PNG under testdata/screenshots (git-ignored).
+func Screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png := Value(t, ctx, chromedp.FullScreenshot(100))
+	dir := filepath.Join("testdata", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
