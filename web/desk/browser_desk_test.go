@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/webtest"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // userBrowser drives one signed-in user's Chromium against the desk.
@@ -27,39 +29,39 @@ type userBrowser struct {
 // signIn starts a fresh Chromium (its own profile) and signs user in
 // through the sign-in form, landing on the dashboard.
 func (e *demoEnv) signIn(base, user string) *userBrowser {
-	e.t.Helper()
-	b := &userBrowser{t: e.t, ctx: newBrowser(e.t, 1280, 1024), base: base, user: user}
+	e.T.Helper()
+	b := &userBrowser{t: e.T, ctx: browsertest.NewBrowser(e.T, 1280, 1024), base: base, user: user}
 	b.do(
 		chromedp.Navigate(base+"/login?next=%2Fdesk&lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`#username`)),
 	)
-	checkAccessibility(e.t, b.ctx, "the sign-in page")
+	browsertest.CheckAccessibility(e.T, b.ctx, "the sign-in page")
 	b.do(
 		chromedp.SendKeys(chromedp.CSS(`#username`), user),
-		chromedp.SendKeys(chromedp.CSS(`#password`), testPassword),
+		chromedp.SendKeys(chromedp.CSS(`#password`), webtest.Password),
 		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="dashboard"]`)),
 	)
-	checkAccessibility(e.t, b.ctx, "the dashboard as "+user)
+	browsertest.CheckAccessibility(e.T, b.ctx, "the dashboard as "+user)
 	return b
 }
 
 func (b *userBrowser) do(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	browse(b.t, b.ctx, steps...)
+	browsertest.Browse(b.t, b.ctx, steps...)
 }
 
 // text is the text of the element with a data-testid.
 func (b *userBrowser) text(testid string) string {
 	b.t.Helper()
-	return strings.TrimSpace(browserValue(b.t, b.ctx, chromedp.Text(chromedp.CSS(`[data-testid="`+testid+`"]`))))
+	return strings.TrimSpace(browsertest.Value(b.t, b.ctx, chromedp.Text(chromedp.CSS(`[data-testid="`+testid+`"]`))))
 }
 
 // open shows a desk page and waits until an element matching ready is in it.
 func (b *userBrowser) open(path, ready string) {
 	b.t.Helper()
 	b.do(chromedp.Navigate(b.base+path), chromedp.WaitReady(chromedp.CSS(ready)))
-	checkAccessibility(b.t, b.ctx, path+" as "+b.user)
+	browsertest.CheckAccessibility(b.t, b.ctx, path+" as "+b.user)
 }
 
 // TestBrowserDesk runs one proposal through the desk in Chromium, as the
@@ -71,13 +73,13 @@ func (b *userBrowser) open(path, ready string) {
 // step. Each step leaves a screenshot in testdata/screenshots/desk-NN-*.png.
 func TestBrowserDesk(t *testing.T) {
 	e := newDemoEnv(t)
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()
-	defer e.srv.CloseStreams() // the proposal page follows its pending captures and every desk page its inbox count: Close would wait for those streams
+	defer e.Srv.CloseStreams() // the proposal page follows its pending captures and every desk page its inbox count: Close would wait for those streams
 	n := 0
 	shot := func(b *userBrowser, step string) {
 		n++
-		screenshot(t, b.ctx, fmt.Sprintf("desk-%02d-%s", n, step))
+		browsertest.Screenshot(t, b.ctx, fmt.Sprintf("desk-%02d-%s", n, step))
 	}
 	crit := demo.CritGraphics
 	diffRow := `[data-testid="diff-score-` + crit + `"]`
@@ -96,7 +98,7 @@ func TestBrowserDesk(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`[data-testid="open-existing"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="evidence-form"]`)),
 	)
-	loc := browserValue(t, editor.ctx, chromedp.Location())
+	loc := browsertest.Value(t, editor.ctx, chromedp.Location())
 	id := loc[strings.LastIndex(loc, "/")+1:]
 	if !events.ValidID(id) || !strings.HasSuffix(loc, "/desk/proposals/"+id) {
 		t.Fatalf("after opening, the browser is at %q", loc)
@@ -198,13 +200,13 @@ func TestBrowserDesk(t *testing.T) {
 	// page; were it missing, the test would publish through the JSON API).
 	pub := e.signIn(ts.URL, "publisher")
 	if e.hasPublishPage(ts.URL) {
-		pub.open("/desk/publish?ranking="+demoRanking+"&p="+id, `[data-testid="publish-form-`+demoRanking+`"]`)
+		pub.open("/desk/publish?ranking="+webtest.DemoRanking+"&p="+id, `[data-testid="publish-form-`+webtest.DemoRanking+`"]`)
 		shot(pub, "publish-preview")
 		pub.do(chromedp.Click(chromedp.CSS(`[data-testid="publish-submit"]`)))
 		// Let the form's navigation finish (it lands on the new edition)
 		// before opening another page: navigating away while the POST is
 		// still answering aborts one of the two (net::ERR_ABORTED).
-		landed := `location.pathname.startsWith("/r/` + demoRanking + `/editions/") && document.readyState === "complete"`
+		landed := `location.pathname.startsWith("/r/` + webtest.DemoRanking + `/editions/") && document.readyState === "complete"`
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			// Evaluating during the navigation fails; ask again.
 			if ok, err := chromedp.Run(pub.ctx, chromedp.Evaluate[bool](landed)); err == nil && ok {
@@ -224,7 +226,7 @@ func TestBrowserDesk(t *testing.T) {
 	// The audit trail has every step.
 	pub.open("/desk/audit?proposal="+id, `[data-testid="audit-table"]`)
 	shot(pub, "audit")
-	types := browserValue(t, pub.ctx, chromedp.Evaluate[[]string](
+	types := browsertest.Value(t, pub.ctx, chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll('[data-testid="audit-row"]')).map(r => r.dataset.type)`))
 	want := map[string]int{
 		events.TypeProposalOpened: 1, events.TypeEvidenceAdded: 1, events.TypeScoreChangeProposed: 2,
@@ -233,7 +235,7 @@ func TestBrowserDesk(t *testing.T) {
 	}
 	// The vote that completed the quorum carries the cross-validation: no
 	// event of its own, the vote's row says so.
-	summaries := browserValue(t, pub.ctx, chromedp.Evaluate[[]string](
+	summaries := browsertest.Value(t, pub.ctx, chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll('[data-testid="audit-row-summary"]')).map(r => r.textContent)`))
 	if !slices.ContainsFunc(summaries, func(s string) bool {
 		return strings.Contains(s, "cross-validated revision") || strings.Contains(s, "完成交叉验证")
@@ -246,7 +248,7 @@ func TestBrowserDesk(t *testing.T) {
 		}
 	}
 	pub.open("/desk/audit", `[data-testid="audit-table"]`)
-	all := browserValue(t, pub.ctx, chromedp.Evaluate[[]string](
+	all := browsertest.Value(t, pub.ctx, chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll('[data-testid="audit-row"]')).map(r => r.dataset.type)`))
 	if !slices.Contains(all, events.TypeEditionPublished) {
 		t.Errorf("the audit trail does not show the edition: %v", all)
@@ -256,7 +258,7 @@ func TestBrowserDesk(t *testing.T) {
 	// as it opens.
 	editor.open("/desk/proposals/new", `[data-testid="open-existing-form"]`)
 	editor.open("/desk/account", `[data-testid="password-form"]`)
-	editor.open("/desk/entries/"+demoRanking+"/ppio", `main`)
+	editor.open("/desk/entries/"+webtest.DemoRanking+"/ppio", `main`)
 	pub.open("/desk/publish", `main`)
 	admin := e.signIn(ts.URL, "admin")
 	admin.open("/desk/users", `main`)
@@ -274,41 +276,41 @@ func countOf(list []string, s string) int {
 
 // hasPublishPage reports whether the server has the publish page.
 func (e *demoEnv) hasPublishPage(base string) bool {
-	c := e.client("publisher")
-	res, body := c.do(http.MethodGet, "/desk/publish?ranking="+demoRanking, nil, nil)
-	return res.StatusCode == http.StatusOK && strings.Contains(body, `data-testid="publish-ranking-`+demoRanking+`"`)
+	c := e.Client("publisher")
+	res, body := c.Do(http.MethodGet, "/desk/publish?ranking="+webtest.DemoRanking, nil, nil)
+	return res.StatusCode == http.StatusOK && strings.Contains(body, `data-testid="publish-ranking-`+webtest.DemoRanking+`"`)
 }
 
 // publishByAPI publishes the proposal as the browser's user through the
 // JSON API with the hash of the domain's preview: the fallback when the
 // publish page is missing.
 func (e *demoEnv) publishByAPI(b *userBrowser, id string) {
-	e.t.Helper()
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, demoRanking, []string{id})
+	e.T.Helper()
+	pv, _, err := e.Cmd.PreviewEdition(e.Ctx, webtest.DemoRanking, []string{id})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	c := e.client(b.user)
-	res, body := c.postJSON("/api/v1/rankings/"+demoRanking+"/editions",
+	c := e.Client(b.user)
+	res, body := c.PostJSON("/api/v1/rankings/"+webtest.DemoRanking+"/editions",
 		map[string]any{"proposals": []string{id}, "preview_hash": pv.Hash}, nil)
 	if res.StatusCode != http.StatusCreated {
-		e.t.Fatalf("publish through the API: status %d, %s", res.StatusCode, body)
+		e.T.Fatalf("publish through the API: status %d, %s", res.StatusCode, body)
 	}
 }
 
 // waitStatus waits until the proposal reaches status in the event store and
 // the read models caught up.
 func (e *demoEnv) waitStatus(id string, want domain.Status) {
-	e.t.Helper()
+	e.T.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		p, err := e.cmd.Proposal(e.ctx, id)
+		p, err := e.Cmd.Proposal(e.Ctx, id)
 		if err == nil && p.Status == want {
-			e.caughtUp()
+			e.CaughtUp()
 			return
 		}
 		if time.Now().After(deadline) {
-			e.t.Fatalf("proposal %s never reached %s (err %v)", id, want, err)
+			e.T.Fatalf("proposal %s never reached %s (err %v)", id, want, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

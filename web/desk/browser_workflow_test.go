@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"context"
@@ -14,24 +14,26 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/cmd/crossrank/scheduler"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/webtest"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // startScheduler runs the scheduled editions' worker over e's store and
 // read models until the test ends, as `crossrank serve` does.
 func (e *demoEnv) startScheduler() {
-	e.t.Helper()
-	nc, err := e.js.Server.Connect("scheduler")
+	e.T.Helper()
+	nc, err := e.JS.Server.Connect("scheduler")
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	s, err := scheduler.New(nc, scheduler.Config{Commands: e.cmd, Reads: e.read})
+	s, err := scheduler.New(nc, scheduler.Config{Commands: e.Cmd, Reads: e.Read})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = s.Run(ctx) })
-	e.t.Cleanup(func() { stop(); wg.Wait(); nc.Close() })
+	e.T.Cleanup(func() { stop(); wg.Wait(); nc.Close() })
 }
 
 // waitText polls the text of the element with testid in b's page, without
@@ -61,10 +63,10 @@ func (b *userBrowser) waitText(testid string, within time.Duration, ok func(stri
 func TestBrowserWorkflow(t *testing.T) {
 	e := newDemoEnv(t)
 	e.startScheduler()
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)
-	t.Cleanup(e.srv.CloseStreams) // runs first: the open pages' streams would keep Close waiting
-	id := e.reviewable(e.client("editor"), "ppio", demo.CritGraphics, 9)
+	t.Cleanup(e.Srv.CloseStreams) // runs first: the open pages' streams would keep Close waiting
+	id := e.Reviewable(e.Client("editor"), "ppio", demo.CritGraphics, 9)
 
 	// reviewer1's dashboard is open; it is never reloaded while the count
 	// rises.
@@ -84,14 +86,14 @@ func TestBrowserWorkflow(t *testing.T) {
 	}
 	want := strconv.Itoa(before + 1)
 	r1.waitText("inbox-unread", 10*time.Second, func(s string) bool { return s == want })
-	if !browserValue(t, r1.ctx, chromedp.Evaluate[bool](`window.crossrankNotReloaded === true`)) {
+	if !browsertest.Value(t, r1.ctx, chromedp.Evaluate[bool](`window.crossrankNotReloaded === true`)) {
 		t.Error("the dashboard was reloaded to update the count")
 	}
 	r1.do(chromedp.Click(chromedp.CSS(`[data-testid="inbox-link"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="inbox"]`)))
-	if got := browserValue(t, r1.ctx, chromedp.Text(chromedp.CSS(`[data-testid="inbox-item"][data-kind="review_requested"]`))); !strings.Contains(got, "editor asked you to review proposal "+id) {
+	if got := browsertest.Value(t, r1.ctx, chromedp.Text(chromedp.CSS(`[data-testid="inbox-item"][data-kind="review_requested"]`))); !strings.Contains(got, "editor asked you to review proposal "+id) {
 		t.Errorf("inbox item %q", got)
 	}
-	checkAccessibility(t, r1.ctx, "the inbox")
+	browsertest.CheckAccessibility(t, r1.ctx, "the inbox")
 
 	// reviewer1 comments on the evidence; the editor replies and resolves.
 	r1.open("/desk/proposals/"+id, `[data-testid="comment-form"]`)
@@ -118,16 +120,16 @@ func TestBrowserWorkflow(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="vote-reviewer1"]`)),
 	)
-	e.mustPost(e.client("reviewer2"), id, "votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}})
+	e.MustPost(e.Client("reviewer2"), id, "votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}})
 	// A reviewer's conflict form on the entry page passes the accessibility check too.
-	r1.open("/desk/entries/"+demoRanking+"/ppio", `[data-testid="conflict-form"]`)
+	r1.open("/desk/entries/"+webtest.DemoRanking+"/ppio", `[data-testid="conflict-form"]`)
 
 	// The public page is open while the publisher schedules the edition.
 	edition := e.editionNumber()
-	r1.open("/r/"+demoRanking, `[data-testid="public"]`)
+	r1.open("/r/"+webtest.DemoRanking, `[data-testid="public"]`)
 	pub := e.signIn(ts.URL, "publisher")
-	pub.open("/desk/publish?ranking="+demoRanking+"&p="+id, `[data-testid="schedule-form-`+demoRanking+`"]`)
-	if got := browserValue(t, pub.ctx, chromedp.Value(chromedp.CSS(`[data-testid="schedule-zone"]`))); got != "Asia/Shanghai" {
+	pub.open("/desk/publish?ranking="+webtest.DemoRanking+"&p="+id, `[data-testid="schedule-form-`+webtest.DemoRanking+`"]`)
+	if got := browsertest.Value(t, pub.ctx, chromedp.Value(chromedp.CSS(`[data-testid="schedule-zone"]`))); got != "Asia/Shanghai" {
 		t.Errorf("default zone %q", got)
 	}
 	sh, _ := time.LoadLocation("Asia/Shanghai")
@@ -140,22 +142,22 @@ func TestBrowserWorkflow(t *testing.T) {
 	if got := pub.text("queue-upcoming-items"); !strings.Contains(got, "(UTC+08:00)") || !strings.Contains(got, id) {
 		t.Errorf("upcoming editions %q", got)
 	}
-	checkAccessibility(t, pub.ctx, "the dashboard with an upcoming edition")
+	browsertest.CheckAccessibility(t, pub.ctx, "the dashboard with an upcoming edition")
 	r1.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid="live-notice"]`)))
 	if got := e.editionNumber(); got != edition+1 {
 		t.Errorf("edition %d after the schedule fired, want %d", got, edition+1)
 	}
-	if res, _ := e.client("").do(http.MethodGet, "/r/"+demoRanking+"/editions/"+strconv.Itoa(edition+1), nil, nil); res.StatusCode != http.StatusOK {
+	if res, _ := e.Client("").Do(http.MethodGet, "/r/"+webtest.DemoRanking+"/editions/"+strconv.Itoa(edition+1), nil, nil); res.StatusCode != http.StatusOK {
 		t.Errorf("the scheduled edition's page: %d", res.StatusCode)
 	}
 }
 
 // editionNumber is the demo ranking's latest edition.
 func (e *demoEnv) editionNumber() int {
-	e.t.Helper()
-	ed, err := e.cmd.Edition(e.ctx, demoRanking)
+	e.T.Helper()
+	ed, err := e.Cmd.Edition(e.Ctx, webtest.DemoRanking)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return ed.Number
 }

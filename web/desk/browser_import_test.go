@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/webtest"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // The ranking TestBrowserImportReviewPublish brings in: big enough that
@@ -35,9 +37,9 @@ const (
 // with a pager; and verify passes on the store and read models.
 func TestBrowserImportReviewPublish(t *testing.T) {
 	e := newDemoEnv(t)
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)
-	t.Cleanup(e.srv.CloseStreams) // runs first: open desk pages follow the inbox count
+	t.Cleanup(e.Srv.CloseStreams) // runs first: open desk pages follow the inbox count
 	file := rankfile.Generate(scaleSlug, rankfile.Size{Entries: scaleEntries, Criteria: scaleCriteria, Evidence: 2, Seed: 26})
 	data, err := json.Marshal(file)
 	if err != nil {
@@ -50,7 +52,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 	// One Chromium; the users take turns signing in and out.
 	start := time.Now()
 	lap := func(what string) { t.Logf("%6.2fs %s", time.Since(start).Seconds(), what) }
-	b := &userBrowser{t: t, ctx: newBrowser(t, 1280, 1024), base: ts.URL}
+	b := &userBrowser{t: t, ctx: browsertest.NewBrowser(t, 1280, 1024), base: ts.URL}
 	proposals := scaleEntries + 1 // an entry proposal each, and the ranking's definition
 
 	// The editor's upload: the dry run's counts, then the confirmation.
@@ -63,8 +65,8 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="import-job"][data-state="checked"] [data-testid="import-confirm"]`)),
 	)
 	lap("checked")
-	checkAccessibility(t, b.ctx, "the import's dry run")
-	before := e.lastSeq()
+	browsertest.CheckAccessibility(t, b.ctx, "the import's dry run")
+	before := e.LastSeq()
 	for key, want := range map[string]int{"entries": scaleEntries, "new_entries": scaleEntries,
 		"changed_scores": scaleEntries * scaleCriteria, "open": proposals, "problems": 0} {
 		if got := b.number(`[data-testid="import-count-` + key + `"] [data-testid="import-count"]`); got != want {
@@ -76,7 +78,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 	// fsync: on a loaded machine that outlasts a step's 30 seconds.
 	b.waitFor(`[data-testid="import-job"][data-state="done"] [data-testid="import-opened"]`, 3*time.Minute)
 	lap("opened")
-	if e.lastSeq() == before {
+	if e.LastSeq() == before {
 		t.Fatal("confirming stored nothing")
 	}
 
@@ -91,7 +93,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 			t.Fatalf("%s's queue holds %s proposals, want %d", reviewer, got, proposals)
 		}
 		if reviewer == "reviewer1" {
-			checkAccessibility(t, b.ctx, "the review queue, 100 a page")
+			browsertest.CheckAccessibility(t, b.ctx, "the review queue, 100 a page")
 		}
 		approved := 0
 		for page := 1; ; page++ {
@@ -104,7 +106,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 			if reviewer == "reviewer2" {
 				continue // page 1 holds what is still in review
 			}
-			if !browserValue(t, b.ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="review-next"]')`)) {
+			if !browsertest.Value(t, b.ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="review-next"]')`)) {
 				break
 			}
 			b.do(chromedp.Click(chromedp.CSS(`[data-testid="review-next"]`)),
@@ -122,7 +124,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 	b.signInAs("publisher")
 	sec := `[data-testid="publish-ranking-` + scaleSlug + `"]`
 	b.do(chromedp.Navigate(ts.URL+"/desk/publish"), chromedp.WaitVisible(chromedp.CSS(sec+` [data-testid="preview-size"]`)))
-	checkAccessibility(t, b.ctx, "the publish page with paged candidates")
+	browsertest.CheckAccessibility(t, b.ctx, "the publish page with paged candidates")
 	if got := b.count(sec + ` [data-testid="candidate-pager"] [data-testid^="candidate-page-"]`); got == 0 {
 		t.Error("301 candidates, and no pages to choose among them")
 	}
@@ -136,7 +138,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		chromedp.Click(chromedp.CSS(sec+` [data-testid="publish-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="edition"][data-edition="1"]`)),
 	)
-	if got := browserValue(t, b.ctx, chromedp.Location()); !strings.HasSuffix(got, "/r/"+scaleSlug+"/editions/1") {
+	if got := browsertest.Value(t, b.ctx, chromedp.Location()); !strings.HasSuffix(got, "/r/"+scaleSlug+"/editions/1") {
 		t.Errorf("after publishing: %s", got)
 	}
 
@@ -151,7 +153,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 	if got := b.attr(`[data-testid="ranking-pager"]`, "data-total"); got != strconv.Itoa(scaleEntries) || pages < 2 || rows == 0 || rows >= scaleEntries {
 		t.Errorf("public page 1: %d rows, %d pages, %s entries in all", rows, pages, got)
 	}
-	ed, err := e.cmd.Edition(e.ctx, scaleSlug)
+	ed, err := e.Cmd.Edition(e.Ctx, scaleSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +161,9 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		t.Errorf("edition %d with %d entries, want 1 with %d", ed.Number, len(ed.Entries), scaleEntries)
 	}
 	lap("public")
-	e.caughtUp()
+	e.CaughtUp()
 	defer lap("verified")
-	if _, err := projections.Verify(e.ctx, e.store, e.read.DB()); err != nil {
+	if _, err := projections.Verify(e.Ctx, e.Store, e.Read.DB()); err != nil {
 		t.Errorf("verify: %v", err)
 	}
 }
@@ -177,7 +179,7 @@ func (b *userBrowser) signInAs(user string) {
 	b.do(
 		chromedp.Navigate(b.base+"/login?next=%2Fdesk&lang=en"),
 		chromedp.SendKeys(chromedp.CSS(`#username`), user),
-		chromedp.SendKeys(chromedp.CSS(`#password`), testPassword),
+		chromedp.SendKeys(chromedp.CSS(`#password`), webtest.Password),
 		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="dashboard"]`)),
 	)
@@ -188,7 +190,7 @@ func (b *userBrowser) signInAs(user string) {
 // the answer says were stored (it fails the test if any was refused).
 func (b *userBrowser) approvePage(rows int) int {
 	b.t.Helper()
-	ticked := browserValue(b.t, b.ctx, chromedp.Evaluate[int](`(() => {
+	ticked := browsertest.Value(b.t, b.ctx, chromedp.Evaluate[int](`(() => {
 		// The last batch's summary goes, so the wait below sees the new one.
 		document.querySelector('[data-testid="review-summary"]')?.remove();
 		const boxes = document.querySelectorAll('[data-testid="review-select"], [data-testid="review-verify"]');
@@ -202,7 +204,7 @@ func (b *userBrowser) approvePage(rows int) int {
 		chromedp.Click(chromedp.CSS(`[data-testid="review-approve"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="review-summary"]`)),
 	)
-	q := browserValue(b.t, b.ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries(new URL(location).searchParams)`))
+	q := browsertest.Value(b.t, b.ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries(new URL(location).searchParams)`))
 	if q["refused"] != "" {
 		b.t.Fatalf("%s: votes refused: %s (%s)", b.user, q["refused"], b.textOf(`[data-testid="review-summary"]`))
 	}
@@ -224,7 +226,7 @@ func (b *userBrowser) waitFor(sel string, within time.Duration) {
 // count is how many elements match sel.
 func (b *userBrowser) count(sel string) int {
 	b.t.Helper()
-	return browserValue(b.t, b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
+	return browsertest.Value(b.t, b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
 }
 
 // number is the whole number the first element matching sel shows (-1
@@ -241,11 +243,11 @@ func (b *userBrowser) number(sel string) int {
 // attr is an attribute of the first element matching sel ("" if none).
 func (b *userBrowser) attr(sel, name string) string {
 	b.t.Helper()
-	return browserValue(b.t, b.ctx, chromedp.Evaluate[string](`document.querySelector(`+strconv.Quote(sel)+`)?.getAttribute(`+strconv.Quote(name)+`) ?? ""`))
+	return browsertest.Value(b.t, b.ctx, chromedp.Evaluate[string](`document.querySelector(`+strconv.Quote(sel)+`)?.getAttribute(`+strconv.Quote(name)+`) ?? ""`))
 }
 
 // textOf is the trimmed text of the first element matching sel.
 func (b *userBrowser) textOf(sel string) string {
 	b.t.Helper()
-	return strings.TrimSpace(browserValue(b.t, b.ctx, chromedp.Text(chromedp.CSS(sel))))
+	return strings.TrimSpace(browsertest.Value(b.t, b.ctx, chromedp.Text(chromedp.CSS(sel))))
 }

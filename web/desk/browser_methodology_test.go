@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"net/http/httptest"
@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/webtest"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // TestBrowserMethodology: an editor defines a second ranking from the desk,
@@ -19,9 +21,9 @@ import (
 // stream.
 func TestBrowserMethodology(t *testing.T) {
 	e := newDemoEnv(t)
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)
-	t.Cleanup(e.srv.CloseStreams)
+	t.Cleanup(e.Srv.CloseStreams)
 	field := func(name string) string { return `[name="` + name + `"]` }
 
 	// The editor proposes a new ranking; the weights' total follows the typing.
@@ -49,26 +51,26 @@ func TestBrowserMethodology(t *testing.T) {
 	if got := editor.text("weight-total"); got != "100" {
 		t.Errorf("the weights' total shows %q while typing, want 100", got)
 	}
-	checkAccessibility(t, editor.ctx, "the new-ranking form")
+	browsertest.CheckAccessibility(t, editor.ctx, "the new-ranking form")
 	clickAndLand(editor, `[data-testid="methodology-submit"]`, `[data-testid="methodology-change-defined"]`)
 	defined := proposalIDAt(t, editor)
 	e.reviewAndPublish(ts.URL, editor, "vector-db", defined)
-	if ed, err := e.cmd.Edition(e.ctx, "vector-db"); err != nil || ed.Number != 1 {
+	if ed, err := e.Cmd.Edition(e.Ctx, "vector-db"); err != nil || ed.Number != 1 {
 		t.Fatalf("the new ranking's edition: %v, %v; want 1", ed, err)
 	}
 
 	// A reader has the demo ranking open.
-	reader := newBrowser(t, 412, 915)
-	browse(t, reader, chromedp.Navigate(ts.URL+"/r/"+demoRanking+"?lang=en"),
+	reader := browsertest.NewBrowser(t, 412, 915)
+	browsertest.Browse(t, reader, chromedp.Navigate(ts.URL+"/r/"+webtest.DemoRanking+"?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="ranking-row"]`)))
-	for deadline := time.Now().Add(10 * time.Second); e.srv.site.Streams() == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); e.streams() == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the reader's page never opened its event stream")
 		}
 	}
 
 	// The editor proposes graphics take the weight of delivery and GPUs.
-	editor.open("/desk/rankings/"+demoRanking+"/methodology", `[data-testid="methodology-form"]`)
+	editor.open("/desk/rankings/"+webtest.DemoRanking+"/methodology", `[data-testid="methodology-form"]`)
 	editor.do(
 		chromedp.SetValue(chromedp.CSS(field("criteria[0].weight")), "0"),
 		chromedp.SetValue(chromedp.CSS(field("criteria[1].weight")), "0"),
@@ -77,14 +79,14 @@ func TestBrowserMethodology(t *testing.T) {
 	)
 	clickAndLand(editor, `[data-testid="methodology-submit"]`, `[data-testid="methodology-change-weight"]`)
 	change := proposalIDAt(t, editor)
-	mover := browserValue(t, editor.ctx, chromedp.AttributeValue(chromedp.CSS(`[data-testid="moves-overall"] li`), "data-testid"))
+	mover := browsertest.Value(t, editor.ctx, chromedp.AttributeValue(chromedp.CSS(`[data-testid="moves-overall"] li`), "data-testid"))
 	moveText := editor.text(mover.Value)
 	slug := strings.TrimPrefix(mover.Value, "move-")
 	to := moveText[strings.LastIndex(moveText, "#")+1:]
 	t.Logf("the preview moves %s: %q", slug, moveText)
-	e.reviewAndPublish(ts.URL, editor, demoRanking, change)
+	e.reviewAndPublish(ts.URL, editor, webtest.DemoRanking, change)
 
-	browse(t, reader, chromedp.WaitVisible(chromedp.CSS(
+	browsertest.Browse(t, reader, chromedp.WaitVisible(chromedp.CSS(
 		`[data-testid="ranking-row"][data-entry="`+slug+`"][data-rank="`+to+`"]`)))
 
 	// The published proposal still says what it changed.
@@ -94,7 +96,7 @@ func TestBrowserMethodology(t *testing.T) {
 // proposalIDAt is the id of the proposal page the browser shows.
 func proposalIDAt(t *testing.T, b *userBrowser) string {
 	t.Helper()
-	loc := browserValue(t, b.ctx, chromedp.Location())
+	loc := browsertest.Value(t, b.ctx, chromedp.Location())
 	id := loc[strings.LastIndex(loc, "/")+1:]
 	if !events.ValidID(id) {
 		t.Fatalf("the browser is at %q, not a proposal", loc)
@@ -106,7 +108,7 @@ func proposalIDAt(t *testing.T, b *userBrowser) string {
 // reviewers approve it in their browsers, and publishes it through the
 // JSON API as the publisher.
 func (e *demoEnv) reviewAndPublish(base string, editor *userBrowser, ranking, id string) {
-	e.t.Helper()
+	e.T.Helper()
 	page := "/desk/proposals/" + id
 	editor.open(page, `[data-testid="submit"]`)
 	clickAndLand(editor, `[data-testid="submit"]`, `[data-testid="proposal"][data-status="in_review"]`)
@@ -116,14 +118,14 @@ func (e *demoEnv) reviewAndPublish(base string, editor *userBrowser, ranking, id
 		clickAndLand(b, `[data-testid="approve"]`, `[data-testid="vote-`+user+`"][data-verdict="approve"]`)
 	}
 	e.waitStatus(id, domain.StatusCrossValidated)
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, ranking, []string{id})
+	pv, _, err := e.Cmd.PreviewEdition(e.Ctx, ranking, []string{id})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	res, body := e.client("publisher").postJSON("/api/v1/rankings/"+ranking+"/editions",
+	res, body := e.Client("publisher").PostJSON("/api/v1/rankings/"+ranking+"/editions",
 		map[string]any{"proposals": []string{id}, "preview_hash": pv.Hash}, nil)
 	if res.StatusCode != 201 {
-		e.t.Fatalf("publish %s: status %d, %s", ranking, res.StatusCode, body)
+		e.T.Fatalf("publish %s: status %d, %s", ranking, res.StatusCode, body)
 	}
 	e.waitStatus(id, domain.StatusPublished)
 }

@@ -1,4 +1,4 @@
-package web
+package desk_test
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web/webtest"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // TestBrowserCaptureLive: the editor's proposal page says "capturing…"
@@ -20,32 +22,32 @@ import (
 // shows the result on reload (TestDeskEvidenceCapture).
 func TestBrowserCaptureLive(t *testing.T) {
 	e := newDemoEnv(t)
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()
-	defer e.srv.CloseStreams() // before Close, which waits for every request
+	defer e.Srv.CloseStreams() // before Close, which waits for every request
 	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
-	before, err := e.cmd.Proposal(e.ctx, demoDraft)
+	before, err := e.Cmd.Proposal(e.Ctx, webtest.DemoDraft)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cmd.AddEvidence(e.ctx, editor, domain.AddEvidence{CommandID: "live-ev", Proposal: demoDraft,
+	if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "live-ev", Proposal: webtest.DemoDraft,
 		Claim: "Live claim", SourceURL: "https://example.org/live", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
 		t.Fatal(err)
 	}
-	e.caughtUp()
+	e.CaughtUp()
 	id := nextEvidence(before.EvidenceSeq + 1)
 
 	b := e.signIn(ts.URL, "editor")
-	b.open("/desk/proposals/"+demoDraft, `[data-capture-live]`)
+	b.open("/desk/proposals/"+webtest.DemoDraft, `[data-capture-live]`)
 	if got := b.text("capture-pending"); got != "capturing…" {
 		t.Fatalf("pending text %q", got)
 	}
 	// Let the script connect, then record the result.
 	b.do(chromedp.WaitReady(chromedp.CSS(`#evidence-` + id)))
-	e.recordCapture(domain.RecordCapture{Proposal: demoDraft, Evidence: id, FinalURL: "https://example.org/live",
+	e.recordCapture(domain.RecordCapture{Proposal: webtest.DemoDraft, Evidence: id, FinalURL: "https://example.org/live",
 		Status: 200, ContentType: "text/html", Size: 15, SHA256: strings.Repeat("c", 64), QuoteFound: true, QuoteChecked: true})
 	b.do(chromedp.WaitVisible(chromedp.CSS(`#evidence-` + id + ` [data-testid="quote-found"]`)))
-	if live := browserValue(t, b.ctx, chromedp.Evaluate[bool](`document.querySelector("[data-capture-live]") !== null`)); live {
+	if live := browsertest.Value(t, b.ctx, chromedp.Evaluate[bool](`document.querySelector("[data-capture-live]") !== null`)); live {
 		t.Error("the page still follows the stream with nothing pending")
 	}
 }
@@ -55,11 +57,11 @@ func TestBrowserCaptureLive(t *testing.T) {
 // result is projected; a page that is up to date hears nothing until then.
 func TestDeskCaptureStream(t *testing.T) {
 	e := newDemoEnv(t)
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()
-	defer e.srv.CloseStreams()
+	defer e.Srv.CloseStreams()
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	target := ts.URL + "/desk/proposals/" + demoDraft + "/captures?settled="
+	target := ts.URL + "/desk/proposals/" + webtest.DemoDraft + "/captures?settled="
 	res, err := noRedirect.Get(target + "0")
 	if err != nil {
 		t.Fatal(err)
@@ -70,23 +72,23 @@ func TestDeskCaptureStream(t *testing.T) {
 	}
 
 	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
-	before, err := e.cmd.Proposal(e.ctx, demoDraft)
+	before, err := e.Cmd.Proposal(e.Ctx, webtest.DemoDraft)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cmd.AddEvidence(e.ctx, editor, domain.AddEvidence{CommandID: "stream-ev", Proposal: demoDraft,
+	if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "stream-ev", Proposal: webtest.DemoDraft,
 		Claim: "Streamed", SourceURL: "https://example.org/s", Excerpt: "x", ObservedOn: "2026-03-01"}); err != nil {
 		t.Fatal(err)
 	}
-	e.caughtUp()
-	settled, err := e.read.CapturesSettled(e.ctx, demoDraft)
+	e.CaughtUp()
+	settled, err := e.Read.CapturesSettled(e.Ctx, webtest.DemoDraft)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := e.client("reviewer1")
+	c := e.Client("reviewer1")
 	open := func(known int) (*bufio.Reader, func()) {
-		req, _ := http.NewRequestWithContext(e.ctx, http.MethodGet, target+strconv.Itoa(known), nil)
-		for _, ck := range c.cookies {
+		req, _ := http.NewRequestWithContext(e.Ctx, http.MethodGet, target+strconv.Itoa(known), nil)
+		for _, ck := range c.Cookies {
 			req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
 		}
 		res, err := noRedirect.Do(req)
@@ -136,7 +138,7 @@ func TestDeskCaptureStream(t *testing.T) {
 		t.Fatalf("an up-to-date page heard %q before any result", ev)
 	case <-time.After(300 * time.Millisecond):
 	}
-	e.recordCapture(domain.RecordCapture{Proposal: demoDraft, Evidence: nextEvidence(before.EvidenceSeq + 1),
+	e.recordCapture(domain.RecordCapture{Proposal: webtest.DemoDraft, Evidence: nextEvidence(before.EvidenceSeq + 1),
 		Failure: domain.CaptureTimeout})
 	select {
 	case ev := <-got:
