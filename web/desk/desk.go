@@ -191,6 +191,8 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle("POST "+paths.Publish, role(domain.RolePublisher, command.Form(d.write, command.Publish, d.published, d.publishFailed)))
 	handle("POST "+paths.Publish+"/schedule", role(domain.RolePublisher, command.Form(d.write, scheduleAction, scheduled, d.scheduleFailed)))
 	handle("POST "+paths.Publish+"/schedule/cancel", role(domain.RolePublisher, command.Form(d.write, command.CancelSchedule, scheduleCanceled, nil)))
+	handle("POST "+paths.Publish+"/previews", role(domain.RolePublisher, http.HandlerFunc(d.previewCreate)))
+	handle("POST "+paths.Publish+"/previews/revoke", role(domain.RolePublisher, command.Form(d.write, command.RevokePreview, previewRevoked, d.previewRevokeFailed)))
 
 	// The webhook delivery log, and the form asking a webhook to post an
 	// edition again.

@@ -26,6 +26,9 @@ type PublishChoice struct {
 	// Already is the edition that published the failed form's preview (0:
 	// none): the form was posted again, and is told where it went.
 	Already int
+	// Previewing: the failure was the preview form's; Revoking: a
+	// preview's revoke button's.
+	Previewing, Revoking bool
 }
 
 // publishView is the model of the publish page.
@@ -65,6 +68,10 @@ type publishRanking struct {
 	Form         ui.FormState // the publish form after a failed submit
 	Schedule     ui.FormState // the schedule form after a failed submit
 	Zones        []zoneOption // the schedule form's zones
+	PreviewForm  ui.FormState // the preview form after a failed submit
+	RevokeForm   ui.FormState // a revoke button after a failed submit
+	Previews     []deskPreview
+	PreviewTotal int // the ranking's previews in all
 }
 
 // publishCandidate is a cross-validated proposal with its checkbox.
@@ -171,13 +178,21 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		}
 		if chosenHere && choice.Failed {
 			pr.Already = choice.Already
-			if choice.Scheduling {
+			switch {
+			case choice.Scheduling:
 				pr.Schedule = st
-			} else {
+			case choice.Previewing:
+				pr.PreviewForm = st
+			case choice.Revoking:
+				pr.RevokeForm = st
+			default:
 				pr.Form = st
 			}
 		}
 		pr.Zones = scheduleZones(v.Lang, httpx.Now(ctx))
+		if pr.Previews, pr.PreviewTotal, err = d.rankingPreviews(ctx, rk.Slug); err != nil {
+			return v, err
+		}
 		switch {
 		case len(pr.Chosen) > 0:
 			seq, _ := d.read.Checkpoint()

@@ -35,7 +35,7 @@ var enPreview = map[string]string{
 	"preview.desk_title":     "Embargoed previews",
 	"preview.desk_intro":     "Send a read-only link to people without an account: it shows the chosen proposals as the next edition would, until it expires or you revoke it. The link is shown once.",
 	"preview.create":         "Create a preview link of the chosen proposals",
-	"preview.expires_label":  "Expires (UTC)",
+	"preview.expires_label":  "Expires at",
 	"preview.note_label":     "Note (optional)",
 	"preview.vendors_label":  "Send to users (optional, comma-separated)",
 	"preview.created":        "Preview created. Copy the link now — it is not shown again:",
@@ -49,6 +49,12 @@ var enPreview = map[string]string{
 	"preview.status.active":  "active",
 	"preview.status.expired": "expired",
 	"preview.status.revoked": "revoked",
+	"preview.copy_hint":      "Select the link and copy it (Ctrl+C or ⌘C). It opens without an account until it expires or you revoke it.",
+	"preview.already":        "This form was sent already: its link was shown the first time and is not shown again. If it was lost, revoke that preview and create another.",
+	"preview.back":           "Back to the publish page",
+	"preview.shown_of":       "The newest %d of %d previews; the API lists them all.",
+	"preview.covers":         "The link shows the %d chosen proposals as the next edition would.",
+	"preview.choose_first":   "Choose cross-validated proposals above to create a preview of them.",
 
 	// The audit trail.
 	"audit.msg.preview_created": "Embargoed preview of {proposals} proposals created, until {expires_at}",
