@@ -39,6 +39,7 @@ var storeParsers = map[string]func(args []string, w io.Writer) (*storeCommand, e
 	"ranking": parseRanking,
 	"bundle":  parseBundle,
 	"report":  parseReport,
+	"preview": parsePreview,
 }
 
 // errHelp is returned by a parser that printed the help asked for.

@@ -32,6 +32,9 @@ Usage:
   crossrank user passwd NAME --password P         only when you, the operator, are NAME
   crossrank token create NAME [--name LABEL] [--days N]   (N=0: never expires; default 90)
   crossrank report erase ID                       erase the contact addresses readers gave with a report
+  crossrank preview create --ranking SLUG --proposal ID [--proposal ID…] --expires RFC3339 [--note T] [--vendor NAME…]
+                                   an embargoed preview of cross-validated proposals; prints its link once
+  crossrank preview revoke ID      the preview's link stops opening
   crossrank rebuild                replay the stream into fresh read models (server stopped)
   crossrank verify                 replay and check editions, published scores and the audit trail
   crossrank export --out DIR       write the public site as static files (atomic)
