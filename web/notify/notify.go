@@ -28,7 +28,7 @@ const (
 
 // Kinds are the inbox kinds a user chooses a mode for one by one; every
 // other kind (those added later too) follows the mode of Other.
-var Kinds = []string{"review_requested", "veto", "schedule_failed", "source_changed"}
+var Kinds = []string{"review_requested", "veto", "schedule_failed", "source_changed", "review_overdue"}
 
 // Other is the key of Prefs.Kinds for every kind Kinds does not list.
 const Other = "other"
@@ -53,7 +53,7 @@ func DefaultPrefs(lang string) Prefs {
 		lang = "en"
 	}
 	return Prefs{Kinds: map[string]Mode{"review_requested": ModeInstant, "veto": ModeInstant,
-		"schedule_failed": ModeInstant, "source_changed": ModeDigest, Other: ModeDigest},
+		"schedule_failed": ModeInstant, "review_overdue": ModeInstant, "source_changed": ModeDigest, Other: ModeDigest},
 		DigestHour: 8, TimeZone: "UTC", Lang: lang}
 }
 
