@@ -45,6 +45,7 @@ var enPreview = map[string]string{
 	"preview.col_expires":     "Expires",
 	"preview.col_openings":    "Openings",
 	"preview.col_proposals":   "Proposals",
+	"preview.col_actions":     "Actions",
 	"preview.revoke":          "Revoke",
 	"preview.status.active":   "active",
 	"preview.status.expired":  "expired",

@@ -42,6 +42,7 @@ var zhPreview = map[string]string{
 	"preview.col_expires":     "到期",
 	"preview.col_openings":    "打开次数",
 	"preview.col_proposals":   "提案",
+	"preview.col_actions":     "操作",
 	"preview.revoke":          "撤销",
 	"preview.status.active":   "有效",
 	"preview.status.expired":  "已过期",
