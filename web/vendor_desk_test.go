@@ -36,7 +36,7 @@ func TestVendorDeskForms(t *testing.T) {
 	if res, body := e.get(page, "Authorization", vendor); res.StatusCode != http.StatusOK || !strings.Contains(body, `data-testid="reply-form"`) {
 		t.Fatalf("statements page: %d", res.StatusCode)
 	}
-	res, body = e.post(page, "10.0.0.3", url.Values{"text_zh": {"我们的价格已更新。"}, "cmd_id": {"reply-desk-1"}}, "Authorization", vendor)
+	res, _ = e.post(page, "10.0.0.3", url.Values{"text_zh": {"我们的价格已更新。"}, "cmd_id": {"reply-desk-1"}}, "Authorization", vendor)
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/r/"+demo.RankingSlug+"/e/aliyun") {
 		t.Fatalf("statement form: %d %s", res.StatusCode, res.Header.Get("Location"))
 	}
