@@ -32,16 +32,40 @@ func (p *projector) projectPreview(ev events.Event, pv *domain.PreviewLink, a *a
 				}
 			}
 		}
-		return nil
+		return p.previewToVendors(ev, pv.ID, d.Ranking, "preview_sent", d.ExpiresAt, true)
 	case *events.PreviewRevoked:
 		a.say("preview_revoked")
 		return p.exec(`UPDATE previews SET revoked_at=?, revoked_by=? WHERE id=?`, ts(ev.Time), ev.Actor, pv.ID)
 	case *events.PreviewOpened:
 		a.say("preview_opened")
-		return p.exec(`UPDATE previews SET openings=?, last_opened_at=? WHERE id=?`, pv.Openings,
-			pv.LastOpened.UTC().Format(time.RFC3339), pv.ID)
+		if err := p.exec(`UPDATE previews SET openings=?, last_opened_at=? WHERE id=?`, pv.Openings,
+			pv.LastOpened.UTC().Format(time.RFC3339), pv.ID); err != nil {
+			return err
+		}
+		return p.previewToVendors(ev, pv.ID, pv.Created.Ranking, "preview_opened", "", false)
 	}
 	return fmt.Errorf("%w: no projection for %s", events.ErrUnknownType, ev.Type)
+}
+
+// previewToVendors puts a preview sent to vendors on the contact timeline
+// of each changed entry that is one of theirs ("preview_sent", then each
+// folded "preview_opened": the link names no one, so an opening is the
+// preview's, not a vendor's), and, when it is sent, in each such vendor's
+// inbox. A preview named to no vendor is the editors' own business.
+func (p *projector) previewToVendors(ev events.Event, id, ranking, kind, detail string, inbox bool) error {
+	if err := p.exec(`INSERT INTO contact_timeline
+		SELECT t.ranking, t.name, ?, ?, ?, min(v.name), ?, ?, ''
+		FROM preview_targets t JOIN preview_targets v ON v.preview = t.preview AND v.kind = 'vendor'
+		JOIN vendor_entries ve ON ve.username = v.name AND ve.ranking = t.ranking AND ve.entry = t.name
+		WHERE t.preview = ? AND t.kind = 'entry' GROUP BY t.ranking, t.name
+		ON CONFLICT DO NOTHING`, ev.Sequence, kind, ts(ev.Time), id, detail, id); err != nil {
+		return err
+	}
+	if !inbox {
+		return nil
+	}
+	return p.exec(`INSERT INTO inbox SELECT name, ?, 'vendor_preview', ?, '', ?, ?, ? FROM preview_targets
+		WHERE preview = ? AND kind = 'vendor' ON CONFLICT DO NOTHING`, ev.Sequence, ranking, ev.Actor, ts(ev.Time), detail, id)
 }
 
 func orEmpty(s []string) []string {

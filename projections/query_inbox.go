@@ -25,7 +25,7 @@ type InboxRow struct {
 
 // InboxKinds are the kinds of inbox rows, in the order a filter lists them.
 var InboxKinds = []string{"review_requested", "comment", "veto", "returned", "cross_validated", "published",
-	"schedule_failed", "source_changed", "source_dead", "review_overdue", "vendor_edition", "vendor_report"}
+	"schedule_failed", "source_changed", "source_dead", "review_overdue", "vendor_edition", "vendor_report", "vendor_preview"}
 
 // Bounds of one page of an inbox.
 const (

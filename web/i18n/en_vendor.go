@@ -43,8 +43,10 @@ var enVendor = map[string]string{
 	"reply.new_proposal": "Propose a change with evidence",
 
 	// The vendor's inbox.
-	"inbox.kind.vendor_edition":       "An edition published by %s changed your entry",
+	"inbox.kind.vendor_edition":       "An edition published by %[1]s changed your entry",
 	"inbox.kind.vendor_report":        "%s accepted a reader's report about your entry as proposal %s",
+	"inbox.kind.vendor_preview":       "%[1]s sent you an embargoed preview of the next edition; the link comes from them and is valid until the date shown",
+	"lists.inbox.kind.vendor_preview": "Embargoed previews sent to you",
 	"lists.inbox.kind.vendor_edition": "Editions changing your entries",
 	"lists.inbox.kind.vendor_report":  "Reports about your entries",
 
@@ -55,13 +57,15 @@ var enVendor = map[string]string{
 	"contact.intro":                   "Everything between the editors and the vendor about this entry, oldest first: its invitation, its statements, the evidence it submitted and what became of it.",
 	"contact.none":                    "No contact with a vendor about this entry yet.",
 	"contact.reason":                  "— reason: %s",
-	"contact.kind.vendor_invited":     "%s was invited as the vendor of this entry",
-	"contact.kind.reply_written":      "%s wrote a statement",
-	"contact.kind.reply_hidden":       "The editors hid a statement of %s",
+	"contact.kind.vendor_invited":     "%[1]s was invited as the vendor of this entry",
+	"contact.kind.reply_written":      "%[1]s wrote a statement",
+	"contact.kind.reply_hidden":       "The editors hid a statement of %[1]s",
 	"contact.kind.evidence_submitted": "%[1]s submitted evidence for review (proposal %[2]s)",
 	"contact.kind.proposal_published": "Proposal %[2]s of %[1]s was published in edition %[3]s",
 	"contact.kind.proposal_rejected":  "Proposal %[2]s of %[1]s was rejected",
 	"contact.kind.proposal_withdrawn": "%[1]s withdrew proposal %[2]s",
+	"contact.kind.preview_sent":       "The editors sent %[1]s an embargoed preview of the next edition (%[2]s), until %[3]s",
+	"contact.kind.preview_opened":     "The embargoed preview %[2]s was opened",
 
 	// The audit trail.
 	"audit.msg.vendor_entries_set": "Scoped vendor {user} to {entries}",

@@ -1,0 +1,69 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/site"
+)
+
+// TestPreviewSentToVendor: a preview named to the vendor of a changed
+// entry goes on that entry's public contact timeline ("preview sent", then
+// "opened" when the link is opened, with no viewer) and into the vendor's
+// inbox; another entry's timeline stays silent, and a preview named to no
+// vendor leaves no trace there.
+func TestPreviewSentToVendor(t *testing.T) {
+	t.Parallel()
+	e := newPreviewEnv(t)
+	if _, err := e.cmd.RegisterUser(e.ctx, domain.System(), domain.RegisterUser{CommandID: "add-acme", Username: "acme",
+		DisplayName: "PPIO (vendor)", PasswordHash: testHash(), Roles: []string{domain.RoleVendor},
+		Entries: []string{demo.RankingSlug + "/ppio"}}); err != nil {
+		t.Fatal(err)
+	}
+	pub := e.bearer("publisher")
+	chosen := e.crossValidate("ppio", demo.CritGPUs, 4, secretEvidence)
+	e.create(pub, []string{chosen}) // to no vendor
+	e.caughtUp()
+	if kinds := contactKinds(t, e, "ppio"); kinds["preview_sent"] != 0 {
+		t.Errorf("a preview sent to no vendor is on the timeline: %v", kinds)
+	}
+
+	_, path := e.create(pub, []string{chosen}, "acme")
+	e.caughtUp()
+	if kinds := contactKinds(t, e, "ppio"); kinds["preview_sent"] != 1 || kinds["preview_opened"] != 0 {
+		t.Errorf("after sending: %v", kinds)
+	}
+	if res, _ := e.get(path); res.StatusCode != http.StatusOK {
+		t.Fatalf("the preview: %d", res.StatusCode)
+	}
+	e.caughtUp()
+	if kinds := contactKinds(t, e, "ppio"); kinds["preview_opened"] != 1 {
+		t.Errorf("after opening: %v", kinds)
+	}
+	if kinds := contactKinds(t, e, "qingjiao"); len(kinds) != 0 {
+		t.Errorf("another entry's timeline: %v", kinds)
+	}
+	in, err := e.read.Inbox(e.ctx, projections.InboxFilter{User: "acme", Kind: "vendor_preview"})
+	if err != nil || len(in.Rows) != 1 || in.Rows[0].Actor != "publisher" || in.Rows[0].Ranking != demo.RankingSlug {
+		t.Errorf("the vendor's inbox: %+v, %v", in.Rows, err)
+	}
+}
+
+// contactKinds counts an entry's public contact timeline by kind.
+func contactKinds(t *testing.T, e *previewEnv, entry string) map[string]int {
+	t.Helper()
+	res, body := e.get("/r/" + demo.RankingSlug + "/e/" + entry + "/contact.json")
+	var c site.Contact
+	if err := json.Unmarshal([]byte(body), &c); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("contact of %s: %d %s", entry, res.StatusCode, body)
+	}
+	out := map[string]int{}
+	for _, ev := range c.Events {
+		out[ev.Kind]++
+	}
+	return out
+}
