@@ -53,6 +53,26 @@ func ScheduleStreamConfig(replicas int) jetstream.StreamConfig {
 	}
 }
 
+// ScheduleStream returns the schedule stream, creating it when it is
+// missing. It never updates a stream that exists: nats-server 2.15.2
+// writes a stream's stored config on an update while a consumer being
+// added to the same stream reads it, unlocked (the race detector reports
+// it when two workers start at once, as serve's schedulers, the nudger and
+// the mail digests do). Creating it with the same config twice is no
+// update: the server answers with the stream that exists.
+func ScheduleStream(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream.Stream, error) {
+	cfg := ScheduleStreamConfig(replicas)
+	st, err := js.Stream(ctx, cfg.Name)
+	if err == nil || !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return st, err
+	}
+	st, err = js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return js.Stream(ctx, cfg.Name)
+	}
+	return st, err
+}
+
 // SetSchedule makes the schedule stream (created if missing) hold a
 // schedule named name that fires every interval on TickSubject(name).
 //
@@ -66,7 +86,7 @@ func SetSchedule(ctx context.Context, js jetstream.JetStream, replicas int, name
 	if every < time.Second {
 		return fmt.Errorf("schedule %s: every %v: the server fires at most once a second", name, every)
 	}
-	st, err := js.CreateOrUpdateStream(ctx, ScheduleStreamConfig(replicas))
+	st, err := ScheduleStream(ctx, js, replicas)
 	if err != nil {
 		return fmt.Errorf("schedule stream: %w", err)
 	}

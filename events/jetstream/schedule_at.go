@@ -38,7 +38,7 @@ func FiredFilter(kind string, tokens int) string {
 // twice within the duplicate window; beyond it, a schedule whose message
 // is still held, or that has fired already, is left alone.
 func ScheduleOnce(ctx context.Context, js jetstream.JetStream, replicas int, kind, key, msgID string, at time.Time, body []byte) error {
-	st, err := js.CreateOrUpdateStream(ctx, ScheduleStreamConfig(replicas))
+	st, err := ScheduleStream(ctx, js, replicas)
 	if err != nil {
 		return fmt.Errorf("schedule stream: %w", err)
 	}

@@ -81,7 +81,7 @@ func (w *Worker) scheduleDigest(ctx context.Context, user string, at time.Time) 
 func (w *Worker) fireDigests(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := w.js.CreateOrUpdateStream(cctx, crjs.ScheduleStreamConfig(w.cfg.Replicas)); err != nil {
+	if _, err := crjs.ScheduleStream(cctx, w.js, w.cfg.Replicas); err != nil {
 		return err
 	}
 	cons, err := w.js.CreateOrUpdateConsumer(cctx, crjs.ScheduleStreamName, jetstream.ConsumerConfig{

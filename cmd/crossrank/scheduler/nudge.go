@@ -185,7 +185,7 @@ func (n *Nudger) set(ctx context.Context, proposal string, d *events.ReviewersRe
 func (n *Nudger) fire(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := n.js.CreateOrUpdateStream(cctx, crjs.ScheduleStreamConfig(n.cfg.Replicas)); err != nil {
+	if _, err := crjs.ScheduleStream(cctx, n.js, n.cfg.Replicas); err != nil {
 		return err
 	}
 	cons, err := n.js.CreateOrUpdateConsumer(cctx, crjs.ScheduleStreamName, jetstream.ConsumerConfig{

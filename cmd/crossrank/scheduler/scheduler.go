@@ -199,7 +199,7 @@ func (s *Scheduler) set(ctx context.Context, ranking, id string) error {
 func (s *Scheduler) fire(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := s.js.CreateOrUpdateStream(cctx, crjs.ScheduleStreamConfig(s.cfg.Replicas)); err != nil {
+	if _, err := crjs.ScheduleStream(cctx, s.js, s.cfg.Replicas); err != nil {
 		return err
 	}
 	cons, err := s.js.CreateOrUpdateConsumer(cctx, crjs.ScheduleStreamName, jetstream.ConsumerConfig{
