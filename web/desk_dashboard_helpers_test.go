@@ -56,7 +56,7 @@ type demoEnv struct {
 
 func newDemoEnv(t *testing.T) *demoEnv {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	js := jstest.Start(t)
 	store := js.Store

@@ -26,7 +26,7 @@ import (
 	"github.com/crossrank/crossrank/web/httpx"
 )
 
-const testTimeout = 3 * time.Minute
+const testTimeout = 10 * time.Minute
 
 // The test desk: who holds which role. eve is editor and reviewer, to show
 // that a role never lets the author approve their own proposal.

@@ -47,7 +47,7 @@ func newSiteEnv(t *testing.T) *siteEnv {
 // change (nil: none).
 func newSiteEnvWith(t *testing.T, change func(*Config)) *siteEnv {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	store := jstest.Start(t).Store
 	read, err := projections.Open(filepath.Join(t.TempDir(), "read.db"))

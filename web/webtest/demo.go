@@ -57,7 +57,7 @@ type DemoEnv struct {
 // NewDemo starts a DemoEnv.
 func NewDemo(t *testing.T) *DemoEnv {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	js := jstest.Start(t)
 	store := js.Store

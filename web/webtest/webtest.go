@@ -29,7 +29,7 @@ import (
 )
 
 // Timeout bounds what a test waits for the store and the server.
-const Timeout = 3 * time.Minute
+const Timeout = 10 * time.Minute
 
 // Users is the test desk: who holds which role. eve is editor and
 // reviewer, to show that a role never lets the author approve their own
