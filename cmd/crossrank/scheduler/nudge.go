@@ -2,8 +2,6 @@ package scheduler
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -81,9 +79,7 @@ func NewNudger(nc *nats.Conn, cfg NudgeConfig) (*Nudger, error) {
 // NudgeCommandID is the command id of nudging reviewer for the due date
 // due on proposal: the same for every attempt by every replica.
 func NudgeCommandID(proposal, reviewer, due string) string {
-	sum := sha256.Sum256([]byte("crossrank review nudge\x00" + proposal + "\x00" + reviewer + "\x00" + due))
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + string("89ab"[sum[8]&3]) + h[17:20] + "-" + h[20:32]
+	return derivedID("crossrank review nudge\x00" + proposal + "\x00" + reviewer + "\x00" + due)
 }
 
 // nudgeFired is the body of a nudge's schedule message.
