@@ -34,7 +34,8 @@ func importedEvidence(k int) []string {
 	return ids
 }
 
-// TestBatchVotes: 500 votes in one call on a 2,000-proposal import each
+// TestBatchVotes: 500 votes in one call on a 2,000-proposal import (750
+// under -race) each
 // become their proposal's own vote event, naming exactly the evidence
 // sent; a stale revision fails that item with 409 and the author's own
 // proposals with 403, while the rest stand; the same Idempotency-Key
@@ -43,7 +44,10 @@ func importedEvidence(k int) []string {
 func TestBatchVotes(t *testing.T) {
 	t.Parallel()
 	e := newDemoEnv(t)
-	const n = 2000
+	n := 2000
+	if raceEnabled {
+		n = 750 // the same 500 votes and refusals on a smaller import
+	}
 	_, ids := e.bulkImport(batchRanking, authorOf, n, laptopMethodology(), evidenceOf)
 	eve := e.client("eve")
 

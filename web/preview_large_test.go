@@ -16,7 +16,7 @@ import (
 )
 
 // TestPreviewLargeRanking previews the first edition of a ranking of
-// 2,000 entries, every one a new entry
+// 2,000 entries (500 under -race), every one a new entry
 // of a cross-validated proposal written in bulk: the page shows one page
 // of the ranking and a bounded list of the changes and new entries, with
 // counts of the rest, and the last page ends at the last rank.
@@ -28,6 +28,9 @@ func TestPreviewLargeRanking(t *testing.T) {
 	// ~26 s cold, loading 10,000 proposals into the command handler;
 	// each page ~0.5 s), which the suite cannot afford.
 	entries := 2_000
+	if raceEnabled {
+		entries = 500
+	}
 	e := newPreviewEnv(t)
 	slug, ids, err := history.LargeRanking(e.ctx, e.store, history.ReadyEdition{Entries: entries, Criteria: 1, Seed: 9})
 	if err != nil {

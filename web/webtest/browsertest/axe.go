@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -46,6 +47,23 @@ func CheckAccessibility(t *testing.T, ctx context.Context, page string) {
 	if len(vs) > 0 {
 		t.Errorf("axe-core finds %d accessibility violations on %s:%s", len(vs), page, FormatViolations(vs))
 	}
+}
+
+// checkedOnce are the pages CheckAccessibilityOnce has run axe on in this
+// test binary.
+var checkedOnce sync.Map
+
+// CheckAccessibilityOnce is CheckAccessibility for a page every browser
+// passes through the same way (the sign-in form, a role's dashboard on
+// signing in): axe runs on it the first time a test of the package asks,
+// not in each test again. An axe run costs Chromium about as much as
+// loading the page, and every browser test signs in.
+func CheckAccessibilityOnce(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	if _, done := checkedOnce.LoadOrStore(page, true); done {
+		return
+	}
+	CheckAccessibility(t, ctx, page)
 }
 
 // FormatViolations lists violations one per line for a failure message.

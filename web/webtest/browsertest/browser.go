@@ -131,9 +131,15 @@ func Value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 	return v
 }
 
-// Screenshot saves a full-page PNG under testdata/screenshots (git-ignored).
+// Screenshot saves a full-page PNG under testdata/screenshots (git-ignored)
+// when CROSSRANK_SCREENSHOTS=1, for a person to look at the pages; it
+// asserts nothing, and a full-page capture costs Chromium as much as the
+// page itself, so the tests skip it unless asked.
 func Screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
+	if os.Getenv("CROSSRANK_SCREENSHOTS") != "1" {
+		return
+	}
 	png := Value(t, ctx, chromedp.FullScreenshot(100))
 	dir := filepath.Join("testdata", "screenshots")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package desk_test
+
+const raceEnabled = false
