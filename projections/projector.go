@@ -36,6 +36,9 @@ type projector struct {
 	head          string
 	chain         events.Chainer
 	news          *newStates // a rebuild's: which states cannot be in the table; nil: any can
+	// deferSearch leaves the documents marked in search_dirty for a
+	// rebuild to index all at once after the load (indexAllSearch).
+	deferSearch bool
 }
 
 func newProjector(w *wconn, c *memo, seq uint64, head string, news *newStates) *projector {
@@ -176,6 +179,9 @@ func (p *projector) flush() error {
 	}
 	clear(p.dirty)
 	// Last: the rows above may have marked search documents.
+	if p.deferSearch {
+		return nil
+	}
 	return p.indexSearch()
 }
 

@@ -110,7 +110,7 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 		return 0, err
 	}
 	w.pipelined()
-	s := &Store{w: w, path: path, changed: make(chan struct{})}
+	s := &Store{w: w, path: path, changed: make(chan struct{}), deferSearch: true}
 	if empty {
 		s.news = newNewStates()
 	}
@@ -188,6 +188,9 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 	}
 	if rerr := <-replayed; err == nil {
 		err = rerr
+	}
+	if err == nil {
+		err = indexAllSearch(w)
 	}
 	for _, q := range indexes {
 		if err == nil {

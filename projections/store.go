@@ -22,6 +22,9 @@ type Store struct {
 	applying sync.Mutex // held by Apply
 	memo     *memo      // as of seq; nil: load from the tables
 	news     *newStates // a rebuild's, see newStates; nil: any state may be in the table
+	// deferSearch: a rebuild indexes search after the load (see
+	// indexAllSearch), not at every commit.
+	deferSearch bool
 
 	stability stabilityMemo               // Stability's answers, per ranking and edition
 	lists     editionMemo[publishedLists] // Standing's lists, per ranking and edition
@@ -174,6 +177,7 @@ func (s *Store) begin(context.Context) (*txn, error) {
 		memo = newMemo()
 	}
 	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]), s.news)
+	t.p.deferSearch = s.deferSearch
 	return t, nil
 }
 
