@@ -190,6 +190,9 @@ func build(ctx context.Context, src Replayer, path string) (uint64, error) {
 		err = rerr
 	}
 	if err == nil {
+		// The states the load kept are not needed any more; the search
+		// index's passes use the memory instead.
+		s.memo, s.news = nil, nil
 		err = indexAllSearch(w)
 	}
 	for _, q := range indexes {

@@ -25,13 +25,18 @@ import (
 const searchChunk = 2000
 
 // searchPassPostings bounds the (bigram, document) pairs one pass holds in
-// memory (8 bytes each, plus a slice per bigram): a rebuild of a million
-// events makes tens of millions, in several passes over the documents.
+// memory (8 bytes each, in slices of their exact size): a rebuild of a
+// million events makes tens of millions, in passes over the documents.
 const searchPassPostings = 4 << 20
 
 // indexAllSearch indexes the documents marked in search_dirty of a new
 // file (one with no search rows yet) and clears the marks.
 func indexAllSearch(w *wconn) error {
+	// Synchronous from here: a bigram's document list is one string of up
+	// to megabytes, and the pipeline would hold many at once.
+	if err := w.unpipelined(); err != nil {
+		return err
+	}
 	if err := w.run("BEGIN"); err != nil {
 		return err
 	}
@@ -61,7 +66,7 @@ func indexAllSearchIn(w *wconn) error {
 				held += counts[grams[n]]
 				n++
 			}
-			if err := writeSearchGrams(w, kind, grams[0], grams[n-1]); err != nil {
+			if err := writeSearchGrams(w, kind, grams[:n], counts); err != nil {
 				return err
 			}
 			grams = grams[n:]
@@ -111,9 +116,14 @@ func writeSearchDocs(w *wconn, kind string) (map[int64]int, error) {
 }
 
 // writeSearchGrams reads the kind's documents again and inserts the rows
-// of their bigrams from lo to hi, in key order.
-func writeSearchGrams(w *wconn, kind string, lo, hi int64) error {
-	postings := map[int64][]int64{}
+// of the bigrams grams (sorted, each with counts[g] documents), in key
+// order.
+func writeSearchGrams(w *wconn, kind string, grams []int64, counts map[int64]int) error {
+	postings := make(map[int64][]int64, len(grams))
+	for _, g := range grams {
+		postings[g] = make([]int64, 0, counts[g])
+	}
+	lo, hi := grams[0], grams[len(grams)-1]
 	err := w.query(`SELECT id, body FROM search_docs WHERE kind = ?`, []any{kind}, func(row []driver.Value) error {
 		doc := colInt(row[0])
 		for _, g := range bigrams(colText(row[1])) {
@@ -127,8 +137,9 @@ func writeSearchGrams(w *wconn, kind string, lo, hi int64) error {
 		return err
 	}
 	var list []byte
-	for _, g := range slices.Sorted(maps.Keys(postings)) {
+	for _, g := range grams {
 		docs := postings[g]
+		delete(postings, g) // what is written need not stay
 		slices.Sort(docs)
 		list = append(list[:0], '[')
 		for i, d := range docs {
