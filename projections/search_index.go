@@ -45,6 +45,19 @@ var sources = map[string]string{
 		WHERE s.kind = 'evidence' AND e.removed_revision IS NULL`,
 }
 
+// sourceText is the document a row of sources holds: its ranking and its
+// normalised text (the columns after the key and the ranking).
+func sourceText(row []driver.Value) docText {
+	fields := make([]string, 0, len(row)-3)
+	for _, v := range row[3:] {
+		fields = append(fields, colText(v))
+	}
+	return docText{ranking: colText(row[2]), body: searchBody(fields...)}
+}
+
+// searchDocsInto names search_docs' columns in the order the index writes them.
+const searchDocsInto = "search_docs(id, kind, a, b, ranking, body)"
+
 // indexSearch re-indexes the documents marked dirty and clears the marks.
 func (p *projector) indexSearch() error {
 	w := p.w
@@ -68,11 +81,7 @@ func (p *projector) indexSearch() error {
 	now := map[docKey]docText{}
 	for _, kind := range []string{SearchEntry, SearchProposal, SearchEvidence} {
 		err := w.query(sources[kind], nil, func(row []driver.Value) error {
-			fields := make([]string, 0, len(row)-3)
-			for _, v := range row[3:] {
-				fields = append(fields, colText(v))
-			}
-			now[docKey{kind, colText(row[0]), colText(row[1])}] = docText{ranking: colText(row[2]), body: searchBody(fields...)}
+			now[docKey{kind, colText(row[0]), colText(row[1])}] = sourceText(row)
 			return nil
 		})
 		if err != nil {
@@ -118,7 +127,7 @@ func (p *projector) indexSearch() error {
 	if err := p.insertRows("search_grams(kind, gram, doc)", 3, values); err != nil {
 		return err
 	}
-	if err := p.insertRows("search_docs(id, kind, a, b, ranking, body)", 6, docs,
+	if err := p.insertRows(searchDocsInto, 6, docs,
 		"ON CONFLICT(id) DO UPDATE SET body=excluded.body, ranking=excluded.ranking"); err != nil {
 		return err
 	}

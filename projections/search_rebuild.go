@@ -89,24 +89,20 @@ func writeSearchDocs(w *wconn, kind string) (map[int64]int, error) {
 			func(row []driver.Value) error {
 				n++
 				a, b = colText(row[0]), colText(row[1])
-				fields := make([]string, 0, len(row)-3)
-				for _, v := range row[3:] {
-					fields = append(fields, colText(v))
-				}
-				body := searchBody(fields...)
-				if body == "" {
+				doc := sourceText(row)
+				if doc.body == "" {
 					return nil
 				}
-				for _, g := range bigrams(body) {
+				for _, g := range bigrams(doc.body) {
 					counts[g]++
 				}
-				docs = append(docs, searchID(docKey{kind, a, b}), kind, a, b, colText(row[2]), body)
+				docs = append(docs, searchID(docKey{kind, a, b}), kind, a, b, doc.ranking, doc.body)
 				return nil
 			})
 		if err != nil {
 			return nil, err
 		}
-		if err := p.insertRows("search_docs(id, kind, a, b, ranking, body)", 6, docs); err != nil {
+		if err := p.insertRows(searchDocsInto, 6, docs); err != nil {
 			return nil, err
 		}
 		if n < searchChunk {
