@@ -78,6 +78,7 @@ func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string
 	}
 	pv.Under = under
 	touched := map[string]string{}
+	newEntries := map[string]bool{} // the slugs in pv.NewEntries
 	type pin struct {
 		ID       string `json:"id"`
 		Revision int    `json:"revision"`
@@ -112,9 +113,10 @@ func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string
 				return pv, nil, fmt.Errorf("%w: %s", ErrEntryMissing, p.Entry)
 			}
 			category = e.Category
-			if slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
+			if newEntries[p.Entry] {
 				return pv, nil, fmt.Errorf("%w: entry %s", ErrDuplicateTarget, p.Entry)
 			}
+			newEntries[p.Entry] = true
 			pv.NewEntries = append(pv.NewEntries, events.PublishedEntry{
 				Slug: e.Slug, Name: e.Name, Category: e.Category, Website: e.Website, Proposal: p.ID})
 		}
@@ -136,7 +138,7 @@ func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string
 		if p.IsMethodology() {
 			continue
 		}
-		if ed.Entry(p.Entry) == nil && !slices.ContainsFunc(pv.NewEntries, func(n events.PublishedEntry) bool { return n.Slug == p.Entry }) {
+		if ed.Entry(p.Entry) == nil && !newEntries[p.Entry] {
 			return pv, nil, fmt.Errorf("%w: %s is not published yet", ErrEntryMissing, p.Entry)
 		}
 	}
