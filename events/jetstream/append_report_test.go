@@ -10,6 +10,7 @@ import (
 // what it appended when AppendReport says the events were stored by this
 // call, so a retry must never be reported as fresh.
 func TestAppendReportTellsRetries(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := testContext(t)
 	one := vote(t, "p-report", 1)

@@ -45,6 +45,7 @@ func startCluster(t *testing.T, n int) ([]*jetstream.Embedded, string) {
 // (where concurrent appends meet the clustered conflict, 10164), reads right
 // after writes (answered by followers too), and the loss of the leader.
 func TestCluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a 3-node cluster")
 	}
@@ -175,6 +176,7 @@ func streamLeader(t *testing.T, nc *nats.Conn) string {
 // for, never down. On a cluster of its own, so the new RAFT groups do not
 // slow the stream tests of TestCluster.
 func TestClusterKVReplicas(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a 3-node cluster")
 	}

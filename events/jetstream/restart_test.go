@@ -36,6 +36,7 @@ func startPlainServer(t *testing.T, addr string) *server.Server {
 // same directory: every acknowledged event is there, in order, at the
 // sequence its append returned.
 func TestRestartKeepsAcknowledged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: dir})
 	s := open(t, connect(t, e), jetstream.Config{})
@@ -77,6 +78,7 @@ func TestRestartKeepsAcknowledged(t *testing.T) {
 // fails at once with ErrUnavailable, and nothing sent during the outage
 // reaches the stream after the connection comes back.
 func TestUnavailableWhileServerDown(t *testing.T) {
+	t.Parallel()
 	dir, addr := t.TempDir(), freeAddr(t)
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: dir, Listen: addr})
 	nc := connectURL(t, e.ClientURL())
@@ -137,6 +139,7 @@ func TestUnavailableWhileServerDown(t *testing.T) {
 // TestTailSurvivesRestart follows the stream over TCP, like a replica on
 // another machine, while the server restarts: every event arrives once.
 func TestTailSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir, addr := t.TempDir(), freeAddr(t)
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: dir, Listen: addr})
 	url := e.ClientURL()

@@ -16,6 +16,7 @@ import (
 // its fired subject, after which it is gone and setting it again does
 // nothing; one unscheduled before its moment never fires.
 func TestScheduleOnceFiresOnceAndUnschedules(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	js, stop := scheduleEnv(t, t.TempDir())
@@ -80,6 +81,7 @@ func TestScheduleOnceFiresOnceAndUnschedules(t *testing.T) {
 // TestScheduleOncePastFiresAtOnce: a moment already past (a schedule set
 // again after every replica was down through it) fires at once.
 func TestScheduleOncePastFiresAtOnce(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	js, stop := scheduleEnv(t, t.TempDir())

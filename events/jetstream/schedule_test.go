@@ -54,6 +54,7 @@ func nextTick(t *testing.T, js jetstream.JetStream, name string, within time.Dur
 // (its clock is not restarted), another interval replaces it; and after
 // the server restarts on the same directory, it fires again.
 func TestScheduleTicksAndSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -20,6 +20,7 @@ import (
 // TestConformance runs the store suite against a fresh embedded server in a
 // temporary directory for every test.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) events.Store { return newStore(t) })
 }
 
@@ -43,6 +44,7 @@ func rawPublish(t *testing.T, s *jetstream.Store, e events.Event, drop ...string
 // TestUnknownTypeStopsReplay: a message of a type outside the catalog (written
 // by a newer version, say) stops Replay and Load loudly, naming its sequence.
 func TestUnknownTypeStopsReplay(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := testContext(t)
 	good, err := s.Append(ctx, nil, vote(t, "p-bogus", 1))
@@ -86,6 +88,7 @@ func TestUnknownTypeStopsReplay(t *testing.T) {
 // (past the 2-minute window, simulated by storing it without Nats-Msg-Id),
 // a retry is still recognised by reloading the aggregate.
 func TestRetryAfterDuplicateWindow(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := testContext(t)
 
@@ -117,6 +120,7 @@ func TestRetryAfterDuplicateWindow(t *testing.T) {
 
 // TestAppendRefuses covers appends the store rejects before sending anything.
 func TestAppendRefuses(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := testContext(t)
 	mod := func(f func(*events.Event)) events.Event {
@@ -173,6 +177,7 @@ func TestAppendRefuses(t *testing.T) {
 // TestOpen checks the stream as Open leaves it, and that it refuses a
 // connection that would buffer publishes while disconnected.
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: t.TempDir()})
 	nc := connect(t, e)
 	open(t, nc, jetstream.Config{})
@@ -216,6 +221,7 @@ func TestOpen(t *testing.T) {
 // TestEmbeddedListen: with Listen set, standard clients (the nats CLI)
 // reach the same stream over TCP.
 func TestEmbeddedListen(t *testing.T) {
+	t.Parallel()
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: t.TempDir(), Listen: "127.0.0.1:0"})
 	if e.ClientURL() == "" || strings.HasSuffix(e.ClientURL(), ":0") || strings.HasSuffix(e.ClientURL(), ":-1") {
 		t.Fatalf("ClientURL = %q, want the bound address", e.ClientURL())
@@ -237,6 +243,7 @@ func TestEmbeddedListen(t *testing.T) {
 // TestReplayLeavesNoConsumer: Replay's ordered consumer is deleted when it
 // ends, not left for the server to expire.
 func TestReplayLeavesNoConsumer(t *testing.T) {
+	t.Parallel()
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: t.TempDir()})
 	nc := connect(t, e)
 	s := open(t, nc, jetstream.Config{})
@@ -262,6 +269,7 @@ func TestReplayLeavesNoConsumer(t *testing.T) {
 // the server's limit: messages that large, between small ones, all come
 // back (and Replay reports them as malformed rather than hang).
 func TestReplayDeliversTheLargestMessages(t *testing.T) {
+	t.Parallel()
 	e := startServer(t, jetstream.EmbeddedOptions{Dir: t.TempDir()})
 	nc := connect(t, e)
 	s := open(t, nc, jetstream.Config{})
@@ -306,6 +314,7 @@ func TestReplayDeliversTheLargestMessages(t *testing.T) {
 // stored whole without waiting for acks in between; once a link fails,
 // every append chained after it is refused.
 func TestAppendSentChains(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := testContext(t)
 	if !s.Chains() {

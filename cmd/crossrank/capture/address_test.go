@@ -7,6 +7,7 @@ import (
 )
 
 func TestCheckAddr(t *testing.T) {
+	t.Parallel()
 	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
 	linkLocal := []netip.Prefix{netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("fc00::/7")}
 	for _, tc := range []struct {

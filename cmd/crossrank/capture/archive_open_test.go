@@ -19,6 +19,7 @@ import (
 // TestArchiveOpen streams a record's body and checks it is what Get reads;
 // a record whose body does not match its key is refused.
 func TestArchiveOpen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := jstest.Start(t)
 	a, js := openArchive(t, env)
@@ -74,6 +75,7 @@ func TestArchiveOpen(t *testing.T) {
 // fraction of one copy of the page (garbage not yet collected included).
 // Reading each record whole, as Get does, would hold 50 copies: 500 MiB.
 func TestArchiveOpenMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("reads 500 MiB from the archive")
 	}

@@ -44,6 +44,7 @@ func record(target, body string) *capture.Record {
 // embedded JetStream, reads it back, and checks a second Put of the same
 // body stores nothing.
 func TestArchive(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := jstest.Start(t)
 	a, js := openArchive(t, env)
@@ -103,6 +104,7 @@ func TestArchive(t *testing.T) {
 }
 
 func TestArchiveGetMissing(t *testing.T) {
+	t.Parallel()
 	a, _ := openArchive(t, jstest.Start(t))
 	for _, key := range []string{
 		strings.Repeat("ab", 32), // well formed, absent
@@ -119,6 +121,7 @@ func TestArchiveGetMissing(t *testing.T) {
 // TestArchiveSurvivesRestart reopens the bucket on a restarted server
 // over the same directory: file storage keeps the captures.
 func TestArchiveSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	env := jstest.StartIn(t, dir)
@@ -141,6 +144,7 @@ func TestArchiveSurvivesRestart(t *testing.T) {
 // Put streams from its parts, and checks the stored object is the record
 // byte for byte, in whole chunks (one short chunk at the end at most).
 func TestArchiveStreamsLargeRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := jstest.Start(t)
 	a, js := openArchive(t, env)

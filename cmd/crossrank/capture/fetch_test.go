@@ -77,6 +77,7 @@ func fetch(t *testing.T, f *capture.Fetcher, url string) (*capture.Response, err
 }
 
 func TestFetchPage(t *testing.T) {
+	t.Parallel()
 	s := serve(t, page("<p>hello</p>"))
 	r, err := fetch(t, &capture.Fetcher{Allow: loopback}, s.URL+"/a?b=c")
 	if err != nil {
@@ -100,6 +101,7 @@ func TestFetchPage(t *testing.T) {
 }
 
 func TestFetchIPv6Loopback(t *testing.T) {
+	t.Parallel()
 	s := serve6(t, page("six"))
 	r, err := fetch(t, &capture.Fetcher{Allow: loopback}, s.URL)
 	if err != nil {
@@ -114,6 +116,7 @@ func TestFetchIPv6Loopback(t *testing.T) {
 // under every name we could think of, with nothing allowed: each fetch
 // must be refused at dial time and the server must never be reached.
 func TestFetchRefusesAddresses(t *testing.T) {
+	t.Parallel()
 	s := serve(t, page("secret"))
 	p := port(s)
 	loop := netip.MustParseAddr("127.0.0.1")
@@ -179,6 +182,7 @@ func TestFetchRefusesAddresses(t *testing.T) {
 // whole ranges allowed. The refusal happens before the socket connects,
 // so no packet leaves.
 func TestFetchRefusesMetadata(t *testing.T) {
+	t.Parallel()
 	f := &capture.Fetcher{Allow: []netip.Prefix{
 		netip.MustParsePrefix("169.254.0.0/16"), netip.MustParsePrefix("fc00::/7"),
 	}}
@@ -200,6 +204,7 @@ func TestFetchRefusesMetadata(t *testing.T) {
 }
 
 func TestFetchRefusesSchemes(t *testing.T) {
+	t.Parallel()
 	f := &capture.Fetcher{Allow: loopback}
 	for _, u := range []string{"file:///etc/passwd", "ftp://127.0.0.1/", "gopher://127.0.0.1/", "javascript:alert(1)", "/relative", "http:///nohost", "http://user:pw@127.0.0.1/"} {
 		if _, err := fetch(t, f, u); !errors.Is(err, capture.ErrScheme) {
@@ -209,6 +214,7 @@ func TestFetchRefusesSchemes(t *testing.T) {
 }
 
 func TestFetchRedirects(t *testing.T) {
+	t.Parallel()
 	dns := startDNS(t, map[string][]netip.Addr{"rebound.test.": {netip.MustParseAddr("127.0.0.2")}})
 	f := &capture.Fetcher{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, Resolver: dns.resolver()}
 	target := serve(t, page("end"))
@@ -261,6 +267,7 @@ func TestFetchRedirects(t *testing.T) {
 // made once before fetching would have passed; the one at dial time
 // refuses the second connection.
 func TestFetchRebinding(t *testing.T) {
+	t.Parallel()
 	var lookups atomic.Int64
 	dns := startDNSFunc(t, nil, func(q dnsmessage.Question) []netip.Addr {
 		if q.Type != dnsmessage.TypeA {
@@ -286,6 +293,7 @@ func TestFetchRebinding(t *testing.T) {
 }
 
 func TestFetchDeadline(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	slowHead := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -322,6 +330,7 @@ func TestFetchDeadline(t *testing.T) {
 }
 
 func TestFetchBodyLimits(t *testing.T) {
+	t.Parallel()
 	var written atomic.Int64
 	endless := serve(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -381,6 +390,7 @@ func TestFetchBodyLimits(t *testing.T) {
 }
 
 func TestFetchGzip(t *testing.T) {
+	t.Parallel()
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Accept-Encoding") != "gzip" {
 			t.Errorf("Accept-Encoding = %q", r.Header.Get("Accept-Encoding"))
@@ -401,6 +411,7 @@ func TestFetchGzip(t *testing.T) {
 }
 
 func TestFetchRefusesResponses(t *testing.T) {
+	t.Parallel()
 	typed := func(ct, enc string, code int) http.HandlerFunc {
 		return func(w http.ResponseWriter, _ *http.Request) {
 			if ct != "" {
@@ -447,6 +458,7 @@ func TestFetchRefusesResponses(t *testing.T) {
 }
 
 func TestFetchHTTPS(t *testing.T) {
+	t.Parallel()
 	s := httptest.NewTLSServer(page("<p>secure</p>"))
 	t.Cleanup(s.Close)
 	pool := s.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs

@@ -13,6 +13,7 @@ import (
 // quote check answers as QuoteFound does, and the same body again is
 // not stored twice.
 func TestKeep(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a, _ := openArchive(t, jstest.Start(t))
 	s := serve(t, page("<p>价格应以<b>实时</b>库存为准</p>"))

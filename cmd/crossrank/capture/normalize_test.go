@@ -34,6 +34,7 @@ func normalizeWhole(s string) string {
 // segment before it, folding changes only ASCII upper case, and the
 // whitespace and CJK rules read it as the fast path does.
 func TestInertCharacters(t *testing.T) {
+	t.Parallel()
 	for r := rune(0); r <= 0x10ffff; r++ {
 		if !inert(r) {
 			continue
@@ -61,6 +62,7 @@ func TestInertCharacters(t *testing.T) {
 // case-folding oddities, kana with voicing marks, Hangul jamo, odd spaces
 // and invalid bytes.
 func TestNormalizeSegments(t *testing.T) {
+	t.Parallel()
 	pieces := []string{
 		"a", "E", "z", "K", "I", "s", " ", "\t", "\n", "1", "<", "价", "格", "为", "准", "鿿", "一",
 		"\u0301", "\u0327", "\u0308", "\u0323", "\u0345", "\u3099", "\u309a", "\u1161", "\u11a8", "\u1100",

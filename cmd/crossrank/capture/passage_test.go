@@ -11,6 +11,7 @@ import (
 // and the marked stretch of the reader's text is the quote as the page
 // wrote it (its own width, case, spacing and line breaks).
 func TestFindPassage(t *testing.T) {
+	t.Parallel()
 	// The ideographic space is whitespace: the text shows it as a space.
 	for _, tc := range []struct {
 		name, contentType, body, excerpt string

@@ -23,6 +23,7 @@ func encode(t *testing.T, e encoding.Encoding, s string) []byte {
 // European sites still use, declared in the header or only in a meta tag,
 // and checks Text decodes them to the UTF-8 they meant.
 func TestFetchCharsets(t *testing.T) {
+	t.Parallel()
 	const zh = "价格以实时库存为准，详见官网。"
 	const fr = "Prix indicatif, à vérifier : « déjà » vu."
 	for _, tc := range []struct {
@@ -60,6 +61,7 @@ func TestFetchCharsets(t *testing.T) {
 }
 
 func TestQuoteFound(t *testing.T) {
+	t.Parallel()
 	const excerpt = "应以实时库存为准"
 	html := "text/html; charset=utf-8"
 	for _, tc := range []struct {

@@ -130,6 +130,7 @@ const withQuote = "<html><body><h1>价格</h1><p>" + quote + "（按量计费）
 // page, and one whose scripts alone changed, record nothing; and the next
 // ticks record nothing more for the first two.
 func TestRecheckFindsDrift(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	lost, s1 := changing(t, withQuote)
 	gone, s2 := changing(t, withQuote+"<!-- 2 -->")
@@ -169,6 +170,7 @@ func TestRecheckFindsDrift(t *testing.T) {
 // one schedule; a page that changes at every fetch gets exactly one result
 // per tick, and is fetched once per tick, not once per replica.
 func TestRecheckOncePerTickAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	var mu sync.Mutex
 	n := 0
@@ -210,6 +212,7 @@ func TestRecheckOncePerTickAcrossReplicas(t *testing.T) {
 // stream; after the server restarts on the same directory the re-check
 // fires again from that same message (it is not stored anew).
 func TestRecheckScheduleSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	page, s := changing(t, withQuote)
 	_, stopCapture := d.worker(capture.WorkerConfig{})

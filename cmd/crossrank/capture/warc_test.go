@@ -23,6 +23,7 @@ import (
 // and reads it back: the same record, the same bytes, and headers that
 // describe the body as stored.
 func TestRecordRoundTrip(t *testing.T) {
+	t.Parallel()
 	const body = "<p>价格应以实时库存为准</p>"
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -99,6 +100,7 @@ func TestRecordRoundTrip(t *testing.T) {
 
 // TestRecordShape pins the bytes of a record.
 func TestRecordShape(t *testing.T) {
+	t.Parallel()
 	rec := capture.Record{
 		ID:        "<urn:uuid:92283950-ef2f-4d72-b224-f54c6ec90bb0>",
 		Date:      time.Date(2026, 11, 30, 9, 8, 7, 0, time.UTC),
@@ -171,6 +173,7 @@ func specExample(body string) string {
 }
 
 func TestReadSpecExample(t *testing.T) {
+	t.Parallel()
 	body := "\xff\xd8\xff\xe0 not really a JPEG \r\n\r\n but binary enough\x00"
 	rec, err := capture.ReadRecord(strings.NewReader(specExample(body)))
 	if err != nil {
@@ -184,6 +187,7 @@ func TestReadSpecExample(t *testing.T) {
 }
 
 func TestReadRecordRejects(t *testing.T) {
+	t.Parallel()
 	good := specExample("payload")
 	for name, raw := range map[string]string{
 		"tampered body":        strings.Replace(good, "payload", "pAyload", 1),

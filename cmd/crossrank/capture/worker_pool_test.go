@@ -21,6 +21,7 @@ import (
 // host never has more than two fetches at once (the third item goes back
 // to the stream), and each item is recorded once in the end.
 func TestWorkerSlowHostDelaysNoOther(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	release := make(chan struct{})
 	var inflight, most atomic.Int64
@@ -107,6 +108,7 @@ func awaitRedelivery(t *testing.T, d *desk) {
 // cited after it is captured first, and its failure is recorded once after
 // Attempts fetches.
 func TestWorkerRetryGoesBack(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -150,6 +150,7 @@ func hexSum(s string) string {
 // its body, and the hash recorded on the proposal with the quote check; a
 // page without the quote says so; a named document is left alone.
 func TestWorkerCaptures(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	withQuote := "<html><body><p>价格：" + quote + "（按量计费）</p></body></html>"
 	s1 := serve(t, page(withQuote))
@@ -193,6 +194,7 @@ func TestWorkerCaptures(t *testing.T) {
 // TestWorkerRefusesLoopback: without --capture-allow, a URL on the
 // server's own loopback is refused at dial time and recorded as such, once.
 func TestWorkerRefusesLoopback(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	s := serve(t, page("<p>"+quote+"</p>"))
 	d.worker(capture.WorkerConfig{Fetcher: &capture.Fetcher{Timeout: 5 * time.Second}})
@@ -210,6 +212,7 @@ func TestWorkerRefusesLoopback(t *testing.T) {
 // TestWorkerRestartAfterFetch: a worker stopped after fetching and before
 // recording leaves the item to the next one, which records it once.
 func TestWorkerRestartAfterFetch(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	s := serve(t, page("<p>"+quote+"</p>"))
 	fetched := make(chan struct{}, 1)
@@ -244,6 +247,7 @@ func TestWorkerRestartAfterFetch(t *testing.T) {
 // before acknowledging leaves the message to be redelivered; the next
 // worker finds the record, fetches nothing and acknowledges.
 func TestWorkerCrashAfterRecord(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	s := serve(t, page("<p>"+quote+"</p>"))
 	recorded := make(chan struct{}, 1)
@@ -295,6 +299,7 @@ func TestWorkerCrashAfterRecord(t *testing.T) {
 // TestWorkerReplicas: two workers on one stream, as two replicas run
 // them, record each item exactly once.
 func TestWorkerReplicas(t *testing.T) {
+	t.Parallel()
 	d := newDesk(t)
 	s := serve(t, page("<p>"+quote+"</p>"))
 	d.worker(capture.WorkerConfig{})
@@ -314,6 +319,7 @@ func TestWorkerReplicas(t *testing.T) {
 }
 
 func TestReason(t *testing.T) {
+	t.Parallel()
 	for _, r := range domain.CaptureReasons {
 		if r == domain.CaptureUnreachable {
 			continue
@@ -334,6 +340,7 @@ func TestReason(t *testing.T) {
 }
 
 func TestCommandID(t *testing.T) {
+	t.Parallel()
 	a, b := capture.CommandID("p1", "e1"), capture.CommandID("p1", "e2")
 	if a == b || a != capture.CommandID("p1", "e1") || len(a) != 36 || a[14] != '8' {
 		t.Errorf("CommandID: %s, %s", a, b)

@@ -26,6 +26,7 @@ import (
 // requests off; reviewer2, a digest user, gets exactly one digest at
 // their digest moment.
 func TestMailEndToEnd(t *testing.T) {
+	t.Parallel()
 	loc, _ := time.LoadLocation("Europe/Berlin")
 	var offset atomic.Int64
 	e := start(t, 0, func() time.Time { return time.Now().Add(time.Duration(offset.Load())) })

@@ -17,6 +17,7 @@ import (
 // a link straight to the proposal and a one-click unsubscribe; the
 // unsubscribe turns that kind off.
 func TestMailReviewRequestedAtOnce(t *testing.T) {
+	t.Parallel()
 	e := start(t, 0, nil)
 	e.confirm("reviewer1", "r1@example.org", "en")
 	e.confirm("reviewer2", "r2@example.org", "zh")
@@ -77,6 +78,7 @@ func TestMailReviewRequestedAtOnce(t *testing.T) {
 // user turned the kind off: a later mail to someone else shows the events
 // before it were handled (one consumer takes them in order).
 func TestMailNeedsConfirmation(t *testing.T) {
+	t.Parallel()
 	e := start(t, 0, nil)
 	if err := e.svc.RequestAddress(e.ctx, "reviewer1", "r1@example.org", "en"); err != nil {
 		t.Fatal(err)
@@ -103,6 +105,7 @@ func TestMailNeedsConfirmation(t *testing.T) {
 // A relay that refuses (451) twice and then accepts gets the mail on the
 // third attempt; the user saw it failed in between.
 func TestMailRetriedAfterRefusal(t *testing.T) {
+	t.Parallel()
 	e := start(t, 0, nil)
 	e.confirm("reviewer1", "r1@example.org", "en")
 	e.relay.mu.Lock()
@@ -122,6 +125,7 @@ func TestMailRetriedAfterRefusal(t *testing.T) {
 // A digest user gets one digest at their digest moment, holding every item
 // since, and nothing at once; the next digest is scheduled a day later.
 func TestMailDigestOnceAtItsMoment(t *testing.T) {
+	t.Parallel()
 	// The mailer's clock stands three seconds before 08:00 in Shanghai
 	// once the env is up.
 	loc, _ := time.LoadLocation("Asia/Shanghai")

@@ -18,6 +18,7 @@ import (
 // nudge once, and reviewer2 is mailed about the overdue review once, with a
 // link to the proposal — the inbox item, mailed at once by default.
 func TestMailNudgeArrivesOnce(t *testing.T) {
+	t.Parallel()
 	e := start(t, 0, time.Now)
 	if err := e.svc.SetConfirmed(e.ctx, domain.System(), "reviewer2", "r2@example.org"); err != nil {
 		t.Fatal(err)

@@ -123,6 +123,7 @@ func (e *env) scheduled(js jetstream.JetStream, due string) {
 }
 
 func TestNudgeFiresOnceWhenUnanswered(t *testing.T) {
+	t.Parallel()
 	e, js := startNudges(t)
 	due := e.request(time.Now().Add(2 * time.Second))
 	e.fired(js, due)
@@ -174,6 +175,7 @@ func TestNudgeFiresOnceWhenUnanswered(t *testing.T) {
 }
 
 func TestNoNudgeWhenAnsweredInTime(t *testing.T) {
+	t.Parallel()
 	e, js := startNudges(t)
 	due := e.request(time.Now().Add(2 * time.Second))
 	p, err := e.cmd.Proposal(e.ctx, inReview)
@@ -195,6 +197,7 @@ func TestNoNudgeWhenAnsweredInTime(t *testing.T) {
 }
 
 func TestReplacedDueDateNudgesAtTheNewOne(t *testing.T) {
+	t.Parallel()
 	e, js := startNudges(t)
 	first := e.request(time.Now().Add(2 * time.Second))
 	e.scheduled(js, first) // so the replaced schedule fires, and the domain must refuse it

@@ -128,6 +128,7 @@ func (e *env) published() []events.Event {
 }
 
 func TestScheduledEditionFiresOnce(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	before := len(e.published())
 	at := time.Now().Add(2 * time.Second)
@@ -153,6 +154,7 @@ func TestScheduledEditionFiresOnce(t *testing.T) {
 }
 
 func TestScheduledEditionOfRevisedProposalFails(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	before := len(e.published())
 	id, ids := e.schedule(time.Now().Add(2 * time.Second))
@@ -182,6 +184,7 @@ func TestScheduledEditionOfRevisedProposalFails(t *testing.T) {
 }
 
 func TestCanceledScheduleNeverFires(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	before := len(e.published())
 	id, _ := e.schedule(time.Now().Add(2 * time.Second))

@@ -102,6 +102,7 @@ func (w *world) chatRecords(url string) (posted []*events.ChatPosted, failed []*
 }
 
 func TestChatWebhookHearsRequestsAndPublications(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := &chatReceiver{}
 	srv := httptest.NewServer(rc)
@@ -139,6 +140,7 @@ func TestChatWebhookHearsRequestsAndPublications(t *testing.T) {
 }
 
 func TestChatWebhookRefusesPrivateAddresses(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := &chatReceiver{}
 	srv := httptest.NewServer(rc)

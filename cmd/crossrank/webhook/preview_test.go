@@ -11,6 +11,7 @@ import (
 // TestPreviewsAreNotDelivered: no event of an embargoed preview is on a
 // subject the senders consume, so no webhook ever carries one.
 func TestPreviewsAreNotDelivered(t *testing.T) {
+	t.Parallel()
 	matches := func(filter, subject string) bool {
 		f, s := strings.Split(filter, "."), strings.Split(subject, ".")
 		for i, tok := range f {

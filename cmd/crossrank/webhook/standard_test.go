@@ -95,6 +95,7 @@ func (rc *standardReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestStandardWebhooksSignature(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := &standardReceiver{now: time.Now, seen: map[string]int{}}
 	srv := httptest.NewServer(rc)
@@ -151,6 +152,7 @@ func TestStandardWebhooksSignature(t *testing.T) {
 // TestStandardSignatureVector checks SignStandard against the Standard
 // Webhooks reference vector (the spec repository's test of its libraries).
 func TestStandardSignatureVector(t *testing.T) {
+	t.Parallel()
 	key, legacy, err := webhook.Key("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
 	if err != nil || legacy {
 		t.Fatalf("Key: legacy %v, %v", legacy, err)
@@ -172,6 +174,7 @@ func TestStandardSignatureVector(t *testing.T) {
 // receiver sees a replay of a message it has), records the outcome, and
 // a restarted sender does not post it a third time.
 func TestRedeliver(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := &standardReceiver{now: time.Now, seen: map[string]int{}}
 	srv := httptest.NewServer(rc)
@@ -213,6 +216,7 @@ func TestRedeliver(t *testing.T) {
 // release left (one filter subject, editions only): the sender widens it
 // to take redelivery requests too, and delivers.
 func TestConsumerUpgrade(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := &standardReceiver{now: time.Now, seen: map[string]int{}}
 	srv := httptest.NewServer(rc)

@@ -26,6 +26,7 @@ import (
 const secret = "s3cret"
 
 func TestSignature(t *testing.T) {
+	t.Parallel()
 	body := []byte(`{"id":"gpu-cloud/2"}`)
 	sig := webhook.Sign(secret, body)
 	// HMAC-SHA256 under "s3cret", computed independently:
@@ -207,6 +208,7 @@ func (w *world) records(url string) (delivered, failed []string) {
 // mid-retry: the receiver accepts each edition exactly once, and the
 // store records each delivery once.
 func TestExactlyOnceAcrossRestarts(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := newReceiver(3) // the first three posts fail
 	ts := httptest.NewServer(rc)
@@ -287,6 +289,7 @@ func TestExactlyOnceAcrossRestarts(t *testing.T) {
 // TestFinalFailureIsRecorded gives up after the attempts run out, records
 // the failure, acknowledges, and never retries it after a restart.
 func TestFinalFailureIsRecorded(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rc := newReceiver(0)
 	rc.failAll = true
@@ -308,6 +311,7 @@ func TestFinalFailureIsRecorded(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	if got := webhook.Redact("https://u:p@hooks.example.org/x?token=abc#f"); got != "https://hooks.example.org/x" {
 		t.Errorf("Redact = %q", got)
 	}
