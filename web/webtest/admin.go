@@ -88,9 +88,7 @@ func NewAdmin(t *testing.T) *AdminEnv {
 // CaughtUp waits until the read models hold every stored event.
 func (e *AdminEnv) CaughtUp() {
 	e.T.Helper()
-	if err := e.Read.WaitFor(e.Ctx, e.LastSeq()); err != nil {
-		e.T.Fatal(err)
-	}
+	WaitApplied(e.T, e.Ctx, e.Read, e.LastSeq())
 }
 
 // LastSeq is the event store's last sequence: equal before and after a

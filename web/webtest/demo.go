@@ -95,9 +95,7 @@ func NewDemo(t *testing.T) *DemoEnv {
 // CaughtUp waits until the read models have applied the whole stream.
 func (e *DemoEnv) CaughtUp() {
 	e.T.Helper()
-	if err := e.Read.WaitFor(e.Ctx, e.LastSeq()); err != nil {
-		e.T.Fatal(err)
-	}
+	WaitApplied(e.T, e.Ctx, e.Read, e.LastSeq())
 }
 
 // LastSeq is the store's last sequence: the same before and after a refused

@@ -13,6 +13,7 @@ package webtest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
+	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
 )
@@ -210,4 +212,21 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// WaitApplied waits until the read models hold the stream up to seq,
+// however long that takes within ctx: WaitFor gives up after the few
+// seconds a request waits, and a test that has just written thousands of
+// entries, beside others on a busy machine, may need longer.
+func WaitApplied(t testing.TB, ctx context.Context, read *projections.Store, seq uint64) {
+	t.Helper()
+	for {
+		err := read.WaitFor(ctx, seq)
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, projections.ErrWaitTimeout) || ctx.Err() != nil {
+			t.Fatal(err)
+		}
+	}
 }
