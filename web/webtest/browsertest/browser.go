@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Chromiums are Debian's two builds of Chromium, in the order the tests
+// chromiums are Debian's two builds of Chromium, in the order the tests
 // prefer them: chromium-headless-shell, the headless-only build (the one
 // Puppeteer and Playwright run headless), then the full browser. Both
 // render with the same Blink and V8; the shell leaves out the browser's
@@ -24,11 +24,11 @@ import (
 // CPU as the pages did (TestBrowserDesk: 54 core-seconds with chromium,
 // 33 with the shell, on a two-core machine where these tests are
 // CPU-bound).
-var Chromiums = []string{"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"}
+var chromiums = []string{"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"}
 
-// chromiumPath is the first of Chromiums installed, or "".
+// chromiumPath is the first of chromiums installed, or "".
 var chromiumPath = sync.OnceValue(func() string {
-	for _, p := range Chromiums {
+	for _, p := range chromiums {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
@@ -48,9 +48,9 @@ func NewBrowser(t *testing.T, width, height int) context.Context {
 	if chromiumPath() == "" {
 		const install = "apt-get install -y chromium-headless-shell, or chromium"
 		if os.Getenv("CROSSRANK_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("CROSSRANK_REQUIRE_BROWSER=1 but none of %v is installed: %s", Chromiums, install)
+			t.Fatalf("CROSSRANK_REQUIRE_BROWSER=1 but none of %v is installed: %s", chromiums, install)
 		}
-		t.Skipf("browser test skipped: none of %v is installed (%s; set CROSSRANK_REQUIRE_BROWSER=1 to make this a failure)", Chromiums, install)
+		t.Skipf("browser test skipped: none of %v is installed (%s; set CROSSRANK_REQUIRE_BROWSER=1 to make this a failure)", chromiums, install)
 	}
 	browserCtx, err := sharedBrowser(width, height)
 	if err != nil {
