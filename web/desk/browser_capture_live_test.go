@@ -21,7 +21,6 @@ import (
 // stops following once nothing is pending. Without script the same page
 // shows the result on reload (TestDeskEvidenceCapture).
 func TestBrowserCaptureLive(t *testing.T) {
-	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()
@@ -57,7 +56,6 @@ func TestBrowserCaptureLive(t *testing.T) {
 // "capture" at once when the page's count is behind, and again when a
 // result is projected; a page that is up to date hears nothing until then.
 func TestDeskCaptureStream(t *testing.T) {
-	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()

@@ -72,7 +72,6 @@ func (b *userBrowser) open(path, ready string) {
 // publisher publishes it on the publish page; the audit trail shows every
 // step. Each step leaves a screenshot in testdata/screenshots/desk-NN-*.png.
 func TestBrowserDesk(t *testing.T) {
-	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()

@@ -20,7 +20,6 @@ import (
 // and published, moves entries on a reader's open page over its event
 // stream.
 func TestBrowserMethodology(t *testing.T) {
-	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)

@@ -25,7 +25,6 @@ import (
 // corrections log, in both languages, shows the report with the edition
 // that published it. axe checks each new page.
 func TestBrowserReportBecomesCorrection(t *testing.T) {
-	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)

@@ -23,7 +23,6 @@ import (
 // banner, noindex), and after the publisher revokes it the link is 404.
 // axe checks each new page.
 func TestBrowserVendorAndPreview(t *testing.T) {
-	t.Parallel()
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)
