@@ -83,14 +83,19 @@ func (e *env) fired(js jetstream.JetStream, due string) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		st, err := js.Stream(e.ctx, crjs.ScheduleStreamName)
+		var msg *jetstream.RawStreamMsg
 		if err == nil {
-			_, err = st.GetLastMsgForSubject(e.ctx, subject)
+			msg, err = st.GetLastMsgForSubject(e.ctx, subject)
 		}
 		if err == nil {
+			// Handled means acknowledged: the consumer's ack floor has
+			// passed the fired message. Its pending counts alone are not
+			// enough, as the server tells a consumer of a new message
+			// after storing it, and for a moment both read zero.
 			c, cerr := js.Consumer(e.ctx, crjs.ScheduleStreamName, NudgeFireConsumer)
 			if cerr == nil {
 				info, ierr := c.Info(e.ctx)
-				if ierr == nil && info.NumPending == 0 && info.NumAckPending == 0 {
+				if ierr == nil && info.AckFloor.Stream >= msg.Sequence && info.NumAckPending == 0 {
 					return
 				}
 			}
