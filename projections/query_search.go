@@ -121,13 +121,13 @@ func (s *Store) searchWhere(ctx context.Context, q SearchQuery) (string, []any, 
 		// document holding it has (a field's last character is followed by
 		// its line feed).
 		r, _ := utf8.DecodeRuneInString(text)
-		sub = "SELECT DISTINCT doc FROM search_grams WHERE kind = ? AND gram BETWEEN ? AND ?"
+		sub = "SELECT DISTINCT doc FROM search_postings WHERE kind = ? AND gram BETWEEN ? AND ?"
 		args = append(args, int64(r)<<gramShift, int64(r)<<gramShift|(1<<gramShift-1))
 	} else {
 		rarest, fewest := grams[0], rareEnough+1
 		for _, g := range grams {
 			var n int
-			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM search_grams WHERE kind = ? AND gram = ? LIMIT ?)",
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM search_postings WHERE kind = ? AND gram = ? LIMIT ?)",
 				q.Kind, g, rareEnough).Scan(&n); err != nil {
 				return "", nil, err
 			}
@@ -141,7 +141,7 @@ func (s *Store) searchWhere(ctx context.Context, q SearchQuery) (string, []any, 
 				break
 			}
 		}
-		sub = "SELECT doc FROM search_grams WHERE kind = ? AND gram = ?"
+		sub = "SELECT doc FROM search_postings WHERE kind = ? AND gram = ?"
 		args = append(args, rarest)
 	}
 	where := "d.id IN (" + sub + ") AND instr(d.body, ?) > 0"

@@ -25,6 +25,9 @@ type Store struct {
 	// deferSearch: a rebuild indexes search after the load (see
 	// indexAllSearch), not at every commit.
 	deferSearch bool
+	// recentGrams counts search_grams_recent's rows for the projection's
+	// transactions, under applying; -1: unknown (see mergeRecentGrams).
+	recentGrams int
 
 	stability stabilityMemo               // Stability's answers, per ranking and edition
 	lists     editionMemo[publishedLists] // Standing's lists, per ranking and edition
@@ -51,7 +54,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &Store{db: db, w: w, path: path, changed: make(chan struct{}), clean: clean}
+	s := &Store{db: db, w: w, path: path, changed: make(chan struct{}), clean: clean, recentGrams: -1}
 	if err := db.QueryRow("SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&s.seq, &s.head); err != nil {
 		s.w.close()
 		db.Close()
@@ -154,6 +157,8 @@ type txn struct {
 	memo *memo
 	seq  uint64 // checkpoint when the transaction began
 	done bool   // committed or rolled back
+	// recentGrams is the Store's count, unknown again after a rollback.
+	recentGrams *int
 }
 
 // begin starts a transaction at the checkpoint. The caller holds s.applying.
@@ -178,6 +183,7 @@ func (s *Store) begin(context.Context) (*txn, error) {
 	}
 	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]), s.news)
 	t.p.deferSearch = s.deferSearch
+	t.p.recentGrams, t.recentGrams = &s.recentGrams, &s.recentGrams
 	return t, nil
 }
 
@@ -207,6 +213,9 @@ func (t *txn) rollback() {
 	if !t.done {
 		t.done = true
 		t.w.run("ROLLBACK")
+		if t.recentGrams != nil {
+			*t.recentGrams = -1
+		}
 	}
 }
 

@@ -22,7 +22,7 @@ func compareTable(ctx context.Context, table string, replayed *sql.DB, live quer
 	for i, k := range key {
 		order[i] = quoteName(k)
 	}
-	q := "SELECT * FROM " + quoteName(table) + " ORDER BY " + strings.Join(order, ", ")
+	q := "SELECT * FROM " + tableRows(table) + " ORDER BY " + strings.Join(order, ", ")
 	r, err := newCursor(ctx, replayed, q)
 	if err != nil {
 		return 0, err
