@@ -40,7 +40,7 @@ type projector struct {
 	// rebuild to index all at once after the load (indexAllSearch).
 	deferSearch bool
 	// recentGrams is the Store's count of search_grams_recent's rows (see
-	// mergeRecentGrams): -1 unknown; nil, no Store keeps one.
+	// mergeRecentGrams): -1 unknown.
 	recentGrams *int
 }
 

@@ -158,10 +158,6 @@ var searchMergeAt = 1 << 16
 // count is the Store's (recentGrams), read from the table when unknown: at
 // open, and after a transaction that did not commit.
 func (p *projector) mergeRecentGrams() error {
-	if p.recentGrams == nil {
-		p.recentGrams = new(int)
-		*p.recentGrams = -1
-	}
 	if *p.recentGrams < 0 {
 		row, err := p.w.queryRow("SELECT count(*) FROM search_grams_recent")
 		if err != nil {

@@ -78,8 +78,9 @@ func (s *Store) indexMigrated() error {
 	if err := s.w.run("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
-	if err := (&projector{w: s.w}).indexSearch(); err != nil {
+	if err := (&projector{w: s.w, recentGrams: &s.recentGrams}).indexSearch(); err != nil {
 		s.w.run("ROLLBACK")
+		s.recentGrams = -1
 		return err
 	}
 	return s.w.run("COMMIT")
@@ -157,8 +158,6 @@ type txn struct {
 	memo *memo
 	seq  uint64 // checkpoint when the transaction began
 	done bool   // committed or rolled back
-	// recentGrams is the Store's count, unknown again after a rollback.
-	recentGrams *int
 }
 
 // begin starts a transaction at the checkpoint. The caller holds s.applying.
@@ -183,7 +182,7 @@ func (s *Store) begin(context.Context) (*txn, error) {
 	}
 	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]), s.news)
 	t.p.deferSearch = s.deferSearch
-	t.p.recentGrams, t.recentGrams = &s.recentGrams, &s.recentGrams
+	t.p.recentGrams = &s.recentGrams
 	return t, nil
 }
 
@@ -213,8 +212,8 @@ func (t *txn) rollback() {
 	if !t.done {
 		t.done = true
 		t.w.run("ROLLBACK")
-		if t.recentGrams != nil {
-			*t.recentGrams = -1
+		if t.p != nil { // the Store's count of search_grams_recent is unknown again
+			*t.p.recentGrams = -1
 		}
 	}
 }
