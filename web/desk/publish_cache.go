@@ -64,6 +64,15 @@ func (c *previewCache) preview(ctx context.Context, ranking, key string,
 	}
 	c.mu.Unlock()
 	v, err, _ := c.flight.Do(key, func() (any, error) {
+		// A view that missed the kept preview just before another view's
+		// computation of the same key ended starts a flight of its own:
+		// look again before computing.
+		c.mu.Lock()
+		if p, ok := c.latest[ranking]; ok && p.key == key {
+			c.mu.Unlock()
+			return p, nil
+		}
+		c.mu.Unlock()
 		// The computation outlives a viewer who leaves: the others wait on it.
 		pv, def, err := compute(context.WithoutCancel(ctx))
 		if err != nil {
