@@ -76,6 +76,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		{"editions", "/r/gpu-cloud/editions", `main`},
 		{"methodology", "/r/gpu-cloud/methodology", `main`},
 		{"compare", "/r/gpu-cloud/compare?a=zhixingyun&b=qingcloud&c=ppio", `[data-testid="compare-table"]`},
+		{"not-found", "/r/gpu-cloud/e/no-such-entry", `[data-testid="error-page"]`},
 	}
 	for _, lang := range []string{"zh", "en"} {
 		for _, p := range pages {
@@ -103,7 +104,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for e.srv.site.Streams() > 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d event streams open after visiting 14 pages in one tab", e.srv.site.Streams())
+			t.Fatalf("%d event streams open after visiting 16 pages in one tab", e.srv.site.Streams())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
