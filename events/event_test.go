@@ -56,6 +56,11 @@ func TestParseType(t *testing.T) {
 			t.Errorf("catalog type %q does not parse: %v", typ, err)
 		}
 	}
+	// Every event's Kind and Aggregate parse its type.
+	e := events.Event{Type: "crossrank.proposal.vote_cast.v1", Subject: "p1"}
+	if n := testing.AllocsPerRun(100, func() { e.Aggregate() }); n != 0 {
+		t.Errorf("Event.Aggregate allocates %v times, want 0", n)
+	}
 }
 
 func TestValidID(t *testing.T) {
