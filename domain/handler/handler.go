@@ -95,6 +95,16 @@ type command struct {
 	writes    []events.Aggregate
 	reads     []events.Aggregate
 	decide    func(s states) ([]domain.Change, error)
+	// steps, when set, are the command instead of decide: commands carried
+	// out in order, each deciding on what the ones before it decided, and
+	// stored together or not at all.
+	steps []step
+}
+
+// step is one of a command's steps: a command of its own, with its id.
+type step struct {
+	commandID string
+	decide    func(s states) ([]domain.Change, error)
 }
 
 // states gives a decision the loaded aggregates.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -115,57 +117,64 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	}); err != nil {
 		return Result{}, err
 	}
-	if c.commandID != "" {
-		if res, ok, err := h.replayed(ctx, c.commandID, writes, locked); ok || err != nil {
-			return res, err
-		}
-	}
-	changes, err := c.decide(st)
-	if (err != nil || len(changes) == 0) && at.seq > 0 {
-		// Followed states not yet shown current: a refusal or a no-op is
-		// decided again after the follower's check.
-		return Result{}, errFastMissed
-	}
-	if (err != nil || len(changes) == 0) && cached {
-		// Another replica may have written the aggregate since it was
-		// cached. The append's expectation catches that for a decision
-		// that writes; a refusal or a no-op never gets that far, so it is
-		// decided again on the stored state before it is believed.
-		return Result{}, errDecideAgain
-	}
-	if err != nil || len(changes) == 0 {
-		return Result{}, err
-	}
 	now := h.now().UTC()
-	first := c.commandID
-	if first == "" {
-		first = events.NewID(now)
-	}
-	evs := make([]events.Event, 0, len(changes))
-	var expect []events.Expectation
-	seen := map[events.Aggregate]bool{}
-	for i, ch := range changes {
-		evID := first
-		if i > 0 {
-			evID = deriveID(first, i)
+	var evs []events.Event
+	if len(c.steps) > 0 {
+		var replayed bool
+		evs, replayed, err = decideSteps(c, st, locked, now)
+		if replayed {
+			res := Result{Replayed: true}
+			for _, e := range locked {
+				res.Sequence = max(res.Sequence, e.seq)
+			}
+			return res, nil
 		}
-		ev, err := events.New(evID, now, c.actor.Name, ch.Aggregate.ID, ch.Data)
+		if err != nil && at.seq > 0 {
+			return Result{}, errFastMissed
+		}
+		if err != nil && cached {
+			return Result{}, errDecideAgain
+		}
 		if err != nil {
 			return Result{}, err
 		}
-		if ev.Kind() != ch.Aggregate.Kind {
-			return Result{}, fmt.Errorf("handler: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
-		}
-		ev.CorrelationID, ev.CausationID = first, c.commandID
-		ev.AuthVia = c.actor.Via.String()
-		evs = append(evs, ev)
-		if !seen[ch.Aggregate] {
-			seen[ch.Aggregate] = true
-			e, ok := st[ch.Aggregate]
-			if !ok || !slices.Contains(writes, ch.Aggregate) {
-				return Result{}, fmt.Errorf("handler: decision wrote %s, which the command did not lock", ch.Aggregate)
+	} else {
+		if c.commandID != "" {
+			if res, ok, err := h.replayed(ctx, c.commandID, writes, locked); ok || err != nil {
+				return res, err
 			}
-			expect = append(expect, events.Expectation{Aggregate: ch.Aggregate, LastSeq: e.seq})
+		}
+		changes, err := c.decide(st)
+		if (err != nil || len(changes) == 0) && at.seq > 0 {
+			// Followed states not yet shown current: a refusal or a no-op is
+			// decided again after the follower's check.
+			return Result{}, errFastMissed
+		}
+		if (err != nil || len(changes) == 0) && cached {
+			// Another replica may have written the aggregate since it was
+			// cached. The append's expectation catches that for a decision
+			// that writes; a refusal or a no-op never gets that far, so it is
+			// decided again on the stored state before it is believed.
+			return Result{}, errDecideAgain
+		}
+		if err != nil || len(changes) == 0 {
+			return Result{}, err
+		}
+		if evs, err = newEvents(now, c.actor, c.commandID, changes); err != nil {
+			return Result{}, err
+		}
+	}
+	var expect []events.Expectation
+	seen := map[events.Aggregate]bool{}
+	for _, ev := range evs {
+		a := ev.Aggregate()
+		if !seen[a] {
+			seen[a] = true
+			e, ok := st[a]
+			if !ok || !slices.Contains(writes, a) {
+				return Result{}, fmt.Errorf("handler: decision wrote %s, which the command did not lock", a)
+			}
+			expect = append(expect, events.Expectation{Aggregate: a, LastSeq: e.seq})
 		}
 	}
 	var last uint64
@@ -208,11 +217,19 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	if !retry {
 		h.follow.Load().stored(last, evs)
 	}
-	if c.commandID == "" || !retry {
+	if c.commandID == "" && len(c.steps) == 0 || !retry {
 		// Fresh random ids cannot be stored already, and a store that tells
 		// retries apart stored ours now: the append was ours.
 		for i := range evs {
 			st[evs[i].Aggregate()].apply(evs[i])
+		}
+		return Result{Sequence: last, EventIDs: ids}, nil
+	}
+	if len(c.steps) > 0 {
+		// Stored whole, now or by an earlier try (an atomic batch is all or
+		// nothing): the next command reads what the store holds.
+		for _, e := range locked {
+			e.behind = true
 		}
 		return Result{Sequence: last, EventIDs: ids}, nil
 	}
@@ -254,3 +271,66 @@ var errFastMissed = errors.New("handler: decide again after the follower's check
 // errDecideAgain: attempt refused or found nothing to do on a cached state;
 // run decides again on the stored one.
 var errDecideAgain = errors.New("handler: decide again on the stored state")
+
+// newEvents turns a command's changes into its events: the first takes the
+// command's id (a fresh one without), the others ids derived from it.
+func newEvents(now time.Time, actor domain.Actor, commandID string, changes []domain.Change) ([]events.Event, error) {
+	first := commandID
+	if first == "" {
+		first = events.NewID(now)
+	}
+	evs := make([]events.Event, 0, len(changes))
+	for i, ch := range changes {
+		evID := first
+		if i > 0 {
+			evID = deriveID(first, i)
+		}
+		ev, err := events.New(evID, now, actor.Name, ch.Aggregate.ID, ch.Data)
+		if err != nil {
+			return nil, err
+		}
+		if ev.Kind() != ch.Aggregate.Kind {
+			return nil, fmt.Errorf("handler: %s event for a %s aggregate", ev.Type, ch.Aggregate.Kind)
+		}
+		ev.CorrelationID, ev.CausationID = first, commandID
+		ev.AuthVia = actor.Via.String()
+		evs = append(evs, ev)
+	}
+	return evs, nil
+}
+
+// decideSteps decides a command's steps in order, each on the states as
+// the ones before it left them, and returns their events. A step whose
+// command id is stored already is passed over; replayed reports that every
+// step was. The states in st and locked are left as they are.
+func decideSteps(c command, st states, locked []*slot, now time.Time) (evs []events.Event, replayed bool, err error) {
+	stored := func(id string) bool {
+		return slices.ContainsFunc(locked, func(e *slot) bool { _, ok := e.ids[id]; return ok })
+	}
+	local := maps.Clone(st)
+	replayed = true
+	for _, s := range c.steps {
+		if s.commandID != "" && stored(s.commandID) {
+			continue
+		}
+		replayed = false
+		changes, err := s.decide(local)
+		if err != nil {
+			return nil, false, err
+		}
+		stepEvs, err := newEvents(now, c.actor, s.commandID, changes)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, ev := range stepEvs {
+			a := ev.Aggregate()
+			var prev any
+			if e := local[a]; e != nil {
+				prev = e.state
+			}
+			local[a] = &slot{state: domain.Evolved(prev, ev), loaded: true}
+		}
+		evs = append(evs, stepEvs...)
+	}
+	return evs, replayed, nil
+}

@@ -277,23 +277,20 @@ func (pl *plan) run(ctx context.Context, h *handler.Handler, a domain.Actor, o O
 	for i, e := range pl.entries {
 		o.progress(StageOpen, i, len(pl.entries))
 		rep.Proposals = append(rep.Proposals, e.open.ID)
+		// An entry's commands are stored together (one atomic append), or
+		// none of them.
+		steps := handler.ProposalSteps{Proposal: e.open.ID, Evidence: e.evidence, Scores: e.scores, Attributes: e.attrs}
 		if !e.exists {
 			// Only opening cannot replay by its command id once the entry
 			// exists: its first event went to the entry it created. An
 			// existing proposal with this content-derived id was opened by
 			// an earlier import of the same entry.
-			do(e.path, func() (handler.Result, error) { return h.OpenProposal(ctx, a, e.open) })
+			steps.Open = &e.open
 		}
-		for _, c := range e.evidence {
-			do(e.path, func() (handler.Result, error) { return h.AddEvidence(ctx, a, c) })
+		if !pl.draft {
+			steps.Submit = &domain.Submit{CommandID: e.open.ID + "-submit", Proposal: e.open.ID}
 		}
-		for _, c := range e.scores {
-			do(e.path, func() (handler.Result, error) { return h.ProposeScore(ctx, a, c) })
-		}
-		for _, c := range e.attrs {
-			do(e.path, func() (handler.Result, error) { return h.ProposeAttribute(ctx, a, c) })
-		}
-		submit(e.path, e.open.ID)
+		do(e.path, func() (handler.Result, error) { return h.RunProposalSteps(ctx, a, steps) })
 	}
 	if err == nil {
 		o.progress(StageOpen, len(pl.entries), len(pl.entries))
