@@ -21,19 +21,22 @@ func (h *Handler) OpenProposal(ctx context.Context, a domain.Actor, c domain.Ope
 				return domain.DecideOpenProposal(s.ranking(c.Ranking), nil, s.edition(c.Ranking), s.proposal(c.ID), a, c)
 			}})
 	}
+	return h.run(ctx, openEntryProposal(a, c))
+}
+
+// openEntryProposal is the command that opens an entry's proposal: it
+// writes the proposal, and the entry when new.
+func openEntryProposal(a domain.Actor, c domain.OpenProposal) command {
 	writes := []events.Aggregate{domain.ProposalID(c.ID)}
-	reads := []events.Aggregate{domain.RankingID(c.Ranking), domain.EditionID(c.Ranking)}
-	if c.DependsOn != "" {
-		reads = append(reads, domain.ProposalID(c.DependsOn))
-	}
+	reads := proposalReads(c.Ranking, c.DependsOn)
 	if c.NewEntry != nil {
 		writes = append(writes, domain.EntryID(c.Ranking, c.Entry))
 	} else {
 		reads = append(reads, domain.EntryID(c.Ranking, c.Entry))
 	}
-	return h.run(ctx, command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
+	return command{actor: a, commandID: c.CommandID, writes: writes, reads: reads,
 		decide: func(s states) ([]domain.Change, error) {
 			r := s.effectiveRanking(c.Ranking, c.DependsOn)
 			return domain.DecideOpenProposal(r, s.entry(c.Ranking, c.Entry), s.edition(c.Ranking), s.proposal(c.ID), a, c)
-		}})
+		}}
 }

@@ -3,6 +3,7 @@ package handler
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
@@ -34,8 +35,30 @@ var errStepsProposal = errors.New("handler: the steps name more than one proposa
 
 // RunProposalSteps carries out c as one command.
 func (h *Handler) RunProposalSteps(ctx context.Context, a domain.Actor, c ProposalSteps) (Result, error) {
-	id, rk, dep := c.Proposal, "", ""
-	var writes, reads []events.Aggregate
+	id := c.Proposal
+	if c.Open != nil {
+		id = c.Open.ID
+	}
+	names := []string{}
+	for _, ev := range c.Evidence {
+		names = append(names, ev.Proposal)
+	}
+	for _, sc := range c.Scores {
+		names = append(names, sc.Proposal)
+	}
+	for _, at := range c.Attributes {
+		names = append(names, at.Proposal)
+	}
+	if c.Submit != nil {
+		names = append(names, c.Submit.Proposal)
+	}
+	if slices.ContainsFunc(names, func(p string) bool { return p != id }) {
+		return Result{}, errStepsProposal
+	}
+	// The first step is the command opening the proposal, or the command on
+	// the proposal as it is: its reads and writes are all the steps'.
+	var cmd command
+	rk, dep := "", ""
 	if o := c.Open; o != nil {
 		if o.Methodology {
 			return Result{}, errors.New("handler: a methodology proposal opens on its own")
@@ -43,62 +66,33 @@ func (h *Handler) RunProposalSteps(ctx context.Context, a domain.Actor, c Propos
 		if err := domain.CheckProposalRefs(*o); err != nil {
 			return Result{}, err
 		}
-		id, rk, dep = o.ID, o.Ranking, o.DependsOn
-		if o.NewEntry != nil {
-			writes = append(writes, domain.EntryID(o.Ranking, o.Entry))
-		} else {
-			reads = append(reads, domain.EntryID(o.Ranking, o.Entry))
-		}
+		cmd, rk, dep = openEntryProposal(a, *o), o.Ranking, o.DependsOn
+		cmd.steps = []step{{commandID: cmd.commandID, decide: cmd.decide}}
 	} else {
-		if !events.ValidID(id) {
-			return Result{}, domain.ErrProposalMissing
-		}
 		var err error
 		if rk, dep, err = h.proposalRanking(ctx, id); err != nil {
 			return Result{}, err
 		}
+		cmd = command{actor: a, writes: []events.Aggregate{domain.ProposalID(id)}, reads: proposalReads(rk, dep)}
 	}
-	writes = append(writes, domain.ProposalID(id))
-	reads = append(reads, domain.RankingID(rk), domain.EditionID(rk))
-	if dep != "" {
-		reads = append(reads, domain.ProposalID(dep))
-	}
-	var steps []step
-	add := func(proposal, commandID string, decide func(s states) ([]domain.Change, error)) {
-		steps = append(steps, step{commandID: commandID, decide: func(s states) ([]domain.Change, error) {
-			if proposal != id {
-				return nil, errStepsProposal
-			}
-			return decide(s)
-		}})
-	}
-	if o := c.Open; o != nil {
-		add(o.ID, o.CommandID, func(s states) ([]domain.Change, error) {
-			return domain.DecideOpenProposal(s.effectiveRanking(rk, dep), s.entry(rk, o.Entry), s.edition(rk), s.proposal(id), a, *o)
-		})
+	cmd.commandID, cmd.decide = "", nil
+	add := func(commandID string, d proposalDecision) {
+		cmd.steps = append(cmd.steps, step{commandID: commandID, decide: onStates(rk, dep, id, d)})
 	}
 	for _, ev := range c.Evidence {
-		add(ev.Proposal, ev.CommandID, func(s states) ([]domain.Change, error) {
-			return domain.DecideAddEvidence(s.proposal(id), a, ev)
-		})
+		add(ev.CommandID, addEvidence(a, ev))
 	}
 	for _, sc := range c.Scores {
-		add(sc.Proposal, sc.CommandID, func(s states) ([]domain.Change, error) {
-			return domain.DecideProposeScore(s.effectiveRanking(rk, dep), s.edition(rk), s.proposal(id), a, sc)
-		})
+		add(sc.CommandID, proposeScore(a, sc))
 	}
 	for _, at := range c.Attributes {
-		add(at.Proposal, at.CommandID, func(s states) ([]domain.Change, error) {
-			return domain.DecideProposeAttribute(s.effectiveRanking(rk, dep), s.edition(rk), s.proposal(id), a, at)
-		})
+		add(at.CommandID, proposeAttribute(a, at))
 	}
-	if sub := c.Submit; sub != nil {
-		add(sub.Proposal, sub.CommandID, func(s states) ([]domain.Change, error) {
-			return domain.DecideSubmit(s.edition(rk), s.proposal(id), a)
-		})
+	if c.Submit != nil {
+		add(c.Submit.CommandID, submit(a))
 	}
-	if len(steps) == 0 {
+	if len(cmd.steps) == 0 {
 		return Result{}, nil
 	}
-	return h.run(ctx, command{actor: a, writes: writes, reads: reads, steps: steps})
+	return h.run(ctx, cmd)
 }

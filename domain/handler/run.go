@@ -117,52 +117,24 @@ func (h *Handler) attempt(ctx context.Context, c command, writes []events.Aggreg
 	}); err != nil {
 		return Result{}, err
 	}
-	now := h.now().UTC()
-	var evs []events.Event
-	if len(c.steps) > 0 {
-		var replayed bool
-		evs, replayed, err = decideSteps(c, st, locked, now)
-		if replayed {
-			res := Result{Replayed: true}
-			for _, e := range locked {
-				res.Sequence = max(res.Sequence, e.seq)
-			}
-			return res, nil
-		}
-		if err != nil && at.seq > 0 {
-			return Result{}, errFastMissed
-		}
-		if err != nil && cached {
-			return Result{}, errDecideAgain
-		}
-		if err != nil {
-			return Result{}, err
-		}
-	} else {
-		if c.commandID != "" {
-			if res, ok, err := h.replayed(ctx, c.commandID, writes, locked); ok || err != nil {
-				return res, err
-			}
-		}
-		changes, err := c.decide(st)
-		if (err != nil || len(changes) == 0) && at.seq > 0 {
-			// Followed states not yet shown current: a refusal or a no-op is
-			// decided again after the follower's check.
-			return Result{}, errFastMissed
-		}
-		if (err != nil || len(changes) == 0) && cached {
-			// Another replica may have written the aggregate since it was
-			// cached. The append's expectation catches that for a decision
-			// that writes; a refusal or a no-op never gets that far, so it is
-			// decided again on the stored state before it is believed.
-			return Result{}, errDecideAgain
-		}
-		if err != nil || len(changes) == 0 {
-			return Result{}, err
-		}
-		if evs, err = newEvents(now, c.actor, c.commandID, changes); err != nil {
-			return Result{}, err
-		}
+	evs, done, err := h.decision(ctx, c, st, writes, locked, h.now().UTC())
+	if done != nil {
+		return *done, err
+	}
+	if (err != nil || len(evs) == 0) && at.seq > 0 {
+		// Followed states not yet shown current: a refusal or a no-op is
+		// decided again after the follower's check.
+		return Result{}, errFastMissed
+	}
+	if (err != nil || len(evs) == 0) && cached {
+		// Another replica may have written the aggregate since it was
+		// cached. The append's expectation catches that for a decision
+		// that writes; a refusal or a no-op never gets that far, so it is
+		// decided again on the stored state before it is believed.
+		return Result{}, errDecideAgain
+	}
+	if err != nil || len(evs) == 0 {
+		return Result{}, err
 	}
 	var expect []events.Expectation
 	seen := map[events.Aggregate]bool{}
@@ -271,6 +243,34 @@ var errFastMissed = errors.New("handler: decide again after the follower's check
 // errDecideAgain: attempt refused or found nothing to do on a cached state;
 // run decides again on the stored one.
 var errDecideAgain = errors.New("handler: decide again on the stored state")
+
+// decision decides c on the loaded states and returns its events, or,
+// when c was carried out before (its command id, or every step's, is
+// stored), done: that run's result.
+func (h *Handler) decision(ctx context.Context, c command, st states, writes []events.Aggregate, locked []*slot, now time.Time) ([]events.Event, *Result, error) {
+	if len(c.steps) > 0 {
+		evs, replayed, err := decideSteps(c, st, locked, now)
+		if replayed {
+			res := Result{Replayed: true}
+			for _, e := range locked {
+				res.Sequence = max(res.Sequence, e.seq)
+			}
+			return nil, &res, nil
+		}
+		return evs, nil, err
+	}
+	if c.commandID != "" {
+		if res, ok, err := h.replayed(ctx, c.commandID, writes, locked); ok || err != nil {
+			return nil, &res, err
+		}
+	}
+	changes, err := c.decide(st)
+	if err != nil || len(changes) == 0 {
+		return nil, nil, err
+	}
+	evs, err := newEvents(now, c.actor, c.commandID, changes)
+	return evs, nil, err
+}
 
 // newEvents turns a command's changes into its events: the first takes the
 // command's id (a fresh one without), the others ids derived from it.

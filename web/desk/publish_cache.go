@@ -52,27 +52,31 @@ func previewKey(ranking string, seq uint64, ids []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// kept is the kept preview of ranking if it is key's, or nil.
+func (c *previewCache) kept(ranking, key string) *previewed {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.latest[ranking]; ok && p.key == key {
+		return p
+	}
+	return nil
+}
+
 // preview returns the preview of key with its index, computing them at
 // most once at a time. Refusals are not kept: they are cheap, and their
 // words follow the request's language.
 func (c *previewCache) preview(ctx context.Context, ranking, key string,
 	compute func(context.Context) (domain.EditionPreview, *domain.Ranking, error)) (*previewed, error) {
-	c.mu.Lock()
-	if p, ok := c.latest[ranking]; ok && p.key == key {
-		c.mu.Unlock()
+	if p := c.kept(ranking, key); p != nil {
 		return p, nil
 	}
-	c.mu.Unlock()
 	v, err, _ := c.flight.Do(key, func() (any, error) {
 		// A view that missed the kept preview just before another view's
 		// computation of the same key ended starts a flight of its own:
 		// look again before computing.
-		c.mu.Lock()
-		if p, ok := c.latest[ranking]; ok && p.key == key {
-			c.mu.Unlock()
+		if p := c.kept(ranking, key); p != nil {
 			return p, nil
 		}
-		c.mu.Unlock()
 		// The computation outlives a viewer who leaves: the others wait on it.
 		pv, def, err := compute(context.WithoutCancel(ctx))
 		if err != nil {
