@@ -28,6 +28,7 @@ func formatViolations(vs []axeViolation) string { return browsertest.FormatViola
 // TestBrowserAxeFindsViolations shows the check can fail: a page with an
 // image without alt text and an unlabelled input has violations.
 func TestBrowserAxeFindsViolations(t *testing.T) {
+	browsertest.SkipShort(t)
 	ctx := newBrowser(t, 800, 600)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/paths"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // An invited reviewer opens their link in a real browser, clicks "Sign in
@@ -17,6 +18,7 @@ import (
 // on the desk with the role the admin gave; the audit trail says the
 // events came through the provider.
 func TestBrowserOIDCSignIn(t *testing.T) {
+	browsertest.SkipShort(t)
 	ctx := newBrowser(t, 1280, 1024)
 	// The desk listens first: the provider must know its callback.
 	var h atomic.Pointer[http.Handler]

@@ -9,12 +9,14 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/web/site"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // TestBrowserLiveUpdate: a reader has the ranking open; a publisher
 // publishes an edition; the reader's page shows the new ranking, with a
 // notice, without a reload.
 func TestBrowserLiveUpdate(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newSiteEnv(t)
 	ts := liveServer(t, e)
 	ctx := newBrowser(t, 412, 915)
@@ -64,6 +66,7 @@ func TestBrowserLiveUpdate(t *testing.T) {
 // edition's changelog in both languages at phone width, checks nothing is
 // wider than the screen, and saves screenshots.
 func TestBrowserScreenshots(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newSiteEnv(t)
 	e.publish("demo-qingjiao-2")
 	ts := liveServer(t, e)
@@ -113,6 +116,7 @@ func TestBrowserScreenshots(t *testing.T) {
 // TestBrowserStaticExport opens the exported folder from file:// and
 // follows a link from the ranking to an entry.
 func TestBrowserStaticExport(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newSiteEnv(t)
 	dir := filepath.Join(t.TempDir(), "site")
 	if _, err := site.Export(e.ctx, e.read, dir, time.Now()); err != nil {

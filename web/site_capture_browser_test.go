@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
 // TestBrowserCaptureBannerCannotBeForged opens, in a real browser, the
@@ -16,6 +17,7 @@ import (
 // page: the site's banner shows, once, in its own words, and the body's
 // frame can reach nothing of the site's page.
 func TestBrowserCaptureBannerCannotBeForged(t *testing.T) {
+	browsertest.SkipShort(t)
 	copies := shelf{}
 	forged := `<html><head><style>div[role=note]{display:none !important}</style></head><body>` +
 		`<div role="note" style="display:block !important" data-testid="capture-banner">This is the live page.</div>` +

@@ -21,6 +21,7 @@ import (
 // stops following once nothing is pending. Without script the same page
 // shows the result on reload (TestDeskEvidenceCapture).
 func TestBrowserCaptureLive(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()

@@ -72,6 +72,7 @@ func (b *userBrowser) open(path, ready string) {
 // publisher publishes it on the publish page; the audit trail shows every
 // step. Each step leaves a screenshot in testdata/screenshots/desk-NN-*.png.
 func TestBrowserDesk(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	defer ts.Close()

@@ -36,6 +36,7 @@ const (
 // edition from the publish page; the public page shows edition 1, page 1
 // with a pager; and verify passes on the store and read models.
 func TestBrowserImportReviewPublish(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)

@@ -20,6 +20,7 @@ import (
 // and published, moves entries on a reader's open page over its event
 // stream.
 func TestBrowserMethodology(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)

@@ -25,6 +25,7 @@ import (
 // corrections log, in both languages, shows the report with the edition
 // that published it. axe checks each new page.
 func TestBrowserReportBecomesCorrection(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)

@@ -23,6 +23,7 @@ import (
 // banner, noindex), and after the publisher revokes it the link is 404.
 // axe checks each new page.
 func TestBrowserVendorAndPreview(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)

@@ -61,6 +61,7 @@ func (b *userBrowser) waitText(testid string, within time.Duration, ok func(stri
 // public page is open; the scheduler fires it, and the open public page
 // announces the new edition over SSE.
 func TestBrowserWorkflow(t *testing.T) {
+	browsertest.SkipShort(t)
 	e := newDemoEnv(t)
 	e.startScheduler()
 	ts := httptest.NewServer(e.Srv.Handler())

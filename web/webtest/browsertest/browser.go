@@ -45,6 +45,7 @@ var chromiumPath = sync.OnceValue(func() string {
 // when it fails.
 func NewBrowser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	SkipShort(t)
 	if chromiumPath() == "" {
 		const install = "apt-get install -y chromium-headless-shell, or chromium"
 		if os.Getenv("CROSSRANK_REQUIRE_BROWSER") == "1" {
@@ -64,6 +65,17 @@ func NewBrowser(t *testing.T, width, height int) context.Context {
 		t.Fatalf("open a chromium tab: %v", err)
 	}
 	return ctx
+}
+
+// SkipShort skips a browser test under go test -short: the quick tier
+// leaves real Chromium to the full run. A test that sets up a server
+// before its browser calls it first, so the quick tier spends nothing on
+// it.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test: runs in the full tier (go test ./...), skipped under -short")
+	}
 }
 
 // browsers are the running Chromium processes, one per window size,
