@@ -68,6 +68,9 @@ func TestLargeFirstEdition(t *testing.T) {
 // ready to publish: the edition and its proposals commit together, though
 // they are more events than one of the projection's batches.
 func TestLargeEditionLiveAndReplayed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: projects a 1,000 x 10 edition live and replayed; go test -short skips it")
+	}
 	const entries, criteria = 1_000, 10
 	env, slug, ids := largeRanking(t, entries, criteria)
 	ps := open(t, filepath.Join(t.TempDir(), "read.db"))

@@ -17,6 +17,9 @@ import (
 // then, opens with the rows folded into one per entry, byte for byte what
 // a rebuild writes, and verifies against the stream without a replay.
 func TestMigrateEditionMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: migrates a 3,000-entry history; go test -short skips it")
+	}
 	ctx := testContext(t)
 	env := synthetic(t, 3000)
 	dir := t.TempDir()

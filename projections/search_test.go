@@ -18,6 +18,9 @@ import (
 // proposal titles and evidence (claim, source domain) are found, and the
 // plan reads the bigram index rather than scanning.
 func TestSearchLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: indexes a 2,000-entry ranking; go test -short skips it")
+	}
 	ctx := testContext(t)
 	env := jstest.Start(t)
 	l := history.Large{Slug: "big", Entries: 2000, Criteria: 2, Seed: 3}

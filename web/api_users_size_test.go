@@ -17,6 +17,9 @@ import (
 // reads only its own users' state. It runs alone, as the other tests at
 // size do.
 func TestAPIUsersListAtSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: lists 10,000 users; go test -short skips it")
+	}
 	e := newAdminEnv(t)
 	const n = 10_000
 	now := time.Now()

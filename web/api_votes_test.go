@@ -43,6 +43,9 @@ func importedEvidence(k int) []string {
 // a whole (422 naming votes); the read models verify afterwards.
 func TestBatchVotes(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("full run only: casts 2,000 votes; go test -short skips it")
+	}
 	e := newDemoEnv(t)
 	n := 2000
 	if raceEnabled {

@@ -140,6 +140,9 @@ func apiImportDone(t *testing.T, c *client, location string) apiImport {
 // criteria × 3 evidence items (2,000 under -race) through the API: the counts are right and
 // nothing is stored.
 func TestAPIImportAtScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: imports a 10,000-entry ranking file; go test -short skips it")
+	}
 	e := newDemoEnv(t)
 	c := e.client("editor")
 	n := 10_000

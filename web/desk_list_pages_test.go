@@ -123,6 +123,9 @@ func linkParams(t *testing.T, doc *goquery.Document, testid string) url.Values {
 // more events arrive (and a link offers them), and a page past the last
 // is 404, as on the public ranking.
 func TestDeskListsPageAtTenThousand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: pages desk lists at 10,000 entries; go test -short skips it")
+	}
 	e := newDemoEnv(t)
 	n, vetoes, drafts, ids := listsAtScale(t, e)
 	t.Run("dashboard", func(t *testing.T) { dashboardAtScale(t, e, drafts) })

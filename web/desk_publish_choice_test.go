@@ -35,6 +35,9 @@ const choiceProposals = 2_000
 // proposal but the three, as one edition, from a form that posts "all"
 // and the three left out rather than 1,997 ids.
 func TestPublishChoiceAcrossPages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: publishes a choice across pages of a large ranking; go test -short skips it")
+	}
 	n := choiceProposals
 	if raceEnabled {
 		n = 400 // eight pages: the choice still spans pages 1 to 3

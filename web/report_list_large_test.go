@@ -20,6 +20,9 @@ import (
 // every page holds its share, newest first, the filters count right, and
 // a page past the last is 404.
 func TestReportListAtSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: lists 10,000 reports; go test -short skips it")
+	}
 	e := newReportEnv(t)
 	const n = 10_000
 	now := time.Now()

@@ -17,6 +17,9 @@ import (
 // criteria × 3 evidence items: the summary counts every entry and score,
 // reports progress to the end, and the stream does not move.
 func TestDryRunAtScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: dry-runs a 10,000-entry ranking file; go test -short skips it")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s := newStore(t, ctx)

@@ -20,6 +20,9 @@ import (
 // 2,000 ids and publishes the whole edition. The API's preview pages the
 // same lists by 100.
 func TestDeskPublishLargeEdition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full run only: publishes a 2,000-entry edition; go test -short skips it")
+	}
 	entries, criteria := 2_000, 10
 	if raceEnabled {
 		entries = 500 // the same pages and parts, a quarter of the rows
