@@ -23,7 +23,7 @@ type common struct {
 	natsURL    string
 	natsListen string
 	replicas   int
-	// natsMaxBatch is the external server's max_batch_size; the
+	// natsMaxBatch is the external server's batch max_msgs; the
 	// embedded server's is jetstream.EmbeddedMaxBatch.
 	natsMaxBatch int
 }
@@ -97,7 +97,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	s.str(&c.natsListen, "nats-listen", "CROSSRANK_NATS_LISTEN", "", "also expose the embedded NATS server on this loopback address")
 	s.integer(&c.replicas, "replicas", "CROSSRANK_REPLICAS", 1, "stream replicas (3 on a cluster)")
 	s.integer(&c.natsMaxBatch, "nats-max-batch", "CROSSRANK_NATS_MAX_BATCH", jetstream.MaxBatch,
-		"with --nats-url: the server's jetstream max_batch_size, which bounds the proposals one edition releases")
+		"with --nats-url: the server's jetstream { limits { batch { max_msgs } } }, which bounds the proposals one edition releases")
 }
 
 // parseServe reads serve's settings from args and the environment.

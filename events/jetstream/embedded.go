@@ -45,7 +45,7 @@ type ClusterOptions struct {
 }
 
 // EmbeddedMaxBatch is the embedded server's limit of messages in one
-// atomic batch (max_batch_size): room for an edition that releases tens of
+// atomic batch (jetstream { limits { batch { max_msgs } } }): room for an edition that releases tens of
 // thousands of proposals. The server stages a batch on disk and holds it
 // in memory only while it commits it.
 const EmbeddedMaxBatch = 100_000

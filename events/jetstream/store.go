@@ -38,7 +38,7 @@ type Config struct {
 	// has no earlier deadline. Default DefaultTimeout.
 	Timeout time.Duration
 	// MaxBatch is the most events one Append stores: the server's
-	// max_batch_size (jetstream { limits { max_batch_size: N } }).
+	// limit (jetstream { limits { batch { max_msgs: N } } }).
 	// Default MaxBatch, nats-server's default; Embedded.MaxBatch for the
 	// embedded server.
 	MaxBatch int
