@@ -96,6 +96,9 @@ type Action[In Input] struct {
 	// Answer, when set, is the API's body instead of a Response: for a
 	// resource whose state the client needs at once (a schedule's moment).
 	Answer func(d *Deps, ctx context.Context, in *In, commandID string, res handler.Result) any
+	// Status, when set, is the API's status for a command that ran, in
+	// place of 200 or 201 (a batch whose items failed answers 207).
+	Status func(in *In) int
 }
 
 // Execute runs act for the signed-in user: command id (from the one the

@@ -56,6 +56,9 @@ func JSON[In Input](d *Deps, act Action[In]) http.Handler {
 		case act.Created:
 			status = http.StatusCreated
 		}
+		if act.Status != nil {
+			status = act.Status(&in)
+		}
 		if act.Answer != nil {
 			httpx.WriteJSON(w, status, act.Answer(d, r.Context(), &in, commandID, res))
 			return

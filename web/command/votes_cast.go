@@ -90,6 +90,19 @@ var CastVotes = Action[VotesInput]{
 	Answer: func(_ *Deps, _ context.Context, in *VotesInput, commandID string, _ handler.Result) any {
 		return VotesAnswer{Command: commandID, Results: in.Results}
 	},
+	Status: votesStatus,
+}
+
+// votesStatus is a batch's status: 200 when every vote was stored, 207
+// Multi-Status when any failed, so a client that reads only the status
+// never takes a batch of refusals (or of 503s, nothing stored) for success.
+func votesStatus(in *VotesInput) int {
+	for _, r := range in.Results {
+		if r.Status >= 300 {
+			return http.StatusMultiStatus
+		}
+	}
+	return http.StatusOK
 }
 
 func castVotes(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *VotesInput) (handler.Result, error) {
