@@ -154,4 +154,12 @@ func TestPublicOriginInPermalinks(t *testing.T) {
 	if _, svg := o.get(entry + "/badge.svg"); !strings.Contains(svg, `href="https://rank.example`+entry+`"`) {
 		t.Errorf("badge ignores the public origin:\n%s", svg)
 	}
+	// The feeds' links too, whatever Host the request names
+	// (httptest's is example.com).
+	for _, feed := range []string{"/feed.atom", "/r/" + demo.RankingSlug + "/feed.atom"} {
+		_, atom := o.get(feed)
+		if !strings.Contains(atom, `href="https://rank.example/`) || strings.Contains(atom, "example.com") {
+			t.Errorf("%s ignores the public origin:\n%.600s", feed, atom)
+		}
+	}
 }

@@ -85,11 +85,10 @@ func (s *Site) feed(w http.ResponseWriter, r *http.Request) {
 	if s.fresh(w, r, validator{mark: mark, lang: lang, kind: "feed", query: query}) {
 		return
 	}
-	scheme := "http"
-	if s.secure || r.TLS != nil {
-		scheme = "https"
-	}
-	abs := func(p string) string { return scheme + "://" + r.Host + p }
+	// The public address when one is configured, never the Host a client
+	// sent: a feed's links leave the site (readers, aggregators, caches).
+	origin := s.requestOrigin(r)
+	abs := func(p string) string { return origin + p }
 	body, err := feedOf(ctx, s.read, lang, ranking, liveLinks, abs)
 	if err != nil {
 		ui.Fail(w, r, err)
