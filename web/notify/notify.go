@@ -161,6 +161,13 @@ type Mail interface {
 var (
 	ErrBadToken = httpx.NewError("mail.bad_token", "the link is wrong or has expired", httpx.ErrMalformed)
 	ErrMailOff  = httpx.NewError("mail.off", "this server sends no mail (no --smtp-url)", domain.ErrNotFound)
+	// ErrAddressNeedsSession refuses a change of the mail address signed
+	// in by an API token: the address receives the links that reset
+	// access and the mails that tell of changes, so a stolen token must
+	// not be able to redirect them. The person changes it signed in with a
+	// session (the account page, or the API with the session cookie).
+	ErrAddressNeedsSession = httpx.NewError("account.mail_needs_session",
+		"the mail address is changed signed in with a session, not with an API token", domain.ErrForbidden)
 	// ErrBadAddress is an address that is not one.
 	ErrBadAddress = &httpx.BadField{Field: "address", Code: "mail.bad_address"}
 )

@@ -87,6 +87,9 @@ func (h handlers) renderSettings(w http.ResponseWriter, r *http.Request, status 
 // addressForm answers POST /desk/account/mail/address.
 func (h handlers) addressForm(w http.ResponseWriter, r *http.Request) {
 	f, err := httpx.ParseForm(r)
+	if err == nil {
+		err = bySession(r)
+	}
 	if err == nil && h.mail == nil {
 		err = ErrMailOff
 	}

@@ -68,6 +68,10 @@ type AddressInput struct {
 // for its link (202).
 func (h handlers) apiAddress(w http.ResponseWriter, r *http.Request) {
 	var in AddressInput
+	if err := bySession(r); err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
 	if err := h.decode(r, &in); err != nil {
 		ui.Fail(w, r, err)
 		return
@@ -107,6 +111,15 @@ func (h handlers) apiOperator(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.writeAccount(w, r, name, http.StatusOK)
+}
+
+// bySession refuses a request signed in by an API token
+// (ErrAddressNeedsSession).
+func bySession(r *http.Request) error {
+	if httpx.FromContext(r.Context()).Token != "" {
+		return ErrAddressNeedsSession
+	}
+	return nil
 }
 
 func (h handlers) decode(r *http.Request, dst any) error {
