@@ -14,6 +14,7 @@ import (
 	"hash"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
@@ -153,7 +154,7 @@ func (b *Edition) WriteTo(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	for _, e := range b.events {
-		f.line(events.Canonical(e))
+		f.line(published(e))
 	}
 	if err := m.add(f); err != nil {
 		return err
@@ -174,11 +175,11 @@ func (b *Edition) WriteTo(ctx context.Context, w io.Writer) error {
 		case *events.EvidenceAdded:
 			if b.cited[e.Subject][d.EvidenceID] {
 				found[[2]string{e.Subject, d.EvidenceID}] = true
-				f.line(events.Canonical(e))
+				f.line(published(e))
 			}
 		case *events.EvidenceCaptured:
 			if b.cited[e.Subject][d.EvidenceID] {
-				f.line(events.Canonical(e))
+				f.line(published(e))
 				captures = append(captures, Capture{Proposal: e.Subject, Evidence: d.EvidenceID, SHA256: d.SHA256, URL: d.URL, FetchedAt: d.FetchedAt})
 			}
 		}
@@ -207,6 +208,19 @@ func (b *Edition) WriteTo(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	return b.sign(zw, m, at)
+}
+
+// published returns e's line as a public bundle carries it: its
+// canonical bytes with the authvia attribute cut to the kind of door the
+// actor came through ("token", "oidc", "session"…). A token's id and the
+// label its user gave it, and the organisation's sign-in address, are the
+// desk's own; the actor's name stays, as a byline does. Nothing a bundle
+// checks reads authvia: the snapshot is recomputed from the payloads.
+func published(e events.Event) []byte {
+	if kind, _, cut := strings.Cut(e.AuthVia, ";"); cut {
+		e.AuthVia = kind
+	}
+	return events.Canonical(e)
 }
 
 // allFound reports an evidence item cited but never added: the stream
