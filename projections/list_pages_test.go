@@ -30,6 +30,12 @@ func TestListPagesReadIndexes(t *testing.T) {
 			t.Errorf("%s sorts the whole list:\n%s", name, plan)
 		}
 		for _, m := range scan.FindAllStringSubmatch(plan, -1) {
+			// The author's turn walks partial indexes of the open vetoes
+			// and unresolved comments alone (migration 028).
+			if m[1] == "v" && strings.Contains(plan, "SCAN v USING INDEX votes_open_veto") ||
+				m[1] == "c" && strings.Contains(plan, "SCAN c USING INDEX comments_unresolved") {
+				continue
+			}
 			if m[1] != "json_each" && m[1] != "users" {
 				t.Errorf("%s scans %s:\n%s", name, m[1], plan)
 			}

@@ -13,6 +13,11 @@ import (
 // of the event, Kind what happened (review_requested, veto, comment,
 // cross_validated, published, returned, schedule_failed, source_changed,
 // source_dead), Proposal the proposal (for schedule_failed, the schedule).
+//
+// An inbox item (InboxItems) is a row standing for the rows of one burst
+// of an actor's work (migration 028): Seq, Ranking, Proposal, At and
+// Detail are its first row's, LastSeq its newest's, Count how many it
+// stands for. A row of Inbox is an item of one: LastSeq is Seq, Count 1.
 type InboxRow struct {
 	Seq      uint64
 	Kind     string
@@ -21,6 +26,8 @@ type InboxRow struct {
 	Actor    string
 	At       string
 	Detail   string
+	LastSeq  uint64
+	Count    int
 }
 
 // InboxKinds are the kinds of inbox rows, in the order a filter lists them.
@@ -60,7 +67,8 @@ func (f InboxFilter) limit() int {
 
 // InboxPage is one page of an inbox. Next is the Before of the following
 // page, 0 on the last; Unread counts the rows after the user's read mark,
-// ReadUpTo. Total counts the rows the filter selects up to UpTo, the
+// ReadUpTo; Newest is the newest sequence of any row, which "mark all
+// read" reads up to. Total counts the rows the filter selects up to UpTo, the
 // newest sequence the numbered pages count from (0 for an empty inbox),
 // and Since those after it (when the filter named UpTo).
 type InboxPage struct {
@@ -71,10 +79,35 @@ type InboxPage struct {
 	Total    int
 	UpTo     uint64
 	Since    int
+	Newest   uint64
 }
 
-// Inbox returns a page of a user's inbox, newest first.
+// inboxSource is what a page of an inbox reads: its rows, or its items.
+type inboxSource struct {
+	table string // keyed by (user, seq, kind)
+	last  string // the newest sequence a row stands for
+	count string // how many rows it stands for
+}
+
+var (
+	inboxRowSource  = inboxSource{table: "inbox", last: "seq", count: "1"}
+	inboxItemSource = inboxSource{table: "inbox_items", last: "last_seq", count: "count"}
+)
+
+// InboxItems returns a page of a user's inbox items, newest first: one an
+// action (an import's proposals cross-validated, a batch of votes, an
+// edition), however many rows it made. Unread counts items with a row
+// after the read mark; the pages are those of Inbox, over items.
+func (s *Store) InboxItems(ctx context.Context, f InboxFilter) (InboxPage, error) {
+	return s.inboxPage(ctx, f, inboxItemSource)
+}
+
+// Inbox returns a page of a user's inbox rows, newest first.
 func (s *Store) Inbox(ctx context.Context, f InboxFilter) (InboxPage, error) {
+	return s.inboxPage(ctx, f, inboxRowSource)
+}
+
+func (s *Store) inboxPage(ctx context.Context, f InboxFilter, src inboxSource) (InboxPage, error) {
 	limit := f.limit()
 	var page InboxPage
 	err := s.db.QueryRowContext(ctx, `SELECT inbox_read_upto FROM users WHERE username=?`, f.User).Scan(&page.ReadUpTo)
@@ -84,8 +117,12 @@ func (s *Store) Inbox(ctx context.Context, f InboxFilter) (InboxPage, error) {
 	if err != nil {
 		return page, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM inbox WHERE user=? AND seq>?`, f.User, page.ReadUpTo).
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+src.table+` WHERE user=? AND `+src.last+`>?`, f.User, page.ReadUpTo).
 		Scan(&page.Unread); err != nil {
+		return page, err
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(`+src.last+`), 0) FROM `+src.table+` WHERE user=?`, f.User).
+		Scan(&page.Newest); err != nil {
 		return page, err
 	}
 	where, args := `user=?`, []any{f.User}
@@ -94,20 +131,20 @@ func (s *Store) Inbox(ctx context.Context, f InboxFilter) (InboxPage, error) {
 	}
 	page.UpTo = f.UpTo
 	if page.UpTo == 0 {
-		if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM inbox WHERE `+where, args...).Scan(&page.UpTo); err != nil {
+		if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+src.table+` WHERE `+where, args...).Scan(&page.UpTo); err != nil {
 			return page, err
 		}
-	} else if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM inbox WHERE `+where+` AND seq>?`, append(args, page.UpTo)...).
+	} else if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+src.table+` WHERE `+where+` AND seq>?`, append(args, page.UpTo)...).
 		Scan(&page.Since); err != nil {
 		return page, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM inbox WHERE `+where+` AND seq<=?`, append(args, page.UpTo)...).
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+src.table+` WHERE `+where+` AND seq<=?`, append(args, page.UpTo)...).
 		Scan(&page.Total); err != nil {
 		return page, err
 	}
 	if f.Page > 0 {
 		// The key's order (user, seq, kind) read backwards: no sort.
-		page.Rows, err = s.inboxRows(ctx, where+inboxNumberedPage, append(args, page.UpTo, limit, (f.Page-1)*limit)...)
+		page.Rows, err = s.inboxRows(ctx, src, where+inboxNumberedPage, append(args, page.UpTo, limit, (f.Page-1)*limit)...)
 		return page, err
 	}
 	before := f.Before
@@ -115,7 +152,7 @@ func (s *Store) Inbox(ctx context.Context, f InboxFilter) (InboxPage, error) {
 		before = 1<<63 - 1
 	}
 	// One row more than the page tells whether another page follows.
-	page.Rows, err = s.inboxRows(ctx, where+` AND seq<? ORDER BY seq DESC, kind DESC LIMIT ?`, append(args, before, limit+1)...)
+	page.Rows, err = s.inboxRows(ctx, src, where+` AND seq<? ORDER BY seq DESC, kind DESC LIMIT ?`, append(args, before, limit+1)...)
 	if err != nil {
 		return page, err
 	}
@@ -139,8 +176,9 @@ func (s *Store) Inbox(ctx context.Context, f InboxFilter) (InboxPage, error) {
 // inboxNumberedPage ends the condition of a numbered page.
 const inboxNumberedPage = ` AND seq<=? ORDER BY seq DESC, kind DESC LIMIT ? OFFSET ?`
 
-func (s *Store) inboxRows(ctx context.Context, where string, args ...any) ([]InboxRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ranking, proposal, actor, at, detail FROM inbox WHERE `+where, args...)
+func (s *Store) inboxRows(ctx context.Context, src inboxSource, where string, args ...any) ([]InboxRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ranking, proposal, actor, at, detail, `+src.last+`, `+src.count+`
+		FROM `+src.table+` WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +186,7 @@ func (s *Store) inboxRows(ctx context.Context, where string, args ...any) ([]Inb
 	var out []InboxRow
 	for rows.Next() {
 		var r InboxRow
-		if err := rows.Scan(&r.Seq, &r.Kind, &r.Ranking, &r.Proposal, &r.Actor, &r.At, &r.Detail); err != nil {
+		if err := rows.Scan(&r.Seq, &r.Kind, &r.Ranking, &r.Proposal, &r.Actor, &r.At, &r.Detail, &r.LastSeq, &r.Count); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -15,13 +16,20 @@ type ReadyEdition struct {
 	Entries  int // new-entry proposals, one per entry
 	Criteria int // criteria of the ranking, each scored by every proposal
 	Seed     int64
+	// InReview is how many of the last proposals are left in review,
+	// submitted with no vote; 0: every proposal is cross-validated.
+	InReview int
+	// PasswordHash is the hash of the users' password; "": a hash no
+	// password matches.
+	PasswordHash string
 }
 
 // LargeRanking writes a ranking of l.Criteria criteria (and three
 // scenarios) and l.Entries new-entry proposals, each with one evidence
 // item and a score on every criterion, submitted and approved by two
 // reviewers: all cross-validated, ready for a first edition of
-// l.Entries × l.Criteria changes. Every event comes from the domain's
+// l.Entries × l.Criteria changes, but for the last l.InReview, left in
+// review. Every event comes from the domain's
 // Decide functions, appended in atomic batches of about 1000, so 10,000
 // entries take seconds, not the hours of as many requests. It returns the
 // ranking's slug and the proposals' ids.
@@ -38,7 +46,7 @@ func LargeRanking(ctx context.Context, store events.Store, l ReadyEdition) (stri
 	names := map[string]string{"editor": domain.RoleEditor, "rev1": domain.RoleReviewer, "rev2": domain.RoleReviewer}
 	for _, n := range []string{"editor", "rev1", "rev2"} {
 		c := domain.RegisterUser{Username: prefix + "-" + n, DisplayName: n,
-			PasswordHash: "$argon2id$v=19$m=65536,t=3,p=2$c3ludGhldGlj$aGFzaA", Roles: []string{names[n]}}
+			PasswordHash: cmp.Or(l.PasswordHash, "$argon2id$v=19$m=65536,t=3,p=2$c3ludGhldGlj$aGFzaA"), Roles: []string{names[n]}}
 		if err := w.As(sys)(domain.DecideRegisterUser(w.User(c.Username), sys, c)); err != nil {
 			return "", nil, err
 		}
@@ -98,6 +106,10 @@ func LargeRanking(ctx context.Context, store events.Store, l ReadyEdition) (stri
 		}
 		if err := w.As(editor)(domain.DecideSubmit(ed, p, editor)); err != nil {
 			return "", nil, err
+		}
+		if i >= l.Entries-l.InReview {
+			ids = append(ids, id)
+			continue
 		}
 		for _, r := range []domain.Actor{r1, r2} {
 			v := domain.CastVote{Proposal: id, Revision: p.Revision, Verdict: events.Approve, VerifiedEvidence: evidence}

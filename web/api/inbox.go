@@ -12,9 +12,10 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// InboxItem is one thing that concerned the user: an event of the stream
-// (seq), what it meant to them (kind), on which proposal (for a schedule
-// that failed, the schedule) and by whom.
+// InboxItem is one thing that concerned the user: an action (the event
+// at seq, and those up to last_seq of the same actor's burst of work),
+// what it meant to them (kind), on which proposals (the first of Count;
+// for a schedule that failed, the schedule) and by whom.
 type InboxItem struct {
 	Seq      uint64 `json:"seq"`
 	Kind     string `json:"kind"`
@@ -24,6 +25,8 @@ type InboxItem struct {
 	At       string `json:"at"`
 	Detail   string `json:"detail,omitempty"`
 	Unread   bool   `json:"unread"`
+	Count    int    `json:"count"`
+	LastSeq  uint64 `json:"last_seq"`
 }
 
 // Inbox is one page of GET /api/v1/inbox, newest first. Next is the cursor
@@ -37,6 +40,7 @@ type Inbox struct {
 	Items    []InboxItem `json:"items"`
 	Unread   int         `json:"unread"`
 	ReadUpTo uint64      `json:"read_up_to"`
+	Newest   uint64      `json:"newest"`
 	Next     string      `json:"next,omitempty"`
 	Total    int         `json:"total"`
 	UpTo     uint64      `json:"upto"`
@@ -54,7 +58,7 @@ func inbox(read ReadModels) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		page, err := read.Inbox(r.Context(), f)
+		page, err := read.InboxItems(r.Context(), f)
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
@@ -64,7 +68,7 @@ func inbox(read ReadModels) http.HandlerFunc {
 			per = projections.DefaultInboxLimit
 		}
 		per = min(per, projections.MaxInboxLimit)
-		out := Inbox{Items: []InboxItem{}, Unread: page.Unread, ReadUpTo: page.ReadUpTo, Total: page.Total,
+		out := Inbox{Items: []InboxItem{}, Unread: page.Unread, ReadUpTo: page.ReadUpTo, Newest: page.Newest, Total: page.Total,
 			UpTo: page.UpTo, Since: page.Since, PerPage: per}
 		if f.Page > 0 {
 			out.Page, out.Pages = f.Page, max(1, (page.Total+per-1)/per)
@@ -85,7 +89,7 @@ func inbox(read ReadModels) http.HandlerFunc {
 
 func inboxItemOf(row projections.InboxRow, readUpTo uint64) InboxItem {
 	return InboxItem{Seq: row.Seq, Kind: row.Kind, Ranking: row.Ranking, Proposal: row.Proposal, Actor: row.Actor,
-		At: row.At, Detail: row.Detail, Unread: row.Seq > readUpTo}
+		At: row.At, Detail: row.Detail, Unread: row.LastSeq > readUpTo, Count: row.Count, LastSeq: row.LastSeq}
 }
 
 // inboxFilterOf reads ?limit= (a whole number; above 200 is capped),

@@ -36,6 +36,7 @@ type ReadModels interface {
 	WebhookDeliveryPage(ctx context.Context, limit, offset int) ([]projections.WebhookDelivery, int, error)
 	// Inbox returns a page of a user's inbox.
 	Inbox(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
+	InboxItems(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
 	// Search returns a page of the entries, proposals or evidence a search finds.
 	Search(ctx context.Context, q projections.SearchQuery) ([]projections.SearchHit, int, error)
 }

@@ -52,10 +52,12 @@ type inboxKind struct {
 // inboxRows is how many rows a page of the inbox lists.
 const inboxRows = projections.DefaultInboxLimit
 
-// inboxRow is one inbox row in words.
+// inboxRow is one inbox item in words: one action, however many
+// proposals it concerned (Count).
 type inboxRow struct {
 	Seq    uint64
 	Kind   string
+	Count  int
 	Text   string
 	Detail string
 	When   string
@@ -78,7 +80,7 @@ func (d *Desk) renderInbox(w http.ResponseWriter, r *http.Request, status int, v
 		return
 	}
 	f.User = v.Page.User.Username
-	page, err := d.read.Inbox(ctx, f)
+	page, err := d.read.InboxItems(ctx, f)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
@@ -88,7 +90,7 @@ func (d *Desk) renderInbox(w http.ResponseWriter, r *http.Request, status int, v
 		ui.Fail(w, r, projections.ErrNotFound)
 		return
 	}
-	v.Newest, v.Unread, v.Kind, v.Since = page.UpTo, page.Unread, f.Kind, page.Since // the count as read with the rows
+	v.Newest, v.Unread, v.Kind, v.Since = page.Newest, page.Unread, f.Kind, page.Since // the count as read with the rows
 	if v.Since > 0 {
 		v.Latest = latestHref(r.URL)
 	}
@@ -117,10 +119,14 @@ func inboxFilterOf(q url.Values) (projections.InboxFilter, error) {
 	return f, err
 }
 
-// inboxRowOf puts one inbox row into words.
+// inboxRowOf puts one inbox item into words; an item of several rows
+// says how many proposals its action concerned, and links the first.
 func inboxRowOf(p ui.Page, row projections.InboxRow, readUpTo uint64) inboxRow {
-	out := inboxRow{Seq: row.Seq, Kind: row.Kind, Text: p.T("inbox.kind."+row.Kind, row.Actor, row.Proposal),
-		When: p.DateTime(parseTime(row.At)), Unread: row.Seq > readUpTo, Href: ProposalPath(row.Proposal)}
+	out := inboxRow{Seq: row.Seq, Kind: row.Kind, Count: row.Count, Text: p.T("inbox.kind."+row.Kind, row.Actor, row.Proposal),
+		When: p.DateTime(parseTime(row.At)), Unread: row.LastSeq > readUpTo, Href: ProposalPath(row.Proposal)}
+	if row.Count > 1 {
+		out.Text = p.T("inbox.group."+row.Kind, row.Actor, row.Count, row.Proposal)
+	}
 	switch row.Kind {
 	case "schedule_failed":
 		out.Href = "/desk/publish?ranking=" + url.QueryEscape(row.Ranking)

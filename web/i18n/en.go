@@ -29,6 +29,7 @@ var enParts = []map[string]string{
 	enVendor,
 	enNudge,
 	enChat,
+	enInboxItems,
 }
 
 // en is every message in English, by key.

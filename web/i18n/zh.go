@@ -29,6 +29,7 @@ var zhParts = []map[string]string{
 	zhVendor,
 	zhNudge,
 	zhChat,
+	zhInboxItems,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.
