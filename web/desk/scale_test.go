@@ -42,7 +42,7 @@ func TestDeskAtScale(t *testing.T) {
 		return sec.AttrOr("data-count", ""), sec.Find(`[data-testid="queue-item"]`).Length()
 	}
 	for _, c := range []struct {
-		role, queue string
+		role, queue  string
 		count, items int
 	}{
 		{"voter", "awaiting-review", inReview, min(inReview, 25)},
