@@ -7,16 +7,11 @@ import (
 	"testing"
 )
 
-// SearchPlan returns SQLite's EXPLAIN QUERY PLAN of the page query of q
-// (the count reads the same condition),
-// one step a line.
+// SearchPlan returns SQLite's EXPLAIN QUERY PLAN of the query reading the
+// candidates of q, one step a line.
 func SearchPlan(t testing.TB, s *Store, q SearchQuery) string {
 	t.Helper()
-	where, args, err := s.searchWhere(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+searchPages[q.Kind]+" WHERE "+where+" ORDER BY d.ranking, d.a, d.b", args...)
+	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+candidatesOf(ftsTable(q.Kind)), searchMatch(q), SearchCandidates+1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,3 +27,9 @@ func SearchPlan(t testing.TB, s *Store, q SearchQuery) string {
 	}
 	return b.String()
 }
+
+// ReadableSnippet is readable, for the tests of snippets.
+func ReadableSnippet(s string) []SnippetPart { return readable(s) }
+
+// SearchBody is searchBody, for the tests of segmentation.
+func SearchBody(fields ...string) string { return searchBody(fields...) }

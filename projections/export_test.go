@@ -18,11 +18,8 @@ func init() { checkNewStates = true }
 
 // SmallTransactions makes rebuilds commit every 64 events (in batches of
 // 16) and keep at most 8 states between transactions, so that the tests' small histories load
-// states again from the table, as a long rebuild does; and the live
-// projection move search_grams_recent into search_grams past 2,000 rows,
-// so that the tests' searches and verifies find bigrams in both. TestMain
+// states again from the table, as a long rebuild does. TestMain
 // calls it before any test runs, unless benchmarks are asked for.
 func SmallTransactions() {
 	rebuildTxEvents, rebuildBatch, maxCachedStates = 64, 16, 8
-	searchMergeAt = 2000
 }

@@ -39,9 +39,6 @@ type projector struct {
 	// deferSearch leaves the documents marked in search_dirty for a
 	// rebuild to index all at once after the load (indexAllSearch).
 	deferSearch bool
-	// recentGrams is the Store's count of search_grams_recent's rows (see
-	// mergeRecentGrams): -1 unknown.
-	recentGrams *int
 }
 
 func newProjector(w *wconn, c *memo, seq uint64, head string, news *newStates) *projector {

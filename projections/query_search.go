@@ -1,7 +1,11 @@
 package projections
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
+	"encoding/binary"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -10,12 +14,13 @@ import (
 )
 
 // SearchQuery asks the search index for documents of one kind whose text
-// holds Text as a substring (case-insensitive, white space runs as one).
+// holds the words of Text, and its Chinese as substrings (see
+// search_text.go).
 type SearchQuery struct {
 	Text    string
 	Kind    string // SearchEntry, SearchProposal or SearchEvidence
 	Ranking string // "": every ranking
-	Limit   int    // 0: every match
+	Limit   int    // 0: every hit among the candidates
 	Offset  int
 }
 
@@ -30,21 +35,49 @@ type SearchHit struct {
 	Title    string      // the proposal's title, the evidence's claim
 	Status   string      // the proposal's status (proposals, evidence)
 	Source   string      // the evidence's source URL
+	Snippet  []SnippetPart
 }
 
-// searchPages read a page of hits of each kind with what they show; the
-// columns are those of scanHit.
+// SearchResults is a page of hits, best first, and how many matched:
+// Total counts at most SearchCandidates; More reports that more did.
+type SearchResults struct {
+	Hits  []SearchHit
+	Total int
+	More  bool
+}
+
+// SearchCandidates bounds the cost of a search: it reads the first
+// SearchCandidates matches in the index's order, ranks them and shows a
+// page of them. A query matching more is told so (More) and shows the best
+// of those; a longer query narrows it.
+const SearchCandidates = 1000
+
+// searchPages read hits of each kind with what they show, the snippet
+// last; the columns are those of Search's scan. (FTS's functions name
+// the table itself, not an alias.)
 var searchPages = map[string]string{
-	SearchEntry: `SELECT d.ranking, e.slug, '', '', e.name_zh, e.name_en, '', '', '' FROM search_docs d
-		JOIN entries e ON e.ranking = d.a AND e.slug = d.b`,
-	SearchProposal: `SELECT d.ranking, p.entry, p.id, '', '', '', p.title, p.status, '' FROM search_docs d
-		JOIN proposals p ON p.id = d.a`,
-	SearchEvidence: `SELECT d.ranking, p.entry, p.id, e.evidence_id, '', '', e.claim, p.status, e.source_url FROM search_docs d
-		JOIN evidence e ON e.proposal = d.a AND e.evidence_id = d.b JOIN proposals p ON p.id = d.a`,
+	SearchEntry: `SELECT search_fts_entry.docid, d.ranking, e.slug, '', '', e.name_zh, e.name_en, '', '', '', ` + snippetOf("search_fts_entry") + `
+		FROM search_fts_entry JOIN search_docs d ON d.id = search_fts_entry.docid
+		JOIN entries e ON e.ranking = d.a AND e.slug = d.b
+		WHERE search_fts_entry MATCH ?`,
+	SearchProposal: `SELECT search_fts_proposal.docid, d.ranking, p.entry, p.id, '', '', '', p.title, p.status, '', ` + snippetOf("search_fts_proposal") + `
+		FROM search_fts_proposal JOIN search_docs d ON d.id = search_fts_proposal.docid
+		JOIN proposals p ON p.id = d.a
+		WHERE search_fts_proposal MATCH ?`,
+	SearchEvidence: `SELECT search_fts_evidence.docid, d.ranking, p.entry, p.id, e.evidence_id, '', '', e.claim, p.status, e.source_url, ` + snippetOf("search_fts_evidence") + `
+		FROM search_fts_evidence JOIN search_docs d ON d.id = search_fts_evidence.docid
+		JOIN evidence e ON e.proposal = d.a AND e.evidence_id = d.b JOIN proposals p ON p.id = d.a
+		WHERE search_fts_evidence MATCH ?`,
 }
 
-// MaxSearchRunes bounds a query: each character is a bigram the index is
-// asked for.
+// snippetOf is the snippet of table's body column, about 32 tokens
+// around the matches (a Chinese character is about two: its bigram and
+// the next one's), marked for readable.
+func snippetOf(table string) string {
+	return `snippet(` + table + `, '` + snippetOpen + `', '` + snippetClose + `', '…', 0, 32)`
+}
+
+// MaxSearchRunes bounds the text of a query.
 const MaxSearchRunes = 100
 
 // SearchText is the normalised form of a query, cut to MaxSearchRunes.
@@ -56,99 +89,157 @@ func SearchText(q string) string {
 	return q
 }
 
-// Search returns one page of the documents matching q, in key order, and
-// how many match in all. An empty query matches nothing.
-//
-// The candidates are the documents holding one rare bigram of the query
-// (one index range: every bigram of a match is in it, so a rare one bounds
-// the work), and instr then checks the whole substring on those only. A
-// one-character query reads the range of bigrams starting with it. The
-// page and the total come from one statement (a window count), read again
-// alone only when the page is past the last hit.
-func (s *Store) Search(ctx context.Context, q SearchQuery) ([]SearchHit, int, error) {
-	where, args, err := s.searchWhere(ctx, q)
-	if err != nil || where == "" || searchPages[q.Kind] == "" {
-		return nil, 0, err
+// searchMatch is the FTS query q asks for; "" when q matches nothing.
+func searchMatch(q SearchQuery) string {
+	terms := queryTerms(SearchText(q.Text))
+	if len(terms) == 0 {
+		return ""
 	}
-	page := searchPages[q.Kind] + " WHERE " + where + " ORDER BY d.ranking, d.a, d.b"
-	page = strings.Replace(page, " FROM search_docs d", ", count(*) OVER () FROM search_docs d", 1)
-	pageArgs := args
-	if q.Limit > 0 {
-		page += " LIMIT ? OFFSET ?"
-		pageArgs = append(slices.Clip(args), q.Limit, q.Offset)
+	m := matchPhrase(terms)
+	if q.Ranking != "" {
+		m += " scope:" + searchScope(q.Ranking)
 	}
-	rows, err := s.db.QueryContext(ctx, page, pageArgs...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var out []SearchHit
-	total := 0
-	for rows.Next() {
-		h := SearchHit{Kind: q.Kind}
-		if err := rows.Scan(&h.Ranking, &h.Entry, &h.Proposal, &h.Evidence, &h.Name.Zh, &h.Name.En, &h.Title, &h.Status, &h.Source, &total); err != nil {
-			return nil, 0, err
-		}
-		out = append(out, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if len(out) == 0 && q.Offset > 0 {
-		err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM search_docs d WHERE "+where, args...).Scan(&total)
-	}
-	return out, total, err
+	return m
 }
 
-// rareEnough is the number of documents under which a bigram's are few
-// enough to check each: the first such bigram of the query is taken, and
-// no bigram's documents are counted past it. When every bigram is
-// commoner, the query matches many documents anyway, and which bigram's
-// documents are checked matters little.
-const rareEnough = 64
-
-// searchWhere is the condition on search_docs d that q asks for, and its
-// arguments; "" when q matches nothing.
-func (s *Store) searchWhere(ctx context.Context, q SearchQuery) (string, []any, error) {
-	text := SearchText(q.Text)
-	if text == "" {
-		return "", nil, nil
+// Search returns one page of the documents matching q, best first (bm25
+// over FTS's matchinfo, then by id), and how many match. An empty query
+// matches nothing. The desk's search page and GET /api/v1/search ask it;
+// what one call costs is bounded by SearchCandidates and MaxSearchTerms,
+// whatever the index holds.
+func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResults, error) {
+	match := searchMatch(q)
+	if match == "" || searchPages[q.Kind] == "" {
+		return SearchResults{}, nil
 	}
-	var sub string
-	args := []any{q.Kind}
-	if grams := bigrams(text); len(grams) == 0 {
-		// One character: the bigrams that start with it, which every
-		// document holding it has (a field's last character is followed by
-		// its line feed).
-		r, _ := utf8.DecodeRuneInString(text)
-		sub = "SELECT DISTINCT doc FROM search_postings WHERE kind = ? AND gram BETWEEN ? AND ?"
-		args = append(args, int64(r)<<gramShift, int64(r)<<gramShift|(1<<gramShift-1))
-	} else {
-		rarest, fewest := grams[0], rareEnough+1
-		for _, g := range grams {
-			var n int
-			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM search_postings WHERE kind = ? AND gram = ? LIMIT ?)",
-				q.Kind, g, rareEnough).Scan(&n); err != nil {
-				return "", nil, err
-			}
-			if n == 0 {
-				return "", nil, nil
-			}
-			if n < fewest {
-				rarest, fewest = g, n
-			}
-			if n < rareEnough {
-				break
-			}
+	table := ftsTable(q.Kind)
+	rows, err := s.db.QueryContext(ctx, candidatesOf(table), match, SearchCandidates+1)
+	if err != nil {
+		return SearchResults{}, err
+	}
+	defer rows.Close()
+	type scored struct {
+		id    int64
+		score float64
+	}
+	var found []scored
+	for rows.Next() {
+		var c scored
+		var info sql.RawBytes // read before the next row
+		if err := rows.Scan(&c.id, &info); err != nil {
+			return SearchResults{}, err
 		}
-		sub = "SELECT doc FROM search_postings WHERE kind = ? AND gram = ?"
-		args = append(args, rarest)
+		c.score = bm25(info)
+		found = append(found, c)
 	}
-	where := "d.id IN (" + sub + ") AND instr(d.body, ?) > 0"
-	args = append(args, text)
-	if q.Ranking != "" {
-		where += " AND d.ranking = ?"
-		args = append(args, q.Ranking)
+	if err := rows.Err(); err != nil {
+		return SearchResults{}, err
 	}
-	return where, args, nil
+	out := SearchResults{Total: len(found)}
+	if len(found) > SearchCandidates {
+		found, out.Total, out.More = found[:SearchCandidates], SearchCandidates, true
+	}
+	slices.SortFunc(found, func(a, b scored) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
+	from := min(q.Offset, len(found))
+	to := len(found)
+	if q.Limit > 0 {
+		to = min(from+q.Limit, to)
+	}
+	page := found[from:to]
+	if len(page) == 0 {
+		return out, nil
+	}
+	at := make(map[int64]int, len(page))
+	args := []any{match}
+	for i, c := range page {
+		at[c.id] = i
+		args = append(args, c.id)
+	}
+	query := searchPages[q.Kind] + " AND " + table + ".docid IN (?" + strings.Repeat(", ?", len(page)-1) + ")"
+	hits, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return SearchResults{}, err
+	}
+	defer hits.Close()
+	out.Hits = make([]SearchHit, len(page))
+	for hits.Next() {
+		var id int64
+		var snippet string
+		h := SearchHit{Kind: q.Kind}
+		if err := hits.Scan(&id, &h.Ranking, &h.Entry, &h.Proposal, &h.Evidence, &h.Name.Zh, &h.Name.En, &h.Title, &h.Status, &h.Source, &snippet); err != nil {
+			return SearchResults{}, err
+		}
+		h.Snippet = readable(snippet)
+		out.Hits[at[id]] = h
+	}
+	if err := hits.Err(); err != nil {
+		return SearchResults{}, err
+	}
+	// A document whose source row went between the two reads is left out.
+	out.Hits = slices.DeleteFunc(out.Hits, func(h SearchHit) bool { return h.Kind == "" })
+	return out, nil
+}
+
+// candidatesOf reads the first matches of table in docid order, with what
+// bm25 scores them by.
+func candidatesOf(table string) string {
+	return `SELECT docid, matchinfo(` + table + `, 'pcnalx') FROM ` + table + ` WHERE ` + table + ` MATCH ? LIMIT ?`
+}
+
+// bm25 scores a document from FTS's matchinfo 'pcnalx' (32-bit integers:
+// phrases p, columns c, documents n, the average tokens a[c] of each
+// column, the document's l[c], then for each phrase and column the hits
+// in this document, in all and the documents with hits): Okapi BM25 over
+// the body column (0), with k1 = 1.2 and b = 0.75. The scope column's
+// terms only filter.
+func bm25(info []byte) float64 {
+	v := func(i int) float64 {
+		if 4*i+4 > len(info) {
+			return 0
+		}
+		return float64(binary.NativeEndian.Uint32(info[4*i:]))
+	}
+	const k1, b = 1.2, 0.75
+	p, c, n := int(v(0)), int(v(1)), v(2)
+	avg, length := v(3), v(3+c)
+	if avg == 0 {
+		avg = 1
+	}
+	score := 0.0
+	for i := range p {
+		x := 3 + 2*c + 3*(i*c)
+		tf, docs := v(x), v(x+2)
+		if tf == 0 {
+			continue
+		}
+		idf := math.Log(1 + (n-docs+0.5)/(docs+0.5))
+		score += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*length/avg))
+	}
+	return score
+}
+
+// NamedEntries returns the slugs of ranking's entries whose name or slug
+// matches text, every one (nil when text asks for nothing): a ranking page
+// filters its list by them, so what it costs follows the ranking's size,
+// not SearchCandidates.
+func (s *Store) NamedEntries(ctx context.Context, ranking, text string) (map[string]bool, error) {
+	match := searchMatch(SearchQuery{Text: text, Ranking: ranking})
+	if match == "" {
+		return map[string]bool{}, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT d.b FROM search_fts_entry JOIN search_docs d ON d.id = search_fts_entry.docid
+		WHERE search_fts_entry MATCH ?`, match)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var slug string
+		if err := rows.Scan(&slug); err != nil {
+			return nil, err
+		}
+		out[slug] = true
+	}
+	return out, rows.Err()
 }

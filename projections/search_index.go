@@ -5,21 +5,19 @@ import (
 	"crypto/sha256"
 	"database/sql/driver"
 	"encoding/binary"
+	"encoding/hex"
 	"slices"
 	"strings"
-	"unicode"
 )
 
-// The search index (migrations 014 and 025) is derived from the entries,
+// The search index (migrations 014 and 026) is derived from the entries,
 // proposals and evidence tables: triggers on them note the documents a
 // statement changed in search_dirty, and indexSearch re-indexes those
 // before the transaction commits. Nothing else writes it, so a replay —
-// live in small batches or a rebuild in large ones — writes the same rows,
-// and verify compares them like any other table. Only where a bigram row
-// sits differs: the live projection adds them to search_grams_recent and
-// moves them into search_grams in bulk, a rebuild writes search_grams
-// directly, and search, verify and Dump read the two as one
-// (search_postings).
+// live in small batches or a rebuild in large ones — writes the same
+// search_docs rows, and verify compares them like any other table; the
+// full-text index's own tables (search_fts_*) hold the same terms in
+// segments that depend on the order of merges, and are not compared.
 
 // Search document kinds.
 const (
@@ -62,6 +60,14 @@ func sourceText(row []driver.Value) docText {
 // searchDocsInto names search_docs' columns in the order the index writes them.
 const searchDocsInto = "search_docs(id, kind, a, b, ranking, body)"
 
+// ftsTable is the full-text index of a kind's documents.
+func ftsTable(kind string) string { return "search_fts_" + kind }
+
+// searchScope is a ranking's token in the index (search_docs.scope).
+func searchScope(ranking string) string {
+	return "r" + strings.ToUpper(hex.EncodeToString([]byte(ranking)))
+}
+
 // indexSearch re-indexes the documents marked dirty and clears the marks.
 func (p *projector) indexSearch() error {
 	w := p.w
@@ -73,10 +79,10 @@ func (p *projector) indexSearch() error {
 	if err != nil || len(dirty) == 0 {
 		return err
 	}
-	old := map[docKey]string{}
-	err = w.query(`SELECT d.kind, d.a, d.b, d.body FROM search_dirty s
+	old := map[docKey]docText{}
+	err = w.query(`SELECT d.kind, d.a, d.b, d.ranking, d.body FROM search_dirty s
 		JOIN search_docs d ON d.kind = s.kind AND d.a = s.a AND d.b = s.b`, nil, func(row []driver.Value) error {
-		old[docKey{colText(row[0]), colText(row[1]), colText(row[2])}] = colText(row[3])
+		old[docKey{colText(row[0]), colText(row[1]), colText(row[2])}] = docText{colText(row[3]), colText(row[4])}
 		return nil
 	})
 	if err != nil {
@@ -92,91 +98,58 @@ func (p *projector) indexSearch() error {
 			return err
 		}
 	}
-	// New bigrams are inserted many rows a statement, in index order.
-	type gramRow struct {
-		kind      string
-		gram, doc int64
+	// FTS reads the terms to delete from search_docs' old row, so the old
+	// documents leave the index before their rows change. It keeps a
+	// transaction's terms in memory while documents come in rising id
+	// order, and writes them out at a smaller id: deletes and inserts go
+	// in id order each.
+	type change struct {
+		kind string
+		id   int64
+		doc  docText
 	}
-	var grams []gramRow
-	var docs []any
+	var gone, added []change
+	var removed, docs []any
 	for _, k := range dirty {
-		cur := now[k]
-		if cur.body == old[k] {
+		cur, was := now[k], old[k]
+		if cur == was {
 			continue
 		}
 		id := searchID(k)
-		for _, g := range bigrams(old[k]) {
-			for _, table := range [...]string{"search_grams", "search_grams_recent"} {
-				if err := w.exec(`DELETE FROM `+table+` WHERE kind=? AND gram=? AND doc=?`, k.kind, g, id); err != nil {
-					return err
-				}
-			}
+		if was.body != "" {
+			gone = append(gone, change{k.kind, id, was})
 		}
 		if cur.body == "" {
-			if err := w.exec(`DELETE FROM search_docs WHERE id=?`, id); err != nil {
-				return err
-			}
+			removed = append(removed, id)
 			continue
 		}
-		for _, g := range bigrams(cur.body) {
-			grams = append(grams, gramRow{k.kind, g, id})
-		}
+		added = append(added, change{k.kind, id, cur})
 		docs = append(docs, id, k.kind, k.a, k.b, cur.ranking, cur.body)
 	}
-	slices.SortFunc(grams, func(x, y gramRow) int {
-		return cmp.Or(strings.Compare(x.kind, y.kind), cmp.Compare(x.gram, y.gram), cmp.Compare(x.doc, y.doc))
-	})
-	values := make([]any, 0, 3*len(grams))
-	for _, g := range grams {
-		values = append(values, g.kind, g.gram, g.doc)
+	byID := func(x, y change) int { return cmp.Compare(x.id, y.id) }
+	slices.SortFunc(gone, byID)
+	slices.SortFunc(added, byID)
+	for _, c := range gone {
+		if err := w.exec(`DELETE FROM `+ftsTable(c.kind)+` WHERE docid = ?`, c.id); err != nil {
+			return err
+		}
 	}
-	if err := p.mergeRecentGrams(); err != nil {
-		return err
+	for _, id := range removed {
+		if err := w.exec(`DELETE FROM search_docs WHERE id = ?`, id); err != nil {
+			return err
+		}
 	}
-	if err := p.insertRows("search_grams_recent(kind, gram, doc)", 3, values); err != nil {
-		return err
-	}
-	*p.recentGrams += len(grams)
 	if err := p.insertRows(searchDocsInto, 6, docs,
 		"ON CONFLICT(id) DO UPDATE SET body=excluded.body, ranking=excluded.ranking"); err != nil {
 		return err
 	}
-	return w.exec(`DELETE FROM search_dirty`)
-}
-
-// searchMergeAt is the size of search_grams_recent at which a commit that
-// indexes first moves its rows into search_grams (migration 025). With
-// every bigram inserted into search_grams, the live projection of a
-// 3,000-event history cost 2.7 ms an event committed one at a time, 1.2 ms
-// eight at a time, 0.28 ms a hundred at a time; with this table, 1.8–2.0,
-// 0.72–0.81 and 0.26 ms (BenchmarkLiveApply). (A variable for the
-// package's tests, which make it small.)
-var searchMergeAt = 1 << 16
-
-// mergeRecentGrams moves search_grams_recent's rows into search_grams
-// once it holds searchMergeAt or more, before a commit adds its own. The
-// count is the Store's (recentGrams), read from the table when unknown: at
-// open, and after a transaction that did not commit.
-func (p *projector) mergeRecentGrams() error {
-	if *p.recentGrams < 0 {
-		row, err := p.w.queryRow("SELECT count(*) FROM search_grams_recent")
-		if err != nil {
+	for _, c := range added {
+		if err := w.exec(`INSERT INTO `+ftsTable(c.kind)+`(docid, body, scope) VALUES (?, ?, ?)`,
+			c.id, c.doc.body, searchScope(c.doc.ranking)); err != nil {
 			return err
 		}
-		*p.recentGrams = int(colInt(row[0]))
 	}
-	if *p.recentGrams < searchMergeAt {
-		return nil
-	}
-	if err := p.w.exec(`INSERT INTO search_grams(kind, gram, doc)
-		SELECT kind, gram, doc FROM search_grams_recent ORDER BY kind, gram, doc`); err != nil {
-		return err
-	}
-	if err := p.w.exec(`DELETE FROM search_grams_recent`); err != nil {
-		return err
-	}
-	*p.recentGrams = 0
-	return nil
+	return w.exec(`DELETE FROM search_dirty`)
 }
 
 // searchID is a document's row id: the first 63 bits of SHA-256 of its
@@ -184,43 +157,4 @@ func (p *projector) mergeRecentGrams() error {
 func searchID(k docKey) int64 {
 	h := sha256.Sum256([]byte(k.kind + "\x00" + k.a + "\x00" + k.b))
 	return int64(binary.BigEndian.Uint64(h[:8]) >> 1)
-}
-
-// searchBody is the indexed text of fields: each normalised (see
-// normaliseSearch) and ended by a line feed, so the last character of a
-// field starts a bigram too (what a one-character query looks for) and no
-// bigram spans two fields.
-func searchBody(fields ...string) string {
-	var b strings.Builder
-	for _, f := range fields {
-		if f = normaliseSearch(f); f != "" {
-			b.WriteString(f)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// normaliseSearch lowers the case and turns every run of white space
-// (line feeds included) into one space, trimmed at both ends.
-func normaliseSearch(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), unicode.IsSpace), " ")
-}
-
-// gramShift packs two code points (each below 1<<21) in one integer.
-const gramShift = 21
-
-// bigrams returns the distinct bigrams of body that start with a character
-// of a field (not with a field's closing line feed), sorted.
-func bigrams(body string) []int64 {
-	rs := []rune(body)
-	out := make([]int64, 0, len(rs))
-	for i := 0; i+1 < len(rs); i++ {
-		if rs[i] == '\n' {
-			continue
-		}
-		out = append(out, int64(rs[i])<<gramShift|int64(rs[i+1]))
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

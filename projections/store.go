@@ -25,9 +25,6 @@ type Store struct {
 	// deferSearch: a rebuild indexes search after the load (see
 	// indexAllSearch), not at every commit.
 	deferSearch bool
-	// recentGrams counts search_grams_recent's rows for the projection's
-	// transactions, under applying; -1: unknown (see mergeRecentGrams).
-	recentGrams int
 
 	stability stabilityMemo               // Stability's answers, per ranking and edition
 	lists     editionMemo[publishedLists] // Standing's lists, per ranking and edition
@@ -55,7 +52,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &Store{db: db, w: w, path: path, changed: make(chan struct{}), clean: clean, recentGrams: -1}
+	s := &Store{db: db, w: w, path: path, changed: make(chan struct{}), clean: clean}
 	if err := db.QueryRow("SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&s.seq, &s.head); err != nil {
 		s.w.close()
 		db.Close()
@@ -79,9 +76,8 @@ func (s *Store) indexMigrated() error {
 	if err := s.w.run("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
-	if err := (&projector{w: s.w, recentGrams: &s.recentGrams}).indexSearch(); err != nil {
+	if err := (&projector{w: s.w}).indexSearch(); err != nil {
 		s.w.run("ROLLBACK")
-		s.recentGrams = -1
 		return err
 	}
 	return s.w.run("COMMIT")
@@ -183,7 +179,6 @@ func (s *Store) begin(context.Context) (*txn, error) {
 	}
 	t.memo, t.p = memo, newProjector(s.w, memo, t.seq, colText(row[1]), s.news)
 	t.p.deferSearch = s.deferSearch
-	t.p.recentGrams = &s.recentGrams
 	return t, nil
 }
 
@@ -213,9 +208,6 @@ func (t *txn) rollback() {
 	if !t.done {
 		t.done = true
 		t.w.run("ROLLBACK")
-		if t.p != nil { // the Store's count of search_grams_recent is unknown again
-			*t.p.recentGrams = -1
-		}
 	}
 }
 

@@ -38,7 +38,7 @@ type ReadModels interface {
 	Inbox(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
 	InboxItems(ctx context.Context, f projections.InboxFilter) (projections.InboxPage, error)
 	// Search returns a page of the entries, proposals or evidence a search finds.
-	Search(ctx context.Context, q projections.SearchQuery) ([]projections.SearchHit, int, error)
+	Search(ctx context.Context, q projections.SearchQuery) (projections.SearchResults, error)
 }
 
 var _ ReadModels = (*projections.Store)(nil)

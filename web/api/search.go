@@ -12,13 +12,15 @@ import (
 	"github.com/crossrank/crossrank/web/ui"
 )
 
-// SearchResults is GET /api/v1/search: one page of the hits of one kind
-// and how many there are. Next is the following page's number; absent on
-// the last page.
+// SearchResults is GET /api/v1/search: one page of the hits of one kind,
+// best first, and how many there are. Next is the following page's
+// number; absent on the last page. More reports that more than Total
+// matched (projections.SearchCandidates): Total counts the best of them.
 type SearchResults struct {
 	Query string      `json:"q"`
 	Kind  string      `json:"kind"`
 	Total int         `json:"total"`
+	More  bool        `json:"more,omitempty"`
 	Page  int         `json:"page"`
 	Next  int         `json:"next,omitempty"`
 	Hits  []SearchHit `json:"hits"`
@@ -34,6 +36,8 @@ type SearchHit struct {
 	Title    string       `json:"title,omitempty"`    // a proposal's title, an evidence item's claim
 	Status   string       `json:"status,omitempty"`   // the proposal's
 	Source   string       `json:"source_url,omitempty"`
+	// Snippet is the text around what matched, in parts.
+	Snippet []projections.SnippetPart `json:"snippet,omitempty"`
 }
 
 // ?limit= is searchDefaultLimit when absent, capped at searchMaxLimit.
@@ -69,19 +73,19 @@ func search(read ReadModels) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		hits, total, err := read.Search(r.Context(), projections.SearchQuery{Text: out.Query, Kind: out.Kind,
+		res, err := read.Search(r.Context(), projections.SearchQuery{Text: out.Query, Kind: out.Kind,
 			Ranking: q.Get("ranking"), Limit: limit, Offset: (out.Page - 1) * limit})
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		out.Total = total
-		if out.Page*limit < total {
+		out.Total, out.More = res.Total, res.More
+		if out.Page*limit < res.Total {
 			out.Next = out.Page + 1
 		}
-		for _, h := range hits {
+		for _, h := range res.Hits {
 			sh := SearchHit{Ranking: h.Ranking, Entry: h.Entry, Proposal: h.Proposal, Evidence: h.Evidence,
-				Title: h.Title, Status: h.Status, Source: h.Source}
+				Title: h.Title, Status: h.Status, Source: h.Source, Snippet: h.Snippet}
 			if h.Kind == projections.SearchEntry {
 				sh.Name = &h.Name
 			}

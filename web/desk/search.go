@@ -33,18 +33,23 @@ type searchSection struct {
 	Title    string
 	Hits     []searchHitView
 	Pager    ui.Pager
+	More     bool   // more matched than Pager.Total counts
 	MoreHref string // the kind's own paged list; "" when it is shown
 }
 
-// searchHitView is one hit: what it is, a line under it, its page.
+// searchHitView is one hit: what it is, a line under it, its page, and
+// the text around what matched.
 type searchHitView struct {
-	Title string
-	Sub   string
-	Href  string
+	Title   string
+	Sub     string
+	Href    string
+	Snippet []projections.SnippetPart
 }
 
 // serveSearch answers GET /desk/search?q=&kind=&page=: entries by name or
-// slug, proposals by title, evidence by claim, excerpt or source URL.
+// slug, proposals by title, evidence by claim, excerpt or source URL. It
+// asks projections.Search as GET /api/v1/search does, a page of each kind
+// shown, each bounded alike (projections.SearchCandidates).
 func (d *Desk) serveSearch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v := searchView{Page: ui.PageOf(r, "search.title", "search"), Query: q.Get("q")}
@@ -61,13 +66,14 @@ func (d *Desk) serveSearch(w http.ResponseWriter, r *http.Request) {
 		if v.Kind != "" {
 			per, page = searchRows, ui.RequestedPage(q)
 		}
-		hits, total, err := d.read.Search(r.Context(), projections.SearchQuery{Text: v.Query, Kind: kind,
+		res, err := d.read.Search(r.Context(), projections.SearchQuery{Text: v.Query, Kind: kind,
 			Limit: per, Offset: (page - 1) * per})
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		sec := searchSection{Kind: kind, Title: v.T("search.kind." + kind)}
+		total := res.Total
+		sec := searchSection{Kind: kind, Title: v.T("search.kind." + kind), More: res.More}
 		sec.Pager = ui.NewPager(total, page, per, func(n int) string { return ui.PageHref(r.URL, n) })
 		if sec.Pager.Beyond() && total > 0 {
 			ui.Fail(w, r, projections.ErrNotFound)
@@ -77,7 +83,7 @@ func (d *Desk) serveSearch(w http.ResponseWriter, r *http.Request) {
 			sec.Pager = ui.NewPager(total, 1, total, nil) // the count alone; the link goes to the paged list
 			sec.MoreHref = searchHref(v.Query, kind)
 		}
-		for _, h := range hits {
+		for _, h := range res.Hits {
 			sec.Hits = append(sec.Hits, hitView(v.Page, h))
 		}
 		v.Sections = append(v.Sections, sec)
@@ -96,16 +102,17 @@ func searchHref(q, kind string) string {
 
 // hitView words a hit for the page.
 func hitView(p ui.Page, h projections.SearchHit) searchHitView {
+	v := searchHitView{Title: h.Title, Snippet: h.Snippet}
 	switch h.Kind {
 	case projections.SearchEntry:
-		return searchHitView{Title: h.Name.In(p.Lang), Sub: h.Ranking + " / " + h.Entry + " · " + h.Name.In(otherLang(p.Lang)),
-			Href: "/desk/entries/" + url.PathEscape(h.Ranking) + "/" + url.PathEscape(h.Entry)}
+		v.Title, v.Sub = h.Name.In(p.Lang), h.Ranking+" / "+h.Entry+" · "+h.Name.In(otherLang(p.Lang))
+		v.Href = "/desk/entries/" + url.PathEscape(h.Ranking) + "/" + url.PathEscape(h.Entry)
 	case projections.SearchProposal:
-		return searchHitView{Title: h.Title, Sub: h.Ranking + " / " + h.Entry + " · " + p.T("status."+h.Status),
-			Href: ProposalPath(h.Proposal)}
+		v.Sub, v.Href = h.Ranking+" / "+h.Entry+" · "+p.T("status."+h.Status), ProposalPath(h.Proposal)
+	default:
+		v.Sub, v.Href = h.Source+" · "+h.Ranking+" / "+h.Entry, ProposalPath(h.Proposal)+"#evidence-"+h.Evidence
 	}
-	return searchHitView{Title: h.Title, Sub: h.Source + " · " + h.Ranking + " / " + h.Entry,
-		Href: ProposalPath(h.Proposal) + "#evidence-" + h.Evidence}
+	return v
 }
 
 // otherLang is the language a page is not in.

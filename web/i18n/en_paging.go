@@ -16,6 +16,7 @@ var enPaging = map[string]string{
 	"search.label":              "Entries, proposals and evidence",
 	"search.submit":             "Search",
 	"search.count":              "%d found",
+	"search.count_more":         "more than %d found (the best shown)",
 	"search.none":               "Nothing found.",
 	"search.more":               "All %d →",
 	"search.kind.entry":         "Entries",

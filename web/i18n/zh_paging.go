@@ -16,6 +16,7 @@ var zhPaging = map[string]string{
 	"search.label":              "条目、提案与证据",
 	"search.submit":             "搜索",
 	"search.count":              "找到 %d 项",
+	"search.count_more":         "找到超过 %d 项（显示最相关的）",
 	"search.none":               "没有找到。",
 	"search.more":               "全部 %d 项 →",
 	"search.kind.entry":         "条目",

@@ -215,12 +215,7 @@ func namedEntries(ctx context.Context, read *projections.Store, ranking, name st
 	if name == "" {
 		return nil, nil
 	}
-	hits, _, err := read.Search(ctx, projections.SearchQuery{Text: name, Kind: projections.SearchEntry, Ranking: ranking})
-	out := make(map[string]bool, len(hits))
-	for _, h := range hits {
-		out[h.Entry] = true
-	}
-	return out, err
+	return read.NamedEntries(ctx, ranking, name)
 }
 
 // pickers builds the scenario and category tabs (each keeping the other
