@@ -30,6 +30,9 @@ type ReviewFilter struct {
 	Status   string
 	// RequestedOf keeps the proposals this reviewer was asked to review.
 	RequestedOf string
+	// NotApprovedBy keeps the proposals this reviewer has no current
+	// approval of, on their current revision: what is left to review.
+	NotApprovedBy string
 	// Evidence keeps proposals with an evidence problem: EvidenceStale
 	// (judged on day Today, YYYY-MM-DD) or EvidenceQuoteNotFound.
 	Evidence string
@@ -78,6 +81,7 @@ func (s *Store) ReviewQueue(ctx context.Context, f ReviewFilter) (ReviewPage, er
 	for _, c := range []struct{ cond, v string }{
 		{"p.ranking=?", f.Ranking}, {"e.category=?", f.Category}, {"p.author=?", f.Author}, {"p.status=?", f.Status},
 		{"EXISTS (SELECT 1 FROM proposal_reviewers r WHERE r.proposal=p.id AND r.reviewer=?)", f.RequestedOf},
+		{"NOT EXISTS (SELECT 1 FROM votes v WHERE v.proposal=p.id AND v.voter=? AND v.current=1 AND v.revision=p.revision AND v.verdict='approve')", f.NotApprovedBy},
 	} {
 		if c.v != "" {
 			conds = append(conds, c.cond)

@@ -44,6 +44,7 @@ type reviewView struct {
 type reviewFilter struct {
 	Ranking, Category, Author, Status, Evidence string
 	Mine                                        bool // requested of me
+	Unapproved                                  bool // not yet approved by me (on by default after an approval)
 	PerPage                                     int
 }
 
@@ -84,7 +85,8 @@ func (d *Desk) serveReview(w http.ResponseWriter, r *http.Request) {
 func reviewFilterOf(q url.Values) (reviewFilter, int, error) {
 	f := reviewFilter{Ranking: q.Get("ranking"), Category: q.Get("category"), Author: q.Get("author"),
 		Status: q.Get("status"), Evidence: q.Get("evidence"), Mine: q.Get("mine") == "1",
-		PerPage: projections.DefaultReviewPerPage}
+		Unapproved: q.Get("unapproved") == "1",
+		PerPage:    projections.DefaultReviewPerPage}
 	if !q.Has("status") {
 		f.Status = string(domain.StatusInReview) // what awaits review; "any" shows all
 	}
@@ -123,6 +125,9 @@ func (f reviewFilter) query(page int) url.Values {
 	if f.Mine {
 		q.Set("mine", "1")
 	}
+	if f.Unapproved {
+		q.Set("unapproved", "1")
+	}
 	if f.PerPage != projections.DefaultReviewPerPage {
 		q.Set("per", strconv.Itoa(f.PerPage))
 	}
@@ -150,6 +155,9 @@ func (d *Desk) renderReview(w http.ResponseWriter, r *http.Request, status int, 
 	}
 	if f.Mine {
 		pf.RequestedOf = p.User.Username
+	}
+	if f.Unapproved {
+		pf.NotApprovedBy = p.User.Username
 	}
 	res, err := d.read.ReviewQueue(ctx, pf)
 	if err != nil {

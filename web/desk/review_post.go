@@ -46,6 +46,13 @@ func reviewVoted(r *http.Request, in *command.VotesInput, _ handler.Result) stri
 	if len(in.Votes) > 0 {
 		q.Set(summaryVerdict, in.Votes[0].Verdict)
 	}
+	if voted > 0 && len(in.Votes) > 0 && in.Votes[0].Verdict == "approve" {
+		// After an approval the queue shows what is left to review, from
+		// its first page: the proposals just approved leave the list
+		// rather than coming back marked "needs 1 more approval".
+		q.Set("unapproved", "1")
+		q.Del("page")
+	}
 	for _, k := range slices.SortedFunc(maps.Keys(refused), func(a, b [2]string) int { return cmp.Compare(a[0]+a[1], b[0]+b[1]) }) {
 		q.Add(summaryRefused, k[0]+"|"+k[1]+"|"+strconv.Itoa(refused[k]))
 	}

@@ -34,6 +34,7 @@ var enReview = map[string]string{
 	"desk.review.filter.evidence":          "Evidence",
 	"desk.review.filter.per":               "Per page",
 	"desk.review.filter.mine":              "Requested of me",
+	"desk.review.filter.unapproved":        "Not yet approved by me",
 	"desk.review.filter.submit":            "Filter",
 	"desk.review.capture.none":             "no source to capture",
 	"desk.review.capture.pending":          "capture pending",

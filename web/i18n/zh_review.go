@@ -34,6 +34,7 @@ var zhReview = map[string]string{
 	"desk.review.filter.evidence":          "证据",
 	"desk.review.filter.per":               "每页",
 	"desk.review.filter.mine":              "请我审核的",
+	"desk.review.filter.unapproved":        "我尚未批准的",
 	"desk.review.filter.submit":            "筛选",
 	"desk.review.capture.none":             "无可存档的来源",
 	"desk.review.capture.pending":          "等待存档",
