@@ -35,6 +35,8 @@ var enReview = map[string]string{
 	"desk.review.filter.per":               "Per page",
 	"desk.review.filter.mine":              "Requested of me",
 	"desk.review.filter.unapproved":        "Not yet approved by me",
+	"desk.review.tick_all":                 "Tick every proposal on this page and all its evidence",
+	"desk.review.shortcuts":                "Keys: j next · k previous · x tick the proposal and its evidence · a approve the ticked",
 	"desk.review.filter.submit":            "Filter",
 	"desk.review.capture.none":             "no source to capture",
 	"desk.review.capture.pending":          "capture pending",

@@ -35,6 +35,8 @@ var zhReview = map[string]string{
 	"desk.review.filter.per":               "每页",
 	"desk.review.filter.mine":              "请我审核的",
 	"desk.review.filter.unapproved":        "我尚未批准的",
+	"desk.review.tick_all":                 "勾选本页全部提案及其全部证据",
+	"desk.review.shortcuts":                "快捷键：j 下一个 · k 上一个 · x 勾选该提案及其证据 · a 批准已勾选的",
 	"desk.review.filter.submit":            "筛选",
 	"desk.review.capture.none":             "无可存档的来源",
 	"desk.review.capture.pending":          "等待存档",
