@@ -8,10 +8,16 @@ import (
 )
 
 // SearchPlan returns SQLite's EXPLAIN QUERY PLAN of the query reading the
-// candidates of q, one step a line.
+// candidates of q and of the query reading a page of two, one step a line.
 func SearchPlan(t testing.TB, s *Store, q SearchQuery) string {
 	t.Helper()
-	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+candidatesOf(ftsTable(q.Kind)), searchMatch(q), SearchCandidates+1)
+	return queryPlan(t, s, candidatesOf(ftsTable(q.Kind)), searchMatch(q), SearchCandidates+1) +
+		queryPlan(t, s, pageOf(q.Kind, 2), searchMatch(q), 1, 2)
+}
+
+func queryPlan(t testing.TB, s *Store, q string, args ...any) string {
+	t.Helper()
+	rows, err := s.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

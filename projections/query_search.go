@@ -54,18 +54,20 @@ const SearchCandidates = 1000
 
 // searchPages read hits of each kind with what they show, the snippet
 // last; the columns are those of Search's scan. (FTS's functions name
-// the table itself, not an alias.)
+// the table itself, not an alias.) The index is read first (CROSS JOIN
+// keeps SQLite from reordering it): with search_docs first, by the page's
+// ids, the full-text query ran again for each hit of the page.
 var searchPages = map[string]string{
 	SearchEntry: `SELECT search_fts_entry.docid, d.ranking, e.slug, '', '', e.name_zh, e.name_en, '', '', '', ` + snippetOf("search_fts_entry") + `
-		FROM search_fts_entry JOIN search_docs d ON d.id = search_fts_entry.docid
+		FROM search_fts_entry CROSS JOIN search_docs d ON d.id = search_fts_entry.docid
 		JOIN entries e ON e.ranking = d.a AND e.slug = d.b
 		WHERE search_fts_entry MATCH ?`,
 	SearchProposal: `SELECT search_fts_proposal.docid, d.ranking, p.entry, p.id, '', '', '', p.title, p.status, '', ` + snippetOf("search_fts_proposal") + `
-		FROM search_fts_proposal JOIN search_docs d ON d.id = search_fts_proposal.docid
+		FROM search_fts_proposal CROSS JOIN search_docs d ON d.id = search_fts_proposal.docid
 		JOIN proposals p ON p.id = d.a
 		WHERE search_fts_proposal MATCH ?`,
 	SearchEvidence: `SELECT search_fts_evidence.docid, d.ranking, p.entry, p.id, e.evidence_id, '', '', e.claim, p.status, e.source_url, ` + snippetOf("search_fts_evidence") + `
-		FROM search_fts_evidence JOIN search_docs d ON d.id = search_fts_evidence.docid
+		FROM search_fts_evidence CROSS JOIN search_docs d ON d.id = search_fts_evidence.docid
 		JOIN evidence e ON e.proposal = d.a AND e.evidence_id = d.b JOIN proposals p ON p.id = d.a
 		WHERE search_fts_evidence MATCH ?`,
 }
@@ -155,8 +157,7 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResults, error
 		at[c.id] = i
 		args = append(args, c.id)
 	}
-	query := searchPages[q.Kind] + " AND " + table + ".docid IN (?" + strings.Repeat(", ?", len(page)-1) + ")"
-	hits, err := s.db.QueryContext(ctx, query, args...)
+	hits, err := s.db.QueryContext(ctx, pageOf(q.Kind, len(page)), args...)
 	if err != nil {
 		return SearchResults{}, err
 	}
@@ -178,6 +179,12 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResults, error
 	// A document whose source row went between the two reads is left out.
 	out.Hits = slices.DeleteFunc(out.Hits, func(h SearchHit) bool { return h.Kind == "" })
 	return out, nil
+}
+
+// pageOf reads the hits of kind whose ids are its n arguments after the
+// match.
+func pageOf(kind string, n int) string {
+	return searchPages[kind] + " AND " + ftsTable(kind) + ".docid IN (?" + strings.Repeat(", ?", n-1) + ")"
 }
 
 // candidatesOf reads the first matches of table in docid order, with what
@@ -227,7 +234,7 @@ func (s *Store) NamedEntries(ctx context.Context, ranking, text string) (map[str
 	if match == "" {
 		return map[string]bool{}, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT d.b FROM search_fts_entry JOIN search_docs d ON d.id = search_fts_entry.docid
+	rows, err := s.db.QueryContext(ctx, `SELECT d.b FROM search_fts_entry CROSS JOIN search_docs d ON d.id = search_fts_entry.docid
 		WHERE search_fts_entry MATCH ?`, match)
 	if err != nil {
 		return nil, err
