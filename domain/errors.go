@@ -104,6 +104,28 @@ var (
 	ErrAccountPending    = kindErr(ErrState, "user.pending")
 )
 
+// StateError is a state error that names what it is about: its code is the
+// catalog key of its words and Args fill them ("proposal": an id). It wraps
+// its kind, a specific error (ErrPreviewChanged), so errors.Is holds for
+// that and the web answers 409 as for any state error.
+type StateError struct {
+	kind *Error
+	code string
+	Args Args
+}
+
+func stateErr(kind *Error, code string, args Args) *StateError {
+	return &StateError{kind: kind, code: code, Args: args}
+}
+
+// Code returns the catalog key of the error's words.
+func (e *StateError) Code() string { return e.code }
+
+func (e *StateError) Error() string { return e.kind.Error() + ": " + e.Args.Fill(english[e.code]) }
+
+// Unwrap returns the error's kind.
+func (e *StateError) Unwrap() error { return e.kind }
+
 // FieldError reports invalid input in one named field. Code names the rule
 // the input broke and Args fill its message; Msg is that message in English,
 // for logs.

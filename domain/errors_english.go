@@ -41,6 +41,13 @@ var english = map[string]string{
 	"proposal.stale_revision":      "the proposal has a newer revision; reload it",
 	"proposal.stale_baseline":      "a value this proposal changes was published since; revise it",
 	"edition.preview_changed":      "the edition changed since the preview; review the new preview",
+	"edition.changed_edition":      "edition {edition} was published since the preview; review the new preview",
+	"edition.changed_revised":      "proposal {proposal} was revised since the preview (revision {from} to {to}); review the new preview",
+	"edition.changed_not_ready":    "proposal {proposal} is no longer cross-validated since the preview; review the new preview",
+	"edition.changed_left":         "proposal {proposal} is no longer among those published since the preview; review the new preview",
+	"edition.changed_joined":       "proposal {proposal} became ready to publish since the preview; review the new preview",
+	"edition.not_cross_validated":  "proposal {proposal} is not cross-validated",
+	"edition.quorum_lost":          "proposal {proposal} no longer meets its quorum (a veto, or an approval that no longer counts)",
 	"proposal.no_veto":             "there is no open veto by this reviewer",
 	"proposal.nothing_to_submit":   "the proposal has no change to review",
 	"change.uncited":               "every change must cite at least one evidence item of this revision",
@@ -58,6 +65,7 @@ var english = map[string]string{
 
 	// Field errors: text.
 	"field.not_utf8":               "is not valid UTF-8",
+	"field.too_deep":               "nests objects and lists deeper than the limit of {limit} levels",
 	"field.required":               "is required",
 	"field.required_in_one":        "is required in at least one language",
 	"field.too_long":               "is {length} characters long; the limit is {limit}",

@@ -16,7 +16,7 @@ import (
 )
 
 // TestCodesListed keeps domain.Codes in step with the source (domain and
-// domain/handler): every code a call to invalid, Invalid, domain.Invalid or kindErr (or an Error literal) names has
+// domain/handler): every code a call to invalid, Invalid, domain.Invalid, kindErr or stateErr (or an Error literal) names has
 // English words, and no word is left over for a code nothing raises. The
 // web's catalog test checks Codes against both languages.
 func TestCodesListed(t *testing.T) {
@@ -46,7 +46,7 @@ func TestCodesListed(t *testing.T) {
 			switch n := n.(type) {
 			case *ast.CallExpr:
 				if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) >= 2 &&
-					(id.Name == "invalid" || id.Name == "Invalid" || id.Name == "kindErr") {
+					(id.Name == "invalid" || id.Name == "Invalid" || id.Name == "kindErr" || id.Name == "stateErr") {
 					lit = n.Args[1]
 				}
 				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && len(n.Args) >= 2 && sel.Sel.Name == "Invalid" {

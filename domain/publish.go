@@ -1,9 +1,6 @@
 package domain
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -24,6 +21,8 @@ type EditionPreview struct {
 	After        Snapshot
 	SnapshotHash string
 	Hash         string // what Publish must carry back
+	// Pins are what the hash pins that a refused publish can name.
+	Pins PreviewPins
 	// Methodology is what the edition does to the ranking's methodology
 	// when a chosen proposal changes it (nil otherwise); Ranking is the
 	// ranking the edition publishes under.
@@ -79,12 +78,7 @@ func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string
 	pv.Under = under
 	touched := map[string]string{}
 	newEntries := map[string]bool{} // the slugs in pv.NewEntries
-	type pin struct {
-		ID       string `json:"id"`
-		Revision int    `json:"revision"`
-		Seq      uint64 `json:"seq"`
-	}
-	var pins []pin
+	pv.Pins = PreviewPins{Ranking: slug, Number: pv.Number, Proposals: make([]ProposalPin, 0, len(chosen))}
 	for _, p := range chosen {
 		if !p.Exists() {
 			return pv, nil, ErrProposalMissing
@@ -93,13 +87,13 @@ func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string
 			return pv, nil, invalid("proposals", "edition.other_ranking", Args{"proposal": p.ID})
 		}
 		if p.Status != StatusCrossValidated {
-			return pv, nil, fmt.Errorf("%w: %s", ErrNotCrossValidated, p.ID)
+			return pv, nil, stateErr(ErrNotCrossValidated, "edition.not_cross_validated", Args{"proposal": p.ID})
 		}
 		if len(p.StaleTargets(ed)) > 0 {
 			return pv, nil, fmt.Errorf("%w: %s", ErrStaleBaseline, p.ID)
 		}
 		pv.Proposals = append(pv.Proposals, p.ID)
-		pins = append(pins, pin{p.ID, p.Revision, p.Seq})
+		pv.Pins.Proposals = append(pv.Pins.Proposals, ProposalPin{ID: p.ID, Revision: p.Revision})
 		if p.IsMethodology() {
 			continue
 		}
@@ -147,16 +141,7 @@ func nextEdition(r *Ranking, ed *Edition, chosen []*Proposal, entries map[string
 	after.apply(pv.event())
 	pv.After = BuildSnapshot(under, after)
 	pv.SnapshotHash = pv.After.Hash()
-	pinned, _ := json.Marshal(struct {
-		Ranking    string `json:"ranking"`
-		Number     int    `json:"number"`
-		EditionSeq uint64 `json:"edition_seq"`
-		RankingSeq uint64 `json:"ranking_seq"`
-		Proposals  []pin  `json:"proposals"`
-		Snapshot   string `json:"snapshot"`
-	}{slug, pv.Number, ed.Seq, r.Seq, pins, pv.SnapshotHash})
-	sum := sha256.Sum256(pinned)
-	pv.Hash = hex.EncodeToString(sum[:])
+	pv.Hash = previewHash(&pv, ed.Last.SnapshotHash)
 	return pv, after, nil
 }
 
@@ -191,9 +176,12 @@ type PublishEdition struct {
 	Ranking     string
 	Proposals   []string
 	PreviewHash string // from the preview the publisher saw
-	AuditHead   string // audit chain head after AuditSeq, from the read model
-	AuditSeq    uint64
-	Note        string
+	// Previewed is what that preview pinned, when the caller remembers
+	// it (nil otherwise): a refusal then names what changed.
+	Previewed *PreviewPins
+	AuditHead string // audit chain head after AuditSeq, from the read model
+	AuditSeq  uint64
+	Note      string
 	// Candidates are the ranking's other cross-validated proposals, from
 	// the read model: the handler returns to review those whose baseline
 	// the edition changes. DecidePublish reads them as loaded states.
@@ -228,6 +216,13 @@ func DecidePublish(r *Ranking, ed *Edition, chosen []*Proposal, entries map[stri
 	pv, after, err := nextEdition(r, ed, chosen, entries)
 	if err == nil {
 		err = JudgeQuorum(r, ed, chosen)
+	}
+	if c.Previewed != nil && (err != nil || c.PreviewHash != pv.Hash) {
+		// What the publisher saw no longer holds: say what changed
+		// rather than why the edition as it is now cannot be published.
+		if changed := c.Previewed.changedIn(c.Ranking, ed, chosen); changed != nil {
+			return nil, changed
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -92,8 +92,11 @@ func TestDecidePublishPreviewChanged(t *testing.T) {
 		name   string
 		change func(w *world)
 	}{
-		{"a vote on a chosen proposal", func(w *world) {
-			w.apply("rosa", domain.ProposalID("p1"), &events.VoteCast{Revision: 1, Verdict: approve, VerifiedEvidence: []string{"e1"}})
+		{"a chosen proposal revised and cross-validated again", func(w *world) {
+			for _, g := range []given{revised("p1", "alice", 2), submitted("p1", "alice", 2),
+				voted("p1", "rita", 2, approve, "e1", "e2"), voted("p1", "ravi", 2, approve, "e1", "e2"), validated("p1", 2, "ravi", "rita")} {
+				w.apply(g.actor, g.agg, g.data)
+			}
 		}},
 		{"new weights", func(w *world) {
 			w.apply("pat", domain.RankingID(rk), &events.WeightsSet{Weights: map[string]int{"price": 50, "perf": 25, "support": 25}})

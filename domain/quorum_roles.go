@@ -1,9 +1,5 @@
 package domain
 
-import (
-	"fmt"
-)
-
 // An approval counts only while its voter holds the reviewer role: a
 // reviewer whose role is revoked after approving no longer stands behind
 // the proposal. Roles live in the users' aggregates, not the ranking's, so
@@ -42,7 +38,7 @@ func (r *Ranking) reviewerRevoked(user string) bool {
 func JudgeQuorum(r *Ranking, ed *Edition, chosen []*Proposal) error {
 	for _, p := range chosen {
 		if q := r.QuorumOf(p, ed); !q.Met {
-			return fmt.Errorf("%w: %s: the quorum is no longer met", ErrNotCrossValidated, p.ID)
+			return stateErr(ErrNotCrossValidated, "edition.quorum_lost", Args{"proposal": p.ID})
 		}
 	}
 	return nil

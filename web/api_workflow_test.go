@@ -9,7 +9,6 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
-	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
 )
 
@@ -198,17 +197,9 @@ func TestAPIPreviewPublishRoundTrip(t *testing.T) {
 		}
 	}
 
-	// A reviewer votes again: the preview changed, and the 409 carries the new one.
-	p, err := e.cmd.Proposal(e.ctx, demoReady)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "rev", Roles: []string{domain.RoleReviewer}},
-		domain.CastVote{Proposal: demoReady, Revision: p.Revision, Verdict: events.Approve,
-			VerifiedEvidence: p.EvidenceIDs(), Comment: "Checked again"}); err != nil {
-		t.Fatal(err)
-	}
-	e.caughtUp()
+	// The proposal is revised and approved again: the preview changed, and
+	// the 409 carries the new one.
+	revalidated(t, e, demoReady)
 	publishURL := "/api/v1/rankings/" + demo.RankingSlug + "/editions"
 	before := e.lastSeq()
 	res, raw = pat.postJSON(publishURL, map[string]any{"proposals": []string{demoReady}, "preview_hash": pv.PreviewHash}, nil)

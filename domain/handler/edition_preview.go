@@ -33,6 +33,9 @@ func (h *Handler) PreviewEdition(ctx context.Context, ranking string, proposals 
 	if err == nil {
 		err = domain.JudgeQuorum(judged, ed, chosen)
 	}
+	if err == nil {
+		h.previewed.remember(pv.Hash, pv.Pins)
+	}
 	return pv, r, err
 }
 

@@ -19,6 +19,9 @@ func (h *Handler) Publish(ctx context.Context, a domain.Actor, c domain.PublishE
 	if err != nil {
 		return Result{}, err
 	}
+	if c.Previewed == nil {
+		c.Previewed = h.previewed.of(c.PreviewHash)
+	}
 	// The ranking is written too: an edition that publishes a methodology
 	// proposal appends the ranking's MethodologyPublished.
 	writes := []events.Aggregate{domain.EditionID(c.Ranking), domain.RankingID(c.Ranking)}

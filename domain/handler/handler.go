@@ -34,6 +34,7 @@ type Handler struct {
 	follow     atomic.Pointer[follower] // keeps read-only aggregates current, when running
 	inflight   atomic.Int64             // commands running
 	chain      chain                    // the fast path's appends in flight (chain.go)
+	previewed  previewed                // what the latest edition previews pinned (edition_previewed.go)
 	// alwaysChain sends a command alone as a link too (tests that need a
 	// link in flight: export_test.go).
 	alwaysChain bool

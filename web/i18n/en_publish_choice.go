@@ -12,4 +12,19 @@ var enPublishChoice = map[string]string{
 	"publish.select_none":         "Clear the choice",
 	"publish.candidate_pages":     "Pages of the proposals ready to publish",
 	"publish.pages_after":         "Pages of the preview, below the new ranking",
+	// A publish refused because its preview no longer holds names what changed.
+	"edition.changed_edition":     "Edition {edition} was published since your preview; check the new preview.",
+	"edition.changed_revised":     "Proposal {proposal} was revised since your preview (revision {from} → {to}); check the new preview.",
+	"edition.changed_not_ready":   "Proposal {proposal} is no longer cross-validated since your preview; check the new preview.",
+	"edition.changed_left":        "Proposal {proposal} is no longer among those to publish since your preview; check the new preview.",
+	"edition.changed_joined":      "Proposal {proposal} became ready to publish since your preview; check the new preview.",
+	"edition.not_cross_validated": "Proposal {proposal} is not cross-validated.",
+	"edition.quorum_lost":         "Proposal {proposal} no longer meets its quorum (a veto, or an approval that no longer counts).",
+	// The desk's page of an edition stored while the read models prepare its public page.
+	"publish.pending.title":    "Edition being prepared",
+	"publish.pending.heading":  "Edition %d is published",
+	"publish.pending.status":   "Its public page is being prepared: the read models have applied %d of the %d events it needs. This page refreshes and opens it when it is ready.",
+	"publish.pending.size":     "%d proposals, %d new entries, %d changes.",
+	"publish.pending.snapshot": "Snapshot SHA-256:",
+	"publish.pending.open":     "Open the public page",
 }

@@ -38,6 +38,10 @@ func Error(lang string, err error) string {
 	if errors.As(err, &tooBig) {
 		return T(lang, "request.too_large")
 	}
+	var se *domain.StateError
+	if errors.As(err, &se) && Has(se.Code()) {
+		return se.Args.Fill(T(lang, se.Code()))
+	}
 	var c coded
 	if errors.As(err, &c) && Has(c.Code()) {
 		return T(lang, c.Code())

@@ -12,4 +12,19 @@ var zhPublishChoice = map[string]string{
 	"publish.select_none":         "清除选择",
 	"publish.candidate_pages":     "待发布提案分页",
 	"publish.pages_after":         "预览分页（新榜单下方）",
+	// A publish refused because its preview no longer holds names what changed.
+	"edition.changed_edition":     "预览之后已发布了第 {edition} 版，请查看新的预览。",
+	"edition.changed_revised":     "预览之后提案 {proposal} 已修订（第 {from} 版 → 第 {to} 版），请查看新的预览。",
+	"edition.changed_not_ready":   "预览之后提案 {proposal} 已不再处于交叉验证通过状态，请查看新的预览。",
+	"edition.changed_left":        "预览之后提案 {proposal} 已不在待发布之列，请查看新的预览。",
+	"edition.changed_joined":      "预览之后提案 {proposal} 已可发布并加入本版，请查看新的预览。",
+	"edition.not_cross_validated": "提案 {proposal} 尚未通过交叉验证。",
+	"edition.quorum_lost":         "提案 {proposal} 已不再满足通过条件（有否决票，或某个赞成票已不再计入）。",
+	// 版本已存储、读模型仍在准备其公开页面时，编辑台显示的页面。
+	"publish.pending.title":    "版本准备中",
+	"publish.pending.heading":  "第 %d 版已发布",
+	"publish.pending.status":   "公开页面正在准备中：读模型已应用 %d 个事件，共需 %d 个。本页会自动刷新，准备好后打开公开页面。",
+	"publish.pending.size":     "%d 个提案，%d 个新条目，%d 项修改。",
+	"publish.pending.snapshot": "快照 SHA-256：",
+	"publish.pending.open":     "打开公开页面",
 }
