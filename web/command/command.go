@@ -5,6 +5,7 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -99,6 +100,11 @@ type Action[In Input] struct {
 	// Status, when set, is the API's status for a command that ran, in
 	// place of 200 or 201 (a batch whose items failed answers 207).
 	Status func(in *In) int
+	// Wait bounds how long the answer waits for the read models to apply
+	// the write; 0: waitBudget. A write whose projection takes long (an
+	// edition of thousands of entries) waits longer, so the address it
+	// answers with shows it.
+	Wait time.Duration
 }
 
 // Execute runs act for the signed-in user: command id (from the one the
@@ -121,21 +127,36 @@ func Execute[In Input](d *Deps, ctx context.Context, act Action[In], requested s
 	d.Log.Info("command", "request_id", httpx.RequestID(ctx), "action", act.Name, "user", a.Name,
 		"command_id", commandID, "sequence", res.Sequence, "replayed", res.Replayed)
 	if wait {
-		d.waitFor(ctx, res.Sequence)
+		d.waitWithin(ctx, res.Sequence, cmp.Or(act.Wait, waitBudget))
 	}
 	return res, commandID, nil
 }
 
-// waitFor waits, bounded by waitBudget, until the read models have applied
+// waitFor waits, bounded by waitBudget, until the read models have
+// applied seq.
+func (d *Deps) waitFor(ctx context.Context, seq uint64) { d.waitWithin(ctx, seq, waitBudget) }
+
+// waitWithin waits, bounded by budget, until the read models have applied
 // seq. Running late is logged, not failed: the command is stored.
-func (d *Deps) waitFor(ctx context.Context, seq uint64) {
+func (d *Deps) waitWithin(ctx context.Context, seq uint64, budget time.Duration) {
 	if d.Waiter == nil || seq == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, waitBudget)
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	if err := d.Waiter.WaitFor(ctx, seq); err != nil {
-		d.Log.Warn("read models behind the write", "request_id", httpx.RequestID(ctx), "sequence", seq, "err", err)
+	for {
+		err := d.Waiter.WaitFor(ctx, seq)
+		if err == nil {
+			return
+		}
+		// The read models bound each wait themselves (a few seconds): a
+		// longer budget asks again.
+		select {
+		case <-ctx.Done():
+			d.Log.Warn("read models behind the write", "request_id", httpx.RequestID(ctx), "sequence", seq, "err", err)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
@@ -45,6 +46,9 @@ var Publish = Action[PublishInput]{
 		in.All, in.Except = f.Str("all") == "1", f.Strs("except")
 	},
 	Run: publishEdition,
+	// The read models apply a 10,000-entry edition in tens of seconds:
+	// the API's Location answers once they hold it, within this bound.
+	Wait: publishWait,
 	Resource: func(d *Deps, ctx context.Context, in *PublishInput, _ string) (string, string) {
 		ed, err := d.Commands.Edition(ctx, in.Ranking)
 		if err != nil || ed.Number == 0 {
@@ -54,6 +58,9 @@ var Publish = Action[PublishInput]{
 		return n, "/api/v1/rankings/" + in.Ranking + "/editions/" + n
 	},
 }
+
+// publishWait bounds how long a publish waits for the read models.
+const publishWait = 30 * time.Second
 
 // publishEdition publishes with the audit head and the other
 // cross-validated proposals from the read models (whose baselines the

@@ -188,7 +188,8 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 
 	// Publishing the next edition of a ranking.
 	handle("GET "+paths.Publish, role(domain.RolePublisher, http.HandlerFunc(d.servePublish)))
-	handle("POST "+paths.Publish, role(domain.RolePublisher, command.Form(d.write, command.Publish, d.published, d.publishFailed)))
+	handle("POST "+paths.Publish, role(domain.RolePublisher, command.Form(d.write, publishAction, d.published, d.publishFailed)))
+	handle("GET "+paths.Publish+"/editions/{slug}/{n}", role(domain.RolePublisher, http.HandlerFunc(d.servePending)))
 	handle("POST "+paths.Publish+"/schedule", role(domain.RolePublisher, command.Form(d.write, scheduleAction, scheduled, d.scheduleFailed)))
 	handle("POST "+paths.Publish+"/schedule/cancel", role(domain.RolePublisher, command.Form(d.write, command.CancelSchedule, scheduleCanceled, nil)))
 	handle("POST "+paths.Publish+"/previews", role(domain.RolePublisher, http.HandlerFunc(d.previewCreate)))

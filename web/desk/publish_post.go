@@ -3,20 +3,9 @@ package desk
 import (
 	"net/http"
 
-	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/command"
-	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
-
-// published sends the publisher to the public page of the new edition.
-func (d *Desk) published(r *http.Request, in *command.PublishInput, _ handler.Result) string {
-	ed, err := d.cmd.Edition(r.Context(), in.Ranking)
-	if err != nil || ed.Number == 0 {
-		return paths.Publish
-	}
-	return EditionURL(in.Ranking, ed.Number)
-}
 
 // publishFailed shows the page again with the message next to the
 // ranking's form and a fresh preview of the same choice: after a 409 the

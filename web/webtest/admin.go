@@ -50,6 +50,33 @@ type AdminEnv struct {
 	Read  *projections.Store
 	Path  string // the read models' file
 	Srv   *web.Server
+	proj  projectionRun
+}
+
+// projectionRun is the projection runner, which a test may stop and start.
+type projectionRun struct {
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// StopProjection stops the projection runner: the read models stay where
+// they are while commands go on storing events, as when a large edition
+// keeps them busy.
+func (e *AdminEnv) StopProjection() {
+	e.proj.mu.Lock()
+	defer e.proj.mu.Unlock()
+	e.proj.cancel()
+	e.proj.wg.Wait()
+}
+
+// StartProjection starts the runner again, from the read models' checkpoint.
+func (e *AdminEnv) StartProjection() {
+	e.proj.mu.Lock()
+	defer e.proj.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	e.proj.cancel = cancel
+	e.proj.wg.Go(func() { _ = e.Read.Run(ctx, e.Store, nil) })
 }
 
 // NewAdmin starts an AdminEnv.
@@ -62,11 +89,9 @@ func NewAdmin(t *testing.T) *AdminEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCtx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = read.Run(runCtx, store, nil) })
-	t.Cleanup(func() { stop(); wg.Wait(); read.Close() })
 	e := &AdminEnv{T: t, Ctx: ctx, Store: store, Cmd: handler.New(store, nil), Read: read, Path: path}
+	e.StartProjection()
+	t.Cleanup(func() { e.StopProjection(); read.Close() })
 	if _, err := demo.Seed(ctx, e.Cmd, demo.Options{Password: "unused", HashPassword: demoFakeHash, Now: time.Now(),
 		AuditHead: read.AuditHead, CrossValidated: read.CrossValidated}); err != nil {
 		t.Fatalf("seed: %v", err)
