@@ -85,7 +85,7 @@ func TestTokenCannotIssueTokensOrMoveMail(t *testing.T) {
 			t.Errorf("%s: a mail address by a token: %+v, want words", lang, p)
 		}
 	}
-	res, body = script.Do(http.MethodPost, "/desk/account/mail/address", strings.NewReader(url.Values{"address": {"thief@example.org"}}.Encode()),
+	res, _ = script.Do(http.MethodPost, "/desk/account/mail/address", strings.NewReader(url.Values{"address": {"thief@example.org"}}.Encode()),
 		http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Authorization": bearer["Authorization"]})
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("the desk's address form by a token: %d, want 403", res.StatusCode)
