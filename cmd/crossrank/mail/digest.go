@@ -154,7 +154,9 @@ func (w *Worker) digest(ctx context.Context, due digestDue) error {
 		if err != nil {
 			return err
 		}
-		if err := s.Relay.Send(ctx, msg); err != nil {
+		if err := s.Relay.Send(ctx, msg); errors.Is(err, ErrAfterAccepted) {
+			w.cfg.Logger.Warn("mail digest sent; the relay's session failed after accepting it", "user", due.User, "err", err)
+		} else if err != nil {
 			w.markDigest(ctx, due.User, items, notify.StateFailed, err.Error())
 			return err
 		}

@@ -122,6 +122,30 @@ func TestMailRetriedAfterRefusal(t *testing.T) {
 	}
 }
 
+// A relay that accepts a mail (250 to DATA) and then drops the connection
+// at the next command has the mail: it is sent once, not again at every
+// retry (a reviewer got the same review request four times).
+func TestMailSentOnceWhenRelayDropsAfterAccepting(t *testing.T) {
+	t.Parallel()
+	e := start(t, 0, nil)
+	e.confirm("reviewer1", "r1@example.org", "en")
+	e.relay.mu.Lock()
+	e.relay.drop = true
+	e.relay.mu.Unlock()
+	p := e.openProposals("reviewer1", 1)[0]
+	e.request(p, "reviewer1")
+	e.relay.await(t, "r1@example.org", p)
+	if ds := e.sentDeliveries("reviewer1", 1); ds[0].Attempts != 1 {
+		t.Errorf("deliveries = %+v, want one sent at the first attempt", ds)
+	}
+	// The worker retries a failure within 200 ms here: a second second
+	// would have seen several.
+	time.Sleep(time.Second)
+	if n := len(e.relay.all()); n != 2 { // the confirmation and this one
+		t.Errorf("the relay accepted %d mails, want 2: the review request once", n)
+	}
+}
+
 // A digest user gets one digest at their digest moment, holding every item
 // since, and nothing at once; the next digest is scheduled a day later.
 func TestMailDigestOnceAtItsMoment(t *testing.T) {

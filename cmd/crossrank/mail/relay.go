@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/mail"
 	"net/url"
@@ -73,7 +74,14 @@ type Message struct {
 	Lang        string
 }
 
-// Send sends m through the relay.
+// ErrAfterAccepted wraps what went wrong after the relay accepted a mail
+// (250 to its DATA): the reset or the goodbye that followed, or the
+// connection dropped. The mail is sent; a caller logs this and must not
+// send it again, or the reader gets it twice.
+var ErrAfterAccepted = errors.New("mail: the relay accepted the mail, then the session failed")
+
+// Send sends m through the relay. An error wrapping ErrAfterAccepted means
+// the mail was sent; any other means it was not.
 func (r *Relay) Send(ctx context.Context, m Message) error {
 	msg := gomail.NewMsg()
 	if err := msg.From(r.from); err != nil {
@@ -114,7 +122,14 @@ func (r *Relay) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		return err
 	}
-	return c.DialAndSendWithContext(ctx, msg)
+	err = c.DialAndSendWithContext(ctx, msg)
+	if err != nil && msg.IsDelivered() {
+		// go-mail marks the message delivered once the relay answered 250
+		// to its DATA, and still returns what failed after: the RSET it
+		// sends next, or the QUIT.
+		return fmt.Errorf("%w: %w", ErrAfterAccepted, err)
+	}
+	return err
 }
 
 func contentLanguage(lang string) string {

@@ -22,12 +22,16 @@ import (
 
 // relayServer is a real SMTP server (emersion/go-smtp) on loopback, with
 // STARTTLS under httptest's certificate and AUTH PLAIN; it keeps what it
-// receives, and refuses the first Refuse messages with a 451.
+// receives, and refuses the first Refuse messages with a 451. With drop
+// set it accepts each message (250) and then drops the connection at the
+// client's next command (go-mail's RSET, else QUIT), as a relay that
+// crashes after queueing would.
 type relayServer struct {
 	Addr   string
 	TLS    *tls.Config // what a client trusts the server's certificate with
 	mu     sync.Mutex
 	refuse int
+	drop   bool
 	got    []received
 	signal chan struct{}
 }
@@ -45,7 +49,7 @@ func startRelay(t *testing.T, refuse int) *relayServer {
 	ts.StartTLS() // for its certificate and a client config that trusts it
 	t.Cleanup(ts.Close)
 	rs := &relayServer{TLS: ts.Client().Transport.(*http.Transport).TLSClientConfig, refuse: refuse, signal: make(chan struct{}, 100)}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{rs: rs}, nil }))
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &session{rs: rs, conn: c}, nil }))
 	srv.Domain = "localhost"
 	srv.TLSConfig = ts.TLS
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
@@ -61,8 +65,11 @@ func startRelay(t *testing.T, refuse int) *relayServer {
 
 type session struct {
 	rs       *relayServer
+	conn     *smtp.Conn
 	authed   bool
 	from, to string
+	accepted bool // a message was accepted and the server has reset after it
+	resets   int  // resets since the last accepted message
 }
 
 func (s *session) AuthMechanisms() []string { return []string{sasl.Plain} }
@@ -85,8 +92,24 @@ func (s *session) Mail(from string, _ *smtp.MailOptions) error {
 	return nil
 }
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = to; return nil }
-func (s *session) Reset()                                    {}
-func (s *session) Logout() error                             { return nil }
+func (s *session) Reset() {
+	// The server resets once after answering DATA; the next reset is the
+	// client's own command.
+	if !s.accepted {
+		return
+	}
+	if s.resets++; s.resets == 2 {
+		s.rs.mu.Lock()
+		drop := s.rs.drop
+		s.rs.mu.Unlock()
+		if drop {
+			// The raw connection: Conn.Close waits for the lock this
+			// command holds.
+			s.conn.Conn().Close()
+		}
+	}
+}
+func (s *session) Logout() error { return nil }
 
 func (s *session) Data(r io.Reader) error {
 	b, err := io.ReadAll(r)
@@ -105,6 +128,7 @@ func (s *session) Data(r io.Reader) error {
 	}
 	body, _ := io.ReadAll(m.Body)
 	s.rs.got = append(s.rs.got, received{From: s.from, To: s.to, Msg: m, Body: body})
+	s.accepted, s.resets = true, 0
 	s.rs.signal <- struct{}{}
 	return nil
 }

@@ -181,7 +181,9 @@ func (w *Worker) mailRow(ctx context.Context, row projections.InboxItem) (failed
 		return false, err
 	}
 	d.Attempts++
-	if err := s.Relay.Send(ctx, msg); err != nil {
+	if err := s.Relay.Send(ctx, msg); errors.Is(err, ErrAfterAccepted) {
+		w.cfg.Logger.Warn("mail sent; the relay's session failed after accepting it", "user", row.User, "seq", row.Seq, "kind", row.Kind, "err", err)
+	} else if err != nil {
 		d.State, d.Error = notify.StateFailed, err.Error()
 		w.cfg.Logger.Warn("mail: not sent; it will be retried", "user", row.User, "seq", row.Seq, "kind", row.Kind, "err", err)
 		return true, s.Book.putDelivery(ctx, row.User, d)
