@@ -66,6 +66,7 @@ var english = map[string]string{
 	// Field errors: text.
 	"field.not_utf8":               "is not valid UTF-8",
 	"field.too_deep":               "nests objects and lists deeper than the limit of {limit} levels",
+	"field.whole_number":           "must be a whole number",
 	"field.required":               "is required",
 	"field.required_in_one":        "is required in at least one language",
 	"field.too_long":               "is {length} characters long; the limit is {limit}",
