@@ -10,10 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/crossrank/crossrank/domain/strictjson"
 	"io"
 	"unicode/utf8"
 
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/strictjson"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -91,8 +92,9 @@ type Attribute struct {
 
 // Decode reads one ranking file strictly: at most MaxSize bytes, valid
 // UTF-8, no key twice in an object, no lone surrogate escape (StrictError
-// names the path), no unknown field, nothing after the document, the right
-// format.
+// names the path), no nesting deeper than strictjson.MaxDepth (a
+// domain.FieldError of the file), no unknown field, nothing after the
+// document, the right format.
 // The contents are checked against the domain's rules by Import.
 func Decode(r io.Reader) (*File, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
@@ -106,6 +108,10 @@ func Decode(r io.Reader) (*File, error) {
 		return nil, ErrNotUTF8
 	}
 	if err := strictjson.Check(b); err != nil {
+		var se *strictjson.Error
+		if errors.As(err, &se) && se.Reason == strictjson.ReasonTooDeep {
+			return nil, domain.Invalid("file", "field.too_deep", domain.Args{"limit": strictjson.MaxDepth})
+		}
 		return nil, fmt.Errorf("ranking file: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))

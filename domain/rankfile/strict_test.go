@@ -3,9 +3,12 @@ package rankfile_test
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/rankfile"
+	"github.com/crossrank/crossrank/domain/strictjson"
 )
 
 // TestDecodeRefusesDuplicateKeysAndLoneSurrogates: encoding/json would
@@ -40,5 +43,18 @@ func TestDecodeRefusesDuplicateKeysAndLoneSurrogates(t *testing.T) {
 		case tc.path != "" && se.Path != tc.path:
 			t.Errorf("%s: refused at %q, want %q", tc.name, se.Path, tc.path)
 		}
+	}
+}
+
+// TestDecodeRefusesDeepNesting: a ranking file nested past
+// strictjson.MaxDepth is refused as a mistake of the file, naming the
+// limit, before the decoder or the locator walk it.
+func TestDecodeRefusesDeepNesting(t *testing.T) {
+	doc := `{"format":"crossrank.ranking/v1","slug":"x","methodology":{},"entries":` +
+		strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20) + `}`
+	_, err := rankfile.Decode(strings.NewReader(doc))
+	var fe *domain.FieldError
+	if !errors.As(err, &fe) || fe.Code != "field.too_deep" || fe.Args["limit"] != strictjson.MaxDepth {
+		t.Fatalf("Decode: %v, want field.too_deep naming the limit %d", err, strictjson.MaxDepth)
 	}
 }

@@ -2,7 +2,8 @@
 // silently wrong: a key twice in one object, where the last would win, and
 // a lone UTF-16 surrogate escape, which would become U+FFFD. A document
 // could then say one thing to a person reading it and another to the
-// server. Both the ranking files and the JSON API's request bodies go
+// server. It also refuses nesting deeper than MaxDepth, which nothing
+// needs and which would make every later reader of the document pay. Both the ranking files and the JSON API's request bodies go
 // through Check before they are decoded.
 package strictjson
 
@@ -10,55 +11,48 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
+	"strings"
 )
 
-// Error refuses a document with a duplicate key or a lone surrogate
-// escape; Path names where ("entries[2].slug", "$" for the root).
+// MaxDepth is how deeply objects and arrays may nest. No document this
+// project reads comes near it; a deeper one is refused before it costs
+// more than its size.
+const MaxDepth = 64
+
+// Error refuses a document with a duplicate key, a lone surrogate escape
+// or nesting deeper than MaxDepth; Path names where ("entries[2].slug",
+// "$" for the root).
 type Error struct {
 	Path   string
-	Reason string // ReasonDuplicateKey or ReasonLoneSurrogate
+	Reason string // ReasonDuplicateKey, ReasonLoneSurrogate or ReasonTooDeep
 }
 
 // The reasons an Error gives.
 const (
 	ReasonDuplicateKey  = "duplicate key"
 	ReasonLoneSurrogate = "lone surrogate escape"
+	ReasonTooDeep       = "nested too deeply"
 )
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Reason)
 }
 
-// frame is an object or array being read, with the path that leads to it.
+// frame is an object or array being read. It holds no path: the path is
+// built from the whole stack only for an error, so a deep document costs
+// one small frame a level, not a path a level.
 type frame struct {
 	object  bool
-	path    string
-	keys    map[string]bool
-	key     string // the key whose value comes next (objects)
+	first   string              // objects: the first key
+	keys    map[string]struct{} // objects: every key, from the second on (nil before)
+	key     string              // the key whose value comes next (objects)
 	haveKey bool
-	index   int // the next element's index (arrays)
-}
-
-// at returns the path of the value that comes next in f (f nil: the root).
-func (f *frame) at() string {
-	switch {
-	case f == nil:
-		return "$"
-	case f.object && f.path == "":
-		return f.key
-	case f.object:
-		return f.path + "." + f.key
-	}
-	return f.path + "[" + strconv.Itoa(f.index) + "]"
+	index   int // arrays: the next element's index; objects: how many keys
 }
 
 // done records that f's next value was read.
 func (f *frame) done() {
-	if f == nil {
-		return
-	}
 	if f.object {
 		f.haveKey = false
 	} else {
@@ -66,33 +60,79 @@ func (f *frame) done() {
 	}
 }
 
+// twice records key in object f and reports whether f held it already.
+// Most objects this project reads are small, so the map is made only for a
+// second key.
+func (f *frame) twice(key string) bool {
+	switch {
+	case f.index == 0:
+		f.first = key
+	case f.keys == nil:
+		if key == f.first {
+			return true
+		}
+		f.keys = map[string]struct{}{f.first: {}, key: {}}
+	default:
+		if _, ok := f.keys[key]; ok {
+			return true
+		}
+		f.keys[key] = struct{}{}
+	}
+	f.index++ // objects count their keys
+	return false
+}
+
+// path returns the path of the value that comes next in the innermost
+// frame of stack ("$" for the root).
+func path(stack []frame) string {
+	if len(stack) == 0 {
+		return "$"
+	}
+	var b strings.Builder
+	for i := range stack {
+		f := &stack[i]
+		switch {
+		case f.object && b.Len() == 0:
+			b.WriteString(f.key)
+		case f.object:
+			b.WriteString(".")
+			b.WriteString(f.key)
+		default:
+			b.WriteString("[")
+			b.WriteString(strconv.Itoa(f.index))
+			b.WriteString("]")
+		}
+	}
+	return b.String()
+}
+
 // Check walks b's tokens and returns an *Error for the first duplicate
-// key or lone surrogate escape. A syntax error is left to the decoder,
+// key, lone surrogate escape or value nested deeper than MaxDepth. Its time
+// and memory are linear in len(b). A syntax error is left to the decoder,
 // which reports it with its offset.
 func Check(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var stack []*frame
+	var stack []frame
 	var prev int64
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF || err != nil {
+		if err != nil { // io.EOF, or a syntax error the decoder reports
 			return nil
 		}
 		raw := b[prev:dec.InputOffset()]
 		prev = dec.InputOffset()
 		var top *frame
 		if len(stack) > 0 {
-			top = stack[len(stack)-1]
+			top = &stack[len(stack)-1]
 		}
 		switch t := tok.(type) {
 		case json.Delim:
 			if t == '{' || t == '[' {
-				path := top.at()
-				if path == "$" {
-					path = ""
+				if len(stack) == MaxDepth {
+					return &Error{Path: path(stack), Reason: ReasonTooDeep}
 				}
-				stack = append(stack, &frame{object: t == '{', path: path, keys: map[string]bool{}})
+				stack = append(stack, frame{object: t == '{'})
 				continue
 			}
 			stack = stack[:len(stack)-1]
@@ -103,20 +143,23 @@ func Check(b []byte) error {
 			if top != nil && top.object && !top.haveKey {
 				top.key, top.haveKey = t, true
 				if loneSurrogate(raw) {
-					return &Error{Path: top.at(), Reason: ReasonLoneSurrogate}
+					return &Error{Path: path(stack), Reason: ReasonLoneSurrogate}
 				}
-				if top.keys[t] {
-					return &Error{Path: top.at(), Reason: ReasonDuplicateKey}
+				if top.twice(t) {
+					return &Error{Path: path(stack), Reason: ReasonDuplicateKey}
 				}
-				top.keys[t] = true
 				continue
 			}
 			if loneSurrogate(raw) {
-				return &Error{Path: top.at(), Reason: ReasonLoneSurrogate}
+				return &Error{Path: path(stack), Reason: ReasonLoneSurrogate}
 			}
-			top.done()
+			if top != nil {
+				top.done()
+			}
 		default:
-			top.done()
+			if top != nil {
+				top.done()
+			}
 		}
 	}
 }

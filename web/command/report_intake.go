@@ -69,15 +69,22 @@ type ReportCreated struct {
 	Folded bool   `json:"folded"` // the same report came earlier in the window: counted on it
 }
 
-// openReport throttles, checks the contact, opens (or folds) the report
-// and keeps the contact address apart.
+// takeReport counts a report against its client's throttle, before its
+// body is read: a client past its reports costs nothing more to refuse.
+func (d *Deps) takeReport(r *http.Request) error {
+	if d.ReportThrottle == nil {
+		return nil
+	}
+	if wait, ok := d.ReportThrottle.Take(httpx.FromContext(r.Context()).Client, d.Now()); !ok {
+		return &httpx.RetryLater{After: wait, Err: errReportsTooMany}
+	}
+	return nil
+}
+
+// openReport checks the contact, opens (or folds) the report and keeps the
+// contact address apart. The throttle was taken before the body was read.
 func (d *Deps) openReport(r *http.Request, in ReportInput) (handler.ReportOutcome, error) {
 	ctx := r.Context()
-	if d.ReportThrottle != nil {
-		if wait, ok := d.ReportThrottle.Take(httpx.FromContext(ctx).Client, d.Now()); !ok {
-			return handler.ReportOutcome{}, &httpx.RetryLater{After: wait, Err: errReportsTooMany}
-		}
-	}
 	if err := checkContact(in.Contact); err != nil {
 		return handler.ReportOutcome{}, err
 	}
@@ -138,6 +145,10 @@ func reportErr(err error) error {
 // report's id, for anyone, signed in or not.
 func ReportJSON(d *Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := d.takeReport(r); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
 		limitReport(w, r)
 		var in ReportInput
 		if err := httpx.DecodeJSON(r, &in); err != nil {
@@ -158,6 +169,10 @@ func ReportJSON(d *Deps) http.Handler {
 // entry page: 303 back to the entry page, which thanks the reader.
 func ReportForm(d *Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := d.takeReport(r); err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
 		limitReport(w, r)
 		f, err := httpx.ParseForm(r)
 		if err != nil {

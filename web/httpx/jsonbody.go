@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/domain/strictjson"
 	"github.com/crossrank/crossrank/web/paths"
@@ -40,7 +41,8 @@ func LimitBody(next http.Handler) http.Handler {
 
 // DecodeJSON reads a JSON request body into dst, strictly: application/json
 // only (415), at most MaxBody bytes (413), valid UTF-8, one object, no
-// unknown fields, no key twice, no lone surrogate escape, every field of
+// unknown fields, no key twice, no lone surrogate escape, no nesting deeper
+// than strictjson.MaxDepth, every field of
 // the right type (400). An empty body is {}:
 // commands without input may send none.
 func DecodeJSON(r *http.Request, dst any) error {
@@ -70,15 +72,19 @@ func DecodeJSONBytes(body []byte, dst any) error {
 	if !utf8.Valid(body) {
 		return &BadField{Field: "body", Code: "field.not_utf8"}
 	}
-	// encoding/json would let the last of two equal keys win, silently.
+	// encoding/json would let the last of two equal keys win, silently;
+	// and deep nesting would cost every reader of the body more than its
+	// size. Check runs in time and memory linear in the body.
 	if err := strictjson.Check(body); err != nil {
 		var se *strictjson.Error
 		errors.As(err, &se)
-		code := "field.duplicate_key"
-		if se.Reason == strictjson.ReasonLoneSurrogate {
-			code = "field.lone_surrogate"
+		switch se.Reason {
+		case strictjson.ReasonTooDeep:
+			return &BadField{Field: "body", Code: "field.too_deep", Args: domain.Args{"limit": strictjson.MaxDepth}}
+		case strictjson.ReasonLoneSurrogate:
+			return &BadField{Field: se.Path, Code: "field.lone_surrogate"}
 		}
-		return &BadField{Field: se.Path, Code: code}
+		return &BadField{Field: se.Path, Code: "field.duplicate_key"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

@@ -59,6 +59,7 @@ var enErrors = map[string]string{
 	"label.slug":              "slug",
 	"label.new_entry":         "new entry",
 	"label.body":              "request body",
+	"label.file":              "ranking file",
 	"label.criteria":          "criteria",
 	"label.categories":        "categories",
 	"label.weights":           "weights",
@@ -134,6 +135,7 @@ var enErrors = map[string]string{
 	// message that is a sentence of its own follows the name after a colon.
 	"field.duplicate_key":          "{Field} is given twice; give each field once.",
 	"field.lone_surrogate":         "{Field} holds a lone UTF-16 surrogate escape, which is not text.",
+	"field.too_deep":               "{Field} nests objects and lists deeper than the limit of {limit} levels.",
 	"field.not_utf8":               "{Field} is not valid UTF-8.",
 	"field.required":               "{Field} is required.",
 	"field.required_in_one":        "{Field} is required in at least one language.",

@@ -59,6 +59,7 @@ var zhErrors = map[string]string{
 	"label.slug":              "标识",
 	"label.new_entry":         "新条目",
 	"label.body":              "请求内容",
+	"label.file":              "排名文件",
 	"label.criteria":          "评分项",
 	"label.categories":        "类别",
 	"label.weights":           "权重",
@@ -134,6 +135,7 @@ var zhErrors = map[string]string{
 	// message that is a sentence of its own follows the name after a colon.
 	"field.duplicate_key":          "{field}出现了两次；每个字段只能给一次。",
 	"field.lone_surrogate":         "{field}含有不成对的 UTF-16 代理项转义，不是有效文本。",
+	"field.too_deep":               "{field}中对象和列表的嵌套超过了 {limit} 层的上限。",
 	"field.not_utf8":               "{field}不是有效的 UTF-8 文本。",
 	"field.required":               "{field}为必填项。",
 	"field.required_in_one":        "{field}至少需要填写一种语言。",
