@@ -88,6 +88,9 @@ func TestJSONNestingCostsItsSize(t *testing.T) {
 				client *webtest.Client
 			}{{"signed out", out}, {"signed in", in}} {
 				for _, rt := range routes {
+					if testing.Short() && size > 16<<10 && !strings.HasSuffix(rt[1], "/reports") && rt[1] != "/api/v1/proposals" {
+						continue // full run only: 1 MiB to every route; here to the two the issue measured
+					}
 					got := post(c.client, rt[0], rt[1], body)
 					what := fmt.Sprintf("%s %s %s, %d bytes of %q", rt[0], rt[1], c.who, len(body), shape)
 					switch {
