@@ -43,3 +43,17 @@ func JudgeQuorum(r *Ranking, ed *Edition, chosen []*Proposal) error {
 	}
 	return nil
 }
+
+// StatusShown is the status p shows when its quorum, judged now, is q: a
+// cross-validated proposal that no longer meets the quorum (an approver
+// lost the reviewer role or declared a conflict since) is in review, as
+// the publish would refuse it (JudgeQuorum) and it is not ready to
+// publish. No event returns it to review — roles live in the users'
+// aggregates, not the proposal's — so every reader judges it the same way
+// from the same stream, and the role given back makes it ready again.
+func (p *Proposal) StatusShown(q QuorumState) Status {
+	if p.Status == StatusCrossValidated && !q.Met {
+		return StatusInReview
+	}
+	return p.Status
+}

@@ -51,6 +51,11 @@ func (p *projector) project(ev events.Event, s any, a *auditRow) error {
 		if err := p.saveRanking(s.(*domain.Ranking), ev); err != nil {
 			return err
 		}
+		// The declarer's approvals stop counting, as a role revoked
+		// (project_reviewers.go).
+		if err := p.requorumApprovals(d.User); err != nil {
+			return err
+		}
 		return p.exec(`INSERT INTO conflicts VALUES (?,?,?,?,?,?)`, ev.Subject, d.User, d.Entry, d.Reason, ts(ev.Time), ev.Sequence)
 	case *events.EditionScheduled, *events.EditionScheduleCanceled, *events.EditionScheduleFailed:
 		return p.projectSchedule(ev, s.(*domain.Edition), a)

@@ -238,7 +238,9 @@ func (p *projector) saveChange(id, target string, rev int, fromS, toS *int, from
 
 // proposalRow is a proposal's summary row as of its latest change: the row
 // holds the proposal's state, which the projector keeps current, and the
-// quorum, which depends on the published edition at the time.
+// quorum, which depends on the published edition and the voters' roles at
+// the time. Its status is the one shown (domain.Proposal.StatusShown): a
+// cross-validated proposal whose quorum no longer holds is in review.
 type proposalRow struct {
 	pr *domain.Proposal
 	at string
@@ -267,7 +269,11 @@ func (p *projector) saveProposalAt(pr *domain.Proposal, at string) error {
 	if err != nil {
 		return err
 	}
-	p.proposals[pr.ID] = proposalRow{pr: pr, at: at, q: r.QuorumOf(pr, ed)}
+	holds, err := p.reviewers(pr)
+	if err != nil {
+		return err
+	}
+	p.proposals[pr.ID] = proposalRow{pr: pr, at: at, q: r.WithReviewers(holds).QuorumOf(pr, ed)}
 	return nil
 }
 
@@ -287,7 +293,7 @@ func (p *projector) writeProposals() error {
 		ON CONFLICT(id) DO UPDATE SET status=excluded.status, revision=excluded.revision, revisers=excluded.revisers,
 		updated_at=excluded.updated_at, cross_validated_revision=excluded.cross_validated_revision,
 		edition=excluded.edition, closed_reason=excluded.closed_reason, quorum=excluded.quorum, seq=excluded.seq`,
-			pr.ID, pr.Ranking, pr.Entry, boolInt(pr.NewEntry), pr.Title, pr.Summary, pr.Author, string(pr.Status),
+			pr.ID, pr.Ranking, pr.Entry, boolInt(pr.NewEntry), pr.Title, pr.Summary, pr.Author, string(pr.StatusShown(row.q)),
 			pr.Revision, jsonText(nonNil(pr.Revisers)), ts(pr.Opened), row.at, pr.CrossValidatedRevision, pr.Edition,
 			pr.ClosedReason, jsonText(row.q), pr.Seq, pr.Kind, boolInt(pr.NewRanking))
 		if err != nil {

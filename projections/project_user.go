@@ -53,9 +53,19 @@ func (p *projector) projectUser(ev events.Event, u *domain.User, a *auditRow) er
 	case *events.RoleGranted:
 		a.say("role_granted", "role", d.Role, "user", u.Username)
 		a.after = d.Role
+		if d.Role == domain.RoleReviewer {
+			if err := p.requorumApprovals(u.Username); err != nil {
+				return err
+			}
+		}
 	case *events.RoleRevoked:
 		a.say("role_revoked", "role", d.Role, "user", u.Username)
 		a.before = d.Role
+		if d.Role == domain.RoleReviewer { // their approvals stop counting (project_reviewers.go)
+			if err := p.requorumApprovals(u.Username); err != nil {
+				return err
+			}
+		}
 	case *events.PasswordChanged:
 		a.say("password_changed")
 		if len(d.RevokedTokens) > 0 { // what the TokenRevoked events of older histories told

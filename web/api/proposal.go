@@ -152,14 +152,11 @@ func proposal(cmds *handler.Handler, read ReadModels) http.HandlerFunc {
 			ui.Fail(w, r, err)
 			return
 		}
-		v := proposalOf(p, rs, httpx.Now(ctx))
-		q, err := cmds.QuorumNow(ctx, rs.judging.Ranking, rs.edition, p) // with the voters' current roles
-		if err != nil {
+		v := proposalOf(p, httpx.Now(ctx))
+		if err := judgedNow(ctx, cmds, p, rs, &v); err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		v.Quorum = quorumOf(q)
-		v.Quorum.RankingInReview = rs.judging.InReview
 		if err := withChanges(ctx, read, &v); err != nil {
 			ui.Fail(w, r, err)
 			return
@@ -168,15 +165,30 @@ func proposal(cmds *handler.Handler, read ReadModels) http.HandlerFunc {
 	}
 }
 
-func proposalOf(p *domain.Proposal, rs rankingState, now time.Time) Proposal {
-	q := quorumOf(rs.judging.Ranking.QuorumOf(p, rs.edition))
-	q.RankingInReview = rs.judging.InReview
+// judgedNow sets v's quorum as a publish would judge it now, with the
+// voters' current roles, and the status that follows: a cross-validated
+// proposal whose quorum no longer holds is in review
+// (domain.Proposal.StatusShown), as the read models list it.
+func judgedNow(ctx context.Context, cmds *handler.Handler, p *domain.Proposal, rs rankingState, v *Proposal) error {
+	q, err := cmds.QuorumNow(ctx, rs.judging.Ranking, rs.edition, p)
+	if err != nil {
+		return err
+	}
+	v.Quorum = quorumOf(q)
+	v.Quorum.RankingInReview = rs.judging.InReview
+	v.Status = p.StatusShown(q)
+	return nil
+}
+
+// proposalOf is the API's view of p, but for its quorum and status
+// (judgedNow).
+func proposalOf(p *domain.Proposal, now time.Time) Proposal {
 	v := Proposal{
 		ID: p.ID, Ranking: p.Ranking, Entry: p.Entry, NewEntry: p.NewEntry, Title: p.Title, Summary: p.Summary,
 		Author: p.Author, Opened: p.Opened, Status: p.Status, Revision: p.Revision,
 		Revisers: orEmpty(p.Revisers), Evidence: []Evidence{}, Votes: []Vote{},
 		Scores: []events.ScoreChangeProposed{}, Attributes: []events.AttributeChangeProposed{},
-		Quorum: q, DependsOn: p.DependsOn, CrossValidatedRevision: p.CrossValidatedRevision,
+		DependsOn: p.DependsOn, CrossValidatedRevision: p.CrossValidatedRevision,
 		Edition: p.Edition, ClosedReason: p.ClosedReason, Sequence: p.Seq, Kind: p.Kind, NewRanking: p.NewRanking,
 		Attention: orEmpty(p.AttentionSet()), RequestedReviewers: orEmpty(slices.Clone(p.Requested)), Comments: []Comment{},
 	}

@@ -94,7 +94,11 @@ func proposalList(cmds *handler.Handler, read ReadModels) http.HandlerFunc {
 				}
 				rankings[key] = rs
 			}
-			v := proposalOf(p, rs, now)
+			v := proposalOf(p, now)
+			if err := judgedNow(ctx, cmds, p, rs, &v); err != nil {
+				ui.Fail(w, r, err)
+				return
+			}
 			if err := withChanges(ctx, read, &v); err != nil {
 				ui.Fail(w, r, err)
 				return
