@@ -130,6 +130,8 @@ var enErrors = map[string]string{
 	"request.too_many":        "Too many attempts. Wait a little and try again.",
 	"request.malformed":       "The request could not be read.",
 	"request.too_large":       "The request is larger than the limit of 1 MiB.",
+	// A request body past its door's limit (web/httpx.Message names it).
+	"request.too_large_limit": "The request is larger than the limit of {limit}.",
 
 	// Field errors. {field} is the field's name, {Field} the same capitalised; a
 	// message that is a sentence of its own follows the name after a colon.

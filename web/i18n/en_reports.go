@@ -11,7 +11,7 @@ var enReports = map[string]string{
 	"report.unknown_criterion": "{Field} is not a criterion of this ranking.",
 	"report.bad_duplicate":     "{Field} must name another report of the same ranking.",
 	"report.too_many":          "You have sent many reports. Wait a little and try again.",
-	"report.too_large":         "The report is larger than the limit of 32 KiB.",
+	"report.too_large":         "The report is larger than the limit of {limit}.",
 	"field.report_status":      "{Field} must be open, accepted, declined or duplicate.",
 	"label.text":               "text",
 	"label.contact":            "contact address",

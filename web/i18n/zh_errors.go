@@ -130,6 +130,7 @@ var zhErrors = map[string]string{
 	"request.too_many":        "尝试次数过多，请稍后再试。",
 	"request.malformed":       "无法解析该请求。",
 	"request.too_large":       "请求超过了 1 MiB 的上限。",
+	"request.too_large_limit": "请求超过了 {limit} 的上限。",
 
 	// Field errors. {field} is the field's name, {Field} the same capitalised; a
 	// message that is a sentence of its own follows the name after a colon.

@@ -10,7 +10,7 @@ var zhReports = map[string]string{
 	"report.unknown_criterion": "{Field}不是本榜单的评分维度。",
 	"report.bad_duplicate":     "{Field}须指向同一榜单的另一份报告。",
 	"report.too_many":          "您提交的报告过多，请稍后再试。",
-	"report.too_large":         "报告超过 32 KiB 的上限。",
+	"report.too_large":         "报告超过 {limit} 的上限。",
 	"field.report_status":      "{Field}须为 open、accepted、declined 或 duplicate。",
 	"label.text":               "内容",
 	"label.contact":            "联系地址",
