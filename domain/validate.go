@@ -41,8 +41,11 @@ func checkText(field, s string, max int, required bool) error {
 
 // checkName validates a name or a title — text that identifies something
 // and is shown inline among other words (an entry's or a ranking's name, a
-// display name, a token name): checkText's rules, and no invisible
-// formatting character. A bidirectional override there could make one
+// display name, a token name): checkText's rules, one line (no control
+// character at all: a CR or LF in a display name breaks the mail headers,
+// CSV rows and log lines it is written into, and a tab or a newline in a
+// name shows nowhere as what it is), and no invisible formatting
+// character. A bidirectional override there could make one
 // name read as another, or reorder the words around it; a zero-width
 // character makes two names that look alike differ. Slugs and usernames
 // need no such check: they are ASCII by their own rules.
@@ -54,6 +57,9 @@ func checkText(field, s string, max int, required bool) error {
 func checkName(field, s string, max int, required bool) error {
 	if err := checkText(field, s, max, required); err != nil {
 		return err
+	}
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return invalid(field, "field.control_char", nil)
 	}
 	if strings.IndexFunc(s, invisibleFormat) >= 0 {
 		return invalid(field, "field.invisible_char", nil)
