@@ -56,17 +56,28 @@ type ContactEvent struct {
 	Text    string `json:"text,omitempty"`
 }
 
-// ContactTimeline returns a page of an entry's contact timeline, oldest
-// first, limit from offset, and how many rows there are in all.
+// publicContact is the condition on contact_timeline c that keeps the
+// rows the public may read: the vendor's standing and its statements, a
+// proposal of theirs once an edition published it, and the evidence they
+// submitted for it then. Drafts, proposals in review, rejected or
+// withdrawn ones and embargoed previews stay on the desk: the timeline is
+// public while they are not.
+const publicContact = `(c.kind IN ('vendor_invited', 'reply_written', 'reply_hidden', 'proposal_published')
+	OR c.kind = 'evidence_submitted' AND EXISTS (SELECT 1 FROM contact_timeline p
+		WHERE p.ranking = c.ranking AND p.entry = c.entry AND p.kind = 'proposal_published' AND p.subject = c.subject))`
+
+// ContactTimeline returns a page of an entry's public contact timeline
+// (publicContact), oldest first, limit from offset, and how many rows
+// there are in all.
 func (s *Store) ContactTimeline(ctx context.Context, ranking, entry string, limit, offset int) ([]ContactEvent, int, error) {
 	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM contact_timeline WHERE ranking=? AND entry=?`, ranking, entry).
-		Scan(&total); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM contact_timeline c WHERE c.ranking=? AND c.entry=? AND `+publicContact,
+		ranking, entry).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.seq, c.at, c.kind, coalesce(nullif(u.display_name, ''), c.vendor),
 		c.subject, c.detail, c.text FROM contact_timeline c LEFT JOIN users u ON u.username = c.vendor
-		WHERE c.ranking=? AND c.entry=? ORDER BY c.seq, c.kind LIMIT ? OFFSET ?`, ranking, entry, limit, offset)
+		WHERE c.ranking=? AND c.entry=? AND `+publicContact+` ORDER BY c.seq, c.kind LIMIT ? OFFSET ?`, ranking, entry, limit, offset)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,9 +91,12 @@ func (s *blockingShelf) Open(ctx context.Context, key string) (*site.Capture, er
 	return c, nil
 }
 
-// TestCaptureStreamsBounded: while DefaultCaptureStreams bodies are being
-// sent, one more is refused with 503 and Retry-After, and the site's own
+// TestCaptureStreamsBounded: one client address holds at most
+// CaptureStreamsPerClient bodies being sent (one more is refused with 429
+// and Retry-After), and while DefaultCaptureStreams are being sent to all
+// clients, one more is refused with 503 and Retry-After; the site's own
 // page about the copy still answers; once they end, bodies are sent again.
+// Twenty slow readers from one address held all 16 before (issue 41 item 4).
 func TestCaptureStreamsBounded(t *testing.T) {
 	t.Parallel()
 	copies := &blockingShelf{shelf: shelf{}, reading: make(chan struct{}), release: make(chan struct{})}
@@ -100,22 +104,36 @@ func TestCaptureStreamsBounded(t *testing.T) {
 	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
 	e.publishCapture("ppio", "gpu-coverage", key, "text/html", "https://example.org/ppio")
 
+	get := func(addr string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest(http.MethodGet, "/captures/"+key+"/raw", nil)
+		r.RemoteAddr = addr + ":1234"
+		e.srv.Handler().ServeHTTP(w, r)
+		return w
+	}
 	var wg sync.WaitGroup
-	for range site.DefaultCaptureStreams {
+	hold := func(addr string) {
 		wg.Go(func() {
-			w := httptest.NewRecorder()
-			e.srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/captures/"+key+"/raw", nil))
-			if w.Code != http.StatusOK {
-				t.Errorf("a held body: %d", w.Code)
+			if w := get(addr); w.Code != http.StatusOK {
+				t.Errorf("a held body for %s: %d", addr, w.Code)
 			}
 		})
-	}
-	for range site.DefaultCaptureStreams {
 		<-copies.reading
 	}
-	res, _ := e.get("/captures/" + key + "/raw")
-	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "1" {
-		t.Errorf("one body too many: %d, Retry-After %q; want 503 and 1", res.StatusCode, res.Header.Get("Retry-After"))
+	for range site.CaptureStreamsPerClient {
+		hold("192.0.2.1")
+	}
+	if w := get("192.0.2.1"); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != "1" {
+		t.Errorf("one body too many for one client: %d, Retry-After %q; want 429 and 1", w.Code, w.Header().Get("Retry-After"))
+	}
+	for i := site.CaptureStreamsPerClient; i < site.DefaultCaptureStreams; i++ {
+		hold(fmt.Sprintf("198.51.100.%d", i))
+	}
+	if w := get("203.0.113.9"); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" {
+		t.Errorf("one body too many in all: %d, Retry-After %q; want 503 and 1", w.Code, w.Header().Get("Retry-After"))
+	}
+	if res, _ := e.get("/captures/" + key); res.StatusCode != http.StatusOK {
+		t.Errorf("the page about the copy while bodies are held: %d", res.StatusCode)
 	}
 	close(copies.release)
 	wg.Wait()
@@ -123,7 +141,7 @@ func TestCaptureStreamsBounded(t *testing.T) {
 		for range copies.reading {
 		}
 	}()
-	if res, body := e.get("/captures/" + key + "/raw"); res.StatusCode != http.StatusOK || body != "<p>RTX 4090</p>" {
-		t.Errorf("after the others ended: %d %q", res.StatusCode, body)
+	if w := get("192.0.2.1"); w.Code != http.StatusOK || w.Body.String() != "<p>RTX 4090</p>" {
+		t.Errorf("after the others ended: %d %q", w.Code, w.Body.String())
 	}
 }

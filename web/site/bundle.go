@@ -1,6 +1,8 @@
 package site
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -15,15 +17,15 @@ import (
 
 // An edition's bundle (domain/bundle, docs/edition-bundle.md) is one zip
 // with what recomputes the edition offline, signed by the site's key. It
-// is written from the event store as it is sent, never whole in memory,
-// and is the same bytes on every request while the key stays the same.
+// is the same bytes on every request while the key stays the same, so it
+// is written once from the event store and kept (bundle_cache.go).
 
 // bundleFile is the bundle's name under /r/{slug}/editions/{n}/.
 const bundleFile = "bundle"
 
 // bundleStreams bounds the bundles written at once: each replays the
 // stream up to its edition, and an anonymous reader must not be able to
-// start more.
+// start more. A kept bundle takes no slot.
 const bundleStreams = 2
 
 var errBundlesBusy = &httpx.RetryLater{
@@ -39,40 +41,51 @@ func (l linkSet) Bundle(slug string, n int) string {
 	return l.Download(slug, n, bundleFile)
 }
 
-// bundle serves GET /r/{slug}/editions/{n}/bundle as an attachment.
+// bundle serves GET /r/{slug}/editions/{n}/bundle as an attachment,
+// from the bundles kept (bundle_cache.go), with a strong ETag: a reader
+// that has it already is answered 304, and a range may be asked for.
 func (s *Site) bundle(w http.ResponseWriter, r *http.Request) {
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if s.bundles == nil || err != nil || n < 1 {
 		ui.Fail(w, r, domain.ErrNotFound)
 		return
 	}
-	select {
-	case s.bundleSlots <- struct{}{}:
-		defer func() { <-s.bundleSlots }()
-	default:
-		ui.Fail(w, r, errBundlesBusy)
-		return
-	}
-	b, err := s.bundles.Prepare(r.Context(), r.PathValue("slug"), n)
+	slug := r.PathValue("slug")
+	b, err := s.bundleCache.get(r.Context(), bundleKey{slug, n}, func() (string, []byte, error) {
+		return s.writeBundle(context.WithoutCancel(r.Context()), slug, n)
+	})
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/zip")
-	h.Set("Content-Disposition", `attachment; filename="`+b.Name()+`"`)
+	h.Set("Content-Disposition", `attachment; filename="`+b.name+`"`)
 	h.Set("Cache-Control", "public, max-age=86400") // an edition never changes; a new key is rare
 	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return
+	h.Set("ETag", b.etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b.body))
+}
+
+// writeBundle writes edition n's bundle whole, while one of bundleStreams
+// slots is free: the waiting requests share it, and it outlives the
+// request that started it.
+func (s *Site) writeBundle(ctx context.Context, slug string, n int) (string, []byte, error) {
+	select {
+	case s.bundleSlots <- struct{}{}:
+		defer func() { <-s.bundleSlots }()
+	default:
+		return "", nil, errBundlesBusy
 	}
-	if err := b.WriteTo(r.Context(), w); err != nil {
-		// The status is sent: break the connection, so the reader sees
-		// a failed download and not a short file.
-		s.log.Warn("bundle: writing failed", "path", r.URL.Path, "err", err)
-		panic(http.ErrAbortHandler)
+	b, err := s.bundles.Prepare(ctx, slug, n)
+	if err != nil {
+		return "", nil, err
 	}
+	var buf bytes.Buffer
+	if err := b.WriteTo(ctx, &buf); err != nil {
+		return "", nil, err
+	}
+	return b.Name(), buf.Bytes(), nil
 }
 
 // signingKey serves GET /.well-known/crossrank-signing-key: the key that

@@ -71,12 +71,26 @@ func TestEditionBundle(t *testing.T) {
 		}
 	}
 
+	// The bundle is written once and kept: while every writing slot is
+	// taken, the kept one is still sent, and its strong ETag answers 304;
+	// one not kept waits for a slot (503 with Retry-After).
 	for range bundleStreams {
 		e.site.bundleSlots <- struct{}{}
 	}
+	res, again := e.get("/r/gpu-cloud/editions/1/bundle")
+	if res.StatusCode != http.StatusOK || again != body || res.Header.Get("ETag") == "" {
+		t.Errorf("the kept bundle while %d are written: %d, same bytes %v, ETag %q", bundleStreams, res.StatusCode, again == body, res.Header.Get("ETag"))
+	}
+	if res, _ := e.get("/r/gpu-cloud/editions/1/bundle", "If-None-Match", res.Header.Get("ETag")); res.StatusCode != http.StatusNotModified {
+		t.Errorf("the kept bundle asked again with its ETag: %d, want 304", res.StatusCode)
+	}
+	e.site.bundleCache = newBundleCache()
 	res, _ = e.get("/r/gpu-cloud/editions/1/bundle")
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
-		t.Errorf("a bundle while %d are written: %d, Retry-After %q; want 503 with Retry-After", bundleStreams, res.StatusCode, res.Header.Get("Retry-After"))
+		t.Errorf("a bundle not kept while %d are written: %d, Retry-After %q; want 503 with Retry-After", bundleStreams, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	for range bundleStreams {
+		<-e.site.bundleSlots
 	}
 
 	off := newEnv(t, 0)

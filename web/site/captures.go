@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
-	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
@@ -44,16 +43,18 @@ type Capture struct {
 // may see.
 var ErrNoCapture = fmt.Errorf("site: no such capture: %w", domain.ErrNotFound)
 
-// errCapturesBusy refuses a capture's body when DefaultCaptureStreams are
-// being sent already: each holds a connection and a read of the archive,
-// and an anonymous reader must not be able to hold them all.
-var errCapturesBusy = &httpx.RetryLater{
-	Err:   fmt.Errorf("site: too many archived copies being sent: %w", events.ErrUnavailable),
-	After: time.Second,
-}
+// DefaultCaptureStreams bounds the archived bodies sent at once: each
+// holds a connection and a read of the archive. One client address may
+// hold CaptureStreamsPerClient of them, so no reader can hold them all
+// (429 past its share, 503 when others hold the rest; slots.go), and a
+// slow reader is cut off (deadlineWriter).
+const (
+	DefaultCaptureStreams   = 16
+	CaptureStreamsPerClient = 4
+)
 
-// DefaultCaptureStreams bounds the archived bodies sent at once.
-const DefaultCaptureStreams = 16
+// captureRetry is the Retry-After of a refused archived body.
+const captureRetry = time.Second
 
 var captureKey = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
@@ -74,7 +75,9 @@ func framed(media string) bool {
 
 // open returns the capture under the request's key if the reader may see
 // it: anyone once a published edition cites it, a signed-in desk user
-// always (drafts' sources are reviewed before they are published).
+// always (drafts' sources are reviewed before they are published), except
+// a vendor, which sees a draft's capture only when it is cited for one of
+// its own entries (domain.Actor.Sees).
 func (s *Site) open(r *http.Request) (*Capture, bool, error) {
 	key := r.PathValue("sha256")
 	public, err := s.visible(r, key)
@@ -95,10 +98,23 @@ func (s *Site) visible(r *http.Request, key string) (public bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if !public && httpx.User(r.Context()) == nil {
+	if public {
+		return true, nil
+	}
+	u := httpx.User(r.Context())
+	if u == nil {
 		return false, ErrNoCapture
 	}
-	return public, nil
+	if a := u.Actor(); a.Vendor() {
+		own, err := s.read.CaptureCitedFor(r.Context(), key, a.Entries)
+		if err != nil {
+			return false, err
+		}
+		if !own {
+			return false, ErrNoCapture
+		}
+	}
+	return false, nil
 }
 
 // cacheFor sets how long the answer about a capture may be kept: a day by
@@ -156,13 +172,12 @@ type captureView struct {
 // page's frame, and GET /captures/{sha256}/download, the same bytes as
 // an attachment. Both stream from the archive, a bounded number at once.
 func (s *Site) captureRaw(w http.ResponseWriter, r *http.Request) {
-	select {
-	case s.captureSlots <- struct{}{}:
-		defer func() { <-s.captureSlots }()
-	default:
-		ui.Fail(w, r, errCapturesBusy)
+	release, err := s.captureSlots.acquire(r)
+	if err != nil {
+		ui.Fail(w, r, err)
 		return
 	}
+	defer release()
 	c, public, err := s.open(r)
 	if err != nil {
 		ui.Fail(w, r, err)
@@ -190,7 +205,9 @@ func (s *Site) captureRaw(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Length", strconv.FormatInt(c.Size, 10))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = io.Copy(w, c.Body)
+		dw := newDeadlineWriter(w)
+		_, _ = io.Copy(dw, c.Body)
+		dw.close()
 	}
 }
 

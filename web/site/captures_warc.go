@@ -14,13 +14,12 @@ import (
 // and streams from the archive a buffer at a time, a bounded number at
 // once.
 func (s *Site) captureWARC(w http.ResponseWriter, r *http.Request, key string) {
-	select {
-	case s.captureSlots <- struct{}{}:
-		defer func() { <-s.captureSlots }()
-	default:
-		ui.Fail(w, r, errCapturesBusy)
+	release, err := s.captureSlots.acquire(r)
+	if err != nil {
+		ui.Fail(w, r, err)
 		return
 	}
+	defer release()
 	public, err := s.visible(r, key)
 	if err != nil {
 		ui.Fail(w, r, err)
@@ -41,6 +40,8 @@ func (s *Site) captureWARC(w http.ResponseWriter, r *http.Request, key string) {
 	h.Set("Content-Length", strconv.FormatInt(size, 10))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = io.Copy(w, rec)
+		dw := newDeadlineWriter(w)
+		_, _ = io.Copy(dw, rec)
+		dw.close()
 	}
 }

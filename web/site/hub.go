@@ -242,3 +242,26 @@ func streamPosition(r *http.Request) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// StreamsPerClient bounds the live streams (GET /events) one client
+// address holds open at once, as the desk's streams are bounded: each
+// holds a goroutine, a connection and a wake-up on every edition, and a
+// reader needs one per open tab.
+const StreamsPerClient = 8
+
+// streamRetry is the Retry-After of a refused stream.
+const streamRetry = 30 * time.Second
+
+// limitStreams answers 429 with Retry-After to a client address holding
+// StreamsPerClient streams already.
+func (s *Site) limitStreams(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		release, err := s.streamSlots.acquire(r)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		defer release()
+		h.ServeHTTP(w, r)
+	})
+}

@@ -61,20 +61,26 @@ type Site struct {
 	origin string // Config.Origin, without a final slash
 	// captures is nil when the server keeps no archive.
 	captures Captures
-	// captureSlots bounds the archived bodies sent at once.
-	captureSlots chan struct{}
+	// captureSlots bounds the archived bodies sent at once, in all and
+	// per client address.
+	captureSlots *slots
+	// streamSlots bounds the live streams (GET /events) per client
+	// address.
+	streamSlots *slots
 	// bundles is nil when the server signs no bundles; bundleSlots
 	// bounds those written at once.
 	bundles     *bundle.Producer
 	bundleSlots chan struct{}
+	bundleCache *bundleCache
 }
 
 // New returns a Site; mount its routes with Routes.
 func New(cfg Config) *Site {
 	s := &Site{read: cfg.Read, log: cfg.Log, now: cfg.Now, secure: cfg.Secure, rows: pageRows,
 		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures,
-		origin: strings.TrimSuffix(cfg.Origin, "/"), captureSlots: make(chan struct{}, DefaultCaptureStreams),
-		bundles: cfg.Bundles, bundleSlots: make(chan struct{}, bundleStreams)}
+		origin: strings.TrimSuffix(cfg.Origin, "/"), captureSlots: newSlots("archived bodies", DefaultCaptureStreams, CaptureStreamsPerClient, captureRetry),
+		streamSlots: newSlots("live streams", 0, StreamsPerClient, streamRetry),
+		bundles:     cfg.Bundles, bundleSlots: make(chan struct{}, bundleStreams), bundleCache: newBundleCache()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -93,6 +99,8 @@ func New(cfg Config) *Site {
 // answer instead (a server built without read models answers 503).
 func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) {
 	handle := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, read(h)) }
+	// An edition's routes answer one address per edition: 404 for "02" or "+2".
+	edition := func(pattern string, h http.HandlerFunc) { handle(pattern, canonicalEdition(h)) }
 
 	// Pages.
 	handle("GET /{$}", s.home)
@@ -103,7 +111,7 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/e/{entry}/changes", s.changes)
 	handle("GET /r/{slug}/e/{entry}/changes.json", s.changes)
 	handle("GET /r/{slug}/editions", s.editions)
-	handle("GET /r/{slug}/editions/{n}", s.edition)
+	edition("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
 	handle("GET /r/{slug}/compare", s.compare)
 	handle("GET /r/{slug}/corrections", s.corrections)
@@ -113,18 +121,18 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/e/{entry}/contact.json", s.contact)
 
 	// An edition's downloads and citations: immutable, like the edition.
-	handle("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
-	handle("GET /r/{slug}/editions/{n}/ranking.json", s.rankingJSON)
-	handle("GET /r/{slug}/editions/{n}/ranking.csv-metadata.json", s.csvMetadata)
-	handle("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
-	handle("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
+	edition("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
+	edition("GET /r/{slug}/editions/{n}/ranking.json", s.rankingJSON)
+	edition("GET /r/{slug}/editions/{n}/ranking.csv-metadata.json", s.csvMetadata)
+	edition("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
+	edition("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
 	// An edition's signed bundle, to recompute it offline, and the key
 	// that signs the bundles.
-	handle("GET /r/{slug}/editions/{n}/bundle", s.bundle)
+	edition("GET /r/{slug}/editions/{n}/bundle", s.bundle)
 	handle("GET "+bundle.WellKnownPath, s.signingKey)
 	// The WARC records of the pages an edition's evidence cites, as one
 	// WACZ archive.
-	handle("GET /r/{slug}/editions/{n}/"+waczFile, s.evidenceWACZ)
+	edition("GET /r/{slug}/editions/{n}/"+waczFile, s.evidenceWACZ)
 
 	// Archived copies of the pages evidence cites: the site's page about
 	// one, and its body (framed by that page, or as a download), streamed
@@ -136,13 +144,13 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	// Feeds and the live push of new editions.
 	handle("GET /r/{slug}/feed.atom", s.feed)
 	handle("GET /feed.atom", s.feed)
-	mux.Handle("GET /events", read(s.hub))
+	mux.Handle("GET /events", read(s.limitStreams(s.hub)))
 
 	// The JSON API's public reads, cached with the pages.
 	handle("GET /api/v1/rankings", s.apiRankings)
 	handle("GET /api/v1/rankings/{slug}", s.apiRanking)
 	handle("GET /api/v1/rankings/{slug}/editions", s.apiEditions)
-	handle("GET /api/v1/rankings/{slug}/editions/{n}", s.apiEdition)
+	edition("GET /api/v1/rankings/{slug}/editions/{n}", s.apiEdition)
 	handle("GET /api/v1/rankings/{slug}/entries/{entry}", s.apiEntry)
 	handle("GET /api/v1/rankings/{slug}/corrections", s.apiCorrections)
 }

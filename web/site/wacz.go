@@ -46,13 +46,12 @@ func (s *Site) evidenceWACZ(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, domain.ErrNotFound)
 		return
 	}
-	select {
-	case s.captureSlots <- struct{}{}:
-		defer func() { <-s.captureSlots }()
-	default:
-		ui.Fail(w, r, errCapturesBusy)
+	release, err := s.captureSlots.acquire(r)
+	if err != nil {
+		ui.Fail(w, r, err)
 		return
 	}
+	defer release()
 	slug := r.PathValue("slug")
 	caps, err := s.read.EditionCaptures(r.Context(), slug, n)
 	if err != nil {
@@ -69,12 +68,14 @@ func (s *Site) evidenceWACZ(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	title := slug + " edition " + strconv.Itoa(n) + ": the pages its evidence cites"
-	if err := writeWACZ(r.Context(), w, s.captures, title, caps); err != nil {
+	dw := newDeadlineWriter(w)
+	if err := writeWACZ(r.Context(), dw, s.captures, title, caps); err != nil {
 		// The status is sent: break the connection, so the reader sees
 		// a failed download and not a short file.
 		s.log.Warn("wacz: writing failed", "path", r.URL.Path, "err", err)
 		panic(http.ErrAbortHandler)
 	}
+	dw.close()
 }
 
 // waczResource is one file's line in datapackage.json.

@@ -54,8 +54,8 @@ type DemoEnv struct {
 	Logs  *SyncBuffer
 }
 
-// NewDemo starts a DemoEnv.
-func NewDemo(t *testing.T) *DemoEnv {
+// NewDemo starts a DemoEnv; tweak adjusts the server's Config.
+func NewDemo(t *testing.T, tweak ...func(*web.Config)) *DemoEnv {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
@@ -83,9 +83,13 @@ func NewDemo(t *testing.T) *DemoEnv {
 		}
 	}
 	e.CaughtUp()
-	e.Srv, err = web.New(web.Config{Commands: e.Cmd, Read: read,
+	cfg := web.Config{Commands: e.Cmd, Read: read,
 		Logger:      slog.New(slog.NewTextHandler(e.Logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		SessionKeys: [][]byte{SessionKey}})
+		SessionKeys: [][]byte{SessionKey}}
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	e.Srv, err = web.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
