@@ -119,6 +119,9 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 			log.Warn("commands read the store directly: following the stream stopped", "err", err)
 		}
 	})
+	// The pages readers open first are built before the first reader asks,
+	// and again after each publish.
+	wg.Go(func() { srv.Web.KeepWarm(runCtx) })
 	if e.server != nil {
 		// The command line's user, token, seed, verify and export run
 		// in this process from now on, not beside it.

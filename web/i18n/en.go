@@ -12,6 +12,7 @@ var enParts = []map[string]string{
 	enAccounts,
 	enPaging,
 	enEditionSize,
+	enEditionPage,
 	enImport,
 	enUsersAPI,
 	enPublishChoice,

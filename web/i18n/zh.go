@@ -12,6 +12,7 @@ var zhParts = []map[string]string{
 	zhAccounts,
 	zhPaging,
 	zhEditionSize,
+	zhEditionPage,
 	zhImport,
 	zhUsersAPI,
 	zhPublishChoice,

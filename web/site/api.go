@@ -81,9 +81,16 @@ func (s *Site) apiRanking(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, err)
 		return
 	}
-	q.Category, q.Name, q.Page = "", "", 0 // the API lists every category and row
-	s.serveAPI(w, r, slug, q.values(), false, func(ctx context.Context) (any, error) {
-		return apiStandingOf(ctx, s.read, slug, q)
+	q.Category, q.Name, q.Page = "", "", 0 // the API lists every category
+	page, err := standingPageOf(r.URL.Query())
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	query := q.values()
+	page.addTo(query)
+	s.serveAPI(w, r, slug, query, false, func(ctx context.Context) (any, error) {
+		return apiStandingOf(ctx, s.read, slug, q, page)
 	})
 }
 

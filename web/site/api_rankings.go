@@ -91,6 +91,9 @@ type apiStanding struct {
 	Criteria        []apiCriterion     `json:"criteria"`
 	Entries         []apiStandingEntry `json:"entries"`  // meeting every need, best first
 	Excluded        []apiStandingEntry `json:"excluded"` // hidden by a need, with the reasons
+	// Next is the cursor of the following page (?after=), absent on the
+	// last; a page holds the rows of Entries and Excluded together.
+	Next string `json:"next,omitempty"`
 }
 
 // apiQueryOf validates the API's ranking query: an unknown scenario, need
@@ -104,7 +107,7 @@ func apiQueryOf(r *domain.Ranking, q url.Values) (viewQuery, error) {
 		return out, &domain.FieldError{Field: "evidence", Code: "field.unknown_evidence_basis", Args: domain.Args{"value": ev}}
 	}
 	for k, vs := range q {
-		if reserved[k] || k == "category" {
+		if reserved[k] || k == "category" || k == "limit" || k == "after" {
 			continue
 		}
 		if len(vs) > 0 && vs[0] != "" && out.Needs[k] != vs[0] {
@@ -114,7 +117,9 @@ func apiQueryOf(r *domain.Ranking, q url.Values) (viewQuery, error) {
 	return out, nil
 }
 
-func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q viewQuery) (apiStanding, error) {
+// apiStandingOf is the standing of ranking slug under q: the rows page
+// chooses, in rank order.
+func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q viewQuery, page standingPage) (apiStanding, error) {
 	st, hash, err := standingOf(ctx, read, slug, q)
 	if err != nil {
 		return apiStanding{}, err
@@ -143,7 +148,11 @@ func apiStandingOf(ctx context.Context, read *projections.Store, slug string, q 
 			return apiStanding{}, err
 		}
 	}
-	for _, row := range st.Rows {
+	rows, next := page.of(st.Rows)
+	if next > 0 {
+		out.Next = encodeStandingCursor(next)
+	}
+	for _, row := range rows {
 		e := apiStandingEntry{Slug: row.Slug, Name: row.Name, Category: row.Category, Rank: row.Rank,
 			CategoryRank: row.CategoryRank, Total: row.Total, Scores: row.Scores, SinceEdition: row.Since,
 			Stability: apiStabilityOf(stab, row.Slug, false), Tier: stab[row.Slug].Tier}

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -48,14 +49,16 @@ type cachedBody struct {
 }
 
 // serve answers with the body, nonce in place of the mark, gzipped when
-// the request accepts it.
+// the request accepts it. The compressed copy is made by the first such
+// request and kept with the body, so a body is compressed once while it
+// is cached, however many readers fetch it.
 func (b *cachedBody) serve(w http.ResponseWriter, r *http.Request, nonce string) {
 	w.Header().Add("Vary", "Accept-Encoding")
 	if acceptsGzip(r) {
 		b.gzOnce.Do(func() {
 			b.gz, b.gzErr = gzipParts(b.parts)
 			if b.gzErr == nil {
-				b.cache.grow(b, gzipSize(b.gz))
+				b.cache.compressed(b, gzipSize(b.gz))
 			}
 		})
 		if b.gzErr == nil {
@@ -63,6 +66,11 @@ func (b *cachedBody) serve(w http.ResponseWriter, r *http.Request, nonce string)
 			return
 		}
 	}
+	n := (len(b.parts) - 1) * len(nonce)
+	for _, p := range b.parts {
+		n += len(p)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(http.StatusOK)
 	b.write(w, nonce)
 }
@@ -90,6 +98,7 @@ type bodyCache struct {
 	building map[string]*inFlight
 
 	hits, misses, evictions uint64
+	compressions            uint64 // bodies gzipped (see cachedBody.serve)
 }
 
 // newBodyCache returns a cache of at most max bytes; 0 means
@@ -158,12 +167,13 @@ func (c *bodyCache) get(key string, build func() ([]byte, error)) (*cachedBody, 
 	return b.body, err
 }
 
-// grow counts n more bytes held by b (its compressed parts), if b is still
-// cached, and evicts what no longer fits — b too when it alone exceeds the
-// bound; its readers keep their pointer.
-func (c *bodyCache) grow(b *cachedBody, n int) {
+// compressed counts b's compression and the n more bytes b holds for it,
+// if b is still cached, and evicts what no longer fits — b too when it
+// alone exceeds the bound; its readers keep their pointer.
+func (c *bodyCache) compressed(b *cachedBody, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.compressions++
 	b.size += n
 	if el, ok := c.items[b.key]; !ok || el.Value.(*cachedBody) != b {
 		return
@@ -187,12 +197,14 @@ func (c *bodyCache) evict() {
 type CacheStats struct {
 	Bytes, Max, Entries     int // Max is the bound; negative: the cache keeps nothing
 	Hits, Misses, Evictions uint64
+	Compressions            uint64 // bodies gzipped: once per body while it stays cached
 }
 
 func (c *bodyCache) stats() CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return CacheStats{Bytes: c.size, Max: c.max, Entries: c.lru.Len(), Hits: c.hits, Misses: c.misses, Evictions: c.evictions}
+	return CacheStats{Bytes: c.size, Max: c.max, Entries: c.lru.Len(), Hits: c.hits, Misses: c.misses, Evictions: c.evictions,
+		Compressions: c.compressions}
 }
 
 // CacheStats reports the page cache's size and use.

@@ -57,6 +57,11 @@ func (c validator) etag(now time.Time, path string) string {
 	return tag
 }
 
+// coded reports whether the response is served from the page cache,
+// which sends it gzipped to a request that accepts gzip (see
+// cachedBody.serve): pages and API answers; feeds are written per request.
+func (c validator) coded() bool { return c.kind == "page" || c.kind == "api" }
+
 // lastModified is the time of the newest edition (zero before the first).
 func (c validator) lastModified() time.Time {
 	t, err := time.Parse(time.RFC3339Nano, c.mark.PublishedAt)
@@ -86,6 +91,9 @@ func (s *Site) fresh(w http.ResponseWriter, r *http.Request, c validator) bool {
 		return false
 	}
 	tag := c.etag(httpx.Now(r.Context()), r.URL.Path)
+	if c.coded() && acceptsGzip(r) {
+		tag = gzipTag(tag)
+	}
 	h.Set("ETag", tag)
 	lm := c.lastModified()
 	if !lm.IsZero() && !c.daily {
@@ -99,6 +107,9 @@ func (s *Site) fresh(w http.ResponseWriter, r *http.Request, c validator) bool {
 	h.Del("Content-Security-Policy")
 	if c.kind == "page" {
 		vary()
+	}
+	if c.coded() {
+		h.Add("Vary", "Accept-Encoding")
 	}
 	w.WriteHeader(http.StatusNotModified)
 	return true

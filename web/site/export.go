@@ -218,7 +218,9 @@ func (x *exporter) site() error {
 func (x *exporter) api(slug string) {
 	ctx, read := x.ctx, x.read
 	base := "api/v1/rankings/" + slug
-	st, err := apiStandingOf(ctx, read, slug, viewQuery{Needs: map[string]string{}})
+	// Every row in one file: a static file cannot be asked for pages. Up
+	// to a page of rows it is the API's answer byte for byte.
+	st, err := apiStandingOf(ctx, read, slug, viewQuery{Needs: map[string]string{}}, standingPage{})
 	x.json(base+".json", st, err)
 	eds, err := apiEditionsOf(ctx, read, slug)
 	x.json(base+"/editions.json", eds, err)
@@ -291,11 +293,19 @@ func (x *exporter) lang(lang string, rankings []projections.RankingSummary) {
 		v, err := buildEditions(ctx, read, pg, at("r/"+slug+"/editions/index.html"), slug)
 		x.page(file("r/"+slug+"/editions/index.html"), editionsPage(v), err)
 		for _, e := range v.Editions {
-			name := "r/" + slug + "/editions/" + strconv.Itoa(e.Number) + ".html"
-			l := at(name)
-			l.bundles = x.bundler != nil
-			ev, err := buildEdition(ctx, read, pg, l, slug, e.Number)
-			x.page(file(name), editionPage(ev), err)
+			// An edition's changes are paged as on the server, a file a
+			// page: n.html, n-2.html, …
+			for k, pages := 1, 1; k <= pages; k++ {
+				name := pagedFile("r/"+slug+"/editions/"+strconv.Itoa(e.Number)+".html", k)
+				l := at(name)
+				l.bundles = x.bundler != nil
+				ev, err := buildEdition(ctx, read, pg, l, slug, e.Number, editionQuery{Page: k}, pageRows)
+				x.page(file(name), editionPage(ev), err)
+				if err != nil {
+					break
+				}
+				pages = ev.Pager.Pages
+			}
 		}
 		mv, err := buildMethodology(ctx, read, pg, at("r/"+slug+"/methodology.html"), slug)
 		x.page(file("r/"+slug+"/methodology.html"), methodologyPage(mv), err)

@@ -93,6 +93,12 @@ func writeGzip(w http.ResponseWriter, parts []gzipPart, nonce string) {
 	_, _ = w.Write(tail[:])
 }
 
+// gzipTag is the entity tag of the gzip-coded copy of the body tagged
+// tag: a content coding makes another representation (RFC 9110 §8.8.3),
+// and one tag for both would let a cache holding the compressed bytes
+// answer a client that cannot read them.
+func gzipTag(tag string) string { return strings.TrimSuffix(tag, `"`) + `-gzip"` }
+
 // acceptsGzip reports whether the request's Accept-Encoding allows gzip.
 func acceptsGzip(r *http.Request) bool {
 	for _, v := range r.Header.Values("Accept-Encoding") {
