@@ -36,6 +36,7 @@ var storeParsers = map[string]func(args []string, w io.Writer) (*storeCommand, e
 	"rebuild": parseRebuild,
 	"verify":  parseVerify,
 	"export":  parseExport,
+	"backup":  parseBackup,
 	"ranking": parseRanking,
 	"bundle":  parseBundle,
 	"report":  parseReport,

@@ -2,7 +2,7 @@
 // the operations around it: users, tokens, rebuilding and verifying the read
 // models, exporting the site, benchmarks and the demo seed.
 //
-// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|ranking|bundle|verify-bundle|bench|version|help] [flags]
+// Usage: crossrank [serve|seed|user|token|rebuild|verify|export|backup|restore|ranking|bundle|verify-bundle|bench|version|help] [flags]
 package main
 
 import (
@@ -38,6 +38,11 @@ Usage:
   crossrank rebuild                replay the stream into fresh read models (server stopped)
   crossrank verify                 replay and check editions, published scores and the audit trail
   crossrank export --out DIR       write the public site as static files (atomic)
+  crossrank backup --out DIR       an online backup: JetStream snapshots of the events, captures and
+                                   buckets (not the sign-in sessions), and the signing key apart, as
+                                   SECRET-signing.key; DIR must be new or empty
+  crossrank restore DIR --data NEW   a backup into a new or empty data folder (or --nats-url onto a
+                                   server without Crossrank's streams); then run crossrank verify
   crossrank ranking export SLUG --out FILE   write a ranking's published edition as a ranking file
   crossrank ranking import FILE --as USER [--ranking SLUG] [--dry-run]
                                    open its methodology and entries as proposals for review (a ranking
@@ -99,6 +104,8 @@ func run(ctx context.Context, args []string) error {
 		return bench.Command(ctx, args)
 	case "verify-bundle":
 		return verifyBundle(args, os.Stdout)
+	case "restore":
+		return restore(ctx, args, os.Stdout, os.Stderr)
 	case "version":
 		return printVersion(os.Stdout)
 	case "help", "-h", "-help", "--help":

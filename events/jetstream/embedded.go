@@ -34,6 +34,12 @@ type EmbeddedOptions struct {
 	// StartTimeout bounds the wait for the server to accept connections.
 	// Default 10s.
 	StartTimeout time.Duration
+	// Bulk turns SyncAlways off, for a server that only loads a store
+	// and syncs it once at the end (`crossrank restore`): a stream
+	// restore stores message by message, and an fsync each made 90,000
+	// events take minutes and trip the server's 5-second restore stall
+	// timeout. Never for a server that acknowledges writes to clients.
+	Bulk bool
 }
 
 // ClusterOptions makes an embedded server a cluster node. Each node lists the
@@ -98,7 +104,7 @@ func serverOptions(opts EmbeddedOptions) (*server.Options, error) {
 		ServerName: name,
 		JetStream:  true,
 		StoreDir:   filepath.Join(opts.Dir, "jetstream"),
-		SyncAlways: true,
+		SyncAlways: !opts.Bulk,
 		NoSigs:     true, // the host process owns its signals
 		NoLog:      opts.Logger == nil,
 		DontListen: opts.Listen == "",
