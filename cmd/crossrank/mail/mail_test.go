@@ -32,6 +32,9 @@ func TestMailReviewRequestedAtOnce(t *testing.T) {
 	if en.From != "desk@rank.example" || h.Get("To") != "<r1@example.org>" && h.Get("To") != "r1@example.org" {
 		t.Errorf("envelope from %q, To %q", en.From, h.Get("To"))
 	}
+	if id := h.Get("Message-Id"); !strings.HasPrefix(id, "<") || !strings.HasSuffix(id, "@rank.example>") || len(id) < 20 {
+		t.Errorf("Message-ID = %q, want a unique id at the From domain", id)
+	}
 	if h.Get("Content-Language") != "en" || h.Get("Auto-Submitted") != "auto-generated" {
 		t.Errorf("Content-Language %q, Auto-Submitted %q", h.Get("Content-Language"), h.Get("Auto-Submitted"))
 	}

@@ -2,12 +2,14 @@ package mail
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"net/mail"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
@@ -23,6 +25,7 @@ type Relay struct {
 	password string
 	implicit bool
 	from     string
+	domain   string // the From address's domain, which names its Message-IDs
 	// TLS, when set, replaces the TLS settings (tests trust their own
 	// certificate with it).
 	TLS *tls.Config
@@ -60,6 +63,7 @@ func ParseRelay(rawURL, from string) (*Relay, error) {
 		return nil, fmt.Errorf("mail from %q: %w", from, err)
 	}
 	r.from = a.String()
+	r.domain = a.Address[strings.LastIndexByte(a.Address, '@')+1:]
 	return r, nil
 }
 
@@ -92,7 +96,10 @@ func (r *Relay) Send(ctx context.Context, m Message) error {
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageID()
+	// The Message-ID names the From domain, which the site owns, not the
+	// host it runs on (go-mail's default: "…@vm" leaks the machine's name
+	// and is not unique across replicas named alike).
+	msg.SetMessageIDWithValue(rand.Text() + "@" + r.domain)
 	msg.SetGenHeader(gomail.HeaderContentLang, contentLanguage(m.Lang))
 	// Mail a machine sends: no auto-replies back.
 	msg.SetGenHeader("Auto-Submitted", "auto-generated")
