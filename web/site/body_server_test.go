@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"compress/gzip"
@@ -19,14 +19,14 @@ func TestPublicBodyCache(t *testing.T) {
 	e := newSiteEnv(t)
 	nonce := regexp.MustCompile(`nonce="([^"]+)"`)
 	plain := func(target string) (string, string) {
-		res, body := e.get(target)
+		res, body := e.Get(target)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %d", target, res.StatusCode)
 		}
 		return body, res.Header.Get("Content-Security-Policy")
 	}
 	zipped := func(target string) (string, string) {
-		res, body := e.get(target, "Accept-Encoding", "gzip, br")
+		res, body := e.Get(target, "Accept-Encoding", "gzip, br")
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" {
 			t.Fatalf("GET %s gzip: %d %v", target, res.StatusCode, res.Header)
 		}
@@ -58,7 +58,7 @@ func TestPublicBodyCache(t *testing.T) {
 		}
 	}
 	before, _ := plain("/api/v1/rankings/gpu-cloud")
-	e.publish(e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",
+	e.Publish(e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090 on demand", ObservedOn: "2026-01-05"}))
 	if after, _ := plain("/api/v1/rankings/gpu-cloud"); after == before {
 		t.Error("the API answer did not change with a new edition")

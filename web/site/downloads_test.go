@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"encoding/csv"
@@ -15,12 +15,12 @@ import (
 func TestDownloadsStayWithTheirEdition(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	_, first := e.get("/r/gpu-cloud/editions/1/ranking.csv")
-	id := e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",
+	_, first := e.Get("/r/gpu-cloud/editions/1/ranking.csv")
+	id := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
-	n := e.publish(id)
+	n := e.Publish(id)
 
-	if _, again := e.get("/r/gpu-cloud/editions/1/ranking.csv"); again != first {
+	if _, again := e.Get("/r/gpu-cloud/editions/1/ranking.csv"); again != first {
 		t.Error("edition 1's CSV changed when a later edition was published")
 	}
 	cells := func(body string) map[string][]string {
@@ -34,7 +34,7 @@ func TestDownloadsStayWithTheirEdition(t *testing.T) {
 		}
 		return out
 	}
-	before, after := cells(first), cells(func() string { _, b := e.get("/r/gpu-cloud/editions/" + strconv.Itoa(n) + "/ranking.csv"); return b }())
+	before, after := cells(first), cells(func() string { _, b := e.Get("/r/gpu-cloud/editions/" + strconv.Itoa(n) + "/ranking.csv"); return b }())
 	if got := after["ppio/gpu-coverage"]; got[0] != "4" || got[1] != id+"/e1" {
 		t.Errorf("edition %d, ppio/gpu-coverage = %q, want score 4 with %s/e1", n, got, id)
 	}

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"encoding/xml"
@@ -30,7 +30,7 @@ func TestPublicAtomFeed(t *testing.T) {
 	e := newSiteEnv(t)
 	read := func(target, lang string) atomCheck {
 		t.Helper()
-		res, body := e.get(target, "Accept-Language", lang)
+		res, body := e.Get(target, "Accept-Language", lang)
 		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/atom+xml") {
 			t.Fatalf("GET %s: %d %s", target, res.StatusCode, res.Header.Get("Content-Type"))
 		}
@@ -44,7 +44,7 @@ func TestPublicAtomFeed(t *testing.T) {
 	if len(f.Entries) != 1 || f.Entries[0].ID != "urn:crossrank:edition:gpu-cloud:1" || f.Updated == "" {
 		t.Fatalf("feed with edition 1: %+v", f)
 	}
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	for _, target := range []string{"/feed.atom", "/r/gpu-cloud/feed.atom", "/feed.atom?ranking=gpu-cloud"} {
 		f = read(target, "en")
 		if len(f.Entries) != 2 {
@@ -73,7 +73,7 @@ func TestPublicAtomFeed(t *testing.T) {
 	if zh := read("/r/gpu-cloud/feed.atom", "zh-CN").Entries[0].Summary; !strings.HasSuffix(zh, "项修改，来自 1 条提案") {
 		t.Errorf("zh summary %q", zh)
 	}
-	if res, _ := e.get("/r/nope/feed.atom"); res.StatusCode != http.StatusNotFound {
+	if res, _ := e.Get("/r/nope/feed.atom"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("feed of an unknown ranking: %d", res.StatusCode)
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestCaptureWARC: a published capture's WARC record is served whole at
@@ -14,13 +17,13 @@ import (
 // its digests right and the archived body inside; an unknown one is 404.
 func TestCaptureWARC(t *testing.T) {
 	t.Parallel()
-	copies := shelf{}
+	copies := webtest.Shelf{}
 	page := "<p>RTX 4090 on demand</p>"
-	key := copies.put(page, "text/html; charset=utf-8", "https://example.org/prices", fetched)
-	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
-	e.publishCapture("ppio", "gpu-coverage", key, "text/html; charset=utf-8", "https://example.org/prices")
+	key := copies.Put(page, "text/html; charset=utf-8", "https://example.org/prices", webtest.Fetched)
+	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
+	e.PublishCapture("ppio", "gpu-coverage", key, "text/html; charset=utf-8", "https://example.org/prices")
 
-	res, body := e.get("/captures/" + key + ".warc")
+	res, body := e.Get("/captures/" + key + ".warc")
 	h := res.Header
 	if res.StatusCode != http.StatusOK || h.Get("Content-Type") != "application/warc" ||
 		h.Get("Content-Disposition") != `attachment; filename="`+key+`.warc"` || !strings.HasPrefix(h.Get("Cache-Control"), "public") {
@@ -45,7 +48,7 @@ func TestCaptureWARC(t *testing.T) {
 
 	for _, target := range []string{"/captures/" + strings.Repeat("0", 64) + ".warc", "/captures/" + key[:63] + ".warc",
 		"/captures/.warc"} {
-		if res, _ := e.get(target); res.StatusCode != http.StatusNotFound {
+		if res, _ := e.Get(target); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", target, res.StatusCode)
 		}
 	}

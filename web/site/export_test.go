@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"net/url"
@@ -19,7 +19,7 @@ func TestPublicExport(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
 	dir := filepath.Join(t.TempDir(), "site")
-	st, err := site.Export(e.ctx, e.read, dir, time.Now())
+	st, err := site.Export(e.Ctx, e.Read, dir, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestPublicExport(t *testing.T) {
 
 	// Exporting again while a reader keeps opening the site: the folder is
 	// swapped whole, so the reader never finds it missing or half written.
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	var stop atomic.Bool
 	var misses atomic.Int64
 	var wg sync.WaitGroup
@@ -45,7 +45,7 @@ func TestPublicExport(t *testing.T) {
 		}
 	})
 	for range 3 {
-		if _, err := site.Export(e.ctx, e.read, dir, time.Now()); err != nil {
+		if _, err := site.Export(e.Ctx, e.Read, dir, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +61,7 @@ func TestPublicExport(t *testing.T) {
 		t.Errorf("temporary folders left beside the export: %v", left)
 	}
 	checkExportMatchesAPI(t, e, dir)
-	mark, _ := e.read.EditionMark(e.ctx, "")
+	mark, _ := e.Read.EditionMark(e.Ctx, "")
 	if b, _ := os.ReadFile(filepath.Join(dir, ".crossrank-export")); strings.TrimSpace(string(b)) != mark.Key() {
 		t.Errorf("export mark %q, want %q", b, mark.Key())
 	}
@@ -87,7 +87,7 @@ func TestPublicExport(t *testing.T) {
 // answers byte for byte.
 func checkExportMatchesAPI(t *testing.T, e *siteEnv, dir string) {
 	t.Helper()
-	eds, _ := e.read.Editions(e.ctx, "gpu-cloud", 100)
+	eds, _ := e.Read.Editions(e.Ctx, "gpu-cloud", 100)
 	files := map[string]string{
 		"api/v1/rankings.json":                          "/api/v1/rankings",
 		"api/v1/rankings/gpu-cloud.json":                "/api/v1/rankings/gpu-cloud",
@@ -105,7 +105,7 @@ func checkExportMatchesAPI(t *testing.T, e *siteEnv, dir string) {
 			t.Errorf("export lacks %s: %v", file, err)
 			continue
 		}
-		if _, body := e.get(target); body != string(b) {
+		if _, body := e.Get(target); body != string(b) {
 			t.Errorf("%s differs from GET %s", file, target)
 		}
 	}

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"net/http"
@@ -15,14 +15,14 @@ func TestPublicEntryEvidence(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
 	observed := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
-	e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{
+	e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{
 		Claim:     `PPIO lists <script>alert("x")</script> GPUs`,
 		SourceURL: "https://example.org/ppio?page=1&lang=en", Section: "pricing",
 		Excerpt: `"<b>RTX 4090</b>" on demand`, ObservedOn: observed, ValidForDays: 365,
 	})
-	e.publish("test-ppio-gpu-coverage")
+	e.Publish("test-ppio-gpu-coverage")
 
-	res, body := e.get("/r/gpu-cloud/e/ppio", "Accept-Language", "en")
+	res, body := e.Get("/r/gpu-cloud/e/ppio", "Accept-Language", "en")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("entry page: %d", res.StatusCode)
 	}
@@ -50,7 +50,7 @@ func TestPublicEntryEvidence(t *testing.T) {
 	if ev.Find(`[data-testid="stale"]`).Length() != 0 {
 		t.Error("fresh evidence marked stale")
 	}
-	if !strings.Contains(ev.Text(), "pricing") || !strings.Contains(ev.Text(), "observed "+i18n.Day(langEn, observed)) {
+	if !strings.Contains(ev.Text(), "pricing") || !strings.Contains(ev.Text(), "observed "+i18n.Day(i18n.En, observed)) {
 		t.Errorf("section or observed date missing: %q", ev.Text())
 	}
 	// The demo's evidence names its source: shown as text, never a link.
@@ -72,7 +72,7 @@ func TestPublicEntryEvidence(t *testing.T) {
 
 	// Zhixingyun's stock evidence (valid 30 days, observed 40 days before
 	// the seed) may be out of date; in Chinese too, with Chinese dates.
-	doc = e.page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "zh-CN")
+	doc = e.Page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "zh-CN")
 	stale := doc.Find(`#score-gpu-coverage [data-testid="stale"]`)
 	if stale.Length() == 0 || stale.First().Text() != "可能已过时" {
 		t.Errorf("stale marks: %d %q", stale.Length(), stale.First().Text())
@@ -86,7 +86,7 @@ func TestPublicEntryEvidence(t *testing.T) {
 	if doc.Find(`[data-testid="unscored"]`).Length() != 1 { // graphics is not scored for it
 		t.Errorf("unscored criteria: %d", doc.Find(`[data-testid="unscored"]`).Length())
 	}
-	if res, _ := e.get("/r/gpu-cloud/e/no-such-entry"); res.StatusCode != http.StatusNotFound {
+	if res, _ := e.Get("/r/gpu-cloud/e/no-such-entry"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown entry: %d", res.StatusCode)
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"bufio"

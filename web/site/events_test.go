@@ -1,7 +1,6 @@
-package web
+package site_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,56 +9,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crossrank/crossrank/web/webtest"
 )
-
-// sseEvent is one server-sent event as read off the wire.
-type sseEvent struct {
-	id, name, data string
-	at             time.Time
-}
-
-// readSSE sends the events of an open stream to a channel.
-func readSSE(t *testing.T, res *http.Response) <-chan sseEvent {
-	out := make(chan sseEvent, 16)
-	go func() {
-		defer close(out)
-		sc := bufio.NewScanner(res.Body)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "":
-				if ev.name != "" {
-					ev.at = time.Now()
-					out <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, "id: "):
-				ev.id = line[4:]
-			case strings.HasPrefix(line, "event: "):
-				ev.name = line[7:]
-			case strings.HasPrefix(line, "data: "):
-				ev.data = line[6:]
-			}
-		}
-	}()
-	return out
-}
 
 func TestPublicEventStream(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
 	// A write timeout far shorter than the test: the stream must extend
 	// its own deadline to outlive it.
-	ts := httptest.NewUnstartedServer(e.srv.Handler())
+	ts := httptest.NewUnstartedServer(e.Srv.Handler())
 	ts.Config.WriteTimeout = 500 * time.Millisecond
 	ts.Start()
 	defer ts.Close()
-	mark, _ := e.read.EditionMark(e.ctx, "")
+	mark, _ := e.Read.EditionMark(e.Ctx, "")
 
-	open := func(query string, header ...string) (*http.Response, <-chan sseEvent) {
+	open := func(query string, header ...string) (*http.Response, <-chan webtest.SSEEvent) {
 		t.Helper()
-		ctx, cancel := context.WithCancel(e.ctx)
+		ctx, cancel := context.WithCancel(e.Ctx)
 		t.Cleanup(cancel)
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/events"+query, nil)
 		for i := 0; i+1 < len(header); i += 2 {
@@ -73,7 +40,7 @@ func TestPublicEventStream(t *testing.T) {
 		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
 			t.Fatalf("GET /events: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 		}
-		return res, readSSE(t, res)
+		return res, webtest.ReadSSE(t, res)
 	}
 	_, live := open("?since=" + strconv.FormatUint(mark.Seq, 10))
 	_, fresh := open("") // no position: from now on
@@ -83,7 +50,7 @@ func TestPublicEventStream(t *testing.T) {
 	// A client that saw nothing yet gets edition 1 at once.
 	select {
 	case ev := <-behind:
-		if ev.name != "edition-published" || ev.data != `{"ranking":"gpu-cloud","edition":1}` || ev.id != strconv.FormatUint(mark.Seq, 10) {
+		if ev.Name != "edition-published" || ev.Data != `{"ranking":"gpu-cloud","edition":1}` || ev.ID != strconv.FormatUint(mark.Seq, 10) {
 			t.Errorf("catch-up event %+v", ev)
 		}
 	case <-time.After(5 * time.Second):
@@ -91,11 +58,11 @@ func TestPublicEventStream(t *testing.T) {
 	}
 
 	time.Sleep(1200 * time.Millisecond) // past the server's write timeout
-	e.vote()                            // commits, publishes nothing
+	e.Vote()                            // commits, publishes nothing
 	start := time.Now()
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	published := time.Now()
-	for name, ch := range map[string]<-chan sseEvent{"live": live, "fresh": fresh, "behind": behind, "resumed": resumed} {
+	for name, ch := range map[string]<-chan webtest.SSEEvent{"live": live, "fresh": fresh, "behind": behind, "resumed": resumed} {
 		select {
 		case ev, ok := <-ch:
 			if !ok {
@@ -105,11 +72,11 @@ func TestPublicEventStream(t *testing.T) {
 				Ranking string `json:"ranking"`
 				Edition int    `json:"edition"`
 			}
-			if err := json.Unmarshal([]byte(ev.data), &d); err != nil || ev.name != "edition-published" || d.Ranking != "gpu-cloud" || d.Edition != 2 {
+			if err := json.Unmarshal([]byte(ev.Data), &d); err != nil || ev.Name != "edition-published" || d.Ranking != "gpu-cloud" || d.Edition != 2 {
 				t.Errorf("%s: event %+v", name, ev)
 			}
 			t.Logf("%s: edition 2 announced %v after the publish began (publish and projection took %v)", name,
-				ev.at.Sub(start).Round(time.Millisecond), published.Sub(start).Round(time.Millisecond))
+				ev.At.Sub(start).Round(time.Millisecond), published.Sub(start).Round(time.Millisecond))
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: no edition-published event within 5s", name)
 		}
@@ -122,7 +89,7 @@ func TestPublicEventStream(t *testing.T) {
 	}
 
 	// CloseStreams ends every stream, for a prompt shutdown.
-	e.srv.CloseStreams()
+	e.Srv.CloseStreams()
 	select {
 	case _, ok := <-live:
 		if ok {

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // The demo's edition 1 holds every score but three held back (Huawei
@@ -44,8 +45,8 @@ func TestPublicRankingOrders(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := e.page("/r/gpu-cloud"+tc.query, "Accept-Language", "en")
-			got := testids(doc, "ranking-row", "data-entry")
+			doc := e.Page("/r/gpu-cloud"+tc.query, "Accept-Language", "en")
+			got := webtest.Testids(doc, "ranking-row", "data-entry")
 			if !slices.Equal(got[:len(tc.order)], tc.order) {
 				t.Errorf("order\n got %v\nwant %v", got, tc.order)
 			}
@@ -56,7 +57,7 @@ func TestPublicRankingOrders(t *testing.T) {
 			if !slices.Equal(totals[:len(tc.totals)], tc.totals) {
 				t.Errorf("totals %v, want %v", totals, tc.totals)
 			}
-			if ranks := testids(doc, "ranking-row", "data-rank"); ranks[0] != "1" || ranks[len(ranks)-1] != strconv.Itoa(len(ranks)) {
+			if ranks := webtest.Testids(doc, "ranking-row", "data-rank"); ranks[0] != "1" || ranks[len(ranks)-1] != strconv.Itoa(len(ranks)) {
 				t.Errorf("places %v", ranks)
 			}
 		})
@@ -85,8 +86,8 @@ func TestPublicNeedsFilters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := e.page("/r/gpu-cloud"+tc.query, "Accept-Language", "en")
-			if got := testids(doc, "ranking-row", "data-entry"); !slices.Equal(got, tc.kept) {
+			doc := e.Page("/r/gpu-cloud"+tc.query, "Accept-Language", "en")
+			if got := webtest.Testids(doc, "ranking-row", "data-entry"); !slices.Equal(got, tc.kept) {
 				t.Errorf("kept %v, want %v", got, tc.kept)
 			}
 			hidden := map[string]string{}
@@ -112,7 +113,7 @@ func TestPublicNeedsFilters(t *testing.T) {
 		})
 	}
 	// Chinese readers get the reasons in Chinese.
-	doc := e.page("/r/gpu-cloud?interruptible=yes", "Accept-Language", "zh-CN")
+	doc := e.Page("/r/gpu-cloud?interruptible=yes", "Accept-Language", "zh-CN")
 	if got := doc.Find(`[data-testid="excluded-row"][data-entry="aliyun"] [data-testid="reason"]`).Text(); got != "文中未提及 Spot 抢占式资源" {
 		t.Errorf("zh reason %q", got)
 	}
@@ -124,18 +125,18 @@ func TestPublicNeedsFilters(t *testing.T) {
 func TestPublicRankingMovesAndLanguages(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	doc := e.page("/", "Accept-Language", "zh-CN,zh;q=0.9")
+	doc := e.Page("/", "Accept-Language", "zh-CN,zh;q=0.9")
 	if got := doc.Find(`[data-testid="ranking-title"]`).Text(); got != "GPU 算力租赁平台观察" {
 		t.Errorf("zh title %q", got)
 	}
-	if got := testids(doc, "move", "data-kind"); len(got) != 9 || slices.ContainsFunc(got, func(k string) bool { return k != "new" }) {
+	if got := webtest.Testids(doc, "move", "data-kind"); len(got) != 9 || slices.ContainsFunc(got, func(k string) bool { return k != "new" }) {
 		t.Errorf("edition 1 moves %v, want all new", got)
 	}
 	// Qingjiao's onboarding score (6) lifts it from 190 to 250, past Matpool (220).
-	if n := e.publish("demo-qingjiao-2"); n != 2 {
+	if n := e.Publish("demo-qingjiao-2"); n != 2 {
 		t.Fatalf("published edition %d", n)
 	}
-	doc = e.page("/r/gpu-cloud", "Accept-Language", "en")
+	doc = e.Page("/r/gpu-cloud", "Accept-Language", "en")
 	moves := map[string]string{}
 	doc.Find(`[data-testid="ranking-row"]`).Each(func(_ int, s *goquery.Selection) {
 		moves[s.AttrOr("data-entry", "")] = strings.TrimSpace(s.Find(`[data-testid="move"] [aria-hidden]`).Text())
@@ -147,7 +148,7 @@ func TestPublicRankingMovesAndLanguages(t *testing.T) {
 		t.Errorf("edition label %q", got)
 	}
 	// The scenario picker lists the four scenarios and keeps the needs.
-	doc = e.page("/r/gpu-cloud?interruptible=yes", "Accept-Language", "zh-CN")
+	doc = e.Page("/r/gpu-cloud?interruptible=yes", "Accept-Language", "zh-CN")
 	var labels []string
 	doc.Find(`[data-testid="scenario-picker"] a`).Each(func(_ int, s *goquery.Selection) { labels = append(labels, s.Text()) })
 	if !slices.Equal(labels, []string{"综合", "训练", "推理", "科学计算", "图形应用"}) {
@@ -156,51 +157,7 @@ func TestPublicRankingMovesAndLanguages(t *testing.T) {
 	if href := doc.Find(`[data-testid="scenario-training"]`).AttrOr("href", ""); href != "/r/gpu-cloud?interruptible=yes&scenario=training" {
 		t.Errorf("scenario link %q", href)
 	}
-	if res, _ := e.get("/r/no-such-ranking"); res.StatusCode != http.StatusNotFound {
+	if res, _ := e.Get("/r/no-such-ranking"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown ranking: %d", res.StatusCode)
-	}
-}
-
-// TestPublicRankingPages: past the page size the live page lists one page
-// of rows in the view's rank order, with stable ?page=N links that keep the
-// reader's choices; the last page holds the rest, a page past it is 404,
-// and the edition's CSV and JSON hold every entry.
-func TestPublicRankingPages(t *testing.T) {
-	t.Parallel()
-	e := newSiteEnvWith(t, func(c *Config) { c.siteRows = 5 }) // the demo has 9 entries
-	doc := e.page("/r/gpu-cloud?scenario=training", "Accept-Language", "en")
-	if rows := testids(doc, "ranking-row", "data-entry"); len(rows) != 5 || rows[0] != "zhixingyun" {
-		t.Fatalf("first page rows %v, want the first 5 of the training order", rows)
-	}
-	if got := strings.TrimSpace(byTestID(doc, "ranking-count").Text()); got != "1–5 of 9" {
-		t.Errorf("count %q", got)
-	}
-	next := byTestID(doc, "page-next").AttrOr("href", "")
-	if next != "/r/gpu-cloud?page=2&scenario=training" {
-		t.Fatalf("next page link %q", next)
-	}
-	last := e.page(next, "Accept-Language", "en")
-	rows := testids(last, "ranking-row", "data-entry")
-	if len(rows) != 4 || rows[3] != "qingjiao" {
-		t.Errorf("last page rows %v", rows)
-	}
-	if ranks := testids(last, "ranking-row", "data-rank"); ranks[0] != "6" {
-		t.Errorf("the last page starts at rank %v, want 6", ranks)
-	}
-	if byTestID(last, "page-next").Length() != 0 || byTestID(last, "page-prev").AttrOr("href", "") != "/r/gpu-cloud?scenario=training" {
-		t.Error("the last page links past itself, or not back to the first page's one address")
-	}
-	if href := byTestID(last, "whole-csv").AttrOr("href", ""); href != "/r/gpu-cloud/editions/1/ranking.csv" {
-		t.Errorf("whole list link %q", href)
-	}
-	if res, _ := e.get("/r/gpu-cloud?scenario=training&page=3"); res.StatusCode != http.StatusNotFound {
-		t.Errorf("a page past the last: %d, want 404", res.StatusCode)
-	}
-	if rows := testids(e.page("/r/gpu-cloud?page=x"), "ranking-row", "data-entry"); len(rows) != 5 {
-		t.Errorf("?page=x shows %d rows, want the first page", len(rows))
-	}
-	zh := e.page("/r/gpu-cloud", "Accept-Language", "zh-CN")
-	if got := strings.TrimSpace(byTestID(zh, "ranking-count").Text()); got != "第 1–5 条，共 9 条" {
-		t.Errorf("zh count %q", got)
 	}
 }

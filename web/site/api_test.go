@@ -1,9 +1,11 @@
-package web
+package site_test
 
 import (
 	"encoding/json"
 	"net/http"
 	"testing"
+
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 func TestPublicAPI(t *testing.T) {
@@ -11,7 +13,7 @@ func TestPublicAPI(t *testing.T) {
 	e := newSiteEnv(t)
 	getJSON := func(target string, v any) {
 		t.Helper()
-		res, body := e.get(target)
+		res, body := e.Get(target)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
 			t.Fatalf("GET %s: %d %s %.300s", target, res.StatusCode, res.Header.Get("Content-Type"), body)
 		}
@@ -66,15 +68,15 @@ func TestPublicAPI(t *testing.T) {
 		"/api/v1/rankings/nope/editions":                   http.StatusNotFound,
 		"/api/v1/rankings/gpu-cloud/editions/one":          http.StatusNotFound,
 	} {
-		res, body := e.get(target)
+		res, body := e.Get(target)
 		if res.StatusCode != status {
 			t.Errorf("%s: %d, want %d", target, res.StatusCode, status)
 			continue
 		}
-		decodeProblem(t, res, body)
+		webtest.DecodeProblem(t, res, body)
 	}
 
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	var ed struct {
 		Number     int      `json:"number"`
 		NewEntries []string `json:"new_entries"`

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"encoding/json"
@@ -11,13 +11,14 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // independentOf returns the rows, totals and view hash of a ranking page.
 func independentOf(doc *goquery.Document) (order, totals []string, hash string) {
-	order = testids(doc, "ranking-row", "data-entry")
+	order = webtest.Testids(doc, "ranking-row", "data-entry")
 	doc.Find(`[data-testid="ranking-row"] [data-testid="total"]`).Each(func(_ int, s *goquery.Selection) {
 		totals = append(totals, s.Text())
 	})
@@ -34,7 +35,7 @@ func independentOf(doc *goquery.Document) (order, totals []string, hash string) 
 func TestPublicIndependentView(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	overall := e.page("/r/gpu-cloud", "Accept-Language", "en")
+	overall := e.Page("/r/gpu-cloud", "Accept-Language", "en")
 	if doc := overall.Find(`[data-testid="independent-hash"]`); doc.Length() != 0 {
 		t.Error("the published view shows an independent hash")
 	}
@@ -43,7 +44,7 @@ func TestPublicIndependentView(t *testing.T) {
 		t.Fatalf("independent tab links to %q", href)
 	}
 
-	doc := e.page(href, "Accept-Language", "en")
+	doc := e.Page(href, "Accept-Language", "en")
 	order, totals, hash := independentOf(doc)
 	want := []string{"zhixingyun", "aliyun", "qingcloud", "volcengine", "tencent-cloud", "huawei-cloud", "ppio", "matpool", "qingjiao"}
 	if !slices.Equal(order, want) {
@@ -70,10 +71,10 @@ func TestPublicIndependentView(t *testing.T) {
 	}
 	// The same view in the other language has the same hash; the published
 	// edition's snapshot hash is another.
-	if _, _, zh := independentOf(e.page(href, "Accept-Language", "zh-CN")); zh != hash {
+	if _, _, zh := independentOf(e.Page(href, "Accept-Language", "zh-CN")); zh != hash {
 		t.Errorf("hash in Chinese %s, in English %s", zh, hash)
 	}
-	res, body := e.get("/api/v1/rankings/gpu-cloud/editions/1")
+	res, body := e.Get("/api/v1/rankings/gpu-cloud/editions/1")
 	var ed struct {
 		SnapshotHash string `json:"snapshot_hash"`
 	}
@@ -84,10 +85,10 @@ func TestPublicIndependentView(t *testing.T) {
 		t.Error("the independent view has the published edition's hash")
 	}
 
-	id := e.crossValidate("qingcloud", demo.CritGPUs, 7, domain.AddEvidence{Claim: "Measured: H100 and A100 nodes rentable",
+	id := e.CrossValidate("qingcloud", demo.CritGPUs, 7, domain.AddEvidence{Claim: "Measured: H100 and A100 nodes rentable",
 		SourceName: "our own test rental", Excerpt: "H100 ×8 node booked", ObservedOn: "2026-03-01", Tier: domain.TierOwn})
-	e.publish(id)
-	order, totals, after := independentOf(e.page(href, "Accept-Language", "en"))
+	e.Publish(id)
+	order, totals, after := independentOf(e.Page(href, "Accept-Language", "en"))
 	if want := []string{"zhixingyun", "qingcloud", "aliyun"}; !slices.Equal(order[:3], want) || totals[1] != "5.4" {
 		t.Errorf("after an own measurement: order %v totals %v", order[:3], totals[:3])
 	}
@@ -101,7 +102,7 @@ func TestPublicIndependentView(t *testing.T) {
 func TestPublicEvidenceTiers(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	doc := e.page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en")
+	doc := e.Page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en")
 	tiers := map[string]int{}
 	doc.Find(`[data-testid="evidence-tier"]`).Each(func(_ int, s *goquery.Selection) {
 		v, _ := s.Attr("data-tier")
@@ -113,11 +114,11 @@ func TestPublicEvidenceTiers(t *testing.T) {
 	if tiers["vendor"] == 0 || tiers["third_party"] == 0 || tiers["unknown"] != 0 {
 		t.Errorf("tier badges %v, want vendor and third_party ones", tiers)
 	}
-	if zh := e.page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "zh-CN"); !strings.Contains(zh.Find(`[data-tier="vendor"]`).First().Text(), "厂商自述") {
+	if zh := e.Page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "zh-CN"); !strings.Contains(zh.Find(`[data-tier="vendor"]`).First().Text(), "厂商自述") {
 		t.Error("no Chinese vendor badge")
 	}
 
-	res, body := e.get("/api/v1/rankings/gpu-cloud/entries/zhixingyun")
+	res, body := e.Get("/api/v1/rankings/gpu-cloud/entries/zhixingyun")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("API entry: %d", res.StatusCode)
 	}
@@ -152,7 +153,7 @@ func TestPublicEvidenceTiers(t *testing.T) {
 func TestAPIIndependentView(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	_, _, pageHash := independentOf(e.page("/r/gpu-cloud?evidence=independent", "Accept-Language", "en"))
+	_, _, pageHash := independentOf(e.Page("/r/gpu-cloud?evidence=independent", "Accept-Language", "en"))
 	var got struct {
 		Evidence        string `json:"evidence"`
 		IndependentHash string `json:"independent_hash"`
@@ -163,7 +164,7 @@ func TestAPIIndependentView(t *testing.T) {
 			Move   *int           `json:"move"`
 		} `json:"entries"`
 	}
-	res, body := e.get("/api/v1/rankings/gpu-cloud?evidence=independent")
+	res, body := e.Get("/api/v1/rankings/gpu-cloud?evidence=independent")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("%d %.300s", res.StatusCode, body)
 	}
@@ -179,7 +180,7 @@ func TestAPIIndependentView(t *testing.T) {
 	if _, ok := got.Entries[2].Scores[demo.CritGPUs]; ok {
 		t.Error("the vendor-only GPU score is listed")
 	}
-	res, body = e.get("/api/v1/rankings/gpu-cloud")
+	res, body = e.Get("/api/v1/rankings/gpu-cloud")
 	got.Evidence, got.IndependentHash = "", ""
 	if err := json.Unmarshal([]byte(body), &got); err != nil || res.StatusCode != http.StatusOK {
 		t.Fatal(res.StatusCode, err)
@@ -187,7 +188,7 @@ func TestAPIIndependentView(t *testing.T) {
 	if got.Evidence != "all" || got.IndependentHash != "" {
 		t.Errorf("published view: evidence %q hash %q", got.Evidence, got.IndependentHash)
 	}
-	if res, _ := e.get("/api/v1/rankings/gpu-cloud?evidence=vendor"); res.StatusCode != http.StatusUnprocessableEntity {
+	if res, _ := e.Get("/api/v1/rankings/gpu-cloud?evidence=vendor"); res.StatusCode != http.StatusUnprocessableEntity {
 		t.Errorf("unknown basis: %d, want 422", res.StatusCode)
 	}
 }

@@ -1,23 +1,24 @@
-package web
+package site_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 func TestPublicEditionChangelog(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 
-	doc := e.page("/r/gpu-cloud/editions", "Accept-Language", "en")
-	if got := testids(doc, "edition-row", "data-edition"); strings.Join(got, ",") != "2,1" {
+	doc := e.Page("/r/gpu-cloud/editions", "Accept-Language", "en")
+	if got := webtest.Testids(doc, "edition-row", "data-edition"); strings.Join(got, ",") != "2,1" {
 		t.Errorf("editions listed %v, want 2,1", got)
 	}
 
-	doc = e.page("/r/gpu-cloud/editions/2", "Accept-Language", "en")
+	doc = e.Page("/r/gpu-cloud/editions/2", "Accept-Language", "en")
 	rows := doc.Find(`[data-testid="change-row"]`)
 	if rows.Length() != 1 {
 		t.Fatalf("%d changes, want 1", rows.Length())
@@ -45,13 +46,13 @@ func TestPublicEditionChangelog(t *testing.T) {
 
 	// The anchor the changelog points to exists on the entry page.
 	anchor := evHref[strings.Index(evHref, "#")+1:]
-	entry := e.page("/r/gpu-cloud/e/qingjiao", "Accept-Language", "en")
+	entry := e.Page("/r/gpu-cloud/e/qingjiao", "Accept-Language", "en")
 	if entry.Find("#"+anchor).Length() != 1 || entry.Find("#score-onboarding").Length() != 1 {
 		t.Errorf("entry page lacks #%s or #score-onboarding", anchor)
 	}
 
 	// Edition 1 introduced every entry; in Chinese.
-	doc = e.page("/r/gpu-cloud/editions/1", "Accept-Language", "zh-CN")
+	doc = e.Page("/r/gpu-cloud/editions/1", "Accept-Language", "zh-CN")
 	if n := doc.Find(`[data-testid="new-entries"] li`).Length(); n != 9 {
 		t.Errorf("edition 1 new entries: %d", n)
 	}
@@ -62,7 +63,7 @@ func TestPublicEditionChangelog(t *testing.T) {
 		t.Errorf("edition 1 proposals linked to the audit trail: %d", n)
 	}
 	for _, target := range []string{"/r/gpu-cloud/editions/3", "/r/gpu-cloud/editions/0", "/r/gpu-cloud/editions/x"} {
-		if res, _ := e.get(target); res.StatusCode != 404 {
+		if res, _ := e.Get(target); res.StatusCode != 404 {
 			t.Errorf("%s: %d", target, res.StatusCode)
 		}
 	}
@@ -71,7 +72,7 @@ func TestPublicEditionChangelog(t *testing.T) {
 func TestPublicMethodology(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	doc := e.page("/r/gpu-cloud/methodology", "Accept-Language", "en")
+	doc := e.Page("/r/gpu-cloud/methodology", "Accept-Language", "en")
 	if n := doc.Find(`[data-testid="criteria"] tbody tr`).Length(); n != 8 {
 		t.Errorf("%d criteria", n)
 	}

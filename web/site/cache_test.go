@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"net/http"
@@ -17,7 +17,7 @@ func TestPublicETag(t *testing.T) {
 	tags := func() map[string]string {
 		out := map[string]string{}
 		for _, target := range targets {
-			res, body := e.get(target, "Accept-Language", "en")
+			res, body := e.Get(target, "Accept-Language", "en")
 			tag := res.Header.Get("ETag")
 			if res.StatusCode != http.StatusOK || tag == "" {
 				t.Fatalf("GET %s: %d, ETag %q: %.200s", target, res.StatusCode, tag, body)
@@ -30,38 +30,38 @@ func TestPublicETag(t *testing.T) {
 		return out
 	}
 	before := tags()
-	res, _ := e.get("/r/gpu-cloud", "Accept-Language", "en", "If-None-Match", before["/r/gpu-cloud"])
+	res, _ := e.Get("/r/gpu-cloud", "Accept-Language", "en", "If-None-Match", before["/r/gpu-cloud"])
 	if res.StatusCode != http.StatusNotModified {
 		t.Errorf("If-None-Match with the current tag: %d, want 304", res.StatusCode)
 	}
 	if lm := res.Header.Get("Last-Modified"); lm == "" {
 		t.Error("no Last-Modified")
-	} else if res, _ := e.get("/api/v1/rankings/gpu-cloud", "If-Modified-Since", lm); res.StatusCode != http.StatusNotModified {
+	} else if res, _ := e.Get("/api/v1/rankings/gpu-cloud", "If-Modified-Since", lm); res.StatusCode != http.StatusNotModified {
 		t.Errorf("If-Modified-Since the edition: %d, want 304", res.StatusCode)
 	}
-	if res, _ := e.get("/r/gpu-cloud", "Accept-Language", "zh-CN", "If-None-Match", before["/r/gpu-cloud"]); res.StatusCode != http.StatusOK {
+	if res, _ := e.Get("/r/gpu-cloud", "Accept-Language", "zh-CN", "If-None-Match", before["/r/gpu-cloud"]); res.StatusCode != http.StatusOK {
 		t.Errorf("the Chinese page answered 304 to the English tag")
 	}
 
-	e.vote()
+	e.Vote()
 	for target, tag := range tags() {
 		if tag != before[target] {
 			t.Errorf("%s: a vote changed the ETag %s → %s", target, before[target], tag)
 		}
 	}
-	res, _ = e.get("/api/v1/rankings/gpu-cloud", "If-None-Match", before["/api/v1/rankings/gpu-cloud"])
+	res, _ = e.Get("/api/v1/rankings/gpu-cloud", "If-None-Match", before["/api/v1/rankings/gpu-cloud"])
 	if res.StatusCode != http.StatusNotModified {
 		t.Errorf("after a vote: %d, want 304", res.StatusCode)
 	}
 
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	after := tags()
 	for target, tag := range after {
 		if tag == before[target] {
 			t.Errorf("%s: publishing edition 2 left the ETag %s", target, tag)
 		}
 	}
-	res, body := e.get("/r/gpu-cloud", "Accept-Language", "en", "If-None-Match", before["/r/gpu-cloud"])
+	res, body := e.Get("/r/gpu-cloud", "Accept-Language", "en", "If-None-Match", before["/r/gpu-cloud"])
 	if res.StatusCode != http.StatusOK || len(body) == 0 {
 		t.Errorf("old tag after a publish: %d", res.StatusCode)
 	}

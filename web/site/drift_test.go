@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"bytes"
@@ -10,17 +10,19 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // record takes a worker's command result and waits for the read
 // models to show it.
 func (e *siteEnv) record(seq uint64, err error) {
-	e.t.Helper()
+	e.T.Helper()
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	if err := e.read.WaitFor(e.ctx, seq); err != nil {
-		e.t.Fatal(err)
+	if err := e.Read.WaitFor(e.Ctx, seq); err != nil {
+		e.T.Fatal(err)
 	}
 }
 
@@ -31,22 +33,22 @@ func (e *siteEnv) record(seq uint64, err error) {
 // in both languages with the re-check's day.
 func TestEntryShowsLateEvidenceResults(t *testing.T) {
 	t.Parallel()
-	copies := shelf{}
-	key := copies.put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", fetched)
-	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
-	changedID := e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
+	copies := webtest.Shelf{}
+	key := copies.Put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", webtest.Fetched)
+	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
+	changedID := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
-	deadID := e.crossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: "A price list",
+	deadID := e.CrossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: "A price list",
 		SourceURL: "https://example.org/prices", Excerpt: "¥1.9/h", ObservedOn: "2026-03-01"})
-	e.publish(changedID, deadID)
+	e.Publish(changedID, deadID)
 
 	const entryPage, entryAPI = "/r/gpu-cloud/e/ppio", "/api/v1/rankings/gpu-cloud/entries/ppio"
 	etags := map[string]string{}
 	fresh := func(step string) {
 		t.Helper()
 		for _, target := range []string{entryPage, entryAPI} {
-			e.get(target, "Accept-Language", "en") // fills the cache
-			res, _ := e.get(target, "Accept-Language", "en")
+			e.Get(target, "Accept-Language", "en") // fills the cache
+			res, _ := e.Get(target, "Accept-Language", "en")
 			tag := res.Header.Get("ETag")
 			if res.StatusCode != http.StatusOK || tag == "" || tag == etags[target] {
 				t.Errorf("%s: GET %s: %d, ETag %q (before: %q)", step, target, res.StatusCode, tag, etags[target])
@@ -55,29 +57,29 @@ func TestEntryShowsLateEvidenceResults(t *testing.T) {
 		}
 	}
 	fresh("after publishing")
-	if e.page(entryPage, "Accept-Language", "en").Find(`[data-testid="capture-link"], [data-testid^="drift-"]`).Length() != 0 {
+	if e.Page(entryPage, "Accept-Language", "en").Find(`[data-testid="capture-link"], [data-testid^="drift-"]`).Length() != 0 {
 		t.Fatal("a capture or drift before any was recorded")
 	}
 
 	for _, id := range []string{changedID, deadID} {
-		res, err := e.cmd.RecordCapture(e.ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-capture", Proposal: id,
-			Evidence: "e1", At: fetched, FinalURL: "https://example.org/ppio", Status: 200, ContentType: "text/html", Size: 15,
+		res, err := e.Cmd.RecordCapture(e.Ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-capture", Proposal: id,
+			Evidence: "e1", At: webtest.Fetched, FinalURL: "https://example.org/ppio", Status: 200, ContentType: "text/html", Size: 15,
 			SHA256: key, QuoteFound: true, QuoteChecked: true})
 		e.record(res.Sequence, err)
 	}
 	fresh("after the captures")
-	found := e.page(entryPage, "Accept-Language", "en").Find("#ev-" + changedID + "-e1")
+	found := e.Page(entryPage, "Accept-Language", "en").Find("#ev-" + changedID + "-e1")
 	if got := found.Find(`[data-testid="capture-link"]`).AttrOr("href", ""); got != "/captures/"+key {
 		t.Errorf("archived copy link after a late capture: %q", got)
 	}
 
-	later := fetched.AddDate(0, 1, 0)
+	later := webtest.Fetched.AddDate(0, 1, 0)
 	newSHA := strings.Repeat("cd", 32)
-	res, err := e.cmd.RecordRecheck(e.ctx, domain.Worker(), domain.RecordRecheck{CommandID: changedID + "-recheck", Proposal: changedID,
+	res, err := e.Cmd.RecordRecheck(e.Ctx, domain.Worker(), domain.RecordRecheck{CommandID: changedID + "-recheck", Proposal: changedID,
 		Evidence: "e1", Tick: "1@t", At: later, FinalURL: "https://example.org/ppio", Status: 200, ContentType: "text/html",
 		Size: 30, SHA256: newSHA, QuoteChecked: true})
 	e.record(res.Sequence, err)
-	res, err = e.cmd.RecordRecheck(e.ctx, domain.Worker(), domain.RecordRecheck{CommandID: deadID + "-recheck", Proposal: deadID,
+	res, err = e.Cmd.RecordRecheck(e.Ctx, domain.Worker(), domain.RecordRecheck{CommandID: deadID + "-recheck", Proposal: deadID,
 		Evidence: "e1", Tick: "1@t", At: later, Dead: domain.DeadGone, Status: 410})
 	e.record(res.Sequence, err)
 	fresh("after the re-checks")
@@ -87,7 +89,7 @@ func TestEntryShowsLateEvidenceResults(t *testing.T) {
 			"source no longer available (checked 2 Apr 2026)"},
 		"zh-CN": {"来源自引用后已变更，已找不到引文（2026年4月2日 核查）", "来源已无法访问（2026年4月2日 核查）"},
 	} {
-		doc := e.page(entryPage, "Accept-Language", lang)
+		doc := e.Page(entryPage, "Accept-Language", lang)
 		if got := doc.Find("#ev-" + changedID + "-e1 [data-testid=drift-quote-lost]").Text(); got != want[0] {
 			t.Errorf("%s: changed source %q, want %q", lang, got, want[0])
 		}
@@ -96,7 +98,7 @@ func TestEntryShowsLateEvidenceResults(t *testing.T) {
 		}
 	}
 	// Evidence whose source never drifted shows none.
-	if doc := e.page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en"); doc.Find(`[data-testid^="drift-"]`).Length() != 0 {
+	if doc := e.Page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en"); doc.Find(`[data-testid^="drift-"]`).Length() != 0 {
 		t.Error("evidence without drift shows some")
 	}
 
@@ -108,7 +110,7 @@ func TestEntryShowsLateEvidenceResults(t *testing.T) {
 			} `json:"evidence"`
 		} `json:"scores"`
 	}
-	_, body := e.get(entryAPI)
+	_, body := e.Get(entryAPI)
 	if err := json.Unmarshal([]byte(body), &entry); err != nil {
 		t.Fatal(err)
 	}

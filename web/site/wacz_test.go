@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"archive/zip"
@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // readWACZ reads a WACZ as the WACZ 1.1.1 spec has a reader do: unzip,
@@ -80,26 +82,26 @@ func readWACZ(t *testing.T, body []byte) map[string][]byte {
 // unknown edition is 404.
 func TestEditionWACZ(t *testing.T) {
 	t.Parallel()
-	copies := shelf{}
-	prices := copies.put("<p>RTX 4090 on demand</p>", "text/html; charset=utf-8", "https://example.org/prices", fetched)
-	terms := copies.put("elastic terms", "text/plain; charset=utf-8", "https://example.org/terms?a=1&b=2", fetched)
-	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
-	e.publishCapture("ppio", "gpu-coverage", prices, "text/html; charset=utf-8", "https://example.org/prices")
-	ed, err := e.cmd.Edition(e.ctx, demo.RankingSlug)
+	copies := webtest.Shelf{}
+	prices := copies.Put("<p>RTX 4090 on demand</p>", "text/html; charset=utf-8", "https://example.org/prices", webtest.Fetched)
+	terms := copies.Put("elastic terms", "text/plain; charset=utf-8", "https://example.org/terms?a=1&b=2", webtest.Fetched)
+	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
+	e.PublishCapture("ppio", "gpu-coverage", prices, "text/html; charset=utf-8", "https://example.org/prices")
+	ed, err := e.Cmd.Edition(e.Ctx, demo.RankingSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := ed.Number
-	e.publishCapture("ppio", demo.CritElasticity, terms, "text/plain; charset=utf-8", "https://example.org/terms?a=1&b=2")
+	e.PublishCapture("ppio", demo.CritElasticity, terms, "text/plain; charset=utf-8", "https://example.org/terms?a=1&b=2")
 	second := first + 1
 	// A capture recorded but no longer in the archive is left out, not a
 	// failed download.
-	e.publishCapture("zhixingyun", "gpu-coverage", strings.Repeat("b", 64), "text/html", "https://example.org/gone")
+	e.PublishCapture("zhixingyun", "gpu-coverage", strings.Repeat("b", 64), "text/html", "https://example.org/gone")
 	third := second + 1
 
 	for n, want := range map[int][]string{first: {prices}, second: {prices, terms}, third: {prices, terms}} {
 		path := "/r/" + demo.RankingSlug + "/editions/" + strconv.Itoa(n) + "/evidence.wacz"
-		res, body := e.get(path)
+		res, body := e.Get(path)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/wacz" ||
 			!strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment; filename=") {
 			t.Fatalf("GET %s: %d %v", path, res.StatusCode, res.Header)
@@ -113,7 +115,7 @@ func TestEditionWACZ(t *testing.T) {
 		var pages []string
 		for _, l := range lines[1:] {
 			var p struct{ URL, TS string }
-			if err := json.Unmarshal([]byte(l), &p); err != nil || p.URL == "" || p.TS != fetched.Format("2006-01-02T15:04:05Z07:00") {
+			if err := json.Unmarshal([]byte(l), &p); err != nil || p.URL == "" || p.TS != webtest.Fetched.Format("2006-01-02T15:04:05Z07:00") {
 				t.Errorf("edition %d: page %q", n, l)
 			}
 			pages = append(pages, p.URL)
@@ -136,7 +138,7 @@ func TestEditionWACZ(t *testing.T) {
 	}
 
 	for lang, text := range map[string]string{"en": "Download the archive (WACZ)", "zh-CN": "下载存档（WACZ）"} {
-		doc := e.page("/r/"+demo.RankingSlug+"/editions/"+strconv.Itoa(second), "Accept-Language", lang)
+		doc := e.Page("/r/"+demo.RankingSlug+"/editions/"+strconv.Itoa(second), "Accept-Language", lang)
 		link := doc.Find(`[data-testid="download-wacz"]`)
 		if link.Text() != text || link.AttrOr("href", "") != "/r/"+demo.RankingSlug+"/editions/"+strconv.Itoa(second)+"/evidence.wacz" {
 			t.Errorf("%s: link %q %q", lang, link.Text(), link.AttrOr("href", ""))
@@ -144,7 +146,7 @@ func TestEditionWACZ(t *testing.T) {
 	}
 	for _, path := range []string{"/r/" + demo.RankingSlug + "/editions/999/evidence.wacz", "/r/nope/editions/1/evidence.wacz",
 		"/r/" + demo.RankingSlug + "/editions/x/evidence.wacz"} {
-		if res, _ := e.get(path); res.StatusCode != http.StatusNotFound {
+		if res, _ := e.Get(path); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, res.StatusCode)
 		}
 	}

@@ -1,4 +1,4 @@
-package web
+package site_test
 
 import (
 	"net/http/httptest"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/web/site"
+	"github.com/crossrank/crossrank/web/webtest"
 	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
 
@@ -19,18 +20,18 @@ func TestBrowserLiveUpdate(t *testing.T) {
 	browsertest.SkipShort(t)
 	e := newSiteEnv(t)
 	ts := liveServer(t, e)
-	ctx := newBrowser(t, 412, 915)
+	ctx := browsertest.NewBrowser(t, 412, 915)
 	qingjiao := `[data-testid="ranking-row"][data-entry="qingjiao"]`
-	browse(t, ctx,
+	browsertest.Browse(t, ctx,
 		chromedp.Navigate(ts.URL+"/r/gpu-cloud?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(qingjiao)),
 	)
-	if rank := browserValue(t, ctx, chromedp.AttributeValue(chromedp.CSS(qingjiao), "data-rank")); rank.Value != "9" {
+	if rank := browsertest.Value(t, ctx, chromedp.AttributeValue(chromedp.CSS(qingjiao), "data-rank")); rank.Value != "9" {
 		t.Fatalf("Qingjiao at %q before edition 2, want 9", rank.Value)
 	}
-	browserValue(t, ctx, chromedp.Evaluate[bool](`window.__sameDocument = true`))
+	browsertest.Value(t, ctx, chromedp.Evaluate[bool](`window.__sameDocument = true`))
 	deadline := time.Now().Add(10 * time.Second)
-	for e.srv.site.Streams() == 0 {
+	for webtest.Streams(t, e.Srv) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the page never opened its event stream")
 		}
@@ -38,21 +39,21 @@ func TestBrowserLiveUpdate(t *testing.T) {
 	}
 
 	start := time.Now()
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	projected := time.Now()
-	browse(t, ctx,
+	browsertest.Browse(t, ctx,
 		chromedp.WaitVisible(chromedp.CSS(qingjiao+`[data-rank="8"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="live-notice"]`)),
 	)
 	shown := time.Now()
-	if !browserValue(t, ctx, chromedp.Evaluate[bool](`window.__sameDocument === true`)) {
+	if !browsertest.Value(t, ctx, chromedp.Evaluate[bool](`window.__sameDocument === true`)) {
 		t.Error("the page reloaded instead of swapping its content")
 	}
-	if notice := browserValue(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="live-notice"]`))); notice != "A new edition was published." {
+	if notice := browsertest.Value(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="live-notice"]`))); notice != "A new edition was published." {
 		t.Errorf("notice %q", notice)
 	}
-	edition := browserValue(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="edition-number"]`)))
-	move := browserValue(t, ctx, chromedp.Text(chromedp.CSS(qingjiao+` [data-testid="move"] [aria-hidden]`)))
+	edition := browsertest.Value(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="edition-number"]`)))
+	move := browsertest.Value(t, ctx, chromedp.Text(chromedp.CSS(qingjiao+` [data-testid="move"] [aria-hidden]`)))
 	if edition != "Edition 2" || move != "▲1" {
 		t.Errorf("after the update: %q, Qingjiao %q", edition, move)
 	}
@@ -68,9 +69,9 @@ func TestBrowserLiveUpdate(t *testing.T) {
 func TestBrowserScreenshots(t *testing.T) {
 	browsertest.SkipShort(t)
 	e := newSiteEnv(t)
-	e.publish("demo-qingjiao-2")
+	e.Publish("demo-qingjiao-2")
 	ts := liveServer(t, e)
-	ctx := newBrowser(t, 412, 915)
+	ctx := browsertest.NewBrowser(t, 412, 915)
 	pages := []struct{ name, path, ready string }{
 		{"ranking", "/r/gpu-cloud", `[data-testid="ranking-row"]`},
 		{"ranking-training-needs", "/r/gpu-cloud?scenario=training&interruptible=yes", `[data-testid="excluded-row"]`},
@@ -87,27 +88,27 @@ func TestBrowserScreenshots(t *testing.T) {
 			if strings.Contains(p.path, "?") {
 				sep = "&"
 			}
-			browse(t, ctx,
+			browsertest.Browse(t, ctx,
 				chromedp.Navigate(ts.URL+p.path+sep+"lang="+lang),
 				chromedp.WaitVisible(chromedp.CSS(p.ready)),
 			)
-			overflow := browserValue(t, ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))
+			overflow := browsertest.Value(t, ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))
 			if overflow {
 				t.Errorf("%s (%s) is wider than a phone screen", p.name, lang)
 			}
-			if got := browserValue(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); !strings.HasPrefix(got, lang) {
+			if got := browsertest.Value(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); !strings.HasPrefix(got, lang) {
 				t.Errorf("%s: page language %q, want %s", p.name, got, lang)
 			}
-			checkAccessibility(t, ctx, p.path+" ("+lang+")")
-			screenshot(t, ctx, p.name+"-"+lang)
+			browsertest.CheckAccessibility(t, ctx, p.path+" ("+lang+")")
+			browsertest.Screenshot(t, ctx, p.name+"-"+lang)
 		}
 	}
 	// Each page closed its event stream when it was left: a browser holds
 	// only six connections to a host, and old streams would starve it.
 	deadline := time.Now().Add(3 * time.Second)
-	for e.srv.site.Streams() > 1 {
+	for webtest.Streams(t, e.Srv) > 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d event streams open after visiting 16 pages in one tab", e.srv.site.Streams())
+			t.Fatalf("%d event streams open after visiting 16 pages in one tab", webtest.Streams(t, e.Srv))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -119,33 +120,33 @@ func TestBrowserStaticExport(t *testing.T) {
 	browsertest.SkipShort(t)
 	e := newSiteEnv(t)
 	dir := filepath.Join(t.TempDir(), "site")
-	if _, err := site.Export(e.ctx, e.read, dir, time.Now()); err != nil {
+	if _, err := site.Export(e.Ctx, e.Read, dir, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	ctx := newBrowser(t, 412, 915)
-	browse(t, ctx,
+	ctx := browsertest.NewBrowser(t, 412, 915)
+	browsertest.Browse(t, ctx,
 		chromedp.Navigate("file://"+filepath.Join(dir, "en", "index.html")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="ranking-row"]`)),
 	)
-	rows := browserValue(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="ranking-row"]').length`))
+	rows := browsertest.Value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="ranking-row"]').length`))
 	// public.css rounds the rows' corners: the relative stylesheet loaded.
-	styled := browserValue(t, ctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector('.pub-row')).borderTopLeftRadius !== '0px'`))
-	browse(t, ctx,
+	styled := browsertest.Value(t, ctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector('.pub-row')).borderTopLeftRadius !== '0px'`))
+	browsertest.Browse(t, ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="ranking-row"][data-entry="ppio"] [data-testid="entry-link"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="entry"]`)),
 	)
-	entry := browserValue(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="entry-name"]`)))
+	entry := browsertest.Value(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="entry-name"]`)))
 	if rows != 9 || !styled || entry != "PPIO" {
 		t.Errorf("file:// export: %d rows, styled %v, entry %q", rows, styled, entry)
 	}
-	screenshot(t, ctx, "export-entry-en")
+	browsertest.Screenshot(t, ctx, "export-entry-en")
 }
 
 // liveServer serves e over HTTP until the test ends; its event streams
 // are closed first, or Close would wait for them forever.
 func liveServer(t *testing.T, e *siteEnv) *httptest.Server {
-	ts := httptest.NewServer(e.srv.Handler())
+	ts := httptest.NewServer(e.Srv.Handler())
 	t.Cleanup(ts.Close)
-	t.Cleanup(e.srv.CloseStreams)
+	t.Cleanup(e.Srv.CloseStreams)
 	return ts
 }

@@ -1,96 +1,18 @@
-package web
+package site_test
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
-	"github.com/crossrank/crossrank/web/site"
+	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/webtest"
 )
-
-// shelf is an archive in memory: site.Captures is the site's own small
-// interface, and the real archive's adapter lives in cmd/crossrank.
-type shelf map[string]shelved
-
-// shelved is one capture on the shelf.
-type shelved struct {
-	Body        []byte
-	ContentType string
-	Fetched     time.Time
-	URL         string
-	Record      []byte // the WARC record the capture worker would have archived
-}
-
-func (s shelf) Get(_ context.Context, key string) (shelved, error) {
-	c, ok := s[key]
-	if !ok {
-		return shelved{}, site.ErrNoCapture
-	}
-	return c, nil
-}
-
-func (s shelf) Open(ctx context.Context, key string) (*site.Capture, error) {
-	c, err := s.Get(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	return &site.Capture{Body: io.NopCloser(bytes.NewReader(c.Body)), Size: int64(len(c.Body)), ContentType: c.ContentType,
-		Fetched: c.Fetched, URL: c.URL}, nil
-}
-
-func (s shelf) OpenRecord(ctx context.Context, key string) (io.ReadCloser, int64, error) {
-	c, err := s.Get(ctx, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	return io.NopCloser(bytes.NewReader(c.Record)), int64(len(c.Record)), nil
-}
-
-// put shelves body, with its WARC record as the capture package writes
-// it, and returns its key.
-func (s shelf) put(body, contentType, url string, fetched time.Time) string {
-	sum := sha256.Sum256([]byte(body))
-	key := hex.EncodeToString(sum[:])
-	rec := capture.NewRecord(&capture.Response{FinalURL: url, Date: fetched, Proto: "HTTP/1.1", Status: "200 OK",
-		Header: http.Header{"Content-Type": {contentType}}, Body: []byte(body)})
-	b, err := rec.MarshalBinary()
-	if err != nil {
-		panic(err)
-	}
-	s[key] = shelved{Body: []byte(body), ContentType: contentType, Fetched: fetched, URL: url, Record: b}
-	return key
-}
-
-var fetched = time.Date(2026, 3, 2, 9, 30, 15, 0, time.UTC)
-
-// publishCapture has a published edition cite the capture under key: a
-// proposal for entry's criterion, cross-validated, published, then its
-// evidence captured.
-func (e *siteEnv) publishCapture(entry, criterion, key, contentType, url string) {
-	e.t.Helper()
-	id := e.crossValidate(entry, criterion, 4, domain.AddEvidence{Claim: "A page", SourceURL: url, Excerpt: "RTX 4090",
-		ObservedOn: "2026-03-01"})
-	e.publish(id)
-	res, err := e.cmd.RecordCapture(e.ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-capture", Proposal: id,
-		Evidence: "e1", At: fetched, FinalURL: url, Status: 200, ContentType: contentType, Size: 10, SHA256: key, QuoteChecked: true})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.read.WaitFor(e.ctx, res.Sequence); err != nil {
-		e.t.Fatal(err)
-	}
-}
 
 // TestCaptureServed reads published captures: the site's own page says
 // what the copy is and frames the body, which is served as it was
@@ -98,16 +20,16 @@ func (e *siteEnv) publishCapture(entry, criterion, key, contentType, url string)
 // documents are downloads.
 func TestCaptureServed(t *testing.T) {
 	t.Parallel()
-	copies := shelf{}
+	copies := webtest.Shelf{}
 	page := `<!DOCTYPE html><html><head><title>Prices</title><script>document.title="ran"</script></head>` +
 		`<body class="x"><p>RTX 4090 on demand</p></body></html>`
-	htmlKey := copies.put(page, "text/html; charset=gbk", "https://example.org/prices?a=1&b=2", fetched)
-	textKey := copies.put("plain words", "text/plain; charset=utf-8", "https://example.org/a.txt", fetched)
-	pdfKey := copies.put("%PDF-1.7 …", "application/pdf", "https://example.org/a.pdf", fetched)
-	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
-	e.publishCapture("ppio", "gpu-coverage", htmlKey, "text/html; charset=gbk", "https://example.org/prices?a=1&b=2")
-	e.publishCapture("ppio", demo.CritElasticity, textKey, "text/plain; charset=utf-8", "https://example.org/a.txt")
-	e.publishCapture("zhixingyun", "gpu-coverage", pdfKey, "application/pdf", "https://example.org/a.pdf")
+	htmlKey := copies.Put(page, "text/html; charset=gbk", "https://example.org/prices?a=1&b=2", webtest.Fetched)
+	textKey := copies.Put("plain words", "text/plain; charset=utf-8", "https://example.org/a.txt", webtest.Fetched)
+	pdfKey := copies.Put("%PDF-1.7 …", "application/pdf", "https://example.org/a.pdf", webtest.Fetched)
+	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
+	e.PublishCapture("ppio", "gpu-coverage", htmlKey, "text/html; charset=gbk", "https://example.org/prices?a=1&b=2")
+	e.PublishCapture("ppio", demo.CritElasticity, textKey, "text/plain; charset=utf-8", "https://example.org/a.txt")
+	e.PublishCapture("zhixingyun", "gpu-coverage", pdfKey, "application/pdf", "https://example.org/a.pdf")
 
 	for _, tc := range []struct {
 		lang, want string
@@ -115,7 +37,7 @@ func TestCaptureServed(t *testing.T) {
 		{"en", "Archived copy of https://example.org/prices?a=1&b=2, fetched by Crossrank on 2 Mar 2026, 09:30 UTC."},
 		{"zh-CN", "这是 https://example.org/prices?a=1&b=2 的存档副本，由 Crossrank 于 2026年3月2日 09:30 UTC 抓取。"},
 	} {
-		res, body := e.get("/captures/"+htmlKey, "Accept-Language", tc.lang)
+		res, body := e.Get("/captures/"+htmlKey, "Accept-Language", tc.lang)
 		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html; charset=utf-8") {
 			t.Fatalf("%s: %d %s %.300s", tc.lang, res.StatusCode, res.Header.Get("Content-Type"), body)
 		}
@@ -135,7 +57,7 @@ func TestCaptureServed(t *testing.T) {
 		}
 	}
 
-	res, body := e.get("/captures/" + htmlKey + "/raw")
+	res, body := e.Get("/captures/" + htmlKey + "/raw")
 	h := res.Header
 	if res.StatusCode != http.StatusOK || body != page || h.Get("Content-Type") != "text/html; charset=gbk" {
 		t.Errorf("raw: %d %v %q, want the archived bytes with their type", res.StatusCode, h, body)
@@ -147,23 +69,23 @@ func TestCaptureServed(t *testing.T) {
 	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Disposition") != "" || h.Get("X-Frame-Options") != "SAMEORIGIN" {
 		t.Errorf("raw headers: %v", h)
 	}
-	res, body = e.get("/captures/" + htmlKey + "/download")
+	res, body = e.Get("/captures/" + htmlKey + "/download")
 	if res.StatusCode != http.StatusOK || body != page ||
 		res.Header.Get("Content-Disposition") != `attachment; filename="`+htmlKey+`.html"` {
 		t.Errorf("download: %d %v", res.StatusCode, res.Header)
 	}
 
-	res, body = e.get("/captures/" + textKey + "/raw")
+	res, body = e.Get("/captures/" + textKey + "/raw")
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/plain; charset=utf-8" || body != "plain words" ||
 		!strings.HasPrefix(res.Header.Get("Content-Security-Policy"), "sandbox") {
 		t.Errorf("text capture: %d %v %q", res.StatusCode, res.Header, body)
 	}
-	doc := e.page("/captures/" + pdfKey)
+	doc := e.Page("/captures/" + pdfKey)
 	if doc.Find(`iframe`).Length() != 0 || doc.Find(`[data-testid="capture-not-framed"]`).Length() != 1 {
 		t.Errorf("a PDF is framed: a sandboxed viewer would not show it")
 	}
 	for _, path := range []string{"/raw", "/download"} {
-		res, _ = e.get("/captures/" + pdfKey + path)
+		res, _ = e.Get("/captures/" + pdfKey + path)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/pdf" ||
 			res.Header.Get("Content-Disposition") != `attachment; filename="`+pdfKey+`.pdf"` {
 			t.Errorf("pdf capture %s: %d %v", path, res.StatusCode, res.Header)
@@ -177,7 +99,7 @@ func TestCaptureServed(t *testing.T) {
 		"/captures/" + htmlKey[:63],
 		"/captures/not-a-hash",
 	} {
-		res, body := e.get(target, "Accept-Language", "en")
+		res, body := e.Get(target, "Accept-Language", "en")
 		if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
 			!strings.Contains(body, "</html>") || strings.Contains(res.Header.Get("Content-Security-Policy"), "sandbox") {
 			t.Errorf("GET %s: %d %s, want the site's 404 page", target, res.StatusCode, res.Header.Get("Content-Type"))
@@ -188,7 +110,7 @@ func TestCaptureServed(t *testing.T) {
 func TestCaptureWithoutArchive(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
-	if res, _ := e.get("/captures/" + strings.Repeat("a", 64)); res.StatusCode != http.StatusNotFound {
+	if res, _ := e.Get("/captures/" + strings.Repeat("a", 64)); res.StatusCode != http.StatusNotFound {
 		t.Errorf("no archive: %d, want 404", res.StatusCode)
 	}
 }
@@ -198,22 +120,22 @@ func TestCaptureWithoutArchive(t *testing.T) {
 // quote check in both languages, and the API's capture object.
 func TestEntryCaptureLinks(t *testing.T) {
 	t.Parallel()
-	copies := shelf{}
-	key := copies.put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", fetched)
-	e := newSiteEnvWith(t, func(c *Config) { c.Captures = copies })
-	e.crossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
+	copies := webtest.Shelf{}
+	key := copies.Put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", webtest.Fetched)
+	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
+	e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
-	e.crossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: "An archived price list",
+	e.CrossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: "An archived price list",
 		SourceURL: "https://web.archive.org/web/2026/https://example.org/prices", Excerpt: "¥1.9/h", ObservedOn: "2026-03-01"})
-	e.publish("test-ppio-gpu-coverage", "test-ppio-"+demo.CritElasticity)
+	e.Publish("test-ppio-gpu-coverage", "test-ppio-"+demo.CritElasticity)
 	record := func(proposal string, c domain.RecordCapture) {
 		t.Helper()
-		c.CommandID, c.Proposal, c.Evidence, c.At = proposal+"-capture", proposal, "e1", fetched
-		res, err := e.cmd.RecordCapture(e.ctx, domain.Worker(), c)
+		c.CommandID, c.Proposal, c.Evidence, c.At = proposal+"-capture", proposal, "e1", webtest.Fetched
+		res, err := e.Cmd.RecordCapture(e.Ctx, domain.Worker(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := e.read.WaitFor(e.ctx, res.Sequence); err != nil {
+		if err := e.Read.WaitFor(e.Ctx, res.Sequence); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -226,7 +148,7 @@ func TestEntryCaptureLinks(t *testing.T) {
 		"en":    {"quote found in the capture", "quote not found"},
 		"zh-CN": {"存档中找到引文", "存档中未找到引文"},
 	} {
-		doc := e.page("/r/gpu-cloud/e/ppio", "Accept-Language", lang)
+		doc := e.Page("/r/gpu-cloud/e/ppio", "Accept-Language", lang)
 		found := doc.Find("#ev-test-ppio-gpu-coverage-e1")
 		src := found.Find(`[data-testid="source-link"]`)
 		if src.AttrOr("href", "") != "https://example.org/ppio" || src.AttrOr("data-versionurl", "") != "/captures/"+key ||
@@ -248,7 +170,7 @@ func TestEntryCaptureLinks(t *testing.T) {
 		}
 	}
 	// An item without a capture keeps its link as it was.
-	doc := e.page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en")
+	doc := e.Page("/r/gpu-cloud/e/zhixingyun", "Accept-Language", "en")
 	if doc.Find("[data-versionurl], [data-testid=capture-link], [data-testid^=quote-]").Length() != 0 {
 		t.Error("evidence without a capture shows one")
 	}
@@ -261,7 +183,7 @@ func TestEntryCaptureLinks(t *testing.T) {
 			} `json:"evidence"`
 		} `json:"scores"`
 	}
-	res, body := e.get("/api/v1/rankings/gpu-cloud/entries/ppio")
+	res, body := e.Get("/api/v1/rankings/gpu-cloud/entries/ppio")
 	if err := json.Unmarshal([]byte(body), &entry); err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("API: %d %v", res.StatusCode, err)
 	}

@@ -1,39 +1,13 @@
-package web
+package site_test
 
 import (
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// TestPageCacheMetrics: /metrics reports the cache's bytes, bound,
-// entries, hits, misses and evictions.
-func TestPageCacheMetrics(t *testing.T) {
-	t.Parallel()
-	e := newSiteEnvWith(t, func(c *Config) { c.PageCacheBytes = 1 << 20 })
-	for _, target := range []string{"/r/gpu-cloud", "/r/gpu-cloud", "/r/gpu-cloud?scenario=training", "/api/v1/rankings"} {
-		e.get(target, "Accept-Encoding", "gzip")
-	}
-	res, body := e.get("/metrics")
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /metrics: %d", res.StatusCode)
-	}
-	got := checkExposition(t, body)
-	st := e.srv.site.CacheStats()
-	for name, want := range map[string]float64{
-		"crossrank_page_cache_bytes": float64(st.Bytes), "crossrank_page_cache_max_bytes": 1 << 20,
-		"crossrank_page_cache_entries": 3, "crossrank_page_cache_hits_total": 1,
-		"crossrank_page_cache_misses_total": 3, "crossrank_page_cache_evictions_total": 0,
-	} {
-		if v, ok := got[name]; !ok || v != want {
-			t.Errorf("%s = %v (reported: %v), want %v", name, v, ok, want)
-		}
-	}
-	if st.Bytes == 0 {
-		t.Error("three cached bodies hold no bytes")
-	}
-}
+	"github.com/crossrank/crossrank/web/webtest"
+)
 
 // TestPublicUnknownParams: parameters a page does not read, and values it
 // does not accept, give the same body and ETag as the URL without them, and
@@ -56,10 +30,10 @@ func TestPublicUnknownParams(t *testing.T) {
 		{"/api/v1/rankings/gpu-cloud?scenario=training", "/api/v1/rankings/gpu-cloud?scenario=training&category=specialist&all=1&lang=zh"},
 	} {
 		// The noisy URL comes first, so it is the one that builds the body.
-		res, got := e.get(tc.noisy, "Accept-Language", "en")
+		res, got := e.Get(tc.noisy, "Accept-Language", "en")
 		tag := res.Header.Get("ETag")
-		before := e.srv.site.CacheStats()
-		res, want := e.get(tc.plain, "Accept-Language", "en")
+		before := webtest.CacheStats(t, e.Srv)
+		res, want := e.Get(tc.plain, "Accept-Language", "en")
 		if res.StatusCode != http.StatusOK || tag == "" || res.Header.Get("ETag") != tag {
 			t.Errorf("%s: %d, ETag %s; %s has %s", tc.plain, res.StatusCode, res.Header.Get("ETag"), tc.noisy, tag)
 		}
@@ -69,18 +43,18 @@ func TestPublicUnknownParams(t *testing.T) {
 		if strings.Contains(got, "utm_") || strings.Contains(got, "fbclid") || strings.Contains(got, "newsletter") {
 			t.Errorf("%s: the body carries the unknown parameters", tc.noisy)
 		}
-		if after := e.srv.site.CacheStats(); after.Entries != before.Entries || after.Misses != before.Misses {
+		if after := webtest.CacheStats(t, e.Srv); after.Entries != before.Entries || after.Misses != before.Misses {
 			t.Errorf("%s: %d → %d cached bodies, %d → %d misses: unknown parameters made a new body",
 				tc.noisy, before.Entries, after.Entries, before.Misses, after.Misses)
 		}
-		if res, _ := e.get(tc.noisy, "Accept-Language", "en", "If-None-Match", tag); res.StatusCode != http.StatusNotModified {
+		if res, _ := e.Get(tc.noisy, "Accept-Language", "en", "If-None-Match", tag); res.StatusCode != http.StatusNotModified {
 			t.Errorf("%s with the tag of %s: %d, want 304", tc.noisy, tc.plain, res.StatusCode)
 		}
 	}
 	// The API refuses what the page ignores, cached or not.
-	e.get("/api/v1/rankings/gpu-cloud", "Accept-Language", "en")
+	e.Get("/api/v1/rankings/gpu-cloud", "Accept-Language", "en")
 	for _, target := range []string{"/api/v1/rankings/gpu-cloud?interruptible=maybe", "/api/v1/rankings/gpu-cloud?scenario=nope"} {
-		if res, _ := e.get(target); res.StatusCode != http.StatusUnprocessableEntity {
+		if res, _ := e.Get(target); res.StatusCode != http.StatusUnprocessableEntity {
 			t.Errorf("%s: %d, want 422", target, res.StatusCode)
 		}
 	}
