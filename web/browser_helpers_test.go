@@ -29,8 +29,3 @@ func browserValue[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]
 	t.Helper()
 	return browsertest.Value(t, ctx, a)
 }
-
-func screenshot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	browsertest.Screenshot(t, ctx, name)
-}

@@ -5,22 +5,17 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/domain/handler"
-	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
-	"github.com/crossrank/crossrank/web/httpx"
 )
 
 // The demo seed's proposals, one in each desk queue.
@@ -120,91 +115,4 @@ func (e *demoEnv) client(user string) *client {
 		c.login(user)
 	}
 	return c
-}
-
-// page GETs target and parses it, failing unless the status is want.
-func (e *demoEnv) page(c *client, target string, want int) *goquery.Document {
-	e.t.Helper()
-	res, body := c.do(http.MethodGet, target, nil, nil)
-	if res.StatusCode != want {
-		e.t.Fatalf("GET %s: status %d, want %d; body %.500s", target, res.StatusCode, want, body)
-	}
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return doc
-}
-
-// post sends a form with a fresh cmd_id (unless values has one) and returns
-// the status, the Location and the parsed body.
-func (e *demoEnv) post(c *client, target string, values url.Values) (int, string, *goquery.Document) {
-	e.t.Helper()
-	if values.Get(httpx.CommandIDField) == "" {
-		values.Set(httpx.CommandIDField, events.NewID(time.Now()))
-	}
-	res, body := c.postForm(target, values)
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return res.StatusCode, res.Header.Get("Location"), doc
-}
-
-// mustPost posts a form that must succeed with 303 to the proposal's page.
-func (e *demoEnv) mustPost(c *client, id, action string, values url.Values) {
-	e.t.Helper()
-	status, loc, doc := e.post(c, "/desk/proposals/"+id+"/"+action, values)
-	if status != http.StatusSeeOther || loc != "/desk/proposals/"+id {
-		e.t.Fatalf("POST %s: status %d Location %q; error %q", action, status, loc, testText(doc, "form-error"))
-	}
-}
-
-// refused posts a form that must fail with status want and append nothing;
-// it returns the page shown instead.
-func (e *demoEnv) refused(c *client, target string, values url.Values, want int) *goquery.Document {
-	e.t.Helper()
-	before := e.lastSeq()
-	status, _, doc := e.post(c, target, values)
-	if status != want {
-		e.t.Fatalf("POST %s: status %d, want %d; error %q", target, status, want, testText(doc, "form-error"))
-	}
-	if after := e.lastSeq(); after != before {
-		e.t.Errorf("POST %s was refused (%d) but appended %d events", target, want, after-before)
-	}
-	return doc
-}
-
-// openProposal opens a proposal for a published entry through the form and
-// returns its id.
-func (e *demoEnv) openProposal(c *client, entry string) string {
-	e.t.Helper()
-	status, loc, doc := e.post(c, "/desk/proposals", url.Values{"ranking": {demoRanking}, "entry": {entry}, "title": {"Update " + entry}})
-	id, ok := strings.CutPrefix(loc, "/desk/proposals/")
-	if status != http.StatusSeeOther || !ok {
-		e.t.Fatalf("open: status %d Location %q; error %q", status, loc, testText(doc, "form-error"))
-	}
-	return id
-}
-
-// reviewable opens a proposal for entry with one evidence item and one
-// score change, and submits it.
-func (e *demoEnv) reviewable(c *client, entry, criterion string, to int) string {
-	e.t.Helper()
-	id := e.openProposal(c, entry)
-	e.mustPost(c, id, "evidence", url.Values{"claim": {"Measured"}, "source_url": {"https://example.com/report"},
-		"excerpt": {"It is measured."}, "observed_on": {time.Now().Format(time.DateOnly)}})
-	e.mustPost(c, id, "changes", url.Values{"criterion": {criterion}, "to": {strconv.Itoa(to)}, "rationale": {"Measured"}, "evidence": {"e1"}})
-	e.mustPost(c, id, "submit", url.Values{})
-	return id
-}
-
-// testText returns the trimmed text of the elements with a data-testid.
-func testText(doc *goquery.Document, id string) string {
-	return strings.TrimSpace(doc.Find(`[data-testid="` + id + `"]`).Text())
-}
-
-// testCount counts the elements with a data-testid.
-func testCount(doc *goquery.Document, id string) int {
-	return doc.Find(`[data-testid="` + id + `"]`).Length()
 }

@@ -153,12 +153,6 @@ func (w *recordingWaiter) WaitFor(_ context.Context, seq uint64) error {
 	return nil
 }
 
-func (w *recordingWaiter) waited() []uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]uint64(nil), w.seqs...)
-}
-
 // storeTokens finds a token's owner by reading the log, as the users read
 // model will: slow, but real.
 type storeTokens struct{ store events.Store }

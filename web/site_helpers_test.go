@@ -38,11 +38,6 @@ type siteEnv struct {
 	srv   *Server
 }
 
-func newSiteEnv(t *testing.T) *siteEnv {
-	t.Helper()
-	return newSiteEnvWith(t, nil)
-}
-
 // newSiteEnvWith is newSiteEnv with the server's configuration changed by
 // change (nil: none).
 func newSiteEnvWith(t *testing.T, change func(*Config)) *siteEnv {
@@ -116,28 +111,6 @@ func (e *siteEnv) publish(proposals ...string) int {
 		e.t.Fatal(err)
 	}
 	return ed.Number
-}
-
-// vote casts reviewer2's approval on the proposal waiting in review: an
-// event that changes no published value.
-func (e *siteEnv) vote() {
-	e.t.Helper()
-	p, err := e.cmd.Proposal(e.ctx, "demo-huawei-cloud-2")
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	var all []string
-	for _, ev := range p.Evidence {
-		all = append(all, ev.EvidenceID)
-	}
-	res, err := e.cmd.CastVote(e.ctx, domain.Actor{Name: "reviewer2", Roles: []string{domain.RoleReviewer}},
-		domain.CastVote{CommandID: events.NewID(time.Now()), Proposal: "demo-huawei-cloud-2", Revision: p.Revision, Verdict: events.Approve, VerifiedEvidence: all})
-	if err != nil {
-		e.t.Fatalf("vote: %v", err)
-	}
-	if err := e.read.WaitFor(e.ctx, res.Sequence); err != nil {
-		e.t.Fatal(err)
-	}
 }
 
 // get requests target from the handler; header pairs are name, value.

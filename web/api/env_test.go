@@ -1,0 +1,24 @@
+package api_test
+
+import (
+	"testing"
+
+	"github.com/crossrank/crossrank/web"
+	"github.com/crossrank/crossrank/web/webtest"
+)
+
+// siteEnv, demoEnv and adminEnv are webtest's, with this package's own
+// steps as their methods.
+type (
+	siteEnv  struct{ *webtest.SiteEnv }
+	demoEnv  struct{ *webtest.DemoEnv }
+	adminEnv struct{ *webtest.AdminEnv }
+)
+
+func newSiteEnvWith(t *testing.T, change func(*web.Config)) *siteEnv {
+	return &siteEnv{webtest.NewSiteWith(t, change)}
+}
+
+func newDemoEnv(t *testing.T) *demoEnv { return &demoEnv{webtest.NewDemo(t)} }
+
+func newAdminEnv(t *testing.T) *adminEnv { return &adminEnv{webtest.NewAdmin(t)} }
