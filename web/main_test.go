@@ -10,9 +10,7 @@ import (
 // TestMain runs at least four tests of this package at once (jstest.Run):
 // most of a test's time here is spent waiting on JetStream
 // acknowledgements, SQLite commits and the projection catching up, not on
-// the CPU. The shared Chromium stops when the tests end.
+// the CPU.
 func TestMain(m *testing.M) {
-	code := jstest.Run(m)
-	closeBrowsers()
-	os.Exit(code)
+	os.Exit(jstest.Run(m))
 }

@@ -1,4 +1,4 @@
-package web
+package auth_test
 
 import (
 	"net/http"
@@ -20,17 +20,17 @@ func TestOIDCStateRefused(t *testing.T) {
 	t.Run("replayed", func(t *testing.T) {
 		c := e.browser()
 		back := e.atProvider(c, welcomeOIDC(t, link), opUser)
-		flow := *c.cookies["crossrank_oidc"]
-		if res, body := c.do(http.MethodGet, back, nil, nil); res.StatusCode != http.StatusSeeOther {
+		flow := *c.Cookies["crossrank_oidc"]
+		if res, body := c.Do(http.MethodGet, back, nil, nil); res.StatusCode != http.StatusSeeOther {
 			t.Fatalf("first answer: status %d, %.300s", res.StatusCode, body)
 		}
 		attacker := e.browser()
-		attacker.cookies[flow.Name] = &flow
-		mark := len(e.logs.String())
-		res, body := attacker.do(http.MethodGet, back, nil, nil)
+		attacker.Cookies[flow.Name] = &flow
+		mark := len(e.Logs.String())
+		res, body := attacker.Do(http.MethodGet, back, nil, nil)
 		refused(t, attacker, res, body, http.StatusBadRequest, "oidc.flow_invalid")
 		if !e.logged(mark, "replay") {
-			t.Errorf("the replay was refused for another reason: %s", e.logs.String()[mark:])
+			t.Errorf("the replay was refused for another reason: %s", e.Logs.String()[mark:])
 		}
 	})
 	t.Run("missing", func(t *testing.T) {
@@ -39,7 +39,7 @@ func TestOIDCStateRefused(t *testing.T) {
 		q := back.Query()
 		q.Del("state")
 		back.RawQuery = q.Encode()
-		res, body := c.do(http.MethodGet, back.RequestURI(), nil, nil)
+		res, body := c.Do(http.MethodGet, back.RequestURI(), nil, nil)
 		refused(t, c, res, body, http.StatusBadRequest, "oidc.flow_invalid")
 	})
 	t.Run("another flow's", func(t *testing.T) {
@@ -48,14 +48,14 @@ func TestOIDCStateRefused(t *testing.T) {
 		victim, attacker := e.browser(), e.browser()
 		back := e.atProvider(attacker, paths.LoginOIDC, opUser)
 		e.atProvider(victim, paths.LoginOIDC, opUser)
-		res, body := victim.do(http.MethodGet, back, nil, nil)
+		res, body := victim.Do(http.MethodGet, back, nil, nil)
 		refused(t, victim, res, body, http.StatusBadRequest, "oidc.flow_invalid")
 	})
 	t.Run("no flow cookie", func(t *testing.T) {
 		c := e.browser()
 		back := e.atProvider(c, paths.LoginOIDC, opUser)
-		delete(c.cookies, "crossrank_oidc")
-		res, body := c.do(http.MethodGet, back, nil, nil)
+		delete(c.Cookies, "crossrank_oidc")
+		res, body := c.Do(http.MethodGet, back, nil, nil)
 		refused(t, c, res, body, http.StatusBadRequest, "oidc.flow_invalid")
 	})
 }
@@ -88,13 +88,13 @@ func TestOIDCTokenRefused(t *testing.T) {
 			back := e.atProvider(c, welcomeOIDC(t, link), opUser)
 			e.op.tamper.Store(&tt.tamper)
 			defer e.op.tamper.Store(nil)
-			before, mark := e.lastSeq(), len(e.logs.String())
-			res, body := c.do(http.MethodGet, back, nil, nil)
+			before, mark := e.LastSeq(), len(e.Logs.String())
+			res, body := c.Do(http.MethodGet, back, nil, nil)
 			refused(t, c, res, body, http.StatusUnauthorized, "oidc.token_invalid")
 			if !e.logged(mark, "OpenID sign-in refused", tt.why) {
-				t.Errorf("the log does not say %q: %s", tt.why, e.logs.String()[mark:])
+				t.Errorf("the log does not say %q: %s", tt.why, e.Logs.String()[mark:])
 			}
-			if after := e.lastSeq(); after != before {
+			if after := e.LastSeq(); after != before {
 				t.Errorf("a refused token appended %d events", after-before)
 			}
 		})
@@ -118,7 +118,7 @@ func TestOIDCKeyRotation(t *testing.T) {
 	e.op.tamper.Store(&tamper{claims: func(map[string]any) {}, key: key, kid: kid})
 	c := e.browser()
 	res, body := e.signIn(c, paths.LoginOIDC, opUser)
-	if res.StatusCode != http.StatusSeeOther || !c.signedIn() {
+	if res.StatusCode != http.StatusSeeOther || !c.SignedIn() {
 		t.Fatalf("sign-in with the rotated key: status %d, %.300s", res.StatusCode, body)
 	}
 }

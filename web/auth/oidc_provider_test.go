@@ -1,4 +1,4 @@
-package web
+package auth_test
 
 import (
 	"crypto/rand"

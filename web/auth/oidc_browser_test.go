@@ -1,4 +1,4 @@
-package web
+package auth_test
 
 import (
 	"net/http"
@@ -19,18 +19,18 @@ import (
 // events came through the provider.
 func TestBrowserOIDCSignIn(t *testing.T) {
 	browsertest.SkipShort(t)
-	ctx := newBrowser(t, 1280, 1024)
+	ctx := browsertest.NewBrowser(t, 1280, 1024)
 	// The desk listens first: the provider must know its callback.
 	var h atomic.Pointer[http.Handler]
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*h.Load()).ServeHTTP(w, r) }))
 	defer ts.Close()
 	e := newOIDCEnvAt(t, ts.URL)
-	handler := e.srv.Handler()
+	handler := e.Srv.Handler()
 	h.Store(&handler)
-	defer e.srv.CloseStreams()
+	defer e.Srv.CloseStreams()
 	link := e.invite("nina", domain.RoleReviewer)
 
-	browse(t, ctx,
+	browsertest.Browse(t, ctx,
 		chromedp.Navigate(ts.URL+link+"&lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="welcome-oidc"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="welcome-oidc"]`)),
@@ -41,20 +41,20 @@ func TestBrowserOIDCSignIn(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="dashboard"]`)),
 	)
-	if loc := browserValue(t, ctx, chromedp.Location()); loc != ts.URL+paths.Desk {
+	if loc := browsertest.Value(t, ctx, chromedp.Location()); loc != ts.URL+paths.Desk {
 		t.Errorf("after signing in, the browser is at %q", loc)
 	}
 	// The reviewer's queue opens: the role is the invitation's.
-	browse(t, ctx,
+	browsertest.Browse(t, ctx,
 		chromedp.Navigate(ts.URL+paths.Review),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="review"]`)),
 	)
-	e.caughtUp()
-	browse(t, ctx,
+	e.CaughtUp()
+	browsertest.Browse(t, ctx,
 		chromedp.Navigate(ts.URL+paths.Audit+"?actor=nina"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="audit-row-via"]`)),
 	)
-	via := browserValue(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="audit-row-via"]`)))
+	via := browsertest.Value(t, ctx, chromedp.Text(chromedp.CSS(`[data-testid="audit-row-via"]`)))
 	if !strings.Contains(via, e.op.issuer) || !strings.Contains(via, "OpenID Connect") {
 		t.Errorf("the audit trail says %q, want the provider %s through OpenID Connect", via, e.op.issuer)
 	}
