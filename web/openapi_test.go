@@ -2,7 +2,6 @@ package web
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"os"
@@ -84,83 +83,5 @@ func TestOpenAPIDocument(t *testing.T) {
 				t.Errorf("%s registers %s %s; the document lacks it", file, m[1], m[2])
 			}
 		}
-	}
-}
-
-// TestOpenAPIRarerRoutes exercises the routes no other web test calls, so
-// each documented operation is validated at least once: removing an
-// evidence item and dismissing a veto.
-func TestOpenAPIRarerRoutes(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	alice, bob, pat := e.client(), e.client(), e.client()
-	alice.login("alice")
-	bob.login("bob")
-	pat.login("pat")
-	jsonHeader := http.Header{"Content-Type": {"application/json"}}
-
-	draft := e.openProposal(alice, "vast")
-	if res, body := alice.postJSON("/api/v1/proposals/"+draft+"/evidence", map[string]any{
-		"claim": "cheap", "source_name": "Market overview", "excerpt": "it is cheap", "observed_on": "2026-01-31"}, nil); res.StatusCode/100 != 2 {
-		t.Fatalf("evidence: %d %s", res.StatusCode, body)
-	}
-	if res, body := alice.do(http.MethodDelete, "/api/v1/proposals/"+draft+"/evidence/e1", strings.NewReader("{}"), jsonHeader); res.StatusCode != http.StatusOK {
-		t.Fatalf("remove evidence: %d %s", res.StatusCode, body)
-	}
-
-	id := e.reviewable(alice, "lambda")
-	if res, body := bob.postJSON("/api/v1/proposals/"+id+"/votes", map[string]any{
-		"verdict": "reject", "revision": 1, "verified_evidence": []string{"e1"}, "comment": "stale"}, nil); res.StatusCode/100 != 2 {
-		t.Fatalf("veto: %d %s", res.StatusCode, body)
-	}
-	if res, body := pat.postJSON("/api/v1/proposals/"+id+"/dismiss-veto", map[string]any{"voter": "bob", "reason": "source refreshed"}, nil); res.StatusCode != http.StatusOK {
-		t.Fatalf("dismiss veto: %d %s", res.StatusCode, body)
-	}
-}
-
-// recordingTB keeps what checkOpenAPI reports instead of failing.
-type recordingTB struct {
-	testing.TB
-	errs []string
-}
-
-func (r *recordingTB) Helper()                   {}
-func (r *recordingTB) Errorf(f string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(f, a...)) }
-
-// TestOpenAPICheckCatches shows the check fails on what it should: a
-// response off its schema, a route the document lacks, and a request the
-// document refuses that the server accepted.
-func TestOpenAPICheckCatches(t *testing.T) {
-	t.Parallel()
-	jsonRes := func(status int) *http.Response {
-		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
-	}
-	for _, c := range []struct {
-		name, method, target string
-		reqBody, resBody     string
-		status               int
-		want                 string // in the report; "" for none
-	}{
-		{"good", "GET", "/api/v1/rankings", "", `{"rankings":[]}`, 200, ""},
-		{"bad response", "GET", "/api/v1/rankings", "", `{"rankings":[{"slug":1}]}`, 200, "GET /api/v1/rankings: the 200 response"},
-		{"undocumented field", "GET", "/api/v1/rankings", "", `{"rankings":[],"attention":1}`, 200, "GET /api/v1/rankings: the 200 response"},
-		{"problem extension member", "GET", "/api/v1/rankings/nope", "", `{"type":"about:blank","title":"Not Found","status":404,"preview":{}}`, 404, ""},
-		{"undocumented", "GET", "/api/v1/nothing", "", `{}`, 200, "is not in the document"},
-		{"undocumented refusal", "GET", "/api/v1/rankings", "", `{"type":"about:blank","title":"Conflict","status":409}`, 409, "answered 409, which the document does not list"},
-		{"unknown route refused", "GET", "/api/v1/nothing", "", `{"type":"about:blank","title":"Not Found","status":404}`, 404, ""},
-		{"bad request accepted", "POST", "/api/v1/proposals/p1/submit", `{"extra":1}`, `{"id":"p1","command":"c","sequence":3}`, 200, "the document refuses a request"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			rec := &recordingTB{TB: t}
-			res := jsonRes(c.status)
-			if c.status >= 400 {
-				res.Header.Set("Content-Type", "application/problem+json")
-			}
-			checkOpenAPI(rec, c.method, c.target, http.Header{"Content-Type": {"application/json"}}, []byte(c.reqBody), res, []byte(c.resBody))
-			got := strings.Join(rec.errs, "\n")
-			if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
-				t.Errorf("report %q, want %q", got, c.want)
-			}
-		})
 	}
 }

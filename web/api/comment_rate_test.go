@@ -1,4 +1,4 @@
-package web
+package api_test
 
 import (
 	"fmt"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestCommentRate: a user adds at most 30 comments a minute; the 31st is
@@ -15,13 +17,16 @@ import (
 // 1,000 comments per proposal stays the domain's.)
 func TestCommentRate(t *testing.T) {
 	t.Parallel()
-	te := newThrottleEnv(t)
-	alice, bob := te.client(), te.client()
-	alice.login("alice")
-	bob.login("bob")
-	id := te.reviewable(alice, "rated")
-	comment := func(c *client, i int) *http.Response {
-		res, _ := c.postJSON("/api/v1/proposals/"+id+"/comments", map[string]any{"body": fmt.Sprintf("note %d", i)}, nil)
+	// The sign-in throttle's clock, moved by the test; this test signs in
+	// no one with a wrong password, so the account-wide wait never comes.
+	clock := webtest.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	te := webtest.New(t, func(c *web.Config) { c.Now = clock.Now })
+	alice, bob := te.Client(), te.Client()
+	alice.Login("alice")
+	bob.Login("bob")
+	id := te.Reviewable(alice, "rated")
+	comment := func(c *webtest.Client, i int) *http.Response {
+		res, _ := c.PostJSON("/api/v1/proposals/"+id+"/comments", map[string]any{"body": fmt.Sprintf("note %d", i)}, nil)
 		return res
 	}
 	for i := range command.CommentsPerMinute {
@@ -29,17 +34,17 @@ func TestCommentRate(t *testing.T) {
 			t.Fatalf("comment %d: status %d, want 201", i+1, res.StatusCode)
 		}
 	}
-	before := te.lastSeq()
+	before := te.LastSeq()
 	if res := comment(alice, 99); res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "60" {
 		t.Errorf("comment 31 within the minute: status %d, Retry-After %q; want 429, 60", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	if te.lastSeq() != before {
+	if te.LastSeq() != before {
 		t.Error("a refused comment was stored")
 	}
 	if res := comment(bob, 0); res.StatusCode != http.StatusCreated {
 		t.Errorf("another user's comment: status %d, want 201", res.StatusCode)
 	}
-	te.advance(time.Minute)
+	clock.Advance(time.Minute)
 	if res := comment(alice, 100); res.StatusCode != http.StatusCreated {
 		t.Errorf("a minute later: status %d, want 201", res.StatusCode)
 	}

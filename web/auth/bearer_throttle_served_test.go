@@ -1,4 +1,4 @@
-package web
+package auth_test
 
 import (
 	"net/http"
@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestBearerFailuresThrottled is issue 24's probe: 1,500 bad bearer tokens
@@ -16,22 +18,25 @@ import (
 // in /metrics.
 func TestBearerFailuresThrottled(t *testing.T) {
 	t.Parallel()
-	te := newThrottleEnv(t)
-	ctx := testContext(t)
-	id, _, full, hash := auth.NewToken(te.cmd.Now())
-	if _, err := te.cmd.IssueToken(ctx, domain.System(), domain.IssueToken{User: "bob", TokenID: id, Name: "ci", Hash: hash}); err != nil {
+	// The sign-in throttle's clock, moved by the test; this test signs in
+	// no one with a wrong password, so the account-wide wait never comes.
+	clock := webtest.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	te := webtest.New(t, func(c *web.Config) { c.Now = clock.Now })
+	ctx := webtest.Context(t)
+	id, _, full, hash := auth.NewToken(te.Cmd.Now())
+	if _, err := te.Cmd.IssueToken(ctx, domain.System(), domain.IssueToken{User: "bob", TokenID: id, Name: "ci", Hash: hash}); err != nil {
 		t.Fatal(err)
 	}
-	get := func(c *client, token string) (int, string) {
-		res, _ := c.do(http.MethodGet, "/api/v1/proposals/nope", nil, http.Header{"Authorization": {"Bearer " + token}})
+	get := func(c *webtest.Client, token string) (int, string) {
+		res, _ := c.Do(http.MethodGet, "/api/v1/proposals/nope", nil, http.Header{"Authorization": {"Bearer " + token}})
 		return res.StatusCode, res.Header.Get("Retry-After")
 	}
 	scrape := func() (failures, throttled float64) {
-		_, body := te.client().do(http.MethodGet, "/metrics", nil, nil)
-		return metricValue(t, body, "crossrank_bearer_failures_total"), metricValue(t, body, "crossrank_bearer_throttled_total")
+		_, body := te.Client().Do(http.MethodGet, "/metrics", nil, nil)
+		return webtest.MetricValue(t, body, "crossrank_bearer_failures_total"), webtest.MetricValue(t, body, "crossrank_bearer_throttled_total")
 	}
 	failedBefore, throttledBefore := scrape()
-	attacker, other := te.clientAt("203.0.113.7", ""), te.clientAt("203.0.113.8", "")
+	attacker, other := te.ClientAt("203.0.113.7", ""), te.ClientAt("203.0.113.8", "")
 	wrong := full[:len(full)-1] + "x"
 	if full[len(full)-1] == 'x' {
 		wrong = full[:len(full)-1] + "y"
@@ -49,7 +54,7 @@ func TestBearerFailuresThrottled(t *testing.T) {
 	if status, _ := get(other, full); status != http.StatusNotFound {
 		t.Errorf("another address's good token: status %d, want 404 (signed in)", status)
 	}
-	te.advance(time.Minute)
+	clock.Advance(time.Minute)
 	if status, _ := get(attacker, full); status != http.StatusNotFound {
 		t.Errorf("after the wait, the good token: status %d, want 404 (signed in)", status)
 	}
