@@ -22,3 +22,14 @@ func newSiteEnvWith(t *testing.T, change func(*web.Config)) *siteEnv {
 func newDemoEnv(t *testing.T) *demoEnv { return &demoEnv{webtest.NewDemo(t)} }
 
 func newAdminEnv(t *testing.T) *adminEnv { return &adminEnv{webtest.NewAdmin(t)} }
+
+// reportEnv is webtest's ReportEnv, with this package's own steps as its
+// methods.
+type reportEnv struct{ *webtest.ReportEnv }
+
+func newReportEnv(t *testing.T) *reportEnv { return &reportEnv{webtest.NewReport(t)} }
+
+func newVendorEnv(t *testing.T) (*reportEnv, string) {
+	e, vendor := webtest.NewVendor(t)
+	return &reportEnv{e}, vendor
+}

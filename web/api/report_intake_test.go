@@ -2,9 +2,7 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,66 +13,9 @@ import (
 
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
-	"github.com/crossrank/crossrank/events/jetstream"
-	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
-	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/command"
-	"github.com/crossrank/crossrank/web/webtest/openapicheck"
 )
-
-// reportEnv is the demo ranking's site with a contacts bucket on a real
-// embedded NATS server.
-type reportEnv struct {
-	*siteEnv
-	contacts *jetstream.KV
-}
-
-func newReportEnv(t *testing.T) *reportEnv {
-	t.Helper()
-	kvServer := jstest.Start(t)
-	nc, err := kvServer.Server.Connect(t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	kv, err := jetstream.OpenKV(context.Background(), nc, jetstream.ContactsBucket, 180*24*time.Hour, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newSiteEnvWith(t, func(c *web.Config) { c.Contacts = kv })
-	return &reportEnv{siteEnv: e, contacts: kv}
-}
-
-// post sends body (JSON when it is not url.Values) from addr, as the
-// site's own origin does, and checks the answer against the OpenAPI
-// document.
-func (e *reportEnv) Post(target, addr string, body any, header ...string) (*http.Response, string) {
-	e.T.Helper()
-	var raw []byte
-	ct := "application/json"
-	switch b := body.(type) {
-	case url.Values:
-		raw, ct = []byte(b.Encode()), "application/x-www-form-urlencoded"
-	case []byte:
-		raw = b
-	default:
-		raw, _ = json.Marshal(b)
-	}
-	r := httptest.NewRequest(http.MethodPost, target, bytes.NewReader(raw))
-	r.RemoteAddr = addr + ":4711"
-	r.Header.Set("Content-Type", ct)
-	r.Header.Set("Sec-Fetch-Site", "same-origin")
-	for i := 0; i+1 < len(header); i += 2 {
-		r.Header.Set(header[i], header[i+1])
-	}
-	w := httptest.NewRecorder()
-	e.Srv.Handler().ServeHTTP(w, r)
-	res := w.Result()
-	b, _ := io.ReadAll(res.Body)
-	openapicheck.Check(e.T, http.MethodPost, target, r.Header, raw, res, b)
-	return res, string(b)
-}
 
 // streamHolds reports whether any stored event's body or headers hold s.
 func (e *reportEnv) streamHolds(s string) bool {
@@ -139,11 +80,11 @@ func TestReportIntake(t *testing.T) {
 	if !e.streamHolds("PPIO 的 GPU 型号已更新") {
 		t.Fatal("the report's text is not in the event stream")
 	}
-	n, err := e.contacts.Erase(e.Ctx, formID)
+	n, err := e.Contacts.Erase(e.Ctx, formID)
 	if err != nil || n != 1 {
 		t.Fatalf("erase: %d, %v; want the one address", n, err)
 	}
-	if n, _ := e.contacts.Erase(e.Ctx, formID); n != 0 {
+	if n, _ := e.Contacts.Erase(e.Ctx, formID); n != 0 {
 		t.Fatalf("erased twice: %d addresses left", n)
 	}
 }

@@ -54,7 +54,7 @@ func TestReportListAtSize(t *testing.T) {
 		evs = evs[k:]
 	}
 	e.CaughtUp()
-	editor := e.bearer("editor")
+	editor := e.Bearer("editor")
 
 	var first api.Reports
 	res, body := e.Get("/api/v1/reports?ranking="+demo.RankingSlug, "Authorization", editor)

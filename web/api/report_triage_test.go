@@ -13,24 +13,10 @@ import (
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
-	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/webtest"
 )
-
-// bearer issues an API token to user and returns its Authorization header.
-func (e *reportEnv) bearer(user string) string {
-	e.T.Helper()
-	now := time.Now()
-	id, _, full, hash := auth.NewToken(now)
-	if _, err := e.Cmd.IssueToken(e.Ctx, domain.System(), domain.IssueToken{CommandID: events.NewID(now),
-		User: user, TokenID: id, Name: "test", Hash: hash, ExpiresAt: now.Add(time.Hour)}); err != nil {
-		e.T.Fatal(err)
-	}
-	e.CaughtUp()
-	return "Bearer " + full
-}
 
 // report sends a reader's report through the API and returns its id.
 func (e *reportEnv) report(addr, entry, criterion, text string) string {
@@ -54,7 +40,7 @@ func TestReportTriage(t *testing.T) {
 	wrong := e.report("192.0.2.10", "ppio", "gpu-coverage", "PPIO now lists H200 cards.")
 	noted := e.report("192.0.2.11", "ppio", "", "The description is too kind.")
 	again := e.report("192.0.2.12", "ppio", "gpu-coverage", "PPIO has H200 now, see their site.")
-	editor, reviewer := e.bearer("editor"), e.bearer("reviewer1")
+	editor, reviewer := e.Bearer("editor"), e.Bearer("reviewer1")
 
 	res, body := e.Get("/api/v1/reports?ranking="+demo.RankingSlug+"&status=open", "Authorization", editor)
 	var list api.Reports

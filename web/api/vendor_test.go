@@ -6,25 +6,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
-	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 )
-
-// vendorEnv is the demo ranking with acme, the vendor of aliyun.
-func newVendorEnv(t *testing.T) (*reportEnv, string) {
-	e := newReportEnv(t)
-	if _, err := e.Cmd.RegisterUser(e.Ctx, domain.System(), domain.RegisterUser{CommandID: events.NewID(time.Now()),
-		Username: "acme", DisplayName: "Aliyun (vendor)", PasswordHash: "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA",
-		Roles: []string{domain.RoleVendor}, Entries: []string{demo.RankingSlug + "/aliyun"}}); err != nil {
-		t.Fatal(err)
-	}
-	e.CaughtUp()
-	return e, e.bearer("acme")
-}
 
 const (
 	aliyunReplies = "/api/v1/rankings/" + demo.RankingSlug + "/entries/aliyun/replies"
@@ -39,7 +25,7 @@ const (
 // nothing.
 func TestVendorStatements(t *testing.T) {
 	e, vendor := newVendorEnv(t)
-	editor := e.bearer("editor")
+	editor := e.Bearer("editor")
 	before, _ := e.Get("/api/v1/rankings/" + demo.RankingSlug + "/editions/1")
 
 	for _, tc := range []struct {

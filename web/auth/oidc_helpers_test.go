@@ -82,7 +82,7 @@ func (e *oidcEnv) browser() *webtest.Client {
 		Peer: "203.0.113.9:40000"}
 }
 
-// caughtUp waits until the read models hold every stored event.
+// CaughtUp waits until the read models hold every stored event.
 func (e *oidcEnv) CaughtUp() {
 	e.T.Helper()
 	seq, err := e.Store.LastSequence(e.Ctx)

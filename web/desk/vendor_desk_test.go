@@ -1,4 +1,4 @@
-package api_test
+package desk_test
 
 import (
 	"net/http"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/web/webtest"
 )
 
 // TestVendorDeskForms: the desk's doors — an admin invites a vendor with
@@ -14,8 +15,8 @@ import (
 // shows the statement on the entry page; the same form about another
 // entry, or empty, changes nothing.
 func TestVendorDeskForms(t *testing.T) {
-	e, vendor := newVendorEnv(t)
-	admin := e.bearer("admin")
+	e, vendor := webtest.NewVendor(t)
+	admin := e.Bearer("admin")
 	res, body := e.Post("/desk/users", "10.0.0.3", url.Values{"username": {"bolt"}, "display_name": {"Bolt GPU"},
 		"roles": {"vendor"}, "entries": {demo.RankingSlug + "/ppio, " + demo.RankingSlug + "/aliyun"}, "cmd_id": {"invite-bolt-1"}},
 		"Authorization", admin)
