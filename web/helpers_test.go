@@ -325,32 +325,3 @@ func (e *env) openProposal(c *client, entry string) string {
 	}
 	return cr.ID
 }
-
-// reviewable opens a proposal as c's user with one evidence item and a
-// score change, and submits it; it returns the proposal id.
-func (e *env) reviewable(c *client, entry string) string {
-	e.t.Helper()
-	id := e.openProposal(c, entry)
-	steps := []struct {
-		path string
-		body any
-	}{
-		{"/evidence", map[string]any{"claim": "cheap", "source_name": "Market overview", "excerpt": "it is cheap", "observed_on": "2026-01-31"}},
-		{"/changes", map[string]any{"criterion": "price", "to": 8, "rationale": "cheap", "evidence": []string{"e1"}}},
-		{"/submit", nil},
-	}
-	for _, s := range steps {
-		res, body := c.postJSON("/api/v1/proposals/"+id+s.path, orEmpty(s.body), nil)
-		if res.StatusCode/100 != 2 {
-			e.t.Fatalf("%s: status %d, body %s", s.path, res.StatusCode, body)
-		}
-	}
-	return id
-}
-
-func orEmpty(v any) any {
-	if v == nil {
-		return map[string]any{}
-	}
-	return v
-}
