@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/mail"
 	"slices"
 	"time"
@@ -212,7 +213,10 @@ func (s *Service) SetPrefs(ctx context.Context, user string, p notify.Prefs) err
 }
 
 // Unsubscribe turns off the kind a token names (for a digest's token, every
-// kind that went to the digest).
+// kind that went to the digest). It changes that one choice and leaves the
+// others as the user wrote them: filling in the kinds a user's choices do
+// not name, at the mode ModeOf gives them, showed a review request's
+// unsubscribe as switching three other kinds to the digest.
 func (s *Service) Unsubscribe(ctx context.Context, token string) (string, string, error) {
 	secret, err := s.Book.secret(ctx)
 	if err != nil {
@@ -224,16 +228,22 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, string
 	}
 	err = s.Book.update(ctx, user, func(a *account) error {
 		p := prefsOf(*a, "en")
-		kinds := map[string]notify.Mode{}
-		for _, k := range append(slices.Clone(notify.Kinds), notify.Other) {
-			kinds[k] = p.ModeOf(k)
-			switch {
-			case kind == notify.DigestKind && kinds[k] == notify.ModeDigest,
-				kind == k, kind != notify.DigestKind && k == notify.Other && !slices.Contains(notify.Kinds, kind):
-				kinds[k] = notify.ModeNone
+		off := []string{kind}
+		switch {
+		case kind == notify.DigestKind:
+			off = nil
+			for _, k := range append(slices.Clone(notify.Kinds), notify.Other) {
+				if p.ModeOf(k) == notify.ModeDigest {
+					off = append(off, k)
+				}
 			}
+		case !slices.Contains(notify.Kinds, kind):
+			off = []string{notify.Other} // a kind chosen through Other
 		}
-		p.Kinds = kinds
+		p.Kinds = maps.Clone(p.Kinds)
+		for _, k := range off {
+			p.Kinds[k] = notify.ModeNone
+		}
 		a.Prefs = p
 		return nil
 	})
