@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/tls"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
 )
@@ -94,7 +96,7 @@ func (r *Relay) Send(ctx context.Context, m Message) error {
 	if err := msg.To(m.To); err != nil {
 		return fmt.Errorf("mail to: %w", err)
 	}
-	msg.Subject(m.Subject)
+	setSubject(msg, m.Subject)
 	msg.SetDate()
 	// The Message-ID names the From domain, which the site owns, not the
 	// host it runs on (go-mail's default: "…@vm" leaks the machine's name
@@ -137,6 +139,53 @@ func (r *Relay) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("%w: %w", ErrAfterAccepted, err)
 	}
 	return err
+}
+
+// setSubject sets msg's Subject. go-mail folds a header before any word
+// that does not fit on the line, and its first encoded word (75
+// characters) never fits after "Subject: ", so a Chinese subject began on
+// the next line, after "Subject:" and a fold, and parsers that keep the
+// space of a fold (Python's email) read the subject with a leading space.
+// A subject that needs encoding is therefore encoded here, in base64
+// words of whole characters, the first sized to fit on the header's own
+// line and the others on theirs (RFC 2047: lines of at most 76
+// characters), folded between words, whose whitespace decoders drop.
+func setSubject(msg *gomail.Msg, subject string) {
+	subject = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(subject)
+	if !needsEncoding(subject) {
+		msg.Subject(subject)
+		return
+	}
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, strings.Join(encodedWords(subject, 76-len("Subject: "), 76-len(" ")), "\r\n "))
+}
+
+// encodedWords splits s into UTF-8 base64 encoded words, the first at
+// most first characters long, the others at most rest.
+func encodedWords(s string, first, rest int) []string {
+	const prefix, suffix = "=?UTF-8?B?", "?="
+	fits := func(n, limit int) bool { return len(prefix)+base64.StdEncoding.EncodedLen(n)+len(suffix) <= limit }
+	var words []string
+	limit, start := first, 0
+	for i, r := range s {
+		end := i + utf8.RuneLen(r)
+		if !fits(end-start, limit) && i > start {
+			words = append(words, prefix+base64.StdEncoding.EncodeToString([]byte(s[start:i]))+suffix)
+			limit, start = rest, i
+		}
+	}
+	return append(words, prefix+base64.StdEncoding.EncodeToString([]byte(s[start:]))+suffix)
+}
+
+// needsEncoding reports whether s holds a byte a header cannot carry as it
+// is: outside printable ASCII, or the start of what reads as an encoded
+// word.
+func needsEncoding(s string) bool {
+	for _, b := range []byte(s) {
+		if b < ' ' || b > '~' {
+			return true
+		}
+	}
+	return strings.Contains(s, "=?")
 }
 
 func contentLanguage(lang string) string {

@@ -36,11 +36,13 @@ type relayServer struct {
 	signal chan struct{}
 }
 
-// received is one message as the server read it.
+// received is one message as the server read it; Raw holds its bytes as
+// they came, folds and all.
 type received struct {
 	From, To string
 	Msg      *mail.Message
 	Body     []byte
+	Raw      []byte
 }
 
 func startRelay(t *testing.T, refuse int) *relayServer {
@@ -127,7 +129,7 @@ func (s *session) Data(r io.Reader) error {
 		return err
 	}
 	body, _ := io.ReadAll(m.Body)
-	s.rs.got = append(s.rs.got, received{From: s.from, To: s.to, Msg: m, Body: body})
+	s.rs.got = append(s.rs.got, received{From: s.from, To: s.to, Msg: m, Body: body, Raw: b})
 	s.accepted, s.resets = true, 0
 	s.rs.signal <- struct{}{}
 	return nil
