@@ -136,7 +136,7 @@ func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.L
 		return err
 	}
 	w, err := capture.NewWorker(e.nc, capture.WorkerConfig{Recorder: e.commands, Archive: archive,
-		Fetcher: &capture.Fetcher{Allow: allow}, Logger: log})
+		Fetcher: &capture.Fetcher{Allow: allow}, Replicas: replicas, Logger: log})
 	if err != nil {
 		return err
 	}

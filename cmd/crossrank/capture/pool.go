@@ -96,32 +96,3 @@ func hostOf(raw string) string {
 	}
 	return strings.ToLower(u.Hostname())
 }
-
-// attempts counts the failed fetches of each message (by stream sequence)
-// that may still pass, between its deliveries to this worker. JetStream's
-// own delivery count cannot serve: a message put back because its host
-// was busy is delivered again without having been fetched. A replica that
-// gets the message next starts its count afresh, which bounds the fetches
-// by Attempts per replica; the record still makes the result once.
-type attempts struct {
-	mu sync.Mutex
-	n  map[uint64]int
-}
-
-// failed counts one more failed fetch of seq and returns the count.
-func (a *attempts) failed(seq uint64) int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.n == nil {
-		a.n = map[uint64]int{}
-	}
-	a.n[seq]++
-	return a.n[seq]
-}
-
-// done forgets seq: its result is decided.
-func (a *attempts) done(seq uint64) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	delete(a.n, seq)
-}

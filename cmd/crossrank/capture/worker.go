@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
@@ -43,15 +44,25 @@ type WorkerConfig struct {
 	Archive  *Archive
 	Fetcher  *Fetcher // nil: a zero Fetcher (public addresses only)
 	// Attempts bounds the fetches of one source when it times out or is
-	// unreachable; other failures are recorded at once. Default 3.
+	// unreachable; after the last the worker gives up and records the
+	// failure. Other failures are recorded at once. Default
+	// DefaultAttempts.
 	Attempts int
-	// Backoff is how long JetStream holds back an item whose fetch failed
-	// before offering it again (behind what came meanwhile); it doubles for
-	// each further attempt. Default 5s.
-	Backoff time.Duration
-	// Workers bounds the captures this worker runs at once. Default
+	// Backoff is the wait before the second attempt; it doubles for each
+	// further attempt, up to MaxBackoff. Defaults DefaultBackoff and
+	// DefaultMaxBackoff. The wait is a one-shot message schedule in the
+	// schedule stream, so it survives restarts and holds nothing in the
+	// capture consumer meanwhile.
+	Backoff, MaxBackoff time.Duration
+	// Workers bounds the first attempts this worker runs at once. Default
 	// DefaultWorkers.
 	Workers int
+	// RetryWorkers bounds the retries it runs at once, in a pool of their
+	// own, so that sources failing by the thousand never take a slot from
+	// a source not yet tried. Default 1.
+	RetryWorkers int
+	// Replicas of the schedule stream, when the worker creates it; default 1.
+	Replicas int
 	// PerHost bounds those of them that fetch from one host; an item whose
 	// host is busy goes back to the stream for a second. Default 2.
 	PerHost int
@@ -84,21 +95,35 @@ type WorkerConfig struct {
 // A page is fetched twice at most in that window, never recorded twice.
 //
 // One slow source holds up nothing else: captures run in a pool of
-// Workers, at most PerHost of them on one host, and a fetch that failed in
-// a way that may pass goes back to the stream with a delay (JetStream
-// redelivers it after Backoff, behind what came meanwhile) instead of
-// waiting in a slot. An unrelated page therefore waits for a free slot at
-// most, which a fetch gives back within its deadline.
+// Workers, at most PerHost of them on one host. A fetch that failed in a
+// way that may pass (a timeout, a refused connection) is tried again after
+// a backoff that doubles up to MaxBackoff, Attempts times in all, and then
+// its failure is recorded. The wait is a one-shot schedule in the schedule
+// stream, not a delayed redelivery: a delayed message stays in the
+// consumer's window of pending messages, and thousands of failing sources
+// would fill it and stop every new one for as long as they wait. Retries
+// run in a pool of their own (RetryWorkers), so a storm of them never
+// takes a slot from a source not yet tried. An unrelated page therefore
+// waits for a free slot at most, which a fetch gives back within its
+// deadline.
 type Worker struct {
-	cfg      WorkerConfig
-	js       jetstream.JetStream
-	hosts    *hostSlots
-	attempts attempts
+	cfg   WorkerConfig
+	js    jetstream.JetStream
+	hosts *hostSlots
 }
 
 // DefaultWorkers is how many captures a worker runs at once unless its
 // config says otherwise.
 const DefaultWorkers = 4
+
+// The default retry bounds: 10 s, 20 s, 40 s … between attempts, at most
+// two hours, twelve attempts in all (some five hours from the first to the
+// last), then the worker gives up.
+const (
+	DefaultAttempts   = 12
+	DefaultBackoff    = 10 * time.Second
+	DefaultMaxBackoff = 2 * time.Hour
+)
 
 // busyHostDelay is how long an item waits in the stream when its host
 // already has PerHost fetches in flight.
@@ -113,13 +138,19 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 		cfg.Fetcher = &Fetcher{}
 	}
 	if cfg.Attempts <= 0 {
-		cfg.Attempts = 3
+		cfg.Attempts = DefaultAttempts
 	}
 	if cfg.Backoff <= 0 {
-		cfg.Backoff = 5 * time.Second
+		cfg.Backoff = DefaultBackoff
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = max(DefaultMaxBackoff, cfg.Backoff)
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
+	}
+	if cfg.RetryWorkers <= 0 {
+		cfg.RetryWorkers = 1
 	}
 	if cfg.PerHost <= 0 {
 		cfg.PerHost = 2
@@ -174,9 +205,14 @@ func Reason(err error) string {
 }
 
 // Run captures until ctx ends; it returns nil then. It rides out NATS
-// outages, retrying with a pause.
+// outages, retrying with a pause. First attempts and retries are two
+// consumers with pools of their own (see RetryWorkers).
 func (w *Worker) Run(ctx context.Context) error {
-	return consume.Run(ctx, w.cfg.Logger, "capture", w.consume)
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = consume.Run(ctx, w.cfg.Logger, "capture retries", w.consumeRetries) })
+	err := consume.Run(ctx, w.cfg.Logger, "capture", w.consume)
+	wg.Wait()
+	return err
 }
 
 func (w *Worker) consume(ctx context.Context) error {
@@ -192,7 +228,9 @@ func (w *Worker) consume(ctx context.Context) error {
 		AckWait:       w.cfg.AckWait,
 		MaxDeliver:    -1,
 		// Workers items in flight per replica; the replicas share the rest.
-		// Items put back (a busy host, a failed fetch) are not pending.
+		// An item put back with a delay (a busy host) stays pending, which
+		// is why a failed fetch waits for its retry in the schedule stream
+		// instead: thousands of them would fill this window for hours.
 		MaxAckPending: 64,
 	})
 	cancel()
@@ -202,11 +240,8 @@ func (w *Worker) consume(ctx context.Context) error {
 	return fetchPool(ctx, cons, w.cfg.Workers, w.handle)
 }
 
-// handle captures one evidence item unless it needs none, records the
-// result and acknowledges; stopped before the result is recorded, it gives
-// the message back.
+// handle makes the first attempt at one evidence item's capture.
 func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
-	log := w.cfg.Logger
 	md, err := m.Metadata()
 	if err != nil {
 		_ = m.Nak()
@@ -215,7 +250,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	ev, err := events.Decode(m.Subject(), events.Header(m.Headers()), m.Data(), md.Sequence.Stream)
 	d, ok := ev.Data.(*events.EvidenceAdded)
 	if err != nil || !ok {
-		log.Error("capture: not an evidence item; skipped", "seq", md.Sequence.Stream, "err", err)
+		w.cfg.Logger.Error("capture: not an evidence item; skipped", "seq", md.Sequence.Stream, "err", err)
 		_ = m.Term()
 		return
 	}
@@ -223,45 +258,61 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.Ack() // a named document: nothing to fetch
 		return
 	}
-	host := hostOf(d.SourceURL)
+	w.attempt(ctx, m, due{Proposal: ev.Subject, Evidence: d.EvidenceID, URL: d.SourceURL, Attempt: 1})
+}
+
+// attempt captures the item unless it needs none, records the result and
+// acknowledges m; after a failure that may pass it schedules the next
+// attempt and acknowledges m. Stopped before the result is recorded, it
+// gives m back. It reports whether m was settled (acknowledged or
+// terminated) rather than given back.
+func (w *Worker) attempt(ctx context.Context, m jetstream.Msg, a due) bool {
+	log := w.cfg.Logger
+	host := hostOf(a.URL)
 	if !w.hosts.take(host) {
 		// Behind the items of other hosts, not in a slot of the pool.
 		_ = m.NakWithDelay(busyHostDelay)
-		return
+		return false
 	}
 	defer w.hosts.give(host)
 	defer consume.Heartbeat(m, w.cfg.AckWait)()
-	item, need, err := w.needs(ctx, ev.Subject, d.EvidenceID)
+	item, need, err := w.needs(ctx, a.Proposal, a.Evidence)
 	switch {
 	case err != nil:
-		log.Warn("capture: reading the proposal failed", "proposal", ev.Subject, "err", err)
+		log.Warn("capture: reading the proposal failed", "proposal", a.Proposal, "err", err)
 		_ = m.NakWithDelay(time.Second)
-		return
+		return false
 	case !need:
 		_ = m.DoubleAck(ctx)
-		return
+		return true
 	}
-	c, err := w.capture(ctx, ev.Subject, item, md.Sequence.Stream)
+	c, err := w.capture(ctx, a.Proposal, item, a.Attempt)
 	var again *retry
 	switch {
 	case ctx.Err() != nil:
 		_ = m.NakWithDelay(time.Second)
-		return
+		return false
 	case errors.As(err, &again):
-		log.Info("capture: fetch failed; the item goes back to the stream", "proposal", ev.Subject, "evidence", item.EvidenceID,
+		if err := w.scheduleRetry(ctx, a, again); err != nil {
+			log.Warn("capture: scheduling the retry failed; the attempt will be made again", "proposal", a.Proposal,
+				"evidence", a.Evidence, "err", err)
+			_ = m.NakWithDelay(time.Second)
+			return false
+		}
+		log.Info("capture: fetch failed; retry scheduled", "proposal", a.Proposal, "evidence", item.EvidenceID,
 			"attempt", again.attempt, "wait", again.wait, "err", again.err)
-		_ = m.NakWithDelay(again.wait)
-		return
+		_ = m.DoubleAck(ctx)
+		return true
 	case err != nil:
-		log.Warn("capture: archiving failed; it will be retried", "proposal", ev.Subject, "evidence", item.EvidenceID, "err", err)
+		log.Warn("capture: archiving failed; it will be retried", "proposal", a.Proposal, "evidence", item.EvidenceID, "err", err)
 		_ = m.NakWithDelay(time.Second)
-		return
+		return false
 	}
 	if w.cfg.afterFetch != nil {
 		w.cfg.afterFetch(ctx)
 		if ctx.Err() != nil {
 			_ = m.Nak() // stopped before recording: the next worker fetches again
-			return
+			return false
 		}
 	}
 	// Record even if we are stopping: the fetch is done.
@@ -274,26 +325,27 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		// meanwhile: nothing left to do.
 	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrForbidden):
 		// Retrying cannot help (a final URL over the length limit, say).
-		log.Error("capture: the result was refused; the item stays without a capture", "proposal", ev.Subject,
+		log.Error("capture: the result was refused; the item stays without a capture", "proposal", a.Proposal,
 			"evidence", item.EvidenceID, "err", err)
 		_ = m.Term()
-		return
+		return true
 	case err != nil:
-		log.Warn("capture: recording failed; it will be retried", "proposal", ev.Subject, "evidence", item.EvidenceID, "err", err)
+		log.Warn("capture: recording failed; it will be retried", "proposal", a.Proposal, "evidence", item.EvidenceID, "err", err)
 		_ = m.NakWithDelay(time.Second)
-		return
+		return false
 	}
 	if w.cfg.afterRecord != nil {
 		w.cfg.afterRecord(ctx)
 		if ctx.Err() != nil {
-			return // as if crashed: no acknowledgement, the server redelivers after AckWait
+			return false // as if crashed: no acknowledgement, the server redelivers after AckWait
 		}
 	}
 	if err := m.DoubleAck(rctx); err != nil {
 		log.Warn("capture: ack failed; the record makes the redelivery a no-op", "err", err)
 	}
-	log.Info("capture recorded", "proposal", ev.Subject, "evidence", item.EvidenceID, "sha256", c.SHA256,
-		"failure", c.Failure, "quote_found", c.QuoteFound)
+	log.Info("capture recorded", "proposal", a.Proposal, "evidence", item.EvidenceID, "sha256", c.SHA256,
+		"failure", c.Failure, "attempts", a.Attempt, "quote_found", c.QuoteFound)
+	return true
 }
 
 // needs reads the proposal and reports whether the item still needs a
@@ -311,7 +363,7 @@ func (w *Worker) needs(ctx context.Context, proposal, evidence string) (domain.E
 }
 
 // retry says a fetch failed in a way that may pass (a timeout, a refused
-// connection) and the item is worth another attempt after wait.
+// connection) and the item is worth attempt number attempt after wait.
 type retry struct {
 	attempt int
 	wait    time.Duration
@@ -322,26 +374,25 @@ func (r *retry) Error() string {
 	return "capture: attempt " + strconv.Itoa(r.attempt) + ": " + r.err.Error()
 }
 
-// capture fetches the item's source once, archives the response and checks
-// the quote. It returns the command recording the result; a *retry when
-// the fetch failed and should be tried again later (the item goes back to
-// the stream rather than hold a slot while it waits); any other error
-// means nothing can be recorded yet (the archive failed, or ctx ended).
-func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evidence, seq uint64) (domain.RecordCapture, error) {
+// capture makes attempt number n at the item's source: it fetches it once,
+// archives the response and checks the quote. It returns the command
+// recording the result; a *retry when the fetch failed and should be tried
+// again later; any other error means nothing can be recorded yet (the
+// archive failed, or ctx ended). After the last attempt the failure is the
+// result: the worker gives up.
+func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evidence, n int) (domain.RecordCapture, error) {
 	c := domain.RecordCapture{CommandID: CommandID(proposal, item.EvidenceID), Proposal: proposal, Evidence: item.EvidenceID}
 	resp, err := w.cfg.Fetcher.Fetch(ctx, item.SourceURL)
 	if ctx.Err() != nil {
 		return c, ctx.Err()
 	}
-	if err != nil && (errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable)) {
-		if n := w.attempts.failed(seq); n < w.cfg.Attempts {
-			return c, &retry{attempt: n, wait: w.cfg.Backoff << (n - 1), err: err}
-		}
+	if err != nil && (errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable)) && n < w.cfg.Attempts {
+		return c, &retry{attempt: n + 1, wait: Backoff(w.cfg.Backoff, w.cfg.MaxBackoff, n), err: err}
 	}
-	w.attempts.done(seq)
 	if err != nil {
 		c.At, c.Failure = time.Now(), Reason(err)
-		w.cfg.Logger.Info("capture failed", "proposal", proposal, "evidence", item.EvidenceID, "reason", c.Failure, "err", err)
+		w.cfg.Logger.Info("capture failed; giving up", "proposal", proposal, "evidence", item.EvidenceID, "attempts", n,
+			"reason", c.Failure, "err", err)
 		return c, nil
 	}
 	kept, err := Keep(ctx, w.cfg.Archive, resp, item.Excerpt)
