@@ -66,6 +66,11 @@ func (c citation) BibTeX() []byte {
 	fmt.Fprintf(&b, "@dataset{%s,\n", c.Key)
 	field := func(k, v string) { fmt.Fprintf(&b, "  %-9s = {%s},\n", k, v) }
 	field("title", bibEscaper.Replace(c.Title.En))
+	// The site is an organisation, a literal name in CSL: the inner
+	// braces keep BibTeX and biblatex from splitting it into given and
+	// family names, and Zotero imports it as one field. citation-js still
+	// reads any single BibTeX name as {family: …}: BibTeX has no way to
+	// say literal, and cite.json is the form that says it exactly.
 	field("author", "{"+bibEscaper.Replace(c.Publisher)+"}")
 	field("publisher", bibEscaper.Replace(c.Publisher))
 	if len(c.Date) == 3 {

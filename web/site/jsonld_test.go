@@ -145,6 +145,11 @@ func TestEditionsDatasetAndCite(t *testing.T) {
 		!strings.Contains(it["note"].(string), hash) {
 		t.Errorf("cite.json: %v", it)
 	}
+	// The site is an organisation: one literal name in CSL, as the
+	// braces around it say in BibTeX, never a person's family name.
+	if got, _ := json.Marshal(items[0]["author"]); string(got) != `[{"literal":"Crossrank"}]` {
+		t.Errorf("cite.json author %s, want the literal Crossrank", got)
+	}
 }
 
 func TestBibEscaping(t *testing.T) {
