@@ -30,6 +30,8 @@ const (
 //	session
 //	cli
 //	worker
+//	invitation
+//	intake
 //	token;id=<token id>;name=<token name, query-escaped>
 //	oidc;iss=<issuer URL, query-escaped>
 //
@@ -38,7 +40,7 @@ const (
 // read as a separator. The zero Via (no attribute) is what every event
 // stored before the attribute existed has.
 type Via struct {
-	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker, ViaInvitation, ViaOIDC; "" unknown
+	Method    string // ViaSession, ViaToken, ViaCLI, ViaWorker, ViaInvitation, ViaIntake, ViaOIDC; "" unknown
 	TokenID   string // with ViaToken
 	TokenName string // with ViaToken: the name the token was issued with
 	Issuer    string // with ViaOIDC: the OpenID Provider's issuer URL
