@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/web/httpx"
+	"github.com/crossrank/crossrank/web/imports"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -99,7 +100,16 @@ func (d *Desk) serveImportJob(w http.ResponseWriter, r *http.Request) {
 		ui.Fail(w, r, err)
 		return
 	}
-	ui.Render(w, r, http.StatusOK, importJobPage(importJobViewOf(p, j)))
+	v := importJobViewOf(p, j)
+	if j.State == imports.Done && j.Summary.Ranking != "" {
+		c, err := d.read.CaptureProgress(r.Context(), j.Summary.Ranking)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		v.Captures = importCapturesOf(p, c)
+	}
+	ui.Render(w, r, http.StatusOK, importJobPage(v))
 }
 
 // importConfirm opens the proposals of a checked import; confirming again

@@ -33,6 +33,7 @@ type importJobView struct {
 	Problems []importProblem
 	Confirm  bool // the confirm button shows
 	Opened   string
+	Captures *importCapturesView // once done: the capture of the ranking's sources; nil when it cites none
 }
 
 type importCount struct {

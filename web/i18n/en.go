@@ -31,6 +31,7 @@ var enParts = []map[string]string{
 	enNudge,
 	enChat,
 	enInboxItems,
+	enCaptureProgress,
 }
 
 // en is every message in English, by key.

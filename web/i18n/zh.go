@@ -31,6 +31,7 @@ var zhParts = []map[string]string{
 	zhNudge,
 	zhChat,
 	zhInboxItems,
+	zhCaptureProgress,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -1,0 +1,46 @@
+package desk
+
+import (
+	"strconv"
+
+	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
+)
+
+// importCapturesView is how far the capture of the imported ranking's
+// sources has come, on a done import's page.
+type importCapturesView struct {
+	Summary string // "1,785 of 30,000 sources captured, 412 failed"
+	Waiting string // "27,803 wait for their first attempt or a retry…"; "" when none does
+	Percent int    // of the sources with a result
+}
+
+// importCapturesOf words a ranking's capture progress; nil when the
+// ranking cites no web page.
+func importCapturesOf(p ui.Page, c projections.CaptureProgress) *importCapturesView {
+	if c.Sources == 0 {
+		return nil
+	}
+	v := &importCapturesView{
+		Summary: p.T("desk.import.captures", grouped(c.Captured), grouped(c.Sources), grouped(c.Failed)),
+		Percent: (c.Captured + c.Failed) * 100 / c.Sources,
+	}
+	if n := c.Pending(); n > 0 {
+		v.Waiting = p.T("desk.import.captures_waiting", grouped(n))
+	}
+	return v
+}
+
+// grouped writes n with its thousands set apart by commas, as both the
+// English and the Chinese desk write large counts: 30000 → "30,000".
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return neg + s
+}
