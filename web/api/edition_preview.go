@@ -48,7 +48,8 @@ type MethodologyRelease struct {
 
 // PreviewInput is the body of POST /api/v1/rankings/{slug}/editions/preview.
 // Proposals absent (or null) chooses every cross-validated proposal of the
-// ranking; an empty list chooses nothing and is refused.
+// ranking the caller may publish (command.Ready), as a publish naming none
+// does; an empty list chooses nothing and is refused.
 type PreviewInput struct {
 	Proposals []string `json:"proposals"`
 }
@@ -74,8 +75,8 @@ func editionPreview(d *command.Deps) http.HandlerFunc {
 			return
 		}
 		slug := r.PathValue("slug")
-		if in.Proposals == nil && d.Publish != nil {
-			if in.Proposals, err = d.Publish.CrossValidated(r.Context(), slug); err != nil {
+		if in.Proposals == nil {
+			if in.Proposals, err = command.Ready(d, r.Context(), httpx.Actor(r.Context()), slug); err != nil {
 				ui.Fail(w, r, err)
 				return
 			}
@@ -126,13 +127,26 @@ func previewOf(ctx context.Context, cmds *handler.Handler, ranking string, propo
 // publishWithPreview is command.Publish whose 409 for a changed preview
 // carries the current preview as extension members of the problem, so the
 // client can check it and publish with its hash without asking again.
+//
+// A publish that names no proposals (absent or null) publishes every ready
+// one, as a preview naming none shows them, the way the desk's form
+// publishes "all": never by omission alone, since the preview hash pins
+// the set — without one it is refused (422, nothing chosen), and with one
+// from a preview of another set, or made before a proposal became ready,
+// it is refused (409) with the current preview. An edition of 10,000
+// proposals is published without sending their ids back.
 func publishWithPreview() command.Action[command.PublishInput] {
 	act := command.Publish
 	run := act.Run
 	act.Run = func(d *command.Deps, ctx context.Context, a domain.Actor, commandID string, in *command.PublishInput) (handler.Result, error) {
+		in.All = in.Proposals == nil && in.PreviewHash != ""
 		res, err := run(d, ctx, a, commandID, in)
 		if errors.Is(err, domain.ErrPreviewChanged) {
-			if pv, perr := previewOf(ctx, d.Commands, in.Ranking, in.Proposals); perr == nil {
+			chosen := in.Proposals
+			if in.All {
+				chosen, _ = command.Ready(d, ctx, a, in.Ranking) // no members if unreadable: the 409 stands
+			}
+			if pv, perr := previewOf(ctx, d.Commands, in.Ranking, chosen); perr == nil {
 				err = &httpx.WithMembers{Err: err, Members: paged(pv, 1)}
 			}
 		}

@@ -88,6 +88,13 @@ func publishEdition(d *Deps, ctx context.Context, a domain.Actor, commandID stri
 	return d.Commands.Publish(ctx, a, c)
 }
 
+// Ready returns the proposals of ranking a may publish now: every
+// cross-validated one but those a may not publish (their own). It is
+// what a preview or a publish that names no proposals chooses.
+func Ready(d *Deps, ctx context.Context, a domain.Actor, ranking string) ([]string, error) {
+	return chosen(d, ctx, a, ranking, choice{all: true})
+}
+
 // choice is the proposals a publish or schedule form names: those
 // listed, or with all every one the publisher may publish but except.
 type choice struct {
