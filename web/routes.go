@@ -40,7 +40,7 @@ func (s *Server) routes() {
 	// export is the desk's (see desk.Routes).
 	api.Routes(s.mux, s.commands, api.Reads{Models: s.read, Guard: read})
 	// The import of a ranking file or CSV, the desk's import page's door.
-	api.ImportRoutes(s.mux, s.commands, s.imports)
+	api.ImportRoutes(s.mux, s.commands, s.imports, s.read)
 	// The users (admins) and the caller's own account: the desk's users
 	// and account pages' door.
 	api.UserRoutes(s.mux, s.commands, api.Accounts{Sessions: s.auth, Read: s.read, Guard: read, PublicURL: s.publicURL})

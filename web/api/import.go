@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/crossrank/crossrank/domain/rankfile"
+	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
@@ -20,11 +21,19 @@ import (
 // (text/csv, for ?ranking=), checked in the background; ?dry_run=false
 // opens its proposals when the check finds no problem, else the client
 // reads the report (GET) and confirms. Each answers the import's state.
-func ImportRoutes(mux *http.ServeMux, d *command.Deps, jobs *imports.Jobs) {
+func ImportRoutes(mux *http.ServeMux, d *command.Deps, jobs *imports.Jobs, read *projections.Store) {
 	user := d.RequireUser
-	mux.Handle("POST "+paths.APIImports, user(importCreate(jobs)))
-	mux.Handle("GET "+paths.APIImports+"/{id}", user(importGet(jobs)))
-	mux.Handle("POST "+paths.APIImports+"/{id}/confirm", user(importConfirm(jobs)))
+	a := importAPI{jobs: jobs, read: read}
+	mux.Handle("POST "+paths.APIImports, user(a.create()))
+	mux.Handle("GET "+paths.APIImports+"/{id}", user(a.get()))
+	mux.Handle("POST "+paths.APIImports+"/{id}/confirm", user(a.confirm()))
+}
+
+// importAPI is what the import's routes read: the jobs, and the read
+// models for the capture progress of a done import's ranking.
+type importAPI struct {
+	jobs *imports.Jobs
+	read *projections.Store
 }
 
 // Import is an import's state, as the API answers it.
@@ -37,6 +46,19 @@ type Import struct {
 	Summary ImportSummary `json:"summary"`
 	Opened  int           `json:"opened"`
 	Error   *Words        `json:"error,omitempty"`
+	// Captures is how far the capture of the ranking's sources has come,
+	// once the import is done; absent before.
+	Captures *ImportCaptures `json:"captures,omitempty"`
+}
+
+// ImportCaptures counts the sources (evidence items citing a URL) of the
+// imported ranking's proposals: captured, failed (given up after the
+// retries) and pending (waiting for a first attempt or a retry).
+type ImportCaptures struct {
+	Sources  int `json:"sources"`
+	Captured int `json:"captured"`
+	Failed   int `json:"failed"`
+	Pending  int `json:"pending"`
 }
 
 // ImportSummary is what the import finds to do (rankfile.Summary).
@@ -80,8 +102,9 @@ type Words struct {
 	Zh string `json:"zh"`
 }
 
-// importCreate starts an import of the request's body.
-func importCreate(jobs *imports.Jobs) http.Handler {
+// create starts an import of the request's body.
+func (a importAPI) create() http.Handler {
+	jobs := a.jobs
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, err := uploadOf(r)
 		if err != nil {
@@ -97,7 +120,7 @@ func importCreate(jobs *imports.Jobs) http.Handler {
 			ui.Fail(w, r, err)
 			return
 		}
-		answerImport(w, r, jobs, id, http.StatusAccepted)
+		a.answer(w, r, id, http.StatusAccepted)
 	})
 }
 
@@ -127,32 +150,41 @@ func uploadOf(r *http.Request) (rankfile.Upload, error) {
 // errNotImport: the body is neither a ranking file nor a CSV (415).
 var errNotImport = httpx.ErrMediaType
 
-func importGet(jobs *imports.Jobs) http.Handler {
+func (a importAPI) get() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		answerImport(w, r, jobs, r.PathValue("id"), http.StatusOK)
+		a.answer(w, r, r.PathValue("id"), http.StatusOK)
 	})
 }
 
-func importConfirm(jobs *imports.Jobs) http.Handler {
+func (a importAPI) confirm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		if _, err := jobs.Confirm(id, httpx.Actor(r.Context()).Name); err != nil {
+		if _, err := a.jobs.Confirm(id, httpx.Actor(r.Context()).Name); err != nil {
 			ui.Fail(w, r, err)
 			return
 		}
-		answerImport(w, r, jobs, id, http.StatusAccepted)
+		a.answer(w, r, id, http.StatusAccepted)
 	})
 }
 
-// answerImport answers import id of the request's user.
-func answerImport(w http.ResponseWriter, r *http.Request, jobs *imports.Jobs, id string, status int) {
-	j, err := jobs.Get(id, httpx.Actor(r.Context()).Name)
+// answer answers import id of the request's user.
+func (a importAPI) answer(w http.ResponseWriter, r *http.Request, id string, status int) {
+	j, err := a.jobs.Get(id, httpx.Actor(r.Context()).Name)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
+	out := importOf(j)
+	if j.State == imports.Done && j.Summary.Ranking != "" {
+		c, err := a.read.CaptureProgress(r.Context(), j.Summary.Ranking)
+		if err != nil {
+			ui.Fail(w, r, err)
+			return
+		}
+		out.Captures = &ImportCaptures{Sources: c.Sources, Captured: c.Captured, Failed: c.Failed, Pending: c.Pending()}
+	}
 	w.Header().Set("Location", paths.APIImports+"/"+id)
-	httpx.WriteJSON(w, status, importOf(j))
+	httpx.WriteJSON(w, status, out)
 }
 
 func importOf(j imports.Job) Import {

@@ -65,4 +65,20 @@ func TestDeskImportShowsCaptureProgress(t *testing.T) {
 	if doc.Find(`[data-testid="import-captures-waiting"]`).Length() != 1 || doc.Find(`meta[http-equiv="refresh"]`).Length() != 1 {
 		t.Error("with sources waiting, the page neither says so nor reloads itself")
 	}
+
+	// The API's door answers the same counts.
+	id := loc[strings.LastIndex(loc, "/")+1:]
+	res, body = c.Do(http.MethodGet, "/api/v1/imports/"+id, nil, http.Header{"Accept": {"application/json"}})
+	var got struct {
+		State    string `json:"state"`
+		Captures *struct {
+			Sources, Captured, Failed, Pending int
+		} `json:"captures"`
+	}
+	if err := json.Unmarshal([]byte(body), &got); res.StatusCode != http.StatusOK || err != nil {
+		t.Fatalf("GET /api/v1/imports/%s: %d %v %.300s", id, res.StatusCode, err, body)
+	}
+	if c := got.Captures; c == nil || c.Sources != len(items) || c.Captured != 1 || c.Failed != 1 || c.Pending != len(items)-2 {
+		t.Errorf("the API's captures: %.400s", body)
+	}
 }
