@@ -13,10 +13,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/domain/handler"
-	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/events/jetstream/jstest"
 	"github.com/crossrank/crossrank/projections"
@@ -86,33 +84,6 @@ func (e *siteEnv) caughtUp() {
 	}
 }
 
-var sitePublisher = domain.Actor{Name: "publisher", Roles: []string{domain.RolePublisher}}
-
-// publish releases the given cross-validated proposals as the next
-// edition, the way the publish page does, and waits for the read models.
-func (e *siteEnv) publish(proposals ...string) int {
-	e.t.Helper()
-	pv, _, err := e.cmd.PreviewEdition(e.ctx, demo.RankingSlug, proposals)
-	if err != nil {
-		e.t.Fatalf("preview: %v", err)
-	}
-	head, seq, _ := e.read.AuditHead(e.ctx)
-	candidates, _ := e.read.CrossValidated(e.ctx, demo.RankingSlug)
-	res, err := e.cmd.Publish(e.ctx, sitePublisher, domain.PublishEdition{CommandID: events.NewID(time.Now()), Ranking: demo.RankingSlug,
-		Proposals: proposals, PreviewHash: pv.Hash, AuditHead: head, AuditSeq: seq, Note: "test edition", Candidates: candidates})
-	if err != nil {
-		e.t.Fatalf("publish: %v", err)
-	}
-	if err := e.read.WaitFor(e.ctx, res.Sequence); err != nil {
-		e.t.Fatal(err)
-	}
-	ed, err := e.cmd.Edition(e.ctx, demo.RankingSlug)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return ed.Number
-}
-
 // get requests target from the handler; header pairs are name, value.
 func (e *siteEnv) get(target string, header ...string) (*http.Response, string) {
 	e.t.Helper()
@@ -150,31 +121,4 @@ func testids(doc *goquery.Document, id, attr string) []string {
 		out = append(out, v)
 	})
 	return out
-}
-
-// crossValidate takes a score proposal for entry through the desk's
-// workflow (open, evidence, change, submit, two approvals) and returns its
-// id; the evidence is the one item given.
-func (e *siteEnv) crossValidate(entry, criterion string, to int, ev domain.AddEvidence) string {
-	e.t.Helper()
-	id := "test-" + entry + "-" + criterion
-	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
-	must := func(_ handler.Result, err error) {
-		e.t.Helper()
-		if err != nil {
-			e.t.Fatalf("%s: %v", id, err)
-		}
-	}
-	must(e.cmd.OpenProposal(e.ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: demo.RankingSlug, Entry: entry, Title: "Test score"}))
-	ev.CommandID, ev.Proposal = id+"-ev", id
-	must(e.cmd.AddEvidence(e.ctx, editor, ev))
-	must(e.cmd.ProposeScore(e.ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id, Criterion: criterion, To: to,
-		Rationale: "test rationale", Evidence: []string{"e1"}}))
-	must(e.cmd.Submit(e.ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
-	for _, r := range []string{"reviewer1", "reviewer2"} {
-		must(e.cmd.CastVote(e.ctx, domain.Actor{Name: r, Roles: []string{domain.RoleReviewer}},
-			domain.CastVote{CommandID: id + "-vote-" + r, Proposal: id, Revision: 1, Verdict: events.Approve, VerifiedEvidence: []string{"e1"}}))
-	}
-	e.caughtUp()
-	return id
 }
