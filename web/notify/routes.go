@@ -30,10 +30,12 @@ func Routes(mux *http.ServeMux, mail Mail, g Guards) {
 	// What a mail links to: no sign-in, the token is the key. The one-click
 	// unsubscribe (RFC 8058) is posted by the mail client itself, without
 	// a cookie and from no page of this site.
+	// A browser posting the pages' buttons sees a page when the link is
+	// wrong; anything else (the mail client) reads a problem.
 	mux.HandleFunc("GET /mail/confirm", h.confirmAsk)
-	mux.HandleFunc("POST /mail/confirm", h.confirm)
+	mux.Handle("POST /mail/confirm", ui.ProblemsUnlessHTML(http.HandlerFunc(h.confirm)))
 	mux.HandleFunc("GET /mail/unsubscribe", h.unsubscribeAsk)
-	mux.HandleFunc(UnsubscribePattern, h.unsubscribe)
+	mux.Handle(UnsubscribePattern, ui.ProblemsUnlessHTML(http.HandlerFunc(h.unsubscribe)))
 }
 
 // UnsubscribePattern is the route of the one-click unsubscribe, which the

@@ -4,9 +4,24 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/crossrank/crossrank/web/ui"
 )
+
+// warcProblems has h answer a capture's .warc, a download, with problems
+// when it fails (ui.Problems), and the capture's page with error pages:
+// the two share one route, since the mux cannot route a suffix.
+func warcProblems(h http.Handler) http.Handler {
+	problems := ui.Problems(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.PathValue("sha256"), ".warc") {
+			problems.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
 
 // captureWARC serves GET /captures/{sha256}.warc: the capture's WARC/1.1
 // record as archived, fields, HTTP head and body, for a reader to keep

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/ui"
 )
 
 // Config configures a Site. Read is required to serve; every other field
@@ -101,15 +102,19 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, read(h)) }
 	// An edition's routes answer one address per edition: 404 for "02" or "+2".
 	edition := func(pattern string, h http.HandlerFunc) { handle(pattern, canonicalEdition(h)) }
+	// What programs read (downloads, .json documents, archives) answers its
+	// errors as problem+json, as the OpenAPI document says, not as a page.
+	document := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, ui.Problems(read(h))) }
+	download := func(pattern string, h http.HandlerFunc) { document(pattern, canonicalEdition(h)) }
 
 	// Pages.
 	handle("GET /{$}", s.home)
 	handle("GET /r/{slug}", s.ranking)
 	handle("GET /r/{slug}/e/{entry}", s.entry)
 	handle("GET /r/{slug}/e/{entry}/badge.svg", s.badgeSVG)
-	handle("GET /r/{slug}/e/{entry}/badge.json", s.badgeJSON)
+	document("GET /r/{slug}/e/{entry}/badge.json", s.badgeJSON)
 	handle("GET /r/{slug}/e/{entry}/changes", s.changes)
-	handle("GET /r/{slug}/e/{entry}/changes.json", s.changes)
+	document("GET /r/{slug}/e/{entry}/changes.json", s.changes)
 	handle("GET /r/{slug}/editions", s.editions)
 	edition("GET /r/{slug}/editions/{n}", s.edition)
 	handle("GET /r/{slug}/methodology", s.methodology)
@@ -118,26 +123,26 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	handle("GET /r/{slug}/corrections.atom", s.correctionsFeed)
 	// An entry's contact timeline with its vendor, as a page and as JSON.
 	handle("GET /r/{slug}/e/{entry}/contact", s.contact)
-	handle("GET /r/{slug}/e/{entry}/contact.json", s.contact)
+	document("GET /r/{slug}/e/{entry}/contact.json", s.contact)
 
 	// An edition's downloads and citations: immutable, like the edition.
-	edition("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
-	edition("GET /r/{slug}/editions/{n}/ranking.json", s.rankingJSON)
-	edition("GET /r/{slug}/editions/{n}/ranking.csv-metadata.json", s.csvMetadata)
-	edition("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
-	edition("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
+	download("GET /r/{slug}/editions/{n}/ranking.csv", s.rankingCSV)
+	download("GET /r/{slug}/editions/{n}/ranking.json", s.rankingJSON)
+	download("GET /r/{slug}/editions/{n}/ranking.csv-metadata.json", s.csvMetadata)
+	download("GET /r/{slug}/editions/{n}/cite.bib", s.citeBib)
+	download("GET /r/{slug}/editions/{n}/cite.json", s.citeJSON)
 	// An edition's signed bundle, to recompute it offline, and the key
 	// that signs the bundles.
-	edition("GET /r/{slug}/editions/{n}/bundle", s.bundle)
-	handle("GET "+bundle.WellKnownPath, s.signingKey)
+	download("GET /r/{slug}/editions/{n}/bundle", s.bundle)
+	document("GET "+bundle.WellKnownPath, s.signingKey)
 	// The WARC records of the pages an edition's evidence cites, as one
 	// WACZ archive.
-	edition("GET /r/{slug}/editions/{n}/"+waczFile, s.evidenceWACZ)
+	download("GET /r/{slug}/editions/{n}/"+waczFile, s.evidenceWACZ)
 
 	// Archived copies of the pages evidence cites: the site's page about
 	// one, and its body (framed by that page, or as a download), streamed
 	// from the archive. The read models say who may see which.
-	handle("GET /captures/{sha256}", s.capture)
+	mux.Handle("GET /captures/{sha256}", warcProblems(read(http.HandlerFunc(s.capture))))
 	handle("GET /captures/{sha256}/raw", s.captureRaw)
 	handle("GET /captures/{sha256}/download", s.captureRaw)
 
