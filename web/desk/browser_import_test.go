@@ -83,9 +83,11 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		t.Fatal("confirming stored nothing")
 	}
 
-	// Two reviewers, a page of 100 at a time. reviewer1's approvals leave
-	// the proposals in review, so they walk the pages; reviewer2's make
-	// them cross-validated, so page 1 fills with the rest each time.
+	// Two reviewers, a page of 100 at a time. After approving a page each
+	// comes back to the queue of what they have not approved yet
+	// (unapproved=1, issue 42 item 9), so page 1 fills with the rest each
+	// time: reviewer1's approvals leave the proposals in review, reviewer2's
+	// make them cross-validated.
 	queue := "/desk/review?ranking=" + scaleSlug + "&per=100"
 	for _, reviewer := range []string{"reviewer1", "reviewer2"} {
 		b.signInAs(reviewer)
@@ -104,14 +106,6 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 			}
 			approved += b.approvePage(rows)
 			lap(reviewer + " page")
-			if reviewer == "reviewer2" {
-				continue // page 1 holds what is still in review
-			}
-			if !browsertest.Value(t, b.ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="review-next"]')`)) {
-				break
-			}
-			b.do(chromedp.Click(chromedp.CSS(`[data-testid="review-next"]`)),
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid="review-count"]`)))
 		}
 		if approved != proposals {
 			t.Errorf("%s approved %d proposals, want %d", reviewer, approved, proposals)
