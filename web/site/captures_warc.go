@@ -1,9 +1,9 @@
 package site
 
 import (
+	"context"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/crossrank/crossrank/web/ui"
@@ -25,38 +25,41 @@ func warcProblems(h http.Handler) http.Handler {
 
 // captureWARC serves GET /captures/{sha256}.warc: the capture's WARC/1.1
 // record as archived, fields, HTTP head and body, for a reader to keep
-// and check with any WARC tool. It is public under the copy's own rule
-// and streams from the archive a buffer at a time, a bounded number at
-// once.
+// and check with any WARC tool. It is public under the copy's own rule.
+// The record is copied from the archive once, holding a capture slot,
+// and kept (archive_cache.go): a range of it is answered 206, a reader
+// holding its ETag 304, and a public one is readable from any origin.
 func (s *Site) captureWARC(w http.ResponseWriter, r *http.Request, key string) {
-	release, err := s.captureSlots.acquire(r)
-	if err != nil {
-		ui.Fail(w, r, err)
-		return
-	}
-	defer release()
 	public, err := s.visible(r, key)
 	if err != nil {
 		ui.Fail(w, r, err)
 		return
 	}
-	rec, size, err := s.captures.OpenRecord(r.Context(), key)
+	h := w.Header()
+	if public {
+		allowArchiveReaders(h)
+	}
+	err = s.archives.serve(w, r, "warc "+key, func(ctx context.Context, out io.Writer) error {
+		release, err := s.captureSlots.acquire(r)
+		if err != nil {
+			return err
+		}
+		defer release()
+		rec, _, err := s.captures.OpenRecord(ctx, key)
+		if err != nil {
+			return err
+		}
+		defer rec.Close()
+		_, err = io.Copy(out, rec)
+		return err
+	}, func() {
+		h.Set("Content-Security-Policy", rawCSP) // the record holds the page as sent: never run it
+		h.Set("X-Content-Type-Options", "nosniff")
+		cacheFor(h, public)
+		h.Set("Content-Type", "application/warc")
+		h.Set("Content-Disposition", `attachment; filename="`+key+`.warc"`)
+	})
 	if err != nil {
 		ui.Fail(w, r, err)
-		return
-	}
-	defer rec.Close()
-	h := w.Header()
-	h.Set("Content-Security-Policy", rawCSP) // the record holds the page as sent: never run it
-	h.Set("X-Content-Type-Options", "nosniff")
-	cacheFor(h, public)
-	h.Set("Content-Type", "application/warc")
-	h.Set("Content-Disposition", `attachment; filename="`+key+`.warc"`)
-	h.Set("Content-Length", strconv.FormatInt(size, 10))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		dw := newDeadlineWriter(w)
-		_, _ = io.Copy(dw, rec)
-		dw.close()
 	}
 }

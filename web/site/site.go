@@ -73,6 +73,9 @@ type Site struct {
 	bundles     *bundle.Producer
 	bundleSlots chan struct{}
 	bundleCache *bundleCache
+	// archives keeps the web archives written (edition WACZ, capture
+	// WARC), to serve by ranges.
+	archives *archiveCache
 }
 
 // New returns a Site; mount its routes with Routes.
@@ -81,7 +84,8 @@ func New(cfg Config) *Site {
 		cache: newBodyCache(cfg.PageCacheBytes), memo: newMarkMemo(), captures: cfg.Captures,
 		origin: strings.TrimSuffix(cfg.Origin, "/"), captureSlots: newSlots("archived bodies", DefaultCaptureStreams, CaptureStreamsPerClient, captureRetry),
 		streamSlots: newSlots("live streams", 0, StreamsPerClient, streamRetry),
-		bundles:     cfg.Bundles, bundleSlots: make(chan struct{}, bundleStreams), bundleCache: newBundleCache()}
+		bundles:     cfg.Bundles, bundleSlots: make(chan struct{}, bundleStreams), bundleCache: newBundleCache(),
+		archives: newArchiveCache()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/web"
@@ -19,9 +20,10 @@ import (
 )
 
 // readWACZ reads a WACZ as the WACZ 1.1.1 spec has a reader do: unzip,
-// datapackage.json's profile, version and resources, each resource's
-// bytes and sha256 checked against its file, every file listed; it
-// returns the files by path.
+// datapackage.json's profile, version, metadata and resources, each
+// resource's bytes and sha256 checked against its file, every file
+// listed, datapackage-digest.json's hash of datapackage.json, and the
+// CDXJ index (checkIndex); it returns the files by path.
 func readWACZ(t *testing.T, body []byte) map[string][]byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
@@ -29,6 +31,7 @@ func readWACZ(t *testing.T, body []byte) map[string][]byte {
 		t.Fatalf("not a zip: %v", err)
 	}
 	files := map[string][]byte{}
+	offsets := map[string]int64{}
 	for _, f := range zr.File {
 		rc, err := f.Open()
 		if err != nil {
@@ -39,15 +42,23 @@ func readWACZ(t *testing.T, body []byte) map[string][]byte {
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
-		if f.Name == "archive/data.warc" && f.Method != zip.Store {
-			t.Errorf("archive/data.warc is compressed in the zip (method %d): the spec stores archive files", f.Method)
+		if strings.HasPrefix(f.Name, "archive/") && f.Method != zip.Store {
+			t.Errorf("%s is compressed in the zip (method %d): the spec stores archive files", f.Name, f.Method)
 		}
 		files[f.Name] = b
+		if offsets[f.Name], err = f.DataOffset(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var pkg struct {
-		Profile   string `json:"profile"`
-		Version   string `json:"wacz_version"`
-		Resources []struct {
+		Profile     string `json:"profile"`
+		Version     string `json:"wacz_version"`
+		Title       string `json:"title"`
+		Description string `json:"description"`
+		Created     string `json:"created"`
+		Modified    string `json:"modified"`
+		Software    string `json:"software"`
+		Resources   []struct {
 			Name, Path, Hash string
 			Bytes            int64
 		} `json:"resources"`
@@ -58,7 +69,20 @@ func readWACZ(t *testing.T, body []byte) map[string][]byte {
 	if pkg.Profile != "data-package" || pkg.Version != "1.1.1" {
 		t.Errorf("datapackage.json: profile %q, wacz_version %q", pkg.Profile, pkg.Version)
 	}
-	listed := []string{"datapackage.json"}
+	_, errCreated := time.Parse(time.RFC3339, pkg.Created)
+	_, errModified := time.Parse(time.RFC3339, pkg.Modified)
+	if pkg.Title == "" || pkg.Description == "" || pkg.Software == "" || errCreated != nil || errModified != nil {
+		t.Errorf("datapackage.json: title %q, description %q, software %q, created %q, modified %q",
+			pkg.Title, pkg.Description, pkg.Software, pkg.Created, pkg.Modified)
+	}
+	var digest struct{ Path, Hash string }
+	if err := json.Unmarshal(files["datapackage-digest.json"], &digest); err != nil {
+		t.Errorf("datapackage-digest.json: %v", err)
+	}
+	if sum := sha256.Sum256(files["datapackage.json"]); digest.Path != "datapackage.json" || digest.Hash != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Errorf("datapackage-digest.json %+v does not match datapackage.json", digest)
+	}
+	listed := []string{"datapackage.json", "datapackage-digest.json"}
 	for _, r := range pkg.Resources {
 		b, ok := files[r.Path]
 		sum := sha256.Sum256(b)
@@ -72,7 +96,73 @@ func readWACZ(t *testing.T, body []byte) map[string][]byte {
 			t.Errorf("%s is not in datapackage.json", name)
 		}
 	}
+	checkIndex(t, body, files, offsets)
 	return files
+}
+
+// checkIndex reads indexes/index.cdx as a player does (CDXJ: sorted
+// lines "searchable-url timestamp {json}") and follows each line to its
+// record by a range of the WACZ itself: the WARC file's data offset in
+// the zip plus the line's offset, for its length. That range must be one
+// whole WARC record whose target, date, payload digest, status and media
+// type are the line's, and whose SHA-256 is its recordDigest; every page
+// must have a line.
+func checkIndex(t *testing.T, wacz []byte, files map[string][]byte, offsets map[string]int64) {
+	t.Helper()
+	index, ok := files["indexes/index.cdx"]
+	if !ok {
+		t.Fatalf("no indexes/index.cdx: the spec's index, without which a player finds no page")
+	}
+	lines := strings.Split(strings.TrimSuffix(string(index), "\n"), "\n")
+	if len(index) == 0 {
+		lines = nil
+	}
+	if !slices.IsSorted(lines) {
+		t.Errorf("index lines not sorted:\n%s", index)
+	}
+	indexed := map[string]bool{}
+	for _, l := range lines {
+		key, rest, _ := strings.Cut(l, " ")
+		ts, js, _ := strings.Cut(rest, " ")
+		var c struct {
+			URL, Mime, Digest, RecordDigest, Filename string
+			Status                                    int
+			Offset, Length                            int64
+		}
+		if err := json.Unmarshal([]byte(js), &c); err != nil || len(ts) != 14 || !strings.Contains(key, ")/") {
+			t.Errorf("index line %q: %v", l, err)
+			continue
+		}
+		start, ok := offsets["archive/"+c.Filename]
+		if !ok || c.Offset < 0 || c.Length <= 0 || c.Offset+c.Length > int64(len(files["archive/"+c.Filename])) {
+			t.Errorf("index line %q: no such range in archive/%s", l, c.Filename)
+			continue
+		}
+		raw := wacz[start+c.Offset : start+c.Offset+c.Length]
+		recs, err := readWARC(raw)
+		if err != nil || len(recs) != 1 {
+			t.Errorf("index line %q: the range is %d records, %v", l, len(recs), err)
+			continue
+		}
+		f := recs[0].Fields
+		head, payload, _ := bytes.Cut(recs[0].Block, []byte("\r\n\r\n"))
+		status, _, _ := strings.Cut(string(head), "\r\n")
+		sum, whole := sha256.Sum256(payload), sha256.Sum256(raw)
+		date, _ := time.Parse(time.RFC3339, f.Get("Warc-Date"))
+		if f.Get("Warc-Target-Uri") != c.URL || f.Get("Warc-Payload-Digest") != c.Digest || c.Digest != "sha256:"+hex.EncodeToString(sum[:]) ||
+			c.RecordDigest != "sha256:"+hex.EncodeToString(whole[:]) || !strings.Contains(status, " "+strconv.Itoa(c.Status)+" ") ||
+			!strings.Contains(strings.ToLower(string(head)), "\r\ncontent-type: "+c.Mime) || strings.Contains(c.Mime, ";") ||
+			date.UTC().Format("20060102150405") != ts {
+			t.Errorf("index line %q does not describe its record:\n%s", l, head)
+		}
+		indexed[c.URL] = true
+	}
+	for _, p := range strings.Split(strings.TrimSpace(string(files["pages/pages.jsonl"])), "\n")[1:] {
+		var page struct{ URL string }
+		if json.Unmarshal([]byte(p), &page) != nil || !indexed[page.URL] {
+			t.Errorf("page %s has no line in the index", p)
+		}
+	}
 }
 
 // TestEditionWACZ: an edition's archive holds the WARC records of the
