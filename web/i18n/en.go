@@ -19,6 +19,7 @@ var enParts = []map[string]string{
 	enLists,
 	enAudit,
 	enTiers,
+	enGlance,
 	enChanges,
 	enFormats,
 	enBundle,

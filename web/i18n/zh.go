@@ -19,6 +19,7 @@ var zhParts = []map[string]string{
 	zhLists,
 	zhAudit,
 	zhTiers,
+	zhGlance,
 	zhChanges,
 	zhFormats,
 	zhBundle,

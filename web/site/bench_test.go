@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
+	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -31,7 +32,12 @@ func benchRankingView(n int, lang string) rankingView {
 	}
 	v.Filters = []filterView{{Key: "where", Question: "Where must the data stay?", Options: []choice{
 		{Label: "Any", Current: true}, {Value: "cn-north", Label: "cn-north"}, {Value: "overseas", Label: "overseas"}}}}
+	v.Columns = rankingColumns(p, liveLinks, "gpu1k", viewQuery{}, v.Criteria, true)
+	v.Tiers = true
 	moves := map[string]*int{}
+	hists := map[string][]projections.RankPoint{}
+	names := map[string]string{}
+	var top []string
 	for i := range n {
 		slug := fmt.Sprintf("platform-%05d", i)
 		scores := map[string]int{}
@@ -46,13 +52,23 @@ func benchRankingView(n int, lang string) rankingView {
 			moves[slug] = nil
 		}
 		row := entryRow{Pos: i + 1, Rank: i + 1, Slug: slug, Name: "Platform " + slug, Category: "Delivery path 1",
-			Href: liveLinks.Entry("gpu1k", slug, ""), Total: total, TotalText: totalText(total), TotalFill: totalMeter(total),
-			Move: moveOf(p, moves, slug), Spark: sparkOf(p, v.Criteria, scores)}
+			Href: liveLinks.Entry("gpu1k", slug, ""), Total: total, TotalText: totalText(total), Move: moveOf(p, moves, slug),
+			Tier: 1 + i/7, TierTitle: "shares its tier with 6 other entries", Reach: fmt.Sprintf("%d–%d", max(1, i-3), i+4)}
+		var hist []projections.RankPoint
+		for ed := 1; ed <= 10; ed++ {
+			hist = append(hist, projections.RankPoint{Edition: ed, Rank: i + 1 + (ed*i)%5, Total: total})
+		}
+		row.History = rankSpark(p, hist)
+		if i < bumpTop {
+			top = append(top, slug)
+			hists[slug], names[slug] = hist, row.Name
+		}
 		for _, c := range v.Criteria {
-			row.Scores = append(row.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: true, Meter: meterOf(scores[c.Slug])})
+			row.Scores = append(row.Scores, rowScore{Scored: true, Score: scores[c.Slug]})
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	v.Bump = bumpOf(p, top, hists, names, "")
 	return v
 }
 
@@ -65,7 +81,7 @@ func BenchmarkRankingPage(b *testing.B) {
 			b.Run(fmt.Sprintf("entries=%d/lang=%s", n, lang), func(b *testing.B) {
 				c := rankingPage(benchRankingView(n, lang))
 				ctx := templ.WithNonce(context.Background(), "bench-nonce")
-				w := &countingWriter{}
+				w := &byteCount{}
 				if err := c.Render(ctx, w); err != nil {
 					b.Fatal(err)
 				}
@@ -82,7 +98,7 @@ func BenchmarkRankingPage(b *testing.B) {
 	}
 }
 
-// countingWriter counts the bytes written to it.
-type countingWriter struct{ n int64 }
+// byteCount counts the bytes written to it.
+type byteCount struct{ n int64 }
 
-func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+func (w *byteCount) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }

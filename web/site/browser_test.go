@@ -129,8 +129,8 @@ func TestBrowserStaticExport(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="ranking-row"]`)),
 	)
 	rows := browsertest.Value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="ranking-row"]').length`))
-	// public.css rounds the rows' corners: the relative stylesheet loaded.
-	styled := browsertest.Value(t, ctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector('.pub-row')).borderTopLeftRadius !== '0px'`))
+	// public.css rounds the table's corners: the relative stylesheet loaded.
+	styled := browsertest.Value(t, ctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector('.pub-table-wrap')).borderTopLeftRadius !== '0px'`))
 	browsertest.Browse(t, ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="ranking-row"][data-entry="ppio"] [data-testid="entry-link"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="entry"]`)),

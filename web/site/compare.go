@@ -109,6 +109,7 @@ type compareView struct {
 	Columns      []compareColumn
 	Criteria     []compareCriterion
 	Scenarios    []compareScenario
+	Bars         compareBars // the criteria's scores as bars
 }
 
 // signedTotal is a difference of totals as "+0.5", "−1.2" or "±0".
@@ -208,6 +209,7 @@ func buildCompare(ctx context.Context, read *projections.Store, p ui.Page, l lin
 		}
 		v.Scenarios = append(v.Scenarios, sc)
 	}
+	v.Bars = compareBarsOf(p, v)
 	return v, nil
 }
 

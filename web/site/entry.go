@@ -168,7 +168,10 @@ type entryView struct {
 	TotalFill    string
 	Scores       []scoreView
 	Attributes   []attrView
-	History      lineChartView
+	Bump         bumpChart         // its rank across editions beside the top ten's
+	ScoreHistory scoreHistoryChart // each criterion's score across editions
+	Why          waterfallChart    // why it moved since the edition before
+	Reach        intervalChart     // its stability interval beside those it could change places with
 	StaleCount   int
 	Stability    stabilityView // how solid the overall rank is
 	Tier         int           // the overall rank's tier; 0: not known
@@ -240,28 +243,26 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 	slices.SortStableFunc(v.Attributes, func(a, b attrView) int {
 		return order[a.Key] - order[b.Key]
 	})
-	var hist []rankPoint
-	for _, h := range e.History {
-		hist = append(hist, rankPoint{Edition: h.Edition, Rank: h.Rank, Total: h.Total})
+	st, err := read.Standing(ctx, slug, "", nil)
+	if err != nil {
+		return v, err
 	}
-	worst := 0
-	if st, err := read.Standing(ctx, slug, "", nil); err == nil {
-		worst = len(st.Rows)
-		stab, err := read.Stability(ctx, slug, st.Edition)
-		if err != nil {
-			return v, err
-		}
-		names, crit := map[string]string{}, map[string]string{}
-		for _, row := range st.Rows {
-			names[row.Slug] = row.Name.In(p.Lang)
-		}
-		for _, c := range r.Criteria {
-			crit[c.Slug] = c.Name.In(p.Lang)
-		}
-		v.Stability = stabilityOf(p, stab, entry, names, crit)
-		v.Tier, v.TierShared = tierOf(p, stab, entry)
+	stab, err := read.Stability(ctx, slug, st.Edition)
+	if err != nil {
+		return v, err
 	}
-	v.History = lineOf(p, hist, worst)
+	names, crit := map[string]string{}, map[string]string{}
+	for _, row := range st.Rows {
+		names[row.Slug] = row.Name.In(p.Lang)
+	}
+	for _, c := range r.Criteria {
+		crit[c.Slug] = c.Name.In(p.Lang)
+	}
+	v.Stability = stabilityOf(p, stab, entry, names, crit)
+	v.Tier, v.TierShared = tierOf(p, stab, entry)
+	if err := v.charts(ctx, read, e, st, stab, names); err != nil {
+		return v, err
+	}
 	return v, nil
 }
 

@@ -58,9 +58,11 @@ func TestPublicEntryEvidence(t *testing.T) {
 	if named.Find("a[data-testid=source-link]").Length() != 0 || !strings.Contains(named.Find("cite").Text(), "GPU算力租赁市场观察") {
 		t.Errorf("named source: %q", named.Text())
 	}
-	// Rank history has a point per edition, joined by a line.
-	if n := doc.Find(`[data-testid="history-chart"] circle`).Length(); n != 2 || doc.Find("polyline").Length() != 1 {
-		t.Errorf("history chart: %d points", n)
+	// Rank history has a point per edition for the entry in view, joined
+	// by a line, drawn beside the top ten's.
+	focus := doc.Find(`[data-testid="history-chart"] .pub-focus`)
+	if n := focus.Find(`path.pub-mark`).Length(); n != 2 || focus.Find("polyline").Length() != 1 {
+		t.Errorf("history chart: %d points, %d lines", n, focus.Find("polyline").Length())
 	}
 	// Attributes are shown by their labels.
 	attrs := doc.Find(`[data-testid="attributes"]`).Text()

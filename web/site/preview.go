@@ -202,13 +202,17 @@ func buildPreview(ctx context.Context, eds PreviewEditions, p ui.Page, self stri
 			href = "#" + previewEntryAnchor(e.Slug)
 		}
 		er := entryRow{Pos: e.Rank, Rank: e.Rank, Slug: e.Slug, Name: e.Name.In(p.Lang), Category: catNames[e.Category],
-			Href: href, Total: e.Total, TotalText: totalText(e.Total), TotalFill: totalMeter(e.Total),
-			Move: moveOf(p, moves, e.Slug), Spark: sparkOf(p, rv.Criteria, scores)}
+			Href: href, Total: e.Total, TotalText: totalText(e.Total), Move: moveOf(p, moves, e.Slug)}
 		for _, c := range rv.Criteria {
 			sc, ok := scores[c.Slug]
-			er.Scores = append(er.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: meterOf(sc)})
+			er.Scores = append(er.Scores, rowScore{Scored: ok, Score: clampScore(sc), Off: c.Weight == 0})
 		}
 		rv.Rows = append(rv.Rows, er)
+	}
+	// The preview's table is in rank order only: its headers link nowhere.
+	rv.Columns = rankingColumns(p, l, r.Slug, viewQuery{}, rv.Criteria, false)
+	for i := range rv.Columns {
+		rv.Columns[i].Href = ""
 	}
 	rv.Pager = ui.NewPager(len(rv.Rows), page, perPage, func(n int) string {
 		return self + "?page=" + strconv.Itoa(n)

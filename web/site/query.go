@@ -28,12 +28,14 @@ type viewQuery struct {
 	// Independent counts only the scores independent evidence backs
 	// (?evidence=independent; see domain.IndependentEdition).
 	Independent bool
+	// Sort is the column the table is sorted by (?sort=); zero: by rank.
+	Sort sortKey
 }
 
 // reserved are query names that are not needs.
 // ("all" once showed every row: it is still no need, so old links work.)
 var reserved = map[string]bool{"scenario": true, "category": true, "lang": true, "all": true, "evidence": true,
-	"q": true, ui.PageParam: true}
+	"q": true, "sort": true, ui.PageParam: true}
 
 // independentEvidence is the value of ?evidence= that asks for the
 // independent view.
@@ -51,6 +53,7 @@ func viewQueryOf(r *domain.Ranking, q url.Values) viewQuery {
 	out.Name = projections.SearchText(q.Get("q"))
 	out.Page = ui.RequestedPage(q)
 	out.Independent = q.Get("evidence") == independentEvidence
+	out.Sort = sortKeyOf(r, q.Get("sort"))
 	for _, f := range r.Filters {
 		v := q.Get(f.Key)
 		if reserved[f.Key] || v == "" {
@@ -84,6 +87,9 @@ func (q viewQuery) values() url.Values {
 	}
 	if q.Independent {
 		v.Set("evidence", independentEvidence)
+	}
+	if s := q.Sort.String(); s != "" {
+		v.Set("sort", s)
 	}
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
@@ -46,7 +47,7 @@ type moveView struct {
 	Label string // spelled out for screen readers
 }
 
-// entryRow is one entry in the shown ranking.
+// entryRow is one entry in the shown ranking: one row of the table.
 type entryRow struct {
 	Pos       int // place in the shown list
 	Rank      int // rank under the view's weights before filtering
@@ -56,21 +57,33 @@ type entryRow struct {
 	Href      string
 	Total     int
 	TotalText string
-	TotalFill string
 	Move      moveView
-	Stability stabilityView // of the overall published order only
-	Tier      int           // of the overall published order only; 0: not shown
-	Spark     sparkView
-	Scores    []rowScore
-	Reasons   []string // why the entry is hidden
+	Tier      int    // of the overall published order only; 0: not shown
+	TierTitle string // "shares its tier with 2 other entries"
+	// Reach is the stability interval of the overall rank, "3–7", when
+	// one removed score or a moved weight could move it; "" when stable.
+	Reach   string
+	History sparkLine // the rank across the last editions
+	Scores  []rowScore
+	Reasons []string // why the entry is hidden
 }
 
-// rowScore is one criterion of a row's breakdown.
+// rowScore is one criterion's cell of a row.
 type rowScore struct {
-	Name   string
-	Weight int
 	Scored bool
-	Meter  meterView
+	Score  int
+	Off    bool // the criterion weighs nothing in this view
+}
+
+// column is one header of the ranking table, linked to sort by it.
+type column struct {
+	Key    string // the sort key's column: "" (rank), name, …, c.<criterion>
+	Label  string
+	Detail string // the criterion's weight, "20%"
+	Href   string // "" in a static export: its files are not sorted
+	Sort   string // aria-sort: "ascending", "descending" or ""
+	Off    bool
+	Class  string
 }
 
 // rankingView is the model of a ranking page.
@@ -89,8 +102,12 @@ type rankingView struct {
 	Categories  []choice
 	Filters     []filterView
 	Criteria    []criterionView
+	Columns     []column
+	Tiers       bool // the overall published order: tiers and their reach shown
 	Rows        []entryRow
-	Matched     int // rows that meet the needs (and the name filter), on any page
+	Bump        bumpChart     // the top ten across editions
+	Reach       intervalChart // the page's first rows' stability intervals
+	Matched     int           // rows that meet the needs (and the name filter), on any page
 	Pager       ui.Pager
 	Hidden      []entryRow
 	NeedsSet    bool
@@ -139,47 +156,51 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 	// Stability is of the overall published order: not shown under a
 	// scenario's weights or in the independent view.
 	var stab map[string]domain.EntryStability
-	entryNames, critNames := map[string]string{}, map[string]string{}
 	if q.Scenario == "" && !q.Independent {
 		if stab, err = read.Stability(ctx, slug, st.Edition); err != nil {
 			return v, err
-		}
-		for _, sr := range st.Rows {
-			entryNames[sr.Slug] = sr.Name.In(p.Lang)
-		}
-		for _, c := range r.Criteria {
-			critNames[c.Slug] = c.Name.In(p.Lang)
 		}
 	}
 	named, err := namedEntries(ctx, read, slug, q.Name)
 	if err != nil {
 		return v, err
 	}
+	v.Tiers = stab != nil
+	// First the places, in rank order; then the shown rows, in the order
+	// the reader sorted by (read from the memo, not sorted here); then
+	// the page of them, the only rows built.
+	places := make([]int, len(st.Rows)) // 0: not in the view's category
 	pos := 0
-	for _, sr := range st.Rows {
+	for i, sr := range st.Rows {
 		if q.Category != "" && sr.Category != q.Category {
 			continue
 		}
 		if len(sr.Excluded) == 0 {
 			pos++ // the place in the view, whether the name filter shows it or not
+			places[i] = pos
+		} else {
+			places[i] = -1
 		}
-		if named != nil && !named[sr.Slug] {
+	}
+	var order []int32 // nil: the rank order, nothing to sort
+	if q.Sort.Column != "" {
+		memoKey := strings.Join([]string{slug, itoa(st.Edition), q.Scenario, hash, p.Lang, q.Sort.String()}, "\x00")
+		order = sortedOrders.order(memoKey, len(st.Rows), func() []int32 {
+			return sortRows(st.Rows, q.Sort, func(r projections.StandingRow) string { return r.Name.In(p.Lang) }, catNames, stab, moves)
+		})
+	}
+	var shown []int32
+	for k := range st.Rows {
+		i := k
+		if order != nil {
+			i = int(order[k])
+		}
+		sr := st.Rows[i]
+		if places[i] == 0 || named != nil && !named[sr.Slug] {
 			continue
 		}
-		row := entryRow{Rank: sr.Rank, Slug: sr.Slug, Name: sr.Name.In(p.Lang), Category: catNames[sr.Category],
-			Href: l.Entry(slug, sr.Slug, ""), Total: sr.Total, TotalText: totalText(sr.Total),
-			TotalFill: totalMeter(sr.Total), Move: moveOf(p, moves, sr.Slug),
-			Spark: sparkOf(p, v.Criteria, sr.Scores)}
-		if q.Independent {
-			row.Move = moveView{} // editions record the moves of the published order only
-		}
-		row.Stability = stabilityOf(p, stab, sr.Slug, entryNames, critNames)
-		row.Tier = stab[sr.Slug].Tier
-		for _, c := range v.Criteria {
-			sc, ok := sr.Scores[c.Slug]
-			row.Scores = append(row.Scores, rowScore{Name: c.Name, Weight: c.Weight, Scored: ok, Meter: meterOf(sc)})
-		}
-		if len(sr.Excluded) > 0 {
+		if places[i] < 0 {
+			row := v.row(p, l, sr, catNames, moves, q)
 			for _, ex := range sr.Excluded {
 				if reason := ex.Reason.In(p.Lang); !slices.Contains(row.Reasons, reason) {
 					row.Reasons = append(row.Reasons, reason)
@@ -188,14 +209,13 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 			v.Hidden = append(v.Hidden, row)
 			continue
 		}
-		row.Pos = pos
-		v.Rows = append(v.Rows, row)
+		shown = append(shown, int32(i))
 	}
-	v.Matched = len(v.Rows)
+	v.Matched = len(shown)
 	if perPage <= 0 {
-		perPage = max(1, len(v.Rows))
+		perPage = max(1, len(shown))
 	}
-	v.Pager = ui.NewPager(len(v.Rows), q.Page, perPage, func(n int) string {
+	v.Pager = ui.NewPager(len(shown), q.Page, perPage, func(n int) string {
 		at := q
 		at.Page = n
 		return l.RankingQuery(slug, at.values())
@@ -204,9 +224,96 @@ func buildRanking(ctx context.Context, read *projections.Store, p ui.Page, l lin
 		return v, projections.ErrNotFound
 	}
 	if v.Pager.Total > 0 {
-		v.Rows = v.Rows[v.Pager.From-1 : v.Pager.To]
+		shown = shown[v.Pager.From-1 : v.Pager.To]
+	}
+	page := make([]string, 0, len(shown)+bumpTop)
+	for _, i := range shown {
+		page = append(page, st.Rows[i].Slug)
+	}
+	// The bump chart follows the top ten of the view (by rank) across
+	// editions; the table's rows show each one's own history.
+	var top []string
+	for i, sr := range st.Rows {
+		if places[i] > 0 && places[i] <= bumpTop {
+			top = append(top, sr.Slug)
+		}
+	}
+	hist, err := read.RankHistories(ctx, slug, append(page, top...))
+	if err != nil {
+		return v, err
+	}
+	for _, i := range shown {
+		sr := st.Rows[i]
+		row := v.row(p, l, sr, catNames, moves, q)
+		row.Pos = places[i]
+		if e, ok := stab[sr.Slug]; ok {
+			row.Tier, row.TierTitle = tierOf(p, stab, sr.Slug)
+			if e.Others > 0 && e.Best != e.Worst {
+				row.Reach = itoa(e.Best) + "–" + itoa(e.Worst)
+			}
+		}
+		row.History = rankSpark(p, hist[sr.Slug])
+		v.Rows = append(v.Rows, row)
+	}
+	v.Columns = rankingColumns(p, l, slug, q, v.Criteria, v.Tiers)
+	if q.Scenario == "" && !q.Independent && q.Category == "" {
+		names := map[string]string{}
+		for _, sr := range st.Rows[:min(len(st.Rows), bumpTop*3)] {
+			names[sr.Slug] = sr.Name.In(p.Lang)
+		}
+		v.Bump = bumpOf(p, top, hist, names, "")
+		if v.Tiers && len(v.Rows) > 0 && q.Sort.Column == "" {
+			v.Reach = intervalOf(p, v.Rows[:min(len(v.Rows), bumpTop)], stab)
+		}
 	}
 	return v, nil
+}
+
+// row is an entry's row of the table, without its place and history.
+func (v rankingView) row(p ui.Page, l linkSet, sr projections.StandingRow, catNames map[string]string, moves map[string]*int, q viewQuery) entryRow {
+	row := entryRow{Rank: sr.Rank, Slug: sr.Slug, Name: sr.Name.In(p.Lang), Category: catNames[sr.Category],
+		Href: l.Entry(v.Slug, sr.Slug, ""), Total: sr.Total, TotalText: totalText(sr.Total), Move: moveOf(p, moves, sr.Slug)}
+	if q.Independent {
+		row.Move = moveView{} // editions record the moves of the published order only
+	}
+	for _, c := range v.Criteria {
+		sc, ok := sr.Scores[c.Slug]
+		row.Scores = append(row.Scores, rowScore{Scored: ok, Score: clampScore(sc), Off: c.Weight == 0})
+	}
+	return row
+}
+
+// rankingColumns are the table's headers, each a link that sorts by it
+// (plain text in a static export, whose files hold the rank order).
+func rankingColumns(p ui.Page, l linkSet, slug string, q viewQuery, crit []criterionView, tiers bool) []column {
+	cols := []column{{Key: "", Label: "#", Class: "pub-c-rank"}, {Key: "name", Label: p.T("glance.col_name"), Class: "pub-c-name"},
+		{Key: "category", Label: p.T("glance.col_category"), Class: "pub-c-cat"}}
+	if tiers {
+		cols = append(cols, column{Key: "tier", Label: p.T("glance.col_tier"), Class: "pub-c-tier"})
+	}
+	cols = append(cols, column{Key: "total", Label: p.T("glance.col_total"), Class: "pub-c-total"})
+	for _, c := range crit {
+		cols = append(cols, column{Key: "c." + c.Slug, Label: c.Name, Detail: itoa(c.Weight) + "%", Off: c.Weight == 0, Class: "pub-c-score"})
+	}
+	cols = append(cols, column{Key: "move", Label: p.T("glance.col_move"), Class: "pub-c-move"})
+	for i, c := range cols {
+		cur := q.Sort.Column
+		if c.Key == "" && (cur == "" || cur == "rank") {
+			cols[i].Sort = "ascending"
+			if q.Sort.Desc {
+				cols[i].Sort = "descending"
+			}
+		} else if c.Key != "" && c.Key == cur {
+			cols[i].Sort = map[bool]string{false: "ascending", true: "descending"}[q.Sort.Desc]
+		}
+		if l.Static() {
+			continue
+		}
+		at := q
+		at.Page, at.Sort = 0, headerSort(q.Sort, c.Key)
+		cols[i].Href = l.RankingQuery(slug, at.values())
+	}
+	return cols
 }
 
 // namedEntries returns the entries of ranking whose name or slug holds

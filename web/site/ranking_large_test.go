@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,43 @@ func TestRankingPagesAtScale(t *testing.T) {
 	}
 	if status, _, _ := get(fmt.Sprintf("/r/big?page=%d", pages+1)); status != http.StatusNotFound {
 		t.Errorf("past the last page: %d, want 404", status)
+	}
+
+	// Sorted by a criterion, page 2 holds the next 100 by that score,
+	// highest first, and costs what a page costs: the order is sorted
+	// once per edition and read from the memo afterwards.
+	def, _, err := read.Definition(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crit := def.Criteria[len(def.Criteria)-1]
+	sorted := fmt.Sprintf("/r/big?sort=-c.%s&page=2", crit.Slug)
+	start := time.Now()
+	get(sorted)
+	first := time.Since(start)
+	start = time.Now()
+	status, doc, _ = get(sorted)
+	again := time.Since(start)
+	t.Logf("sorted by %s, page 2: %v the first time, %v from the memo", crit.Slug, first.Round(time.Millisecond), again.Round(time.Millisecond))
+	col := -1
+	doc.Find(`thead th`).EachWithBreak(func(i int, th *goquery.Selection) bool {
+		if th.AttrOr("data-testid", "") == "col-c."+crit.Slug {
+			col = i
+			return false
+		}
+		return true
+	})
+	prev, rows := 11, 0
+	doc.Find(`[data-testid="ranking-row"]`).Each(func(_ int, row *goquery.Selection) {
+		rows++
+		v, err := strconv.Atoi(strings.TrimSpace(row.Children().Eq(col).Text()))
+		if err != nil || v > prev {
+			t.Errorf("sorted page 2: score %q after %d", row.Children().Eq(col).Text(), prev)
+		}
+		prev = v
+	})
+	if status != 200 || rows != pageRows || col < 0 {
+		t.Errorf("sorted page 2: %d, %d rows, column %d", status, rows, col)
 	}
 
 	i := largeEntries * 6789 / 10_000 // entry 6789 of 10,000

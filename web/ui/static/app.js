@@ -65,9 +65,39 @@
     });
   }
 
+  // The theme switch: "auto" follows the system (no data-theme), "light"
+  // and "dark" set data-theme on <html> and are remembered in
+  // localStorage; the layout's head applies a remembered choice before
+  // the page is painted.
+  function themeSwitch() {
+    var group = document.querySelector("[data-theme-switch]");
+    if (!group) return;
+    var root = document.documentElement;
+    function show(value) {
+      group.querySelectorAll("button[data-theme-value]").forEach(function (b) {
+        b.setAttribute("aria-pressed", String(b.getAttribute("data-theme-value") === value));
+      });
+    }
+    show(root.getAttribute("data-theme") || "auto");
+    group.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-theme-value]");
+      if (!b) return;
+      var value = b.getAttribute("data-theme-value");
+      if (value === "auto") root.removeAttribute("data-theme");
+      else root.setAttribute("data-theme", value);
+      try {
+        if (value === "auto") window.localStorage.removeItem("crossrank-theme");
+        else window.localStorage.setItem("crossrank-theme", value);
+      } catch (e) { /* storage refused: the choice lasts for this page */ }
+      show(value);
+    });
+    group.hidden = false;
+  }
+
   function start() {
     liveUpdates();
     inboxCount();
+    themeSwitch();
   }
 
   if (document.readyState === "loading") {
