@@ -266,3 +266,17 @@ func allowArchiveReaders(h http.Header) {
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", "Content-Range, Accept-Ranges, ETag, Content-Length, Content-Disposition")
 }
+
+// archivePreflight answers a CORS preflight for an archive. A player on
+// another origin reads a zip's directory with a suffix range
+// ("bytes=-22"), which, unlike "bytes=0-", is not a header the Fetch
+// standard lets through unasked: the browser asks with OPTIONS first, and
+// without this answer the player cannot open the WACZ at all.
+func archivePreflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	allowArchiveReaders(h)
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD")
+	h.Set("Access-Control-Allow-Headers", "Range, If-Range, If-None-Match")
+	h.Set("Access-Control-Max-Age", "86400")
+	w.WriteHeader(http.StatusNoContent)
+}

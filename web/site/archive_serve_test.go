@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -32,7 +33,8 @@ func (s countedShelf) OpenRecord(ctx context.Context, key string) (io.ReadCloser
 // them in place: Content-Length and Accept-Ranges, a range as 206 with
 // its Content-Range and bytes, a range past the end as a 416 problem
 // naming the size, a strong ETag and 304 to If-None-Match, and CORS for
-// any origin, exposing the headers a ranged read needs. Each is written
+// any origin, exposing the headers a ranged read needs, with a preflight
+// answered for the ranges that need one. Each is written
 // once from the archive: a dozen requests read each record once. The
 // OpenAPI document holds every answer.
 func TestArchivesServeRanges(t *testing.T) {
@@ -95,6 +97,17 @@ func TestArchivesServeRanges(t *testing.T) {
 		}
 		if res, body := get(target, "Range", "bytes=0-3", "If-Range", `"other"`); res.StatusCode != http.StatusOK || body != whole {
 			t.Errorf("GET %s, If-Range another ETag: %d, want the whole archive", target, res.StatusCode)
+		}
+		// A player on another origin asks before a suffix range.
+		pre := httptest.NewRequest(http.MethodOptions, target, nil)
+		pre.Header.Set("Origin", "http://player.example")
+		pre.Header.Set("Access-Control-Request-Method", "GET")
+		pre.Header.Set("Access-Control-Request-Headers", "range")
+		rec := httptest.NewRecorder()
+		e.Srv.Handler().ServeHTTP(rec, pre)
+		if ph := rec.Result().Header; rec.Code != http.StatusNoContent || ph.Get("Access-Control-Allow-Origin") != "*" ||
+			!strings.Contains(ph.Get("Access-Control-Allow-Methods"), "GET") || !strings.Contains(ph.Get("Access-Control-Allow-Headers"), "Range") {
+			t.Errorf("OPTIONS %s (a CORS preflight): %d %v", target, rec.Code, ph)
 		}
 		if got := reads.Load() - before; got != 1 {
 			t.Errorf("GET %s 8 times read the record %d times, want once: the archive is written once and kept", target, got)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -62,4 +63,14 @@ func (s *Site) captureWARC(w http.ResponseWriter, r *http.Request, key string) {
 	if err != nil {
 		ui.Fail(w, r, err)
 	}
+}
+
+// capturePreflight answers a CORS preflight for a capture's record
+// (archivePreflight); its page is not read from other origins.
+func (s *Site) capturePreflight(w http.ResponseWriter, r *http.Request) {
+	if !strings.HasSuffix(r.PathValue("sha256"), ".warc") {
+		ui.Fail(w, r, domain.ErrNotFound)
+		return
+	}
+	archivePreflight(w, r)
 }
