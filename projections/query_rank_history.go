@@ -35,3 +35,23 @@ func (s *Store) RankHistories(ctx context.Context, ranking string, entries []str
 	}
 	return out, rows.Err()
 }
+
+// EditionPublishers returns who published each edition of ranking, by
+// edition number: the entry page's public record names them.
+func (s *Store) EditionPublishers(ctx context.Context, ranking string) (map[int]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT number, publisher FROM editions WHERE ranking=?`, ranking)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]string{}
+	for rows.Next() {
+		var n int
+		var who string
+		if err := rows.Scan(&n, &who); err != nil {
+			return nil, err
+		}
+		out[n] = who
+	}
+	return out, rows.Err()
+}

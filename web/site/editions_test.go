@@ -33,7 +33,7 @@ func TestPublicEditionChangelog(t *testing.T) {
 	if !strings.HasPrefix(evHref, "/r/gpu-cloud/e/qingjiao#ev-demo-qingjiao-2-e") {
 		t.Errorf("evidence link %q", evHref)
 	}
-	if href := rows.Find(`[data-testid="change-audit"]`).AttrOr("href", ""); href != "/desk/audit?proposal=demo-qingjiao-2" {
+	if href := rows.Find(`[data-testid="change-audit"]`).AttrOr("href", ""); href != "/r/gpu-cloud/e/qingjiao#record-demo-qingjiao-2" {
 		t.Errorf("audit link %q", href)
 	}
 	moves := map[string]string{}

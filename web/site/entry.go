@@ -179,6 +179,7 @@ type entryView struct {
 	ChangesHref  string        // why it moved: the live site only (the view takes a query)
 	Replies      []replyView   // the vendor's statements: the live site only (they change between editions)
 	ContactHref  string        // the contact timeline: the live site only
+	Record       []recordRow   // every change published to it, newest first
 }
 
 // buildEntry assembles an entry page; an entry not yet published is not
@@ -216,6 +217,7 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 			ps.EditionHref = l.Edition(slug, s.Edition)
 			for _, ev := range s.Evidence {
 				pe := evidenceOf(p, l, ev, now)
+				pe.AuditHref = l.Record(slug, entry, ev.Proposal)
 				if pe.Stale {
 					v.StaleCount++
 				}
@@ -231,7 +233,9 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 			pa.Values = tagLabels(p, def.Values, a.Tags)
 		}
 		for _, ev := range a.Evidence {
-			pa.Evidence = append(pa.Evidence, evidenceOf(p, l, ev, now))
+			pe := evidenceOf(p, l, ev, now)
+			pe.AuditHref = l.Record(slug, entry, ev.Proposal)
+			pa.Evidence = append(pa.Evidence, pe)
 		}
 		v.Attributes = append(v.Attributes, pa)
 	}
@@ -260,7 +264,16 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 	}
 	v.Stability = stabilityOf(p, stab, entry, names, crit)
 	v.Tier, v.TierShared = tierOf(p, stab, entry)
-	if err := v.charts(ctx, read, e, st, stab, names); err != nil {
+	changes, err := read.PublishedChanges(ctx, slug, entry, 0, e.Edition)
+	if err != nil {
+		return v, err
+	}
+	publishers, err := read.EditionPublishers(ctx, slug)
+	if err != nil {
+		return v, err
+	}
+	v.Record = recordOf(p, l, e, changes, publishers)
+	if err := v.charts(ctx, read, e, changes, st, stab, names); err != nil {
 		return v, err
 	}
 	return v, nil

@@ -11,11 +11,12 @@ import (
 // charts draws the entry page's pictures: its rank beside the top ten's
 // across editions, each criterion's score across editions, why it moved
 // since the edition before, and its stability interval beside the entries
-// it could change places with. st is the overall standing of the newest
+// it could change places with. changes are the entry's published
+// changes in edition order, st is the overall standing of the newest
 // edition, stab its stability, names the entries' names in the page's
 // language.
 func (v *entryView) charts(ctx context.Context, read *projections.Store, e projections.EntryView,
-	st projections.StandingView, stab map[string]domain.EntryStability, names map[string]string) error {
+	changes []projections.PublishedChange, st projections.StandingView, stab map[string]domain.EntryStability, names map[string]string) error {
 	p := v.Page
 	var follow []string
 	for _, row := range st.Rows[:min(len(st.Rows), bumpTop)] {
@@ -32,10 +33,6 @@ func (v *entryView) charts(ctx context.Context, read *projections.Store, e proje
 
 	own := hist[v.Entry]
 	if len(own) > 0 && e.Edition > 0 {
-		changes, err := read.PublishedChanges(ctx, v.Slug, v.Entry, 0, e.Edition)
-		if err != nil {
-			return err
-		}
 		var crit []criterionView
 		for _, c := range e.Ranking.Criteria {
 			crit = append(crit, criterionView{Slug: c.Slug, Name: c.Name.In(p.Lang), Weight: c.Weight})

@@ -77,6 +77,17 @@ func TestPublicExport(t *testing.T) {
 	if doc.Find(`script:not([type="application/ld+json"])`).Length() != 0 || doc.Find("form").Length() != 0 {
 		t.Error("the static export carries a script or a form")
 	}
+	// The charts are drawn into the exported pages, and the table's
+	// headers do not link to sorts a folder of files cannot serve.
+	if doc.Find(`[data-testid="bump-chart"] svg title`).Length() == 0 || doc.Find(`[data-testid="sort-link"]`).Length() != 0 {
+		t.Error("the exported ranking has no rank chart, or links its headers to sorts")
+	}
+	entry := exportedPage(t, dir, "en/r/gpu-cloud/e/qingjiao.html")
+	for _, chart := range []string{"history-chart", "why-chart", "score-history-chart", "record"} {
+		if entry.Find(`[data-testid="`+chart+`"]`).Length() == 0 {
+			t.Errorf("the exported entry page has no %s", chart)
+		}
+	}
 	zh := exportedPage(t, dir, "zh/r/gpu-cloud/view/training/_all.html")
 	if got := zh.Find(`[data-testid="scenario-training"]`).AttrOr("aria-current", ""); got != "page" {
 		t.Error("the static training view does not mark its scenario")

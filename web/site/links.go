@@ -185,6 +185,12 @@ func (l linkSet) API(slug string) string {
 	return "/api/v1/rankings/" + slug
 }
 
+// Record is where a reader sees what a proposal did to an entry: the
+// entry page's public record (entry_record.go), live and exported alike.
+func (l linkSet) Record(slug, entry, proposal string) string {
+	return l.Entry(slug, entry, recordAnchor(proposal))
+}
+
 // Audit is the desk's audit trail of a proposal; a static export has no
 // desk, so "" (no link).
 func (l linkSet) Audit(proposal string) string {
