@@ -26,6 +26,7 @@ type markMemo struct {
 	mu    sync.Mutex
 	marks map[string]memoEntry[projections.EditionMark]
 	defs  map[string]memoEntry[rankingDefinition]
+	waczs map[string]memoEntry[string] // wacz.go: waczVersion
 }
 
 type rankingDefinition struct {
@@ -34,7 +35,8 @@ type rankingDefinition struct {
 }
 
 func newMarkMemo() *markMemo {
-	return &markMemo{marks: map[string]memoEntry[projections.EditionMark]{}, defs: map[string]memoEntry[rankingDefinition]{}}
+	return &markMemo{marks: map[string]memoEntry[projections.EditionMark]{}, defs: map[string]memoEntry[rankingDefinition]{},
+		waczs: map[string]memoEntry[string]{}}
 }
 
 // memoized returns the memo of key in m while no commit happened since it

@@ -59,7 +59,12 @@ func (s *Site) evidenceWACZ(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
 	h := w.Header()
 	allowArchiveReaders(h) // every capture listed is public: a published edition cites it
-	err = s.archives.serve(w, r, "wacz "+slug+" "+strconv.Itoa(n), func(ctx context.Context, out io.Writer) error {
+	version, err := s.waczVersion(r.Context(), slug, n)
+	if err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	err = s.archives.serve(w, r, "wacz "+slug+" "+strconv.Itoa(n)+" "+version, func(ctx context.Context, out io.Writer) error {
 		release, err := s.captureSlots.acquire(r)
 		if err != nil {
 			return err
@@ -83,6 +88,25 @@ func (s *Site) evidenceWACZ(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		ui.Fail(w, r, err)
 	}
+}
+
+// waczVersion names what edition n's archive holds now, the SHA-256 of
+// its list of captures, and with it the archive kept: a page is captured
+// after the edition citing it is published, and an archive written before
+// must not be served after. It is read again after each commit of the
+// read models, a query per edition asked for, not per range read.
+func (s *Site) waczVersion(ctx context.Context, slug string, n int) (string, error) {
+	return memoized(s, s.memo.waczs, slug+" "+strconv.Itoa(n), func() (string, error) {
+		caps, err := s.read.EditionCaptures(ctx, slug, n)
+		if err != nil {
+			return "", err
+		}
+		sum := sha256.New()
+		for _, c := range caps {
+			fmt.Fprintf(sum, "%s %s %s\n", c.SHA256, c.URL, c.At)
+		}
+		return hex.EncodeToString(sum.Sum(nil)), nil
+	})
 }
 
 // waczMeta is what datapackage.json says of an archive.

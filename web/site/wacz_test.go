@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/webtest"
@@ -239,5 +240,43 @@ func TestEditionWACZ(t *testing.T) {
 		if res, _ := e.Get(path); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, res.StatusCode)
 		}
+	}
+}
+
+// TestEditionWACZFollowsLaterCaptures: a page is captured after the
+// edition citing it is published (the capture worker runs then), so an
+// archive kept from before the capture must not be served after it: the
+// WACZ asked for in between holds no record, the one asked for after
+// holds the page, under another ETag.
+func TestEditionWACZFollowsLaterCaptures(t *testing.T) {
+	t.Parallel()
+	copies := webtest.Shelf{}
+	url := "https://example.org/later"
+	key := copies.Put("<p>captured later</p>", "text/html", url, webtest.Fetched)
+	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
+	id := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "A page", SourceURL: url, Excerpt: "captured",
+		ObservedOn: "2026-03-01"})
+	e.Publish(id)
+	ed, err := e.Cmd.Edition(e.Ctx, demo.RankingSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/r/" + demo.RankingSlug + "/editions/" + strconv.Itoa(ed.Number) + "/evidence.wacz"
+	res, before := e.Get(path)
+	if recs, err := readWARC(readWACZ(t, []byte(before))["archive/data.warc"]); res.StatusCode != http.StatusOK || err != nil || len(recs) != 0 {
+		t.Fatalf("before the capture: %d, %d records, %v", res.StatusCode, len(recs), err)
+	}
+	done, err := e.Cmd.RecordCapture(e.Ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-capture", Proposal: id,
+		Evidence: "e1", At: webtest.Fetched, FinalURL: url, Status: 200, ContentType: "text/html", Size: 10, SHA256: key, QuoteChecked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Read.WaitFor(e.Ctx, done.Sequence); err != nil {
+		t.Fatal(err)
+	}
+	after, body := e.Get(path)
+	recs, err := readWARC(readWACZ(t, []byte(body))["archive/data.warc"])
+	if err != nil || len(recs) != 1 || after.Header.Get("ETag") == res.Header.Get("ETag") {
+		t.Errorf("after the capture: %d records, %v, ETag %s then %s", len(recs), err, res.Header.Get("ETag"), after.Header.Get("ETag"))
 	}
 }
