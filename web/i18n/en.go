@@ -23,6 +23,7 @@ var enParts = []map[string]string{
 	enChanges,
 	enFormats,
 	enBundle,
+	enVerify,
 	enReports,
 	enWacz,
 	enOIDC,

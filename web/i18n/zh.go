@@ -23,6 +23,7 @@ var zhParts = []map[string]string{
 	zhChanges,
 	zhFormats,
 	zhBundle,
+	zhVerify,
 	zhReports,
 	zhWacz,
 	zhOIDC,

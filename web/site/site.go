@@ -138,6 +138,8 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	// An edition's signed bundle, to recompute it offline, and the key
 	// that signs the bundles.
 	download("GET /r/{slug}/editions/{n}/bundle", s.bundle)
+	// The page that checks the bundle in the reader's browser (verify.js).
+	edition("GET /r/{slug}/editions/{n}/"+verifyFile, s.verify)
 	document("GET "+bundle.WellKnownPath, s.signingKey)
 	// The WARC records of the pages an edition's evidence cites, as one
 	// WACZ archive.
