@@ -524,7 +524,7 @@
     try {
       var carried = await jwkBytes(m.key);
       var pinned = await pinnedKey(key);
-      if (hex(pinned.x) !== hex(carried.x)) throw new Error("the bundle is signed by key " + m.key.kid + ", not the pinned key " + pinned.kid);
+      if (hex(pinned.x) !== hex(carried.x)) throw new Error("the bundle is signed by key " + String(m.key.kid).slice(0, 12) + "…, not the pinned key " + pinned.kid.slice(0, 12) + "…");
       var sf = files.get("signature.json");
       if (!sf) throw new Error("signature.json is missing");
       var s = need(parseJSON(utf8.decode(await entryBytes(z, sf))), "object", "signature.json");
@@ -535,9 +535,9 @@
       if (!sig || sig.length !== 64) throw new Error("the signature is not 64 bytes of base64");
       var k = await crypto.subtle.importKey("raw", pinned.x, { name: "Ed25519" }, false, ["verify"]);
       if (!(await crypto.subtle.verify({ name: "Ed25519" }, k, sig, manifestBytes))) {
-        throw new Error("the Ed25519 signature does not match manifest.json under key " + pinned.kid);
+        throw new Error("the Ed25519 signature does not match manifest.json under key " + pinned.kid.slice(0, 12) + "…");
       }
-      v.pass("signature", "Ed25519 signature of manifest.json by key " + pinned.kid + ", the pinned key");
+      v.pass("signature", "Ed25519 signature of manifest.json by key " + pinned.kid.slice(0, 12) + "…, the pinned key");
     } catch (err) { v.fail("signature", err.message); }
   }
 
@@ -660,7 +660,7 @@
     if (head.number !== m.edition || last !== m.sequence) v.fail("events", "the last edition is " + head.number + " at sequence " + last + ", the manifest says " + m.edition + " at " + m.sequence);
     else if (head.hash !== m.snapshotHash) v.fail("snapshot", "the manifest says snapshot " + m.snapshotHash.slice(0, 12) + "…, edition " + m.edition + "'s head commits to " + head.hash.slice(0, 12) + "…");
     v.pass("events", "methodology and " + heads + " editions of ranking " + m.ranking + " up to sequence " + m.sequence + ", in order, each line canonical");
-    v.pass("snapshot", "recomputed every edition's snapshot in this browser; edition " + m.edition + " hashes to " + m.snapshotHash);
+    v.pass("snapshot", "recomputed every edition's snapshot in this browser; edition " + m.edition + " hashes to " + m.snapshotHash.slice(0, 12) + "…, as its head and the manifest say");
   }
 
   function checkCaptures(v, file, ev) {
