@@ -77,7 +77,7 @@ func compareBarsOf(p ui.Page, v compareView) compareBars {
 			b := compareBar{X: c.PlotL, Y: y, H: barH, Pattern: comparePatterns[i%len(comparePatterns)], Class: seriesClass(i)}
 			name := v.Columns[i].Name
 			if err != nil {
-				b.Value = chartText{X: c.PlotL + 4, Y: y + barH - 2, Anchor: "start", Text: p.T("public.unscored")}
+				b.Value = chartText{X: c.PlotL + 4, Y: y + barH - 2, Anchor: "start", Text: "–"}
 				row = append(row, "–")
 				says = append(says, name+" –")
 			} else {
@@ -87,6 +87,9 @@ func compareBarsOf(p ui.Page, v compareView) compareBars {
 				says = append(says, name+" "+itoa(score))
 			}
 			b.Title = cr.Name + " · " + name + ": " + b.Value.Text
+			if err != nil {
+				b.Title = cr.Name + " · " + name + ": " + p.T("public.unscored")
+			}
 			g.Bars = append(g.Bars, b)
 			y += barH + barGap
 		}
