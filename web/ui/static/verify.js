@@ -450,7 +450,7 @@
     var x = b64decode(need(k.x, "string", "x"), true);
     if (x.length !== 32) throw new Error("x is not 32 bytes");
     var thumb = b64url(new Uint8Array(await crypto.subtle.digest("SHA-256", enc.encode('{"crv":"Ed25519","kty":"OKP","x":"' + k.x + '"}'))));
-    if (has(k, "kid") && k.kid !== thumb) throw new Error("kid " + k.kid + " is not the key's thumbprint " + thumb);
+    if (has(k, "kid") && k.kid !== "" && k.kid !== thumb) throw new Error("kid " + k.kid + " is not the key's thumbprint " + thumb);
     return { x: x, kid: thumb };
   }
 
