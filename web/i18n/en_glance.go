@@ -29,7 +29,6 @@ var enGlance = map[string]string{
 	"glance.scores_desc":    "One band per criterion, 0 at its bottom and 10 at its top; the line steps where an edition changed the score.",
 	"glance.scores_table":   "Score on each criterion in each edition",
 	"glance.score_point":    "edition %d: %d/10",
-	"glance.why_heading":    "Why it moved",
 	"glance.why_title":      "Why the rank moved from %s to %s",
 	"glance.why_table":      "The rank move in parts",
 	"glance.why_step":       "Part",

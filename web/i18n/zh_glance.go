@@ -29,7 +29,6 @@ var zhGlance = map[string]string{
 	"glance.scores_desc":    "每项标准一条带，底部为 0，顶部为 10；某期改动评分处，线条随之升降。",
 	"glance.scores_table":   "各期各标准得分",
 	"glance.score_point":    "第 %d 期：%d/10",
-	"glance.why_heading":    "名次为何变动",
 	"glance.why_title":      "名次从 %s 到 %s 为何变动",
 	"glance.why_table":      "名次变动的组成",
 	"glance.why_step":       "组成部分",

@@ -10,7 +10,7 @@ import (
 )
 
 // TestBrowserGlance opens the ranking (sorted by a criterion too), an
-// entry, an edition and a comparison on a desktop (1366×900) and a phone
+// entry, why it moved, an edition and a comparison on a desktop (1366×900) and a phone
 // (390×844), in the light and the dark theme (chosen with the header's
 // switch, which the next page remembers), in both languages: nothing is
 // wider than the screen, the phone shows #1 on its first screen, the
@@ -25,7 +25,8 @@ func TestBrowserGlance(t *testing.T) {
 	pages := []struct{ name, path, ready string }{
 		{"ranking", "/r/gpu-cloud", `[data-testid="bump-chart"]`},
 		{"ranking-sorted", "/r/gpu-cloud?sort=-total", `[data-testid="ranking-row"]`},
-		{"entry", "/r/gpu-cloud/e/qingjiao", `[data-testid="why-chart"]`},
+		{"entry", "/r/gpu-cloud/e/qingjiao", `[data-testid="history-chart"]`},
+		{"changes", "/r/gpu-cloud/e/qingjiao/changes", `[data-testid="why-chart"]`},
 		{"edition", "/r/gpu-cloud/editions/2", `main`},
 		{"compare", "/r/gpu-cloud/compare?a=zhixingyun&b=qingcloud&c=ppio", `[data-testid="compare-chart"]`},
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,6 +107,14 @@ func TestChanges(t *testing.T) {
 		if parts.Length() != 3 || parts.Eq(0).AttrOr("data-after", "") != strconv.Itoa(want.RankOwn) ||
 			parts.Eq(1).AttrOr("data-after", "") != strconv.Itoa(want.RankOthers) || parts.Eq(2).AttrOr("data-after", "") != strconv.Itoa(want.RankTo) {
 			t.Errorf("%s: %d parts", lang, parts.Length())
+		}
+		// The waterfall draws the same parts: the ranks after each step.
+		var afters []string
+		doc.Find(`[data-testid="why-chart"] [data-testid="chart-numbers"] tbody tr td:last-child`).Each(func(_ int, s *goquery.Selection) {
+			afters = append(afters, s.Text())
+		})
+		if wantAfters := []string{"#" + strconv.Itoa(want.RankOwn), "#" + strconv.Itoa(want.RankOthers), "#" + strconv.Itoa(want.RankTo)}; !slices.Equal(afters, wantAfters) {
+			t.Errorf("%s: the waterfall's numbers %v, want %v", lang, afters, wantAfters)
 		}
 		if !strings.Contains(doc.Find(`[data-testid="changes-how"]`).Text(), how) {
 			t.Errorf("%s: the page does not say how the move is split", lang)

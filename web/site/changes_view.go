@@ -25,6 +25,7 @@ type changesView struct {
 	TotalFrom    string
 	TotalTo      string
 	Parts        []changePart
+	Why          waterfallChart // the parts as a picture
 	Scores       []changeScoreView
 	Methods      []changeWeightView
 	JSONHref     string
@@ -82,6 +83,7 @@ func buildChanges(ctx context.Context, read *projections.Store, p ui.Page, l lin
 		crit[c.Slug] = c.Name.In(p.Lang)
 	}
 	v.RankFrom, v.RankTo = m.RankFrom, m.RankTo
+	v.Why = waterfallOf(p, m, sp.From, sp.To)
 	v.TotalFrom, v.TotalTo = totalText(m.TotalFrom), totalText(m.TotalTo)
 	own, others, method := m.Parts()
 	for _, part := range []struct {

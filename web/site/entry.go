@@ -170,7 +170,6 @@ type entryView struct {
 	Attributes   []attrView
 	Bump         bumpChart         // its rank across editions beside the top ten's
 	ScoreHistory scoreHistoryChart // each criterion's score across editions
-	Why          waterfallChart    // why it moved since the edition before
 	Reach        intervalChart     // its stability interval beside those it could change places with
 	StaleCount   int
 	Stability    stabilityView // how solid the overall rank is

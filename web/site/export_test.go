@@ -83,7 +83,7 @@ func TestPublicExport(t *testing.T) {
 		t.Error("the exported ranking has no rank chart, or links its headers to sorts")
 	}
 	entry := exportedPage(t, dir, "en/r/gpu-cloud/e/qingjiao.html")
-	for _, chart := range []string{"history-chart", "why-chart", "score-history-chart", "record"} {
+	for _, chart := range []string{"history-chart", "score-history-chart", "reach-chart", "record"} {
 		if entry.Find(`[data-testid="`+chart+`"]`).Length() == 0 {
 			t.Errorf("the exported entry page has no %s", chart)
 		}

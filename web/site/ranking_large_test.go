@@ -179,6 +179,15 @@ func TestRankingPagesAtScale(t *testing.T) {
 		t.Errorf("sorted page 2: %d, %d rows, column %d", status, rows, col)
 	}
 
+	// An entry's page at size: its charts read the entry's rows and the
+	// top ten's, never a whole edition.
+	start = time.Now()
+	status, doc, _ = get("/r/big/e/" + history.LargeEntry(5000))
+	t.Logf("an entry's page: %v, charts %d", time.Since(start).Round(time.Millisecond), doc.Find("figure.pub-chart").Length())
+	if status != 200 {
+		t.Errorf("an entry's page: %d", status)
+	}
+
 	i := largeEntries * 6789 / 10_000 // entry 6789 of 10,000
 	name := []rune(history.LargeName(i))
 	for _, q := range []string{string(name[:2]), string(name), fmt.Sprintf("cloud %05d", i)} {
