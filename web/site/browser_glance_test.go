@@ -60,6 +60,7 @@ func TestBrowserGlance(t *testing.T) {
 					if p.name == "ranking" && size[0] < 500 {
 						bottom := browsertest.Value(t, ctx, chromedp.Evaluate[float64](
 							`document.querySelector('[data-testid="ranking-row"]').getBoundingClientRect().bottom`))
+						t.Logf("%s: #1 ends %.0f px down", name, bottom)
 						if bottom > float64(size[1]) {
 							t.Errorf("%s: #1 ends %.0f px down, below the first screen (%d)", name, bottom, size[1])
 						}
