@@ -75,7 +75,7 @@ func Command(ctx context.Context, args []string) error {
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the generated data")
 	fs.StringVar(&o.work, "work", "", "directory for generated data, reused when seed and size match (default: a temporary directory, removed at the end)")
 	fs.BoolVar(&o.genSync, "gen-sync", false, "generate with SyncAlways too (default: generation only runs without it; every measurement runs with it)")
-	only := fs.String("only", "", "comma-separated phases to run: commands,import,rebuild,startup,sse,http,capture (default all), and scale (issue 26's 10,000 entries; only when named)")
+	only := fs.String("only", "", "comma-separated phases to run: commands,import,rebuild,startup,sse,http,capture (default all), and scale (issue 26's 10,000 entries, with desk-scale; only when named) or desk-scale alone (issue 42: the desk's pages at 100 and 10,000 entries)")
 	fs.IntVar(&o.readers, "readers", 1000, "connected SSE readers")
 	fs.IntVar(&o.clients, "clients", 200, "concurrent HTTP clients")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured load per HTTP target and run")
@@ -183,6 +183,14 @@ func runAll(ctx context.Context, o *options, r *report) error {
 				return fmt.Errorf("scale: %w", err)
 			}
 			r.scale = append(r.scale, sc)
+		}
+		if slices.Contains(o.only, "scale") || slices.Contains(o.only, "desk-scale") {
+			o.logf(" desk at %d and %d entries: %d signed-in clients a desk page, %d readers a public page", deskSizes[0], deskSizes[1], deskClients, publicClients)
+			var ds deskScaleResult
+			if err := o.profiled(fmt.Sprintf("desk-scale-%d", run), func() (err error) { ds, err = measureDeskScale(ctx, o, run); return err }); err != nil {
+				return fmt.Errorf("desk scale: %w", err)
+			}
+			r.desk = append(r.desk, ds)
 		}
 		if o.want("rebuild") {
 			o.logf(" rebuild of %d events (child process) and RawReplay", r.hist.Events)

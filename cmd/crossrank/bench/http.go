@@ -20,6 +20,7 @@ type httpResult struct {
 	sent     int64 // the same as sent to a client that accepts gzip
 	timeouts int64 // requests not answered within the client's timeout
 	refused  int64 // requests answered other than 200 under load (closed loop)
+	total    int64 // every request sent, the warm-up's and the two first included
 }
 
 // statusError is an answer other than 200.
@@ -117,7 +118,9 @@ func loadURL(ctx context.Context, o *options, url, token string) (httpResult, er
 	// it): a page slower than the window still shows how slow it is.
 	var all []time.Duration
 	var answered int
+	res.total = 2
 	for _, l := range samples {
+		res.total += int64(len(l))
 		for _, x := range l {
 			if x.end.After(begin) {
 				all = append(all, x.took)

@@ -139,14 +139,21 @@ func runChild(ctx context.Context, o *options, args ...string) (string, float64,
 }
 
 // vmHWM reads the peak resident set size (KiB) from a /proc status file.
-func vmHWM(path string) int64 {
+func vmHWM(path string) int64 { return statusField(path, "VmHWM") }
+
+// procStatus is a kB field of this process's /proc/self/status.
+func procStatus(field string) int64 { return statusField("/proc/self/status", field) }
+
+// statusField is the kB field of a /proc/<pid>/status file at path; 0 when
+// it cannot be read.
+func statusField(path, field string) int64 {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb
 		}

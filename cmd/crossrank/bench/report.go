@@ -16,6 +16,7 @@ type report struct {
 	cmd       []commandsResult
 	imports   []importResult
 	scale     []scaleResult
+	desk      []deskScaleResult
 	rebuild   []rebuildResult
 	startup   []startupResult
 	sseP50    series
@@ -81,6 +82,7 @@ func (r *report) print(w io.Writer) {
 			rate.show(fmtRate), "RawPublish of the same events, sequential, as proposals/s: "+raw.show(fmtRate), ratio.show(fmtRatio), "≥ 0.5 of raw", verdict(ratio.median() >= 0.5))
 	}
 	r.scaleRows(t)
+	r.deskScaleRows(t)
 	if len(r.rebuild) > 0 {
 		rate, raw := collect(r.rebuild, func(x rebuildResult) float64 { return x.rate }), collect(r.rebuild, func(x rebuildResult) float64 { return x.raw })
 		ratio := collect(r.rebuild, func(x rebuildResult) float64 { return x.rate / x.raw })

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"net/url"
-	"syscall"
 	"time"
 )
 
@@ -60,12 +59,11 @@ func (s *scaleRun) loadPages(ctx context.Context, state string, targets []pageTa
 // less than a tenth of a core for half a second (at most 15 minutes):
 // requests whose clients gave up are still served after a load ends, and
 // would otherwise be charged to what is measured next.
-func (s *scaleRun) settle() {
-	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
+func (s *scaleRun) settle() { settleCPU(s.o) }
+
+// settleCPU is settle for any part of the bench.
+func settleCPU(o *options) {
+	cpu := processCPU
 	const tick = 250 * time.Millisecond
 	start := time.Now()
 	for prev, quiet := cpu(), 0; quiet < 2 && time.Since(start) < 15*time.Minute; {
@@ -77,7 +75,7 @@ func (s *scaleRun) settle() {
 		prev = now
 	}
 	if d := time.Since(start); d > time.Second {
-		s.o.logf("   the server was busy %v more", d.Round(100*time.Millisecond))
+		o.logf("   the server was busy %v more", d.Round(100*time.Millisecond))
 	}
 }
 
