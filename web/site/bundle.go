@@ -43,7 +43,9 @@ func (l linkSet) Bundle(slug string, n int) string {
 
 // bundle serves GET /r/{slug}/editions/{n}/bundle as an attachment,
 // from the bundles kept (bundle_cache.go), with a strong ETag: a reader
-// that has it already is answered 304, and a range may be asked for.
+// that has it already is answered 304, a range may be asked for (416 as a
+// problem, as the archives answer it), and a verifier on another origin
+// may read it (CORS: the bundle is as public as the edition).
 func (s *Site) bundle(w http.ResponseWriter, r *http.Request) {
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if s.bundles == nil || err != nil || n < 1 {
@@ -64,7 +66,9 @@ func (s *Site) bundle(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "public, max-age=86400") // an edition never changes; a new key is rare
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("ETag", b.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b.body))
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", "Content-Range, Accept-Ranges, ETag, Content-Length, Content-Disposition")
+	http.ServeContent(&rangeRefusal{ResponseWriter: w, r: r}, r, "", time.Time{}, bytes.NewReader(b.body))
 }
 
 // writeBundle writes edition n's bundle whole, while one of bundleStreams

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -83,6 +84,16 @@ func TestEditionBundle(t *testing.T) {
 	}
 	if res, _ := e.get("/r/gpu-cloud/editions/1/bundle", "If-None-Match", res.Header.Get("ETag")); res.StatusCode != http.StatusNotModified {
 		t.Errorf("the kept bundle asked again with its ETag: %d, want 304", res.StatusCode)
+	}
+	// A range of it, to any origin (a verifier elsewhere reads it); a
+	// range past its end is a problem, as every error a program reads.
+	if res, part := e.get("/r/gpu-cloud/editions/1/bundle", "Range", "bytes=0-9"); res.StatusCode != http.StatusPartialContent ||
+		part != body[:10] || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("bytes=0-9 of the bundle: %d, %q, CORS %q; want 206, its first 10 bytes, *", res.StatusCode, part, res.Header.Get("Access-Control-Allow-Origin"))
+	}
+	if res, _ := e.get("/r/gpu-cloud/editions/1/bundle", "Range", fmt.Sprintf("bytes=%d-", len(body)+10)); res.StatusCode != http.StatusRequestedRangeNotSatisfiable ||
+		res.Header.Get("Content-Type") != "application/problem+json" {
+		t.Errorf("a range past the bundle's end: %d %q, want 416 application/problem+json", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	e.site.bundleCache = newBundleCache()
 	res, _ = e.get("/r/gpu-cloud/editions/1/bundle")
