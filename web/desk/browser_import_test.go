@@ -144,7 +144,7 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		t.Errorf("public page: %q, want Edition 1", got)
 	}
 	pages, _ := strconv.Atoi(b.attr(`[data-testid="ranking-pager"]`, "data-pages"))
-	rows := b.count(`[data-testid="ranking-list"] > li`)
+	rows := b.count(`[data-testid="ranking-row"]`)
 	if got := b.attr(`[data-testid="ranking-pager"]`, "data-total"); got != strconv.Itoa(scaleEntries) || pages < 2 || rows == 0 || rows >= scaleEntries {
 		t.Errorf("public page 1: %d rows, %d pages, %s entries in all", rows, pages, got)
 	}
