@@ -22,50 +22,39 @@ type Impact struct {
 
 // RankImpact computes the rank-impact preview of p's current changes against
 // the published ranking: "if accepted: #5 → #3 overall, #2 → #1 in AI 算力云,
-// 训练 scenario #4 → #2". A new entry counts from no rank.
-func RankImpact(r *Ranking, ed *Edition, p *Proposal, newEntryCategory string) Impact {
-	after := ed.Clone()
-	pe := after.ownEntry(p.Entry)
-	if pe == nil {
-		pe = &PublishedEntry{Slug: p.Entry, Category: newEntryCategory, Scores: map[string]int{}, Attributes: map[string][]string{}}
-		after.Entries[p.Entry] = pe
+// 训练 scenario #4 → #2". A new entry counts from no rank. Only p's entry
+// changes, so each scope's standings come from memo (nil: ranked afresh)
+// and the entry is placed among the others by its new total.
+func RankImpact(r *Ranking, ed *Edition, p *Proposal, newEntryCategory string, memo *StandingMemo) Impact {
+	before := ed.Entry(p.Entry)
+	category, scores := newEntryCategory, map[string]int{}
+	if before != nil {
+		category = before.Category
+		for c, v := range before.Scores {
+			scores[c] = v
+		}
 	}
 	for c, ch := range p.Scores {
-		pe.Scores[c] = ch.To
-	}
-	for a, ch := range p.Attributes {
-		pe.Attributes[a] = ch.To
+		scores[c] = ch.To
 	}
 	im := Impact{Entry: p.Entry}
-	find := func(entries map[string]*PublishedEntry, w map[string]int) (Standing, bool) {
-		for _, st := range Standings(entries, w) {
-			if st.Entry == p.Entry {
-				return st, true
-			}
-		}
-		return Standing{}, false
+	scope := func(w map[string]int) (b, a Standing) {
+		x := memo.Index(ed, w)
+		b, _ = x.Of(p.Entry) // zero when not ranked before
+		return b, x.Rank(p.Entry, category, Total(scores, w))
 	}
-	w := r.Weights()
-	b, wasRanked := find(ed.Entries, w)
-	a, _ := find(after.Entries, w)
+	b, a := scope(r.Weights())
 	im.BeforeTotal, im.AfterTotal = b.Total, a.Total
-	if !wasRanked {
-		b = Standing{}
-	}
 	im.Changes = append(im.Changes, RankChange{Scope: "overall", Before: b.Rank, After: a.Rank})
 	var catName events.Text
 	for _, c := range r.Categories {
-		if c.Slug == pe.Category {
+		if c.Slug == category {
 			catName = c.Name
 		}
 	}
 	im.Changes = append(im.Changes, RankChange{Scope: "category", Label: catName, Before: b.CategoryRank, After: a.CategoryRank})
 	for _, sc := range r.Scenarios {
-		sb, ok := find(ed.Entries, sc.Weights)
-		sa, _ := find(after.Entries, sc.Weights)
-		if !ok {
-			sb = Standing{}
-		}
+		sb, sa := scope(sc.Weights)
 		im.Changes = append(im.Changes, RankChange{Scope: "scenario:" + sc.Slug, Label: sc.Name, Before: sb.Rank, After: sa.Rank})
 	}
 	return im

@@ -35,6 +35,7 @@ type Handler struct {
 	inflight   atomic.Int64             // commands running
 	chain      chain                    // the fast path's appends in flight (chain.go)
 	previewed  previewed                // what the latest edition previews pinned (edition_previewed.go)
+	standings  domain.StandingMemo      // the rank-impact previews' standings (rank_impact.go)
 	// alwaysChain sends a command alone as a link too (tests that need a
 	// link in flight: export_test.go).
 	alwaysChain bool

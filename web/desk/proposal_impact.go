@@ -110,33 +110,19 @@ func (d *Desk) serveImpact(w http.ResponseWriter, r *http.Request) {
 // hypotheticalImpact computes the impact of the proposal as if it proposed
 // score to (a whole number 0–10, as typed) for criterion.
 func (d *Desk) hypotheticalImpact(ctx context.Context, id, criterion, to string) (domain.Impact, *domain.Ranking, int, error) {
-	p, err := d.cmd.Proposal(ctx, id)
-	if err != nil {
-		return domain.Impact{}, nil, 0, err
-	}
-	j, err := d.cmd.JudgedBy(ctx, p)
-	if err != nil {
-		return domain.Impact{}, nil, 0, err
-	}
-	rk := j.Ranking
-	if !rk.HasCriterion(criterion) {
-		return domain.Impact{}, nil, 0, domain.Invalid("criterion", "ranking.not_criterion", nil)
-	}
-	score, err := strconv.Atoi(strings.TrimSpace(to))
-	if err != nil || score < domain.MinScore || score > domain.MaxScore {
-		return domain.Impact{}, nil, 0, domain.Invalid("to", "field.score", domain.Args{"min": domain.MinScore, "max": domain.MaxScore})
-	}
-	ed, err := d.cmd.Edition(ctx, p.Ranking)
-	if err != nil {
-		return domain.Impact{}, nil, 0, err
-	}
-	cat := ""
-	if pe := ed.Entry(p.Entry); pe != nil {
-		cat = pe.Category
-	} else if e, err := d.cmd.Entry(ctx, p.Ranking, p.Entry); err == nil {
-		cat = e.Category
-	}
-	return domain.RankImpact(rk, ed, withScore(p, criterion, score), cat), rk, score, nil
+	var score int
+	im, rk, err := d.cmd.RankImpactIf(ctx, id, func(p *domain.Proposal, rk *domain.Ranking) (*domain.Proposal, error) {
+		if !rk.HasCriterion(criterion) {
+			return nil, domain.Invalid("criterion", "ranking.not_criterion", nil)
+		}
+		var err error
+		score, err = strconv.Atoi(strings.TrimSpace(to))
+		if err != nil || score < domain.MinScore || score > domain.MaxScore {
+			return nil, domain.Invalid("to", "field.score", domain.Args{"min": domain.MinScore, "max": domain.MaxScore})
+		}
+		return withScore(p, criterion, score), nil
+	})
+	return im, rk, score, err
 }
 
 // withScore returns a copy of p that proposes score to for criterion. p is
