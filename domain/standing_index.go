@@ -15,17 +15,17 @@ import (
 // searches, not a sort of the whole ranking. It is read-only once built.
 type StandingIndex struct {
 	all   []Standing
-	byCat map[string][]Standing
-	at    map[string]int // entry → its index in all
+	byCat map[string][]int32 // category → its entries' indexes in all, in order
+	at    map[string]int32   // entry → its index in all
 }
 
 // NewStandingIndex ranks entries under weights (Standings) and indexes them.
 func NewStandingIndex(entries map[string]*PublishedEntry, weights map[string]int) *StandingIndex {
-	x := &StandingIndex{all: Standings(entries, weights), byCat: map[string][]Standing{}}
-	x.at = make(map[string]int, len(x.all))
+	x := &StandingIndex{all: Standings(entries, weights), byCat: map[string][]int32{}}
+	x.at = make(map[string]int32, len(x.all))
 	for i, st := range x.all {
-		x.at[st.Entry] = i
-		x.byCat[st.Category] = append(x.byCat[st.Category], st)
+		x.at[st.Entry] = int32(i)
+		x.byCat[st.Category] = append(x.byCat[st.Category], int32(i))
 	}
 	return x
 }
@@ -44,8 +44,9 @@ func (x *StandingIndex) Of(entry string) (Standing, bool) {
 // would rank it (a higher total first, then the slug).
 func (x *StandingIndex) Rank(entry, category string, total int) Standing {
 	old, ranked := x.Of(entry)
-	ahead := func(rows []Standing, sameCategory bool) int {
-		n := sort.Search(len(rows), func(i int) bool { return !beats(rows[i], total, entry) })
+	cat := x.byCat[category]
+	ahead := func(n int, row func(int) Standing, sameCategory bool) int {
+		n = sort.Search(n, func(i int) bool { return !beats(row(i), total, entry) })
 		// The entry's own row is among rows ahead of it when its old total
 		// beat the new one: it does not count against itself.
 		if ranked && (!sameCategory || old.Category == category) && beats(old, total, entry) {
@@ -54,7 +55,8 @@ func (x *StandingIndex) Rank(entry, category string, total int) Standing {
 		return n
 	}
 	return Standing{Entry: entry, Category: category, Total: total,
-		Rank: ahead(x.all, false) + 1, CategoryRank: ahead(x.byCat[category], true) + 1}
+		Rank:         ahead(len(x.all), func(i int) Standing { return x.all[i] }, false) + 1,
+		CategoryRank: ahead(len(cat), func(i int) Standing { return x.all[cat[i]] }, true) + 1}
 }
 
 // beats reports whether st stands ahead of an entry with total. An entry's
@@ -66,15 +68,16 @@ func beats(st Standing, total int, entry string) bool {
 // StandingMemo keeps the indexes of the editions recently asked about, by
 // edition position and weights: the rank-impact preview of a proposal page
 // reads one instead of ranking 10,000 entries per scope per request. It
-// holds a few (each about 100 bytes an entry) and starts again when full.
+// holds a few (each about 100 bytes an entry: 1 MB at 10,000) and starts
+// again when full.
 type StandingMemo struct {
 	mu sync.Mutex
 	m  map[string]*StandingIndex
 }
 
 // standingMemoSize bounds the indexes kept: the overall weights and each
-// scenario's, of the edition in review and of one methodology proposal's.
-const standingMemoSize = 32
+// scenario's, of the latest edition, and of a methodology proposal's.
+const standingMemoSize = 8
 
 // Index returns ed's standing index under weights, built once per edition
 // position (ed.Seq changes with every event the edition applies). A nil
