@@ -34,6 +34,8 @@ func BenchmarkSearch10k(b *testing.B) {
 		name, q string
 		kinds   []string
 	}{
+		{"desk/中", "中", every}, // one character: every entry's name holds it
+		{"api-entry/中", "中", []string{projections.SearchEntry}},
 		{"desk/按小时", "按小时", every},
 		{"api-entry/按小时", "按小时", []string{projections.SearchEntry}},
 		{"desk/cloud", "cloud", every},
