@@ -69,3 +69,41 @@ func TestMailLinkRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMailLinkPages: the pages a mail's links open show their button
+// (200) whatever the token, which is checked when the button posts; a link
+// missing a part is refused at once (400 mail.bad_token), and every link
+// on a server that sends no mail (404 mail.off): a problem to a program, a
+// page to a browser, as the OpenAPI document says.
+func TestMailLinkPages(t *testing.T) {
+	t.Parallel()
+	on := webtest.NewSiteWith(t, func(c *web.Config) { c.Mail = wrongLinks{} })
+	off := webtest.NewSite(t)
+	for _, c := range []struct {
+		name   string
+		e      *webtest.SiteEnv
+		target string
+		accept string
+		status int
+		ct     string
+	}{
+		{"confirm", on, "/mail/confirm?user=editor&token=wrong", "text/html", http.StatusOK, "text/html"},
+		{"unsubscribe", on, "/mail/unsubscribe?token=wrong", "text/html", http.StatusOK, "text/html"},
+		{"confirm without a token", on, "/mail/confirm?user=editor", "", http.StatusBadRequest, "application/problem+json"},
+		{"confirm without a user", on, "/mail/confirm?token=wrong", "text/html", http.StatusBadRequest, "text/html"},
+		{"unsubscribe without a token", on, "/mail/unsubscribe", "*/*", http.StatusBadRequest, "application/problem+json"},
+		{"confirm, no mail sent", off, "/mail/confirm?user=editor&token=wrong", "", http.StatusNotFound, "application/problem+json"},
+		{"unsubscribe, no mail sent", off, "/mail/unsubscribe?token=wrong", "text/html", http.StatusNotFound, "text/html"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, c.target, nil)
+		if c.accept != "" {
+			r.Header.Set("Accept", c.accept)
+		}
+		w := httptest.NewRecorder()
+		c.e.Srv.Handler().ServeHTTP(w, r)
+		openapicheck.CheckDocumented(t, http.MethodGet, c.target, r.Header, nil, w.Result(), w.Body.Bytes())
+		if ct := w.Header().Get("Content-Type"); w.Code != c.status || !strings.HasPrefix(ct, c.ct) {
+			t.Errorf("%s, Accept %q: %d %s, want %d %s", c.name, c.accept, w.Code, ct, c.status, c.ct)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/crossrank/crossrank/web/httpx"
@@ -143,9 +144,28 @@ type noteView struct {
 // scanner opening the mail must not confirm).
 func (h handlers) confirmAsk(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if err := h.linkUsable(q.Get("user"), q.Get("token")); err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
 	v := noteView{Page: ui.PageOf(r, "mail.title", ""), User: q.Get("user"), Confirm: q.Get("token")}
 	v.Text = v.T("mail.confirm.ask")
 	ui.Render(w, r, http.StatusOK, notePage(v))
+}
+
+// linkUsable refuses, before showing a button that could only fail, a
+// link on a server that sends no mail (404 mail.off) or one missing a
+// part (400 mail.bad_token: mangled by a mail client, say). Whether the
+// token is right is checked when the button is pressed, since a GET
+// changes nothing.
+func (h handlers) linkUsable(parts ...string) error {
+	if h.mail == nil {
+		return ErrMailOff
+	}
+	if slices.Contains(parts, "") {
+		return ErrBadToken
+	}
+	return nil
 }
 
 // confirm answers POST /mail/confirm (user, token): holding the link
@@ -171,7 +191,12 @@ func (h handlers) confirm(w http.ResponseWriter, r *http.Request) {
 // unsubscribeAsk answers GET /mail/unsubscribe?token=…: a page with the
 // button, since a GET (a link scanner's, say) must not unsubscribe.
 func (h handlers) unsubscribeAsk(w http.ResponseWriter, r *http.Request) {
-	v := noteView{Page: ui.PageOf(r, "mail.title", ""), Text: "", Token: r.URL.Query().Get("token")}
+	token := r.URL.Query().Get("token")
+	if err := h.linkUsable(token); err != nil {
+		ui.Fail(w, r, err)
+		return
+	}
+	v := noteView{Page: ui.PageOf(r, "mail.title", ""), Token: token}
 	v.Text = v.T("mail.unsubscribe.ask")
 	ui.Render(w, r, http.StatusOK, notePage(v))
 }

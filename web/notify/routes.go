@@ -32,9 +32,9 @@ func Routes(mux *http.ServeMux, mail Mail, g Guards) {
 	// a cookie and from no page of this site.
 	// A browser posting the pages' buttons sees a page when the link is
 	// wrong; anything else (the mail client) reads a problem.
-	mux.HandleFunc("GET /mail/confirm", h.confirmAsk)
+	mux.Handle("GET /mail/confirm", ui.ProblemsUnlessHTML(http.HandlerFunc(h.confirmAsk)))
 	mux.Handle("POST /mail/confirm", ui.ProblemsUnlessHTML(http.HandlerFunc(h.confirm)))
-	mux.HandleFunc("GET /mail/unsubscribe", h.unsubscribeAsk)
+	mux.Handle("GET /mail/unsubscribe", ui.ProblemsUnlessHTML(http.HandlerFunc(h.unsubscribeAsk)))
 	mux.Handle(UnsubscribePattern, ui.ProblemsUnlessHTML(http.HandlerFunc(h.unsubscribe)))
 }
 

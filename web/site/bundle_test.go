@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,8 @@ import (
 // offline against the key the site serves at its well-known address; the
 // edition page links it in both languages; an edition, ranking or number
 // that is not one answers 404, and a third bundle while two are written
-// 503 with Retry-After. A site without a key offers neither.
+// 503 with Retry-After; a CORS preflight is answered 204. A site without
+// a key offers neither.
 func TestEditionBundle(t *testing.T) {
 	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 	e := newEnvSigning(t, 0, key)
@@ -94,6 +96,18 @@ func TestEditionBundle(t *testing.T) {
 	if res, _ := e.get("/r/gpu-cloud/editions/1/bundle", "Range", fmt.Sprintf("bytes=%d-", len(body)+10)); res.StatusCode != http.StatusRequestedRangeNotSatisfiable ||
 		res.Header.Get("Content-Type") != "application/problem+json" {
 		t.Errorf("a range past the bundle's end: %d %q, want 416 application/problem+json", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	// A verifier on another origin asks before a suffix range, as a WACZ
+	// player does (archivePreflight).
+	pre := httptest.NewRequest(http.MethodOptions, "/r/gpu-cloud/editions/1/bundle", nil)
+	pre.Header.Set("Origin", "http://verifier.example")
+	pre.Header.Set("Access-Control-Request-Method", "GET")
+	pre.Header.Set("Access-Control-Request-Headers", "range")
+	rec := httptest.NewRecorder()
+	e.handler.ServeHTTP(rec, pre)
+	if h := rec.Result().Header; rec.Code != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(h.Get("Access-Control-Allow-Methods"), "GET") || !strings.Contains(h.Get("Access-Control-Allow-Headers"), "Range") {
+		t.Errorf("OPTIONS of the bundle (a CORS preflight): %d %v; want 204 allowing GET with Range from any origin", rec.Code, h)
 	}
 	e.site.bundleCache = newBundleCache()
 	res, _ = e.get("/r/gpu-cloud/editions/1/bundle")

@@ -144,8 +144,10 @@ func (s *Site) Routes(mux *http.ServeMux, read func(http.Handler) http.Handler) 
 	// The WARC records of the pages an edition's evidence cites, as one
 	// WACZ archive.
 	download("GET /r/{slug}/editions/{n}/"+waczFile, s.evidenceWACZ)
-	// A player on another origin asks before its ranged reads
-	// (archivePreflight), for the WACZ and a capture's record alike.
+	// A player or verifier on another origin asks before its ranged reads
+	// (archivePreflight), for the bundle, the WACZ and a capture's record
+	// alike.
+	mux.HandleFunc("OPTIONS /r/{slug}/editions/{n}/bundle", archivePreflight)
 	mux.HandleFunc("OPTIONS /r/{slug}/editions/{n}/"+waczFile, archivePreflight)
 	mux.Handle("OPTIONS /captures/{sha256}", warcProblems(http.HandlerFunc(s.capturePreflight)))
 
