@@ -13,8 +13,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-sqlite3" // the SQLite driver, registered as "sqlite3"
 )
@@ -36,7 +38,30 @@ func openDB(path string) (*sql.DB, error) {
 			return nil, err
 		}
 	}
-	return openDSN(path, liveDSN(path))
+	db, err := openDSN(path, liveDSN(path))
+	if err != nil {
+		return nil, err
+	}
+	limitPool(db)
+	return db, nil
+}
+
+// readConns is the most connections the read models' pool opens. Each
+// holds its own page cache (SQLite's default, 2 MB) and parsed schema,
+// outside the Go heap: unbounded, 100 readers opened 100 of them and the
+// process kept their memory. Reads are short and use the CPU, so a few per
+// core serve as many requests; a request past them waits for one.
+func readConns() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
+
+// limitPool bounds the pool, keeps its connections open while they are in
+// use (database/sql keeps 2 idle by default: under load the others were
+// opened and closed again request after request, parsing the schema each
+// time) and closes those idle for a minute, returning their caches.
+func limitPool(db *sql.DB) {
+	n := readConns()
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxIdleTime(time.Minute)
 }
 
 // liveDSN: WAL, immediate transactions, a busy timeout and foreign keys.
