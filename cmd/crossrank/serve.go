@@ -120,8 +120,8 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 		}
 	})
 	// The pages readers open first are built before the first reader asks,
-	// and again after each publish.
-	wg.Go(func() { srv.Web.KeepWarm(runCtx) })
+	// and again after each publish; memory goes back after load.
+	wg.Go(func() { srv.Background(runCtx) })
 	if e.server != nil {
 		// The command line's user, token, seed, verify and export run
 		// in this process from now on, not beside it.

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,6 +156,7 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 	fctx, stopFollow := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = srv.Commands.Follow(fctx, b.events) })
+	wg.Go(func() { srv.Background(fctx) }) // as serve runs it: warming, memory returned
 	defer func() { stopFollow(); wg.Wait() }()
 	for role, name := range map[string]string{"reviewer": domain.RoleReviewer, "publisher": domain.RolePublisher} {
 		if _, err := srv.Commands.RegisterUser(ctx, domain.System(), domain.RegisterUser{CommandID: events.NewID(time.Now()),
@@ -179,6 +181,7 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 
 	debug.FreeOSMemory()
 	res.rssBase = float64(procStatus("VmRSS")) / 1024
+	o.logf("   before the loads: %s", memoryNow())
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		o.logf("  cannot reset the peak memory (%v)", err)
 	}
@@ -205,8 +208,8 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 				return fmt.Errorf("%s: %w", pg.name, err)
 			}
 			l := deskPageLoad{page: pg, res: r, ref: refs[clients], requests: total, cpuPerRq: millis(cpu) / float64(max(total, 1))}
-			o.logf("   %s: %d clients, %.0f req/s, p99 %v (/healthz %v), %.2f CPU-ms a request, %d KiB (%d KiB gzipped)", pg.name, clients,
-				r.rps, r.p99.Round(time.Microsecond), l.ref.p99.Round(time.Microsecond), l.cpuPerRq, r.bytes>>10, r.sent>>10)
+			o.logf("   %s: %d clients, %.0f req/s, p99 %v (/healthz %v), %.2f CPU-ms a request, %d KiB (%d KiB gzipped); %s", pg.name, clients,
+				r.rps, r.p99.Round(time.Microsecond), l.ref.p99.Round(time.Microsecond), l.cpuPerRq, r.bytes>>10, r.sent>>10, memoryNow())
 			res.loads = append(res.loads, l)
 		}
 		return nil
@@ -240,7 +243,7 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 		resp.Body.Close()
 		res.landing = resp.StatusCode
 	}
-	o.logf("   edition 1 of %d proposals published in %v; its page at once: %d", res.ready, res.publish.Round(time.Millisecond), res.landing)
+	o.logf("   edition 1 of %d proposals published in %v; its page at once: %d; %s", res.ready, res.publish.Round(time.Millisecond), res.landing, memoryNow())
 	last, err := b.events.LastSequence(ctx)
 	if err == nil {
 		err = waitRead(ctx, read, last, 5*time.Minute)
@@ -265,7 +268,12 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	res.heap = float64(ms.HeapInuse) / (1 << 20)
-	o.logf("   %v after the loads: %.0f MiB resident (Go heap in use %.0f MiB)", wait, res.rssAfter, res.heap)
+	o.logf("   %v after the loads: %s", wait, memoryNow())
+	if o.profile != "" {
+		if err := writeHeapProfile(filepath.Join(o.profile, fmt.Sprintf("desk-scale-heap-%d-%d.pprof", n, run))); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -287,4 +295,28 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// writeHeapProfile writes the heap's live objects (as of a collection
+// forced now) to path, for --cpuprofile's directory.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	runtime.GC()
+	return pprof.Lookup("heap").WriteTo(f, 0)
+}
+
+// memoryNow says where this process's memory is: resident now and at its
+// peak, the Go heap's objects, its free pages not yet returned, and what
+// lies outside Go's accounting (SQLite, the C allocator, the binary).
+func memoryNow() string {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	mib := func(b uint64) float64 { return float64(b) / (1 << 20) }
+	rss := float64(procStatus("VmRSS")) / 1024
+	return fmt.Sprintf("resident %.0f MiB (peak %.0f): Go heap objects %.0f, free not returned %.0f, outside Go %.0f",
+		rss, float64(procStatus("VmHWM"))/1024, mib(ms.HeapAlloc), mib(ms.HeapIdle-ms.HeapReleased), rss-mib(ms.Sys-ms.HeapReleased))
 }

@@ -152,6 +152,7 @@ func (s *scaleRun) start(ctx context.Context) (func(), error) {
 	fctx, stopFollow := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = srv.Commands.Follow(fctx, b.events) })
+	wg.Go(func() { srv.Background(fctx) }) // as serve runs it: warming, memory returned
 	users := map[string]string{scaleEditor: domain.RoleEditor, scalePublisher: domain.RolePublisher}
 	for _, r := range scaleReviewers {
 		users[r] = domain.RoleReviewer

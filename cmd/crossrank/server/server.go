@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 
 	"github.com/crossrank/crossrank/domain/bundle"
 	"github.com/crossrank/crossrank/domain/handler"
@@ -113,4 +114,16 @@ func New(cfg Config) (*Server, error) {
 		s.Metrics = web.NewHTTPServer(cfg.MetricsAddr, s.Web.MetricsHandler())
 	}
 	return s, nil
+}
+
+// Background runs what the server does beside answering requests until ctx
+// ends: it builds the pages readers open first before they ask (after
+// starting and after every publish; web.Server.KeepWarm), and returns
+// memory to the system after load (memory.go). `crossrank serve` and the
+// bench run it beside the projection runner.
+func (s *Server) Background(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Web.KeepWarm(ctx) })
+	wg.Go(func() { returnMemory(ctx) })
+	wg.Wait()
 }

@@ -1,0 +1,54 @@
+package server
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func TestMemoryNeedsReturn(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		free uint64
+		last time.Time
+		want bool
+	}{
+		{"little free heap", memorySlack, time.Time{}, false},
+		{"much free heap, never returned", memorySlack + 1, time.Time{}, true},
+		{"much free heap, returned a minute ago", 512 << 20, now.Add(-memoryReturnGap), true},
+		{"much free heap, returned 59 s ago", 512 << 20, now.Add(-59 * time.Second), false},
+	} {
+		if got := memoryNeedsReturn(c.free, now, c.last); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestReturnMemoryGivesBackFreeHeap frees 256 MiB and checks that one
+// check of returnMemory's brings the free heap below the slack, where the
+// runtime alone kept it.
+func TestReturnMemoryGivesBackFreeHeap(t *testing.T) {
+	free := func() uint64 {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	var keep [][]byte
+	for range 256 {
+		b := make([]byte, 1<<20)
+		b[0] = 1
+		keep = append(keep, b)
+	}
+	runtime.KeepAlive(keep)
+	keep = nil
+	runtime.GC()
+	if f := free(); f <= memorySlack {
+		t.Skipf("the runtime returned the heap itself (%d MiB free): nothing to check", f>>20)
+	}
+	returnNow()
+	if f := free(); f > memorySlack {
+		t.Errorf("after returning: %d MiB of free heap kept, want at most %d", f>>20, memorySlack>>20)
+	}
+}
