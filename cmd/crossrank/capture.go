@@ -56,7 +56,9 @@ func (c *capturing) openArchive(ctx context.Context, e *env, replicas int) (*cap
 // copies returns the archive as the public site and the desk read it.
 // Copies already taken are served even when capturing is off.
 func (c *capturing) copies(ctx context.Context, e *env, replicas int) (archivedCopies, error) {
-	a, err := c.openArchive(ctx, e, replicas)
+	a, err := opened(ctx, e.start, "the capture bucket", func(ctx context.Context) (*capture.Archive, error) {
+		return c.openArchive(ctx, e, replicas)
+	})
 	if err != nil {
 		return archivedCopies{}, err
 	}
@@ -131,12 +133,16 @@ func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.L
 		}
 		allow = append(allow, p.Masked())
 	}
-	archive, err := c.openArchive(ctx, e, replicas)
+	archive, err := opened(ctx, e.start, "the capture bucket", func(ctx context.Context) (*capture.Archive, error) {
+		return c.openArchive(ctx, e, replicas)
+	})
 	if err != nil {
 		return err
 	}
-	w, err := capture.NewWorker(e.nc, capture.WorkerConfig{Recorder: e.commands, Archive: archive,
-		Fetcher: &capture.Fetcher{Allow: allow}, Replicas: replicas, Logger: log})
+	w, err := opened(ctx, e.start, "the capture worker's streams", func(context.Context) (*capture.Worker, error) {
+		return capture.NewWorker(e.nc, capture.WorkerConfig{Recorder: e.commands, Archive: archive,
+			Fetcher: &capture.Fetcher{Allow: allow}, Replicas: replicas, Logger: log})
+	})
 	if err != nil {
 		return err
 	}
@@ -146,8 +152,10 @@ func (c *capturing) start(ctx context.Context, e *env, replicas int, log *slog.L
 		log.Info("re-check of captured sources is off on this server")
 		return nil
 	}
-	r, err := capture.NewRechecker(e.nc, capture.RecheckConfig{Recorder: e.commands, Sources: e.read, Archive: archive,
-		Fetcher: &capture.Fetcher{Allow: allow}, Every: c.recheckEvery, Replicas: replicas, Logger: log})
+	r, err := opened(ctx, e.start, "the re-check schedule", func(context.Context) (*capture.Rechecker, error) {
+		return capture.NewRechecker(e.nc, capture.RecheckConfig{Recorder: e.commands, Sources: e.read, Archive: archive,
+			Fetcher: &capture.Fetcher{Allow: allow}, Every: c.recheckEvery, Replicas: replicas, Logger: log})
+	})
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,10 @@ type env struct {
 	data     string // the data folder, which keeps the signing key
 	log      *slog.Logger
 	lock     *folderLock // held while the embedded server runs on the folder
+	// start is a starting server's: streams and buckets are opened again
+	// until the NATS cluster answers (startup.go); nil for a command line,
+	// which tries once.
+	start *startup
 	// served reports whether this is a running server's env lent to a
 	// command sent over its control socket: its read models are open and
 	// followed by the server's own runner.
@@ -40,13 +44,22 @@ func (c *common) readPath() string { return filepath.Join(c.data, "read.db") }
 // takes the data folder's lock: a folder has one owner, and another
 // process's lock comes back as a *busyError.
 func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error) {
+	return c.openEventsWaiting(ctx, log, nil)
+}
+
+// openEventsWaiting is openEvents for a starting server (st not nil): the
+// connection to --nats-url and the stream are tried again until they
+// answer.
+func (c *common) openEventsWaiting(ctx context.Context, log *slog.Logger, st *startup) (*env, error) {
 	if err := openDataFolder(c.data); err != nil {
 		return nil, err
 	}
-	e := &env{log: log, readPath: c.readPath(), data: c.data}
+	e := &env{log: log, readPath: c.readPath(), data: c.data, start: st}
 	var err error
 	if c.natsURL != "" {
-		e.nc, err = jetstream.Connect(c.natsURL, "crossrank")
+		e.nc, err = opened(ctx, st, "a connection to "+c.natsURL, func(context.Context) (*nats.Conn, error) {
+			return jetstream.Connect(c.natsURL, "crossrank")
+		})
 	} else {
 		if e.lock, err = lockData(c.data); err != nil {
 			return nil, err
@@ -60,13 +73,16 @@ func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error)
 		e.close()
 		return nil, fmt.Errorf("event store: %w", err)
 	}
-	octx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
 	maxBatch := jetstream.EmbeddedMaxBatch
 	if c.natsURL != "" {
 		maxBatch = c.natsMaxBatch
 	}
-	if e.events, err = jetstream.Open(octx, e.nc, jetstream.Config{Replicas: c.replicas, MaxBatch: maxBatch}); err != nil {
+	e.events, err = opened(ctx, st, "the stream "+jetstream.StreamName, func(ctx context.Context) (*jetstream.Store, error) {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return jetstream.Open(ctx, e.nc, jetstream.Config{Replicas: c.replicas, MaxBatch: maxBatch})
+	})
+	if err != nil {
 		e.close()
 		return nil, fmt.Errorf("event store: %w", err)
 	}
@@ -76,7 +92,7 @@ func (c *common) openEvents(ctx context.Context, log *slog.Logger) (*env, error)
 // openRead opens the read models, rebuilding them from the stream when the
 // file is missing, unreadable or ahead of the stream (a replaced stream).
 func (e *env) openRead(ctx context.Context) error {
-	last, err := e.events.LastSequence(ctx)
+	last, err := opened(ctx, e.start, "the end of the stream "+jetstream.StreamName, e.events.LastSequence)
 	if err != nil {
 		return err
 	}

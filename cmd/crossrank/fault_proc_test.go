@@ -115,6 +115,21 @@ func startServe(t *testing.T, name, data string, args ...string) *serveProc {
 func (p *serveProc) start() {
 	t := p.t
 	t.Helper()
+	p.launch()
+	select {
+	case p.url = <-p.log.url:
+	case <-p.exited:
+		t.Fatalf("%s exited before serving: %v\n%s", p.name, p.cmd.ProcessState, p.log.tail(40))
+	case <-time.After(45 * time.Second):
+		t.Fatalf("%s did not start serving within 45s:\n%s", p.name, p.log.tail(40))
+	}
+	p.waitReady(30 * time.Second)
+}
+
+// launch starts the process and returns at once.
+func (p *serveProc) launch() {
+	t := p.t
+	t.Helper()
 	all := append([]string{"serve", "--data", p.data, "--addr", "127.0.0.1:0"}, p.args...)
 	p.cmd = exec.Command(crossrankBinary(t), all...)
 	p.cmd.Env = childEnv()
@@ -137,14 +152,6 @@ func (p *serveProc) start() {
 			t.Logf("%s (pid %d) log, last lines:\n%s", p.name, cmd.Process.Pid, log.tail(40))
 		}
 	})
-	select {
-	case p.url = <-p.log.url:
-	case <-p.exited:
-		t.Fatalf("%s exited before serving: %v\n%s", p.name, p.cmd.ProcessState, p.log.tail(40))
-	case <-time.After(45 * time.Second):
-		t.Fatalf("%s did not start serving within 45s:\n%s", p.name, p.log.tail(40))
-	}
-	p.waitReady(30 * time.Second)
 }
 
 // restart starts the process again on the same data directory and flags
@@ -211,20 +218,37 @@ func (p *serveProc) stop() {
 
 // procLog collects a child's output and spots the address it serves on.
 type procLog struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	url   chan string
-	found bool
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	url       chan string
+	found     bool
+	listening chan string // the address, as soon as the site listens
+	heard     bool
 }
 
-func newProcLog() *procLog { return &procLog{url: make(chan string, 1)} }
+func newProcLog() *procLog {
+	return &procLog{url: make(chan string, 1), listening: make(chan string, 1)}
+}
 
-const servingBanner = "Crossrank is running: "
+const (
+	servingBanner = "Crossrank is running: "
+	listenLine    = `msg="crossrank listening" url=`
+)
 
 func (l *procLog) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buf.Write(b)
+	if !l.heard {
+		s := l.buf.String()
+		if i := strings.Index(s, listenLine); i >= 0 {
+			rest := s[i+len(listenLine):]
+			if j := strings.IndexByte(rest, '\n'); j >= 0 {
+				l.heard = true
+				l.listening <- strings.TrimSpace(rest[:j])
+			}
+		}
+	}
 	if !l.found {
 		s := l.buf.String()
 		if i := strings.Index(s, servingBanner); i >= 0 {

@@ -38,7 +38,9 @@ func (m mailing) service(ctx context.Context, e *env, replicas int, publicURL st
 	if err != nil {
 		return nil, fmt.Errorf("--smtp-url: %w", err)
 	}
-	book, err := mail.OpenBook(ctx, e.nc, replicas)
+	book, err := opened(ctx, e.start, "the mail bucket", func(ctx context.Context) (*mail.Book, error) {
+		return mail.OpenBook(ctx, e.nc, replicas)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +53,9 @@ func startMail(ctx context.Context, e *env, svc *mail.Service, replicas int, log
 	if svc == nil {
 		return nil
 	}
-	w, err := mail.NewWorker(e.nc, mail.Config{Service: svc, Inbox: e.read, Replicas: replicas, Logger: log})
+	w, err := opened(ctx, e.start, "the mail worker's streams", func(context.Context) (*mail.Worker, error) {
+		return mail.NewWorker(e.nc, mail.Config{Service: svc, Inbox: e.read, Replicas: replicas, Logger: log})
+	})
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain/demo"
 	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/auth"
 	"github.com/crossrank/crossrank/web/desk"
 )
@@ -33,27 +34,64 @@ func serve(ctx context.Context, args []string) error {
 	}
 	applyMemoryLimit(cfg.memoryLimitMiB)
 	log := newLogger()
-	e, err := cfg.openEvents(ctx, log)
+	// The site listens first: while NATS is not ready, /healthz answers
+	// and /readyz says what the server waits for (startup.go).
+	l, err := listen(cfg.addr, newStartup(log), log)
+	if err != nil {
+		return err
+	}
+	defer l.hs.Close()
+	e, err := cfg.openEventsWaiting(ctx, log, l.st)
 	var busy *busyError
 	if errors.As(err, &busy) {
 		return exitError{1, fmt.Errorf("%v already; one server owns a data folder (run the other commands beside it: they go through it)", busy)}
 	}
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
 	defer e.close()
 	if err := e.openRead(ctx); err != nil {
-		return err
+		return stopped(ctx, err)
 	}
 	mailer, err := cfg.mail.service(ctx, e, cfg.replicas, cfg.publicURL)
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
 	srv, err := newServer(ctx, cfg, e, log, mailer)
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
-	return runServer(ctx, cfg, e, srv, log, mailer)
+	return stopped(ctx, runServer(ctx, cfg, e, srv, l, log, mailer))
+}
+
+// stopped is nil when err came of ctx ending (SIGTERM while the server
+// waited for NATS is a clean stop), else err.
+func stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil
+	}
+	return err
+}
+
+// listening is the site's listener, served by the startup gate until the
+// server is built.
+type listening struct {
+	st   *startup
+	hs   *http.Server
+	url  string
+	errs chan error
+}
+
+// listen binds addr and serves st on it.
+func listen(addr string, st *startup, log *slog.Logger) (*listening, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	l := &listening{st: st, hs: web.NewHTTPServer(addr, st), url: "http://" + displayAddr(ln.Addr()), errs: make(chan error, 2)}
+	go func() { l.errs <- l.hs.Serve(ln) }()
+	log.Info("crossrank listening", "url", l.url)
+	return l, nil
 }
 
 // newServer builds the served wiring (server.New) over e's stores, as
@@ -100,7 +138,7 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger, mailer
 // them fails: the read models and the handler follow the stream, then the
 // control socket, the demo seed, shared sessions, the publishing, capture
 // and schedule workers, and the HTTP listeners.
-func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log *slog.Logger, mailer *mail.Service) error {
+func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, l *listening, log *slog.Logger, mailer *mail.Service) error {
 	runCtx, stopRunner := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	runErr := make(chan error, 1)
@@ -132,28 +170,34 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 		defer ctl.close()
 	}
 
-	last, err := e.events.LastSequence(ctx)
+	st := e.start
+	last, err := opened(ctx, st, "the end of the stream "+jetstream.StreamName, e.events.LastSequence)
 	if err != nil {
 		return err
 	}
 	if last == 0 && !cfg.noDemo {
-		if err := seedDemo(ctx, e, os.Stderr); err != nil {
+		if err := open(ctx, st, "the demo ranking", func(ctx context.Context) error { return seedDemo(ctx, e, os.Stderr) }); err != nil {
 			return err
 		}
 	}
 
 	// Sign-ins live in a key-value bucket next to the stream: every
 	// replica sees them, and a restart keeps them.
-	kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, auth.SessionLifetime, cfg.replicas)
+	err = open(ctx, st, "the bucket "+jetstream.SessionsBucket, func(ctx context.Context) error {
+		kv, err := jetstream.OpenKV(ctx, e.nc, jetstream.SessionsBucket, auth.SessionLifetime, cfg.replicas)
+		if err != nil {
+			return err
+		}
+		return srv.Web.ShareSessions(runCtx, kv)
+	})
 	if err != nil {
-		return fmt.Errorf("sessions: %w", err)
-	}
-	if err := srv.Web.ShareSessions(runCtx, kv); err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	// Readers' contact addresses live in a bucket of their own, with an
 	// expiry, never in the event log.
-	contacts, err := openContacts(ctx, e, cfg.replicas)
+	contacts, err := opened(ctx, st, "the bucket "+jetstream.ContactsBucket, func(ctx context.Context) (*jetstream.KV, error) {
+		return openContacts(ctx, e, cfg.replicas)
+	})
 	if err != nil {
 		return err
 	}
@@ -173,16 +217,11 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, log 
 	if err := startChat(runCtx, e, cfg.publicURL, cfg.publish.chatAllow, log, &wg); err != nil {
 		return err
 	}
-	hs := srv.HTTP
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return err
-	}
-	log.Info("crossrank serving", "url", "http://"+displayAddr(ln.Addr()), "data", cfg.data)
-	fmt.Fprintf(os.Stderr, "\n  Crossrank is running: http://%s\n  Public ranking: http://%s/  ·  Desk: http://%s/desk\n\n",
-		displayAddr(ln.Addr()), displayAddr(ln.Addr()), displayAddr(ln.Addr()))
-	serveErr := make(chan error, 2)
-	go func() { serveErr <- hs.Serve(ln) }()
+	hs, serveErr := l.hs, l.errs
+	hs.RegisterOnShutdown(srv.Web.CloseStreams)
+	l.st.serve(srv.HTTP.Handler)
+	log.Info("crossrank serving", "url", l.url, "data", cfg.data)
+	fmt.Fprintf(os.Stderr, "\n  Crossrank is running: %s\n  Public ranking: %s/  ·  Desk: %s/desk\n\n", l.url, l.url, l.url)
 	// The metrics get a listener of their own when asked, so the site's
 	// address need not expose them; it shuts down with the site.
 	ms := srv.Metrics

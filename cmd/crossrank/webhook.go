@@ -13,7 +13,13 @@ import (
 
 // startWebhook runs the webhook sender for url until ctx ends.
 func startWebhook(ctx context.Context, e *env, url, secret string, log *slog.Logger, wg *sync.WaitGroup) error {
-	s, err := webhook.New(e.nc, e.events, webhook.Config{URL: url, Secret: secret, Logger: log})
+	// The settings are checked once; only the streams are waited for.
+	if err := webhook.Check(url, secret); err != nil {
+		return err
+	}
+	s, err := opened(ctx, e.start, "the webhook's consumer", func(context.Context) (*webhook.Sender, error) {
+		return webhook.New(e.nc, e.events, webhook.Config{URL: url, Secret: secret, Logger: log})
+	})
 	if err != nil {
 		return err
 	}
@@ -36,7 +42,9 @@ func startChat(ctx context.Context, e *env, publicURL, allow string, log *slog.L
 		}
 		prefixes = append(prefixes, p.Masked())
 	}
-	c, err := webhook.NewChat(e.nc, e.events, webhook.ChatConfig{Commands: e.commands, PublicURL: publicURL, Allow: prefixes, Logger: log})
+	c, err := opened(ctx, e.start, "the chat webhooks' consumer", func(context.Context) (*webhook.Chat, error) {
+		return webhook.NewChat(e.nc, e.events, webhook.ChatConfig{Commands: e.commands, PublicURL: publicURL, Allow: prefixes, Logger: log})
+	})
 	if err != nil {
 		return err
 	}

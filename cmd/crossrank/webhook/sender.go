@@ -58,11 +58,24 @@ type Sender struct {
 	shown  string // the URL as logs and records show it
 }
 
+// Check reports what is wrong with a webhook's URL or secret, if anything.
+func Check(url, secret string) error {
+	if err := domain.CheckURL("webhook", url); err != nil || url == "" {
+		return fmt.Errorf("webhook: %q is not an http(s) URL", Redact(url))
+	}
+	if secret != "" {
+		if _, _, err := Key(secret); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // New returns a sender for cfg.URL reading the stream through nc and
 // recording deliveries in store.
 func New(nc *nats.Conn, store events.Store, cfg Config) (*Sender, error) {
-	if err := domain.CheckURL("webhook", cfg.URL); err != nil || cfg.URL == "" {
-		return nil, fmt.Errorf("webhook: %q is not an http(s) URL", Redact(cfg.URL))
+	if err := Check(cfg.URL, cfg.Secret); err != nil {
+		return nil, err
 	}
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: 10 * time.Second,
