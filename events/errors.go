@@ -1,6 +1,9 @@
 package events
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Errors every Store returns, wrapped with context.
 var (
@@ -17,3 +20,27 @@ var (
 	// ErrTooLarge: a batch or event over the store's limits.
 	ErrTooLarge = errors.New("event batch too large")
 )
+
+// ErrStorageFull: the disk holding the store is full, so nothing can be
+// written until space is freed. It comes as a *StorageFullError naming
+// the disk, which is also ErrUnavailable (nothing was saved; the same
+// request sent again later is safe).
+var ErrStorageFull = errors.New("event store disk full")
+
+// StorageFullError says which disk is full.
+type StorageFullError struct {
+	Path string // the store's directory
+	Free uint64 // bytes free on its file system when last looked
+	Err  error  // what the store said
+}
+
+func (e *StorageFullError) Error() string {
+	return fmt.Sprintf("event store cannot write: the disk holding %s is full (%d KiB free): %v", e.Path, e.Free/1024, e.Err)
+}
+
+func (e *StorageFullError) Unwrap() error { return e.Err }
+
+// Is makes a full disk both ErrStorageFull and ErrUnavailable.
+func (e *StorageFullError) Is(target error) bool {
+	return target == ErrStorageFull || target == ErrUnavailable
+}

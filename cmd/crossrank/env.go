@@ -64,7 +64,7 @@ func (c *common) openEventsWaiting(ctx context.Context, log *slog.Logger, st *st
 		if e.lock, err = lockData(c.data); err != nil {
 			return nil, err
 		}
-		e.server, err = jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: filepath.Join(c.data, "nats"), Listen: c.natsListen})
+		e.server, err = jetstream.StartEmbedded(jetstream.EmbeddedOptions{Dir: filepath.Join(c.data, "nats"), Listen: c.natsListen, StorageLog: log})
 		if err == nil {
 			e.nc, err = e.server.Connect("crossrank")
 		}
@@ -74,13 +74,16 @@ func (c *common) openEventsWaiting(ctx context.Context, log *slog.Logger, st *st
 		return nil, fmt.Errorf("event store: %w", err)
 	}
 	maxBatch := jetstream.EmbeddedMaxBatch
+	var disk func() error // the embedded server's disk, named when full
 	if c.natsURL != "" {
 		maxBatch = c.natsMaxBatch
+	} else {
+		disk = e.server.WriteError
 	}
 	e.events, err = opened(ctx, st, "the stream "+jetstream.StreamName, func(ctx context.Context) (*jetstream.Store, error) {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		return jetstream.Open(ctx, e.nc, jetstream.Config{Replicas: c.replicas, MaxBatch: maxBatch})
+		return jetstream.Open(ctx, e.nc, jetstream.Config{Replicas: c.replicas, MaxBatch: maxBatch, Disk: disk})
 	})
 	if err != nil {
 		e.close()

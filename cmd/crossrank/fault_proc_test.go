@@ -101,6 +101,8 @@ type serveProc struct {
 	log    *procLog
 	exited chan struct{}
 	url    string // http://127.0.0.1:PORT
+	// wrap, when set, runs the binary through it: wrap[0] wrap[1:]… crossrank serve …
+	wrap []string
 }
 
 // startServe starts `crossrank serve --data data --addr 127.0.0.1:0 args…`
@@ -131,7 +133,12 @@ func (p *serveProc) launch() {
 	t := p.t
 	t.Helper()
 	all := append([]string{"serve", "--data", p.data, "--addr", "127.0.0.1:0"}, p.args...)
-	p.cmd = exec.Command(crossrankBinary(t), all...)
+	if len(p.wrap) > 0 {
+		all = append(append(append([]string{}, p.wrap[1:]...), crossrankBinary(t)), all...)
+		p.cmd = exec.Command(p.wrap[0], all...)
+	} else {
+		p.cmd = exec.Command(crossrankBinary(t), all...)
+	}
 	p.cmd.Env = childEnv()
 	p.log = newProcLog()
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log

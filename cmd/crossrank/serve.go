@@ -270,6 +270,12 @@ const (
 // ready reports not-ready while NATS is unreachable or slow to answer, or
 // the read models lag behind the stream.
 func ready(ctx context.Context, e *env) error {
+	if e.server != nil {
+		// A full disk: the stream answers reads, but no write succeeds.
+		if err := e.server.StorageError(); err != nil {
+			return err
+		}
+	}
 	sctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	last, err := e.events.LastSequence(sctx)

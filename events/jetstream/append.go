@@ -85,6 +85,9 @@ func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, e
 		return 0, false, err
 	}
 	defer cancel()
+	if err := s.diskError(); err != nil {
+		return 0, false, err
+	}
 	for attempt := 0; ; attempt++ {
 		var seq uint64
 		if len(msgs) == 1 {
@@ -96,6 +99,13 @@ func (s *Store) AppendReport(ctx context.Context, expect []events.Expectation, e
 			return seq, retry, nil
 		}
 		var apiErr *jetstream.APIError
+		if !errors.As(err, &apiErr) {
+			// No answer: a stream that failed to write on its disk
+			// answers none; say which disk.
+			if derr := s.diskError(); derr != nil {
+				return 0, false, derr
+			}
+		}
 		if errors.As(err, &apiErr) {
 			switch apiErr.ErrorCode {
 			case codeWrongLastSeq, codeWrongLastSeqConst, codeBatchDuplicate:
@@ -369,4 +379,12 @@ func readable(subject string, h events.Header, body []byte) error {
 	}
 	_, err := events.Decode(subject, h, body, 0)
 	return err
+}
+
+// diskError is Config.Disk's answer, nil when none was given.
+func (s *Store) diskError() error {
+	if s.disk == nil {
+		return nil
+	}
+	return s.disk()
 }

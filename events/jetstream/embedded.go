@@ -40,6 +40,9 @@ type EmbeddedOptions struct {
 	// events take minutes and trip the server's 5-second restore stall
 	// timeout. Never for a server that acknowledges writes to clients.
 	Bulk bool
+	// StorageLog receives the store's notices about its disk (full,
+	// writing again; storage.go), apart from the server log; nil: none.
+	StorageLog *slog.Logger
 }
 
 // ClusterOptions makes an embedded server a cluster node. Each node lists the
@@ -58,7 +61,9 @@ const EmbeddedMaxBatch = 100_000
 
 // Embedded is a running in-process nats-server with JetStream.
 type Embedded struct {
-	srv *server.Server
+	srv     *server.Server
+	opts    *server.Options
+	storage *storageWatch // nil on a cluster node or a bulk load
 }
 
 // StartEmbedded starts a nats-server with JetStream in this process and waits
@@ -89,7 +94,11 @@ func StartEmbedded(opts EmbeddedOptions) (*Embedded, error) {
 		srv.WaitForShutdown()
 		return nil, fmt.Errorf("nats-server: not ready after %s", wait)
 	}
-	return &Embedded{srv: srv}, nil
+	e := &Embedded{srv: srv, opts: sopts}
+	if !opts.Bulk && opts.Cluster == nil {
+		e.watchStorage(sopts.StoreDir, opts.StorageLog)
+	}
+	return e, nil
 }
 
 func serverOptions(opts EmbeddedOptions) (*server.Options, error) {
@@ -181,6 +190,9 @@ func (e *Embedded) Server() *server.Server { return e.srv }
 // Shutdown stops the server and waits until it has stopped, so the store
 // directory can be reopened at once.
 func (e *Embedded) Shutdown() {
+	if e.storage != nil {
+		e.storage.close()
+	}
 	e.srv.Shutdown()
 	e.srv.WaitForShutdown()
 }

@@ -42,6 +42,11 @@ type Config struct {
 	// Default MaxBatch, nats-server's default; Embedded.MaxBatch for the
 	// embedded server.
 	MaxBatch int
+	// Disk reports why the server cannot store writes now (the embedded
+	// server's StorageError: a full disk, named); an append then fails at
+	// once with it instead of waiting for an answer that never comes.
+	// nil: not checked.
+	Disk func() error
 }
 
 // Store is the JetStream event store. It is safe for concurrent use.
@@ -51,6 +56,7 @@ type Store struct {
 	timeout    time.Duration
 	maxBatch   int
 	replicated bool // followers may answer direct gets behind the leader
+	disk       func() error
 	direct     *directGets
 }
 
@@ -99,7 +105,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Store, error) {
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = MaxBatch
 	}
-	s := &Store{nc: nc, js: js, timeout: cfg.Timeout, maxBatch: cfg.MaxBatch, direct: newDirectGets(nc)}
+	s := &Store{nc: nc, js: js, timeout: cfg.Timeout, maxBatch: cfg.MaxBatch, direct: newDirectGets(nc), disk: cfg.Disk}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	// Never scale an existing stream down: one command run without

@@ -118,6 +118,8 @@ func Status(err error) int {
 		return http.StatusConflict
 	case errors.Is(err, ErrTooMany):
 		return http.StatusTooManyRequests
+	case errors.Is(err, events.ErrStorageFull):
+		return http.StatusInsufficientStorage
 	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable
 	case errors.Is(err, context.Canceled):
@@ -134,7 +136,7 @@ func RetryAfter(err error) (time.Duration, bool) {
 	if errors.As(err, &rl) {
 		return rl.After, true
 	}
-	if Status(err) == http.StatusServiceUnavailable {
+	if s := Status(err); s == http.StatusServiceUnavailable || s == http.StatusInsufficientStorage {
 		return UnavailableRetry, true
 	}
 	return 0, false

@@ -34,6 +34,7 @@ var problemTypes = map[int]string{
 	http.StatusTooManyRequests:       "too-many-requests",
 	http.StatusInternalServerError:   "internal",
 	http.StatusServiceUnavailable:    "unavailable",
+	http.StatusInsufficientStorage:   "insufficient-storage",
 }
 
 // problemType returns the type URI of a status.

@@ -116,6 +116,7 @@ var enErrors = map[string]string{
 	"store.conflict":    "Someone changed this at the same time. Reload the page and try again.",
 	"store.unavailable": "The event store is unavailable right now; the change may not have been saved. Send the same request again shortly (same form or Idempotency-Key): it is never applied twice.",
 	"store.too_large":   "This change is too large to store.",
+	"store.disk_full":   "The disk holding the event store (%s) is full: nothing was saved. Writes resume by themselves once space is freed there; send the same request again then (same form or Idempotency-Key).",
 
 	// The web's errors.
 	"user.own_password_reset": "Change your own password on your account page.",

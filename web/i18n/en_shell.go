@@ -77,6 +77,7 @@ var enShell = map[string]string{
 	"error.429":        "Too many requests",
 	"error.500":        "Something went wrong",
 	"error.503":        "Temporarily unavailable",
+	"error.507":        "Storage full",
 	"error.request_id": "Request ID",
 	"error.home":       "Back to the start page",
 	"error.signin":     "Sign in",

@@ -42,6 +42,10 @@ func Error(lang string, err error) string {
 	if errors.As(err, &se) && Has(se.Code()) {
 		return se.Args.Fill(T(lang, se.Code()))
 	}
+	var full *events.StorageFullError
+	if errors.As(err, &full) {
+		return T(lang, "store.disk_full", full.Path)
+	}
 	var c coded
 	if errors.As(err, &c) && Has(c.Code()) {
 		return T(lang, c.Code())

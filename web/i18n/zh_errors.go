@@ -114,6 +114,7 @@ var zhErrors = map[string]string{
 
 	// The event store's errors.
 	"store.conflict":    "有人同时修改了此内容，请刷新页面后重试。",
+	"store.disk_full":   "存放事件存储的磁盘（%s）已满，本次修改未保存。该磁盘腾出空间后写入会自动恢复，届时请原样重新提交（同一表单或同一 Idempotency-Key）。",
 	"store.unavailable": "事件存储暂时不可用，本次修改可能未保存。请稍后原样重新提交（同一表单或同一 Idempotency-Key），不会重复生效。",
 	"store.too_large":   "此次修改过大，无法保存。",
 

@@ -77,6 +77,7 @@ var zhShell = map[string]string{
 	"error.429":        "请求过于频繁",
 	"error.500":        "出错了",
 	"error.503":        "暂时不可用",
+	"error.507":        "存储空间已满",
 	"error.request_id": "请求编号",
 	"error.home":       "返回首页",
 	"error.signin":     "登录",
