@@ -23,10 +23,14 @@ type ReviewerLoad struct {
 
 // ReviewerLoads lists the users holding the reviewer role with the number
 // of votes each cast on proposals of the entry, fewest first, then by name.
+// Each count reads the entry's proposals first (proposals_entry), then
+// the reviewer's votes on each (votes_proposal_voter): read from the votes
+// by voter, it walked every vote a reviewer ever cast — 8,000 at 10,000
+// entries, over half of a proposal page's CPU.
 func (s *Store) ReviewerLoads(ctx context.Context, ranking, entry string) ([]ReviewerLoad, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT u.username, u.display_name,
-		(SELECT count(*) FROM votes v JOIN proposals p ON p.id=v.proposal
-			WHERE v.voter=u.username AND p.ranking=? AND p.entry=?) AS n
+		(SELECT count(*) FROM proposals p CROSS JOIN votes v ON v.proposal=p.id AND v.voter=u.username
+			WHERE p.ranking=? AND p.entry=?) AS n
 		FROM users u WHERE EXISTS (SELECT 1 FROM json_each(u.roles) WHERE value='reviewer')
 		ORDER BY n, u.username`, ranking, entry)
 	if err != nil {
