@@ -182,6 +182,11 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 	debug.FreeOSMemory()
 	res.rssBase = float64(procStatus("VmRSS")) / 1024
 	o.logf("   before the loads: %s", memoryNow())
+	if o.profile != "" {
+		if err := writeHeapProfile(filepath.Join(o.profile, fmt.Sprintf("desk-scale-heap-%d-%d-before.pprof", n, run))); err != nil {
+			return res, err
+		}
+	}
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		o.logf("  cannot reset the peak memory (%v)", err)
 	}
