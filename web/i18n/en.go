@@ -24,6 +24,7 @@ var enParts = []map[string]string{
 	enFormats,
 	enBundle,
 	enVerify,
+	enVerifyDetail,
 	enReports,
 	enWacz,
 	enOIDC,

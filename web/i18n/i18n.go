@@ -52,6 +52,18 @@ func T(lang, key string, args ...any) string {
 	return fmt.Sprintf(m, args...)
 }
 
+// Prefixed returns lang's messages whose keys start with prefix, keyed
+// without it: the words a page hands its script (verify.js's, say).
+func Prefixed(lang, prefix string) map[string]string {
+	out := map[string]string{}
+	for k, m := range catalog(lang) {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			out[rest] = m
+		}
+	}
+	return out
+}
+
 // PluralKey returns the key of the form of message key for count n:
 // key+".one" when n is 1 in English, else key+".other" (Chinese has only
 // .other).

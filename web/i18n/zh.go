@@ -24,6 +24,7 @@ var zhParts = []map[string]string{
 	zhFormats,
 	zhBundle,
 	zhVerify,
+	zhVerifyDetail,
 	zhReports,
 	zhWacz,
 	zhOIDC,

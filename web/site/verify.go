@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/bundle"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -40,6 +41,9 @@ type verifyView struct {
 	// Checks are the checks' names, in the order they are made
 	// (docs/edition-bundle.md, "The checks").
 	Checks []string
+	// Words are the catalog's lines the script writes under the checks
+	// (the "verify.d." messages), in the page's language.
+	Words map[string]string
 }
 
 var verifyChecks = []string{bundle.CheckManifest, bundle.CheckSignature, bundle.CheckFiles, bundle.CheckEvents,
@@ -60,6 +64,7 @@ func (s *Site) verify(w http.ResponseWriter, r *http.Request) {
 		l := liveLinks
 		l.bundles = true
 		return verifyPage(verifyView{Page: p, Slug: slug, Number: n, SnapshotHash: hash, EditionHref: l.Edition(slug, n),
-			BundleHref: l.Bundle(slug, n), KeyHref: bundle.WellKnownPath, Checks: verifyChecks}, l, live), nil
+			BundleHref: l.Bundle(slug, n), KeyHref: bundle.WellKnownPath, Checks: verifyChecks,
+			Words: i18n.Prefixed(p.Lang, "verify.d.")}, l, live), nil
 	})
 }

@@ -2,12 +2,14 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"testing"
@@ -25,6 +27,7 @@ var vectorsDir = filepath.Join("..", "..", "docs", "bundle-vectors")
 type vectorResult struct {
 	Name      string           `json:"name"`
 	Failing   []string         `json:"failing"`
+	Details   []string         `json:"details"`
 	Snapshots []vectorSnapshot `json:"snapshots"`
 }
 
@@ -38,9 +41,10 @@ type vectorSnapshot struct {
 // TestBrowserVerifyVectors runs the browser verifier (verify.js, which
 // shares no code with domain/bundle) in Chromium: on the demo's editions
 // through their verify pages every check passes, under the site's content
-// security policy; on every test vector it finds exactly the failing
-// checks vectors.json lists, and recomputes every good vector's snapshots
-// to the bytes the vectors hold.
+// security policy, in English and in Chinese, where no detail line reads
+// as English; on every test vector it finds exactly the failing checks
+// vectors.json lists, saying why in Chinese, and recomputes every good
+// vector's snapshots to the bytes the vectors hold.
 func TestBrowserVerifyVectors(t *testing.T) {
 	browsertest.SkipShort(t)
 	// The vectors' key (domain/bundle vectors_test.go): the demo's bundles
@@ -66,22 +70,19 @@ func TestBrowserVerifyVectors(t *testing.T) {
 			break
 		}
 		editions++
-		done := `[data-testid="verify-status"]:not([data-state="idle"]):not([data-state="running"])`
-		browsertest.Browse(t, ctx, chromedp.Navigate(ts.URL+page+"?lang=en"), chromedp.WaitVisible(chromedp.CSS(done)))
-		browsertest.Screenshot(t, ctx, "verify-edition-"+strconv.Itoa(n))
-		states := browsertest.Value(t, ctx, chromedp.Evaluate[map[string]string](`(function () {
-			var out = {status: document.querySelector('[data-testid="verify-status"]').getAttribute("data-state")};
-			document.querySelectorAll("[data-check]").forEach(function (li) {
-				out[li.getAttribute("data-check")] = li.getAttribute("data-state") + " " + li.querySelector("[data-detail]").textContent;
-			});
-			return out;
-		})()`))
-		if states["status"] != "pass" {
-			t.Errorf("edition %d: %v", n, states)
-		}
-		for _, c := range verifyChecks {
-			if s := states[c]; len(s) < 4 || s[:4] != "pass" {
-				t.Errorf("edition %d: check %s: %q", n, c, s)
+		for _, lang := range []string{"en", "zh"} {
+			states := verifyPageStates(t, ctx, ts.URL+page+"?lang="+lang, "verify-edition-"+strconv.Itoa(n)+"-"+lang)
+			if states["status"] != "pass" {
+				t.Errorf("edition %d, %s: %v", n, lang, states)
+			}
+			for _, c := range verifyChecks {
+				s := states[c]
+				if len(s) < 4 || s[:4] != "pass" {
+					t.Errorf("edition %d, %s: check %s: %q", n, lang, c, s)
+				}
+				if lang == "zh" {
+					checkChinese(t, "edition "+strconv.Itoa(n)+" check "+c, s[min(len(s), 5):])
+				}
 			}
 		}
 	}
@@ -89,6 +90,44 @@ func TestBrowserVerifyVectors(t *testing.T) {
 		t.Fatal("the demo has no edition to verify")
 	}
 
+	checkVectors(t, ctx)
+}
+
+// verifyPageStates opens a verify page, waits for its checks and returns
+// each check's state and detail line, and the page's status.
+func verifyPageStates(t *testing.T, ctx context.Context, url, shot string) map[string]string {
+	t.Helper()
+	done := `[data-testid="verify-status"]:not([data-state="idle"]):not([data-state="running"])`
+	browsertest.Browse(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(done)))
+	browsertest.Screenshot(t, ctx, shot)
+	return browsertest.Value(t, ctx, chromedp.Evaluate[map[string]string](`(function () {
+			var out = {status: document.querySelector('[data-testid="verify-status"]').getAttribute("data-state")};
+			document.querySelectorAll("[data-check]").forEach(function (li) {
+				out[li.getAttribute("data-check")] = li.getAttribute("data-state") + " " + li.querySelector("[data-detail]").textContent;
+			});
+			return out;
+		})()`))
+}
+
+// englishWords are words of the English detail lines that no Chinese line
+// holds (identifiers such as evidence_captured or manifest.json aside).
+var englishWords = regexp.MustCompile(`(?i)\b(the|of|and|is|not|edition|editions|sequence|match|matches|recomputed|missing|items|digests|line|key|signed|want)\b`)
+
+// checkChinese fails unless detail, a line a Chinese page shows, reads as
+// Chinese: some Han, and none of the English lines' words.
+func checkChinese(t *testing.T, what, detail string) {
+	t.Helper()
+	if !regexp.MustCompile(`\p{Han}`).MatchString(detail) || englishWords.MatchString(detail) {
+		t.Errorf("%s, in Chinese: %q reads as English", what, detail)
+	}
+}
+
+// checkVectors runs the script on every test vector, worded in Chinese
+// (the words of the page open in ctx): it finds exactly the failing checks
+// vectors.json lists, says why in Chinese, and recomputes every good
+// vector's snapshots to the bytes the vectors hold.
+func checkVectors(t *testing.T, ctx context.Context) {
+	t.Helper()
 	var want []struct {
 		Name     string   `json:"name"`
 		Failing  []string `json:"failing"`
@@ -108,11 +147,14 @@ func TestBrowserVerifyVectors(t *testing.T) {
 	got := browsertest.Value(t, ctx, chromedp.Evaluate[[]vectorResult](`(async function () {
 		var list = await (await fetch("/vectors/vectors.json")).json();
 		var key = await (await fetch("/vectors/key.jwks")).text();
+		var words = JSON.parse(document.getElementById("verify-words").textContent);
 		var out = [];
 		for (var i = 0; i < list.length; i++) {
 			var buf = await (await fetch("/vectors/" + list[i].file)).arrayBuffer();
-			var r = await window.CrossrankVerify.verify(buf, key);
-			out.push({name: list[i].name, failing: r.checks.filter(function (c) { return !c.ok; }).map(function (c) { return c.name; }), snapshots: r.snapshots});
+			var r = await window.CrossrankVerify.verify(buf, key, null, words);
+			var failed = r.checks.filter(function (c) { return !c.ok; });
+			out.push({name: list[i].name, failing: failed.map(function (c) { return c.name; }),
+				details: failed.map(function (c) { return c.detail; }), snapshots: r.snapshots});
 		}
 		return out;
 	})()`, chromedp.EvalAwaitPromise))
@@ -123,6 +165,9 @@ func TestBrowserVerifyVectors(t *testing.T) {
 		g := got[i]
 		if !slices.Equal(g.Failing, w.Failing) && !(len(g.Failing) == 0 && len(w.Failing) == 0) {
 			t.Errorf("%s: the browser verifier fails %v, want %v", w.Name, g.Failing, w.Failing)
+		}
+		for _, d := range g.Details {
+			checkChinese(t, w.Name, d)
 		}
 		for _, we := range w.Editions {
 			i := slices.IndexFunc(g.Snapshots, func(s vectorSnapshot) bool { return s.Edition == we.Edition })

@@ -26,6 +26,42 @@
   var SLUG = /^[a-z0-9_-]{1,80}$/;
   var HEX64 = /^[0-9a-f]{64}$/;
 
+  // ---- messages ----
+
+  // Every line a reader sees is a message: a key of the page's catalog
+  // (web/i18n, "verify.d." keys, sent in the page as JSON) and its
+  // arguments, worded only when shown, in the page's language. An argument
+  // may itself be a message.
+  function M(key) { return { key: key, args: Array.prototype.slice.call(arguments, 1) }; }
+  // Ms is the list items (messages) joined by the catalog's separator sep.
+  function Ms(sep, items) { return { join: sep, items: items }; }
+  // E is an error carrying message M(key, args…).
+  function E() {
+    var err = new Error(arguments[0]);
+    err.msg = M.apply(null, arguments);
+    return err;
+  }
+  // msgOf is err's message; an error of the browser's own (not one of
+  // ours) is shown in the browser's words inside the catalog's.
+  function msgOf(err) { return err && err.msg ? err.msg : M("unexpected", String(err && err.message || err)); }
+
+  // word writes message m from catalog words: fmt's verbs %s and %d, and
+  // %[n]s to reorder them, as the Go side writes the same catalogs. A key
+  // the catalog lacks shows as itself and its arguments.
+  function word(words, m) {
+    if (m === null || typeof m !== "object") return String(m);
+    if (m.join) return m.items.map(function (i) { return word(words, i); }).join(words && words[m.join] || ", ");
+    var args = m.args.map(function (a) { return word(words, a); });
+    var f = words && words[m.key];
+    if (typeof f !== "string") return [m.key].concat(args).join(" ");
+    var next = 0;
+    return f.replace(/%(?:\[(\d+)\])?([sd%])/g, function (_, n, verb) {
+      if (verb === "%") return "%";
+      if (n) next = +n - 1;
+      return args[next++];
+    });
+  }
+
   // ---- bytes ----
 
   var utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -40,11 +76,11 @@
 
   function b64decode(s, url) {
     if (url) {
-      if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) throw new Error("not unpadded base64url");
+      if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) throw E("not_base64url");
       s = s.replace(/-/g, "+").replace(/_/g, "/");
       while (s.length % 4) s += "=";
     } else if (!/^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s)) {
-      throw new Error("not padded standard base64");
+      throw E("not_base64");
     }
     var bin = atob(s), out = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -82,18 +118,18 @@
     for (var i = b.length - 22; i >= 0 && i >= b.length - 22 - 65535; i--) {
       if (u32(i) === 0x06054b50) { eocd = i; break; }
     }
-    if (eocd < 0) throw new Error("not a zip file: no end of central directory");
+    if (eocd < 0) throw E("zip_no_end");
     var count = u16(eocd + 10), cdOff = u32(eocd + 16);
     if (count === 0xffff || cdOff === 0xffffffff) {
       var loc = eocd - 20;
-      if (loc < 0 || u32(loc) !== 0x07064b50) throw new Error("zip64 locator missing");
+      if (loc < 0 || u32(loc) !== 0x07064b50) throw E("zip64_locator");
       var z = u64(loc + 8);
-      if (u32(z) !== 0x06064b50) throw new Error("zip64 end record missing");
+      if (u32(z) !== 0x06064b50) throw E("zip64_end");
       count = u64(z + 32); cdOff = u64(z + 48);
     }
     var entries = [], p = cdOff;
     for (var n = 0; n < count; n++) {
-      if (p + 46 > b.length || u32(p) !== 0x02014b50) throw new Error("bad central directory entry " + n);
+      if (p + 46 > b.length || u32(p) !== 0x02014b50) throw E("zip_bad_entry", n);
       var method = u16(p + 10), crc = u32(p + 16), csize = u32(p + 20), usize = u32(p + 24);
       var nlen = u16(p + 28), xlen = u16(p + 30), clen = u16(p + 32), off = u32(p + 42);
       var name = utf8.decode(b.subarray(p + 46, p + 46 + nlen));
@@ -120,14 +156,14 @@
   }
 
   async function entryBytes(z, e) {
-    if (z.u32(e.off) !== 0x04034b50) throw new Error(e.name + ": bad local header");
+    if (z.u32(e.off) !== 0x04034b50) throw E("local_header", e.name);
     var start = e.off + 30 + z.u16(e.off + 26) + z.u16(e.off + 28);
     var data = z.bytes.subarray(start, start + e.csize);
     var out;
     if (e.method === 0) out = data;
     else if (e.method === 8) out = await inflate(data);
-    else throw new Error(e.name + ": compression method " + e.method);
-    if (out.length !== e.usize || crc32(out) !== e.crc) throw new Error(e.name + ": size or checksum does not match the zip's");
+    else throw E("method", e.name, e.method);
+    if (out.length !== e.usize || crc32(out) !== e.crc) throw E("zip_checksum", e.name);
     return out;
   }
 
@@ -135,38 +171,38 @@
 
   function parseJSON(text) {
     var i = 0, depth = 0;
-    function fail(m) { throw new Error("JSON at " + i + ": " + m); }
+    function fail(key, arg) { throw E("json", i, arg === undefined ? M("json." + key) : M("json." + key, arg)); }
     function ws() { while (i < text.length && " \t\n\r".indexOf(text[i]) >= 0) i++; }
     function str() {
-      if (text[i] !== '"') fail("string expected");
+      if (text[i] !== '"') fail("string_expected");
       i++;
       var out = "";
       for (;;) {
-        if (i >= text.length) fail("unterminated string");
+        if (i >= text.length) fail("unterminated");
         var c = text.charCodeAt(i);
         if (c === 34) { i++; return out; }
-        if (c < 0x20) fail("control character in string");
+        if (c < 0x20) fail("control");
         if (c !== 92) { out += text[i++]; continue; }
         var e = text[i + 1];
         i += 2;
         var simple = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
         if (simple !== undefined) { out += simple; continue; }
-        if (e !== "u") fail("bad escape");
+        if (e !== "u") fail("bad_escape");
         var u = hexUnit();
         if (u >= 0xd800 && u <= 0xdbff) {
-          if (text.substr(i, 2) !== "\\u") fail("lone surrogate escape");
+          if (text.substr(i, 2) !== "\\u") fail("surrogate");
           i += 2;
           var lo = hexUnit();
-          if (lo < 0xdc00 || lo > 0xdfff) fail("lone surrogate escape");
+          if (lo < 0xdc00 || lo > 0xdfff) fail("surrogate");
           out += String.fromCharCode(u, lo);
         } else if (u >= 0xdc00 && u <= 0xdfff) {
-          fail("lone surrogate escape");
+          fail("surrogate");
         } else out += String.fromCharCode(u);
       }
     }
     function hexUnit() {
       var h = text.substr(i, 4);
-      if (!/^[0-9a-fA-F]{4}$/.test(h)) fail("bad \\u escape");
+      if (!/^[0-9a-fA-F]{4}$/.test(h)) fail("bad_u");
       i += 4;
       return parseInt(h, 16);
     }
@@ -174,21 +210,21 @@
       ws();
       var c = text[i];
       if (c === "{" || c === "[") {
-        if (++depth > 64) fail("nested too deeply");
+        if (++depth > 64) fail("deep");
         var v = c === "{" ? obj() : arr();
         depth--;
         return v;
       }
       if (c === '"') return str();
       var m = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)/.exec(text.slice(i, i + 40));
-      if (!m) fail("unexpected character");
+      if (!m) fail("unexpected");
       i += m[0].length;
       if (m[0] === "true") return true;
       if (m[0] === "false") return false;
       if (m[0] === "null") return null;
-      if (m[1] || m[2]) fail("a number that is not an integer");
+      if (m[1] || m[2]) fail("not_integer");
       var n = Number(m[0]);
-      if (!Number.isSafeInteger(n)) fail("integer out of range");
+      if (!Number.isSafeInteger(n)) fail("range");
       return n;
     }
     function obj() {
@@ -199,14 +235,14 @@
       for (;;) {
         ws();
         var k = str();
-        if (Object.prototype.hasOwnProperty.call(o, k)) fail("duplicate key " + JSON.stringify(k));
+        if (Object.prototype.hasOwnProperty.call(o, k)) fail("duplicate", JSON.stringify(k));
         ws();
-        if (text[i++] !== ":") fail("':' expected");
+        if (text[i++] !== ":") fail("colon");
         o[k] = value();
         ws();
         var c = text[i++];
         if (c === "}") return o;
-        if (c !== ",") fail("',' or '}' expected");
+        if (c !== ",") fail("comma_object");
       }
     }
     function arr() {
@@ -219,12 +255,12 @@
         ws();
         var c = text[i++];
         if (c === "]") return a;
-        if (c !== ",") fail("',' or ']' expected");
+        if (c !== ",") fail("comma_array");
       }
     }
     var v = value();
     ws();
-    if (i !== text.length) fail("text after the value");
+    if (i !== text.length) fail("trailing");
     return v;
   }
 
@@ -247,7 +283,7 @@
   function has(o, k) { return o !== null && typeof o === "object" && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k) && o[k] !== null; }
   function need(v, type, what) {
     var ok = type === "array" ? Array.isArray(v) : type === "object" ? v !== null && typeof v === "object" && !Array.isArray(v) : typeof v === type;
-    if (!ok) throw new Error(what + " is not a" + (type === "array" || type === "object" ? "n " : " ") + type);
+    if (!ok) throw E("not_" + type, what);
     return v;
   }
   function int(o, k) { return has(o, k) ? need(o[k], "number", k) : 0; }
@@ -307,29 +343,29 @@
   function readEvent(line, types) {
     var e = parseJSON(line);
     need(e, "object", "the line");
-    if (typeof e.seq !== "number" || e.seq < 0) throw new Error("seq is not a sequence number");
+    if (typeof e.seq !== "number" || e.seq < 0) throw E("seq");
     var names = ["id", "source", "type", "subject", "datacontenttype", "time", "actor", "correlationid", "causationid"];
     var prefix = '{"seq":' + e.seq;
     names.forEach(function (k) {
-      if (typeof e[k] !== "string") throw new Error(k + " is missing or not a string");
+      if (typeof e[k] !== "string") throw E("missing_field", k);
       prefix += ',"' + k + '":' + goString(e[k]);
     });
     if (has(e, "authvia")) prefix += ',"authvia":' + goString(need(e.authvia, "string", "authvia"));
     prefix += ',"data":';
-    if (!line.startsWith(prefix) || line[line.length - 1] !== "}") throw new Error("not the event's canonical bytes");
+    if (!line.startsWith(prefix) || line[line.length - 1] !== "}") throw E("not_canonical");
     var data = line.slice(prefix.length, -1);
-    if (!compact(data) || !has(e, "data") || typeof e.data !== "object") throw new Error("not the event's canonical bytes");
-    if (!e.id || !e.source || !SLUG.test(e.subject) || e.datacontenttype !== "application/json") throw new Error("missing id, source or subject, or a content type other than application/json");
-    if (!canonicalTime(e.time)) throw new Error("time " + e.time + " is not canonical RFC 3339 UTC");
+    if (!compact(data) || !has(e, "data") || typeof e.data !== "object") throw E("not_canonical");
+    if (!e.id || !e.source || !SLUG.test(e.subject) || e.datacontenttype !== "application/json") throw E("envelope");
+    if (!canonicalTime(e.time)) throw E("time", e.time);
     var kind = types[e.type];
-    if (!kind) throw new Error("a " + e.type + " event has no place here");
+    if (!kind) throw E("type", e.type);
     return { seq: e.seq, type: e.type, subject: e.subject, kind: kind, data: need(e.data, "object", "data") };
   }
 
   function lines(bytes) {
     var text = utf8.decode(bytes);
     if (text === "") return [];
-    if (text[text.length - 1] !== "\n") throw new Error("the last line does not end with a newline");
+    if (text[text.length - 1] !== "\n") throw E("newline");
     return text.slice(0, -1).split("\n");
   }
 
@@ -419,8 +455,8 @@
 
   // ---- the checks ----
 
-  function Verifier(onCheck) {
-    this.fails = {}; this.passes = {}; this.onCheck = onCheck || function () {};
+  function Verifier(onCheck, words) {
+    this.fails = {}; this.passes = {}; this.onCheck = onCheck || function () {}; this.words = words;
     this.reported = 0; this.checks = []; this.snapshots = [];
   }
   Verifier.prototype.fail = function (check, msg) { (this.fails[check] = this.fails[check] || []).push(msg); };
@@ -430,8 +466,9 @@
     var end = CHECKS.indexOf(upTo);
     for (; this.reported <= end; this.reported++) {
       var name = CHECKS[this.reported], f = this.fails[name];
-      var c = f ? { name: name, ok: false, detail: f.slice(0, 5).join("; ") + (f.length > 5 ? "; and " + (f.length - 5) + " more" : "") }
-        : this.passes[name] !== undefined ? { name: name, ok: true, detail: this.passes[name] } : null;
+      var shown = f && f.length > 5 ? f.slice(0, 5).concat([M("more", f.length - 5)]) : f;
+      var c = f ? { name: name, ok: false, detail: word(this.words, Ms("sep", shown)) }
+        : this.passes[name] !== undefined ? { name: name, ok: true, detail: word(this.words, this.passes[name]) } : null;
       if (c) { this.checks.push(c); this.onCheck(c); }
     }
   };
@@ -439,23 +476,23 @@
   async function pinnedKey(keyJSON) {
     var k = typeof keyJSON === "string" ? parseJSON(keyJSON) : keyJSON;
     if (k && Array.isArray(k.keys)) {
-      if (k.keys.length !== 1) throw new Error("the key set holds " + k.keys.length + " keys");
+      if (k.keys.length !== 1) throw E("keyset", k.keys.length);
       k = k.keys[0];
     }
     return jwkBytes(k);
   }
 
   async function jwkBytes(k) {
-    if (!k || k.kty !== "OKP" || k.crv !== "Ed25519") throw new Error("not an Ed25519 JWK");
+    if (!k || k.kty !== "OKP" || k.crv !== "Ed25519") throw E("not_jwk");
     var x = b64decode(need(k.x, "string", "x"), true);
-    if (x.length !== 32) throw new Error("x is not 32 bytes");
+    if (x.length !== 32) throw E("x_size");
     var thumb = b64url(new Uint8Array(await crypto.subtle.digest("SHA-256", enc.encode('{"crv":"Ed25519","kty":"OKP","x":"' + k.x + '"}'))));
-    if (has(k, "kid") && k.kid !== "" && k.kid !== thumb) throw new Error("kid " + k.kid + " is not the key's thumbprint " + thumb);
+    if (has(k, "kid") && k.kid !== "" && k.kid !== thumb) throw E("kid", k.kid, thumb);
     return { x: x, kid: thumb };
   }
 
   function closed(o, allowed, what) {
-    Object.keys(o).forEach(function (k) { if (allowed.indexOf(k) < 0) throw new Error(what + " has an unknown member " + JSON.stringify(k)); });
+    Object.keys(o).forEach(function (k) { if (allowed.indexOf(k) < 0) throw E("unknown_member", what, JSON.stringify(k)); });
   }
 
   function manifestOf(bytes) {
@@ -473,24 +510,25 @@
 
   // verify checks a bundle (an ArrayBuffer) against the pinned key (a JWK
   // set, a JWK, or its JSON text), calling onCheck with each check as it is
-  // decided, in the specification's order.
-  async function verify(buf, key, onCheck) {
-    var v = new Verifier(onCheck), z, files = new Map(), m;
+  // decided, in the specification's order, its detail worded from words
+  // (the page's catalog; without one, message keys and their arguments).
+  async function verify(buf, key, onCheck, words) {
+    var v = new Verifier(onCheck, words), z, files = new Map(), m;
     try {
       z = readZip(buf);
       z.entries.forEach(function (e) {
-        if (files.has(e.name)) v.fail("files", e.name + " is in the zip twice");
+        if (files.has(e.name)) v.fail("files", M("twice", e.name));
         files.set(e.name, e);
       });
       var mf = files.get("manifest.json");
-      if (!mf) throw new Error("manifest.json is missing");
+      if (!mf) throw E("missing_file", "manifest.json");
       var manifestBytes = await entryBytes(z, mf);
       m = manifestOf(manifestBytes);
-      if (m.format !== FORMAT) throw new Error("format " + JSON.stringify(m.format) + ", want " + FORMAT);
-      if (!SLUG.test(m.ranking) || m.edition < 1) throw new Error("ranking " + JSON.stringify(m.ranking) + " edition " + m.edition);
-      v.pass("manifest", FORMAT + ", ranking " + m.ranking + ", edition " + m.edition);
+      if (m.format !== FORMAT) throw E("format", JSON.stringify(m.format), FORMAT);
+      if (!SLUG.test(m.ranking) || m.edition < 1) throw E("ranking_edition", JSON.stringify(m.ranking), m.edition);
+      v.pass("manifest", M("pass.manifest", FORMAT, m.ranking, m.edition));
     } catch (err) {
-      v.fail("manifest", err.message);
+      v.fail("manifest", msgOf(err));
       v.report("captures");
       return { ok: false, checks: v.checks, snapshots: [] };
     }
@@ -502,11 +540,11 @@
     var data = {};
     for (var i = 0; i < DATA_FILES.length; i++) {
       var name = DATA_FILES[i], e = files.get(name);
-      if (!e) { v.fail("files", name + " is missing"); continue; }
+      if (!e) { v.fail("files", M("missing_file", name)); continue; }
       try {
         var b = await entryBytes(z, e);
         data[name] = { bytes: b, sha256: await sha256(b) };
-      } catch (err) { v.fail("files", err.message); }
+      } catch (err) { v.fail("files", msgOf(err)); }
     }
     checkFiles(v, files, m, data);
     v.report("files");
@@ -524,21 +562,21 @@
     try {
       var carried = await jwkBytes(m.key);
       var pinned = await pinnedKey(key);
-      if (hex(pinned.x) !== hex(carried.x)) throw new Error("the bundle is signed by key " + String(m.key.kid).slice(0, 12) + "…, not the pinned key " + pinned.kid.slice(0, 12) + "…");
+      if (hex(pinned.x) !== hex(carried.x)) throw E("other_key", String(m.key.kid).slice(0, 12) + "…", pinned.kid.slice(0, 12) + "…");
       var sf = files.get("signature.json");
-      if (!sf) throw new Error("signature.json is missing");
+      if (!sf) throw E("missing_file", "signature.json");
       var s = need(parseJSON(utf8.decode(await entryBytes(z, sf))), "object", "signature.json");
       closed(s, ["alg", "kid", "signature"], "signature.json");
-      if (str(s, "alg") !== "EdDSA" || str(s, "kid") !== str(m.key, "kid")) throw new Error("signature.json names alg " + JSON.stringify(s.alg) + " key " + JSON.stringify(s.kid) + ", want EdDSA and the manifest's key");
+      if (str(s, "alg") !== "EdDSA" || str(s, "kid") !== str(m.key, "kid")) throw E("signature_names", JSON.stringify(s.alg), JSON.stringify(s.kid));
       var sig;
       try { sig = b64decode(str(s, "signature"), false); } catch (err) { sig = null; }
-      if (!sig || sig.length !== 64) throw new Error("the signature is not 64 bytes of base64");
+      if (!sig || sig.length !== 64) throw E("signature_size");
       var k = await crypto.subtle.importKey("raw", pinned.x, { name: "Ed25519" }, false, ["verify"]);
       if (!(await crypto.subtle.verify({ name: "Ed25519" }, k, sig, manifestBytes))) {
-        throw new Error("the Ed25519 signature does not match manifest.json under key " + pinned.kid.slice(0, 12) + "…");
+        throw E("signature_bad", pinned.kid.slice(0, 12) + "…");
       }
-      v.pass("signature", "Ed25519 signature of manifest.json by key " + pinned.kid.slice(0, 12) + "…, the pinned key");
-    } catch (err) { v.fail("signature", err.message); }
+      v.pass("signature", M("pass.signature", pinned.kid.slice(0, 12) + "…"));
+    } catch (err) { v.fail("signature", msgOf(err)); }
   }
 
   function checkFiles(v, files, m, data) {
@@ -546,28 +584,28 @@
     m.files.forEach(function (f) { listed.set(f.name, f); });
     DATA_FILES.forEach(function (name) {
       var w = listed.get(name), g = data[name];
-      if (!w) v.fail("files", "the manifest does not list " + name);
+      if (!w) v.fail("files", M("not_listed_data", name));
       else if (g && (g.sha256 !== w.sha256 || g.bytes.length !== w.size)) {
-        v.fail("files", name + " hashes to " + g.sha256.slice(0, 12) + "… (" + g.bytes.length + " bytes), the manifest says " + w.sha256.slice(0, 12) + "… (" + w.size + " bytes)");
-      } else if (g) ok.push(name + " (sha256 " + g.sha256.slice(0, 12) + "…)");
+        v.fail("files", M("digest", name, g.sha256.slice(0, 12) + "…", g.bytes.length, w.sha256.slice(0, 12) + "…", w.size));
+      } else if (g) ok.push(M("file_digest", name, g.sha256.slice(0, 12) + "…"));
       listed.delete(name);
     });
-    listed.forEach(function (_, name) { v.fail("files", "the manifest lists " + name + ", which no bundle holds"); });
+    listed.forEach(function (_, name) { v.fail("files", M("listed_absent", name)); });
     files.forEach(function (_, name) {
-      if (DATA_FILES.indexOf(name) < 0 && name !== "manifest.json" && name !== "signature.json") v.fail("files", name + " is not listed in the manifest");
+      if (DATA_FILES.indexOf(name) < 0 && name !== "manifest.json" && name !== "signature.json") v.fail("files", M("unlisted", name));
     });
-    v.pass("files", ok.join(", ") + " match the manifest's digests");
+    v.pass("files", M("pass.files", Ms("list_sep", ok)));
   }
 
   function readEvidence(v, m, file, ev) {
     var last = 0, items = 0;
     if (file) {
       var ls;
-      try { ls = lines(file.bytes); } catch (err) { v.fail("evidence", "evidence.jsonl: " + err.message); ls = []; }
+      try { ls = lines(file.bytes); } catch (err) { v.fail("evidence", M("in_file", "evidence.jsonl", msgOf(err))); ls = []; }
       ls.forEach(function (line, n) {
         try {
           var e = readEvent(line, EVIDENCE_TYPES);
-          if (e.seq <= last || e.seq > m.sequence) v.fail("evidence", "evidence.jsonl line " + (n + 1) + ": sequence " + e.seq + " out of order or after the edition");
+          if (e.seq <= last || e.seq > m.sequence) v.fail("evidence", M("at_line", "evidence.jsonl", n + 1, M("seq_order", e.seq, m.sequence)));
           last = e.seq;
           if (e.kind === "added") {
             ev.added.add(e.subject + "/" + str(e.data, "evidence_id"));
@@ -575,17 +613,17 @@
           } else {
             ev.captured.push({ proposal: e.subject, evidence: str(e.data, "evidence_id"), sha256: str(e.data, "sha256"), url: str(e.data, "url"), fetched_at: str(e.data, "fetched_at") });
           }
-        } catch (err) { v.fail("evidence", "evidence.jsonl line " + (n + 1) + ": " + err.message); }
+        } catch (err) { v.fail("evidence", M("at_line", "evidence.jsonl", n + 1, msgOf(err))); }
       });
     }
-    v.pass("evidence", items + " evidence items, every one a published value cites");
+    v.pass("evidence", M("pass.evidence", items));
   }
 
   function cites(v, ev, number, l) {
     l.changes.forEach(function (c) {
       c.evidence.forEach(function (id) {
         if (!ev.added.has(c.proposal + "/" + id)) {
-          v.fail("evidence", "edition " + number + ": " + c.target + " of " + c.entry + " (proposal " + c.proposal + ") cites evidence " + id + ", which the bundle does not hold");
+          v.fail("evidence", M("cites", number, c.target, c.entry, c.proposal, id));
         }
       });
     });
@@ -597,16 +635,16 @@
     var parts = null, last = 0, head = null, heads = 0;
     var ls = [];
     if (file) {
-      try { ls = lines(file.bytes); } catch (err) { v.fail("events", "events.jsonl: " + err.message); }
+      try { ls = lines(file.bytes); } catch (err) { v.fail("events", M("in_file", "events.jsonl", msgOf(err))); }
     }
     for (var n = 0; n < ls.length; n++) {
       var e;
       try {
         e = readEvent(ls[n], EVENT_TYPES);
-      } catch (err) { v.fail("events", "events.jsonl line " + (n + 1) + ": " + err.message); continue; }
-      if (e.seq <= last || e.seq > m.sequence) v.fail("events", "events.jsonl line " + (n + 1) + ": sequence " + e.seq + " out of order or after the edition (" + m.sequence + ")");
+      } catch (err) { v.fail("events", M("at_line", "events.jsonl", n + 1, msgOf(err))); continue; }
+      if (e.seq <= last || e.seq > m.sequence) v.fail("events", M("at_line", "events.jsonl", n + 1, M("seq_order", e.seq, m.sequence)));
       last = e.seq;
-      if (e.subject !== m.ranking) { v.fail("events", "events.jsonl line " + (n + 1) + ": an event of " + e.subject + ", not of ranking " + m.ranking); continue; }
+      if (e.subject !== m.ranking) { v.fail("events", M("at_line", "events.jsonl", n + 1, M("other_ranking", e.subject, m.ranking))); continue; }
       try {
         var d = e.data;
         switch (e.kind) {
@@ -639,7 +677,7 @@
             if (has(d, "size")) {
               var got = parts && parts.number === number ? parts : { parts: 0, proposals: 0, new_entries: 0, changes: 0 };
               if (["parts", "proposals", "new_entries", "changes"].some(function (k) { return int(size, k) !== got[k]; })) {
-                v.fail("events", "edition " + number + " commits to " + int(size, "parts") + " parts (" + int(size, "changes") + " changes), the bundle holds " + got.parts + " (" + got.changes + ")");
+                v.fail("events", M("parts", number, int(size, "parts"), int(size, "changes"), got.parts, got.changes));
               }
             } else {
               parts = null;
@@ -648,26 +686,26 @@
             ed.number = number;
             var json = snapshot(rk, ed), hash = await sha256(enc.encode(json));
             v.snapshots.push({ edition: number, hash: hash, json: json });
-            if (hash !== committed) v.fail("snapshot", "edition " + number + " commits to snapshot " + committed.slice(0, 12) + "…, the events recompute " + hash.slice(0, 12) + "…");
+            if (hash !== committed) v.fail("snapshot", M("snapshot_mismatch", number, committed.slice(0, 12) + "…", hash.slice(0, 12) + "…"));
             head = { number: number, hash: committed };
             heads++;
             break;
           }
         }
-      } catch (err) { v.fail("events", "events.jsonl line " + (n + 1) + ": " + err.message); }
+      } catch (err) { v.fail("events", M("at_line", "events.jsonl", n + 1, msgOf(err))); }
     }
-    if (!head) { v.fail("snapshot", "the bundle holds no edition"); return; }
-    if (head.number !== m.edition || last !== m.sequence) v.fail("events", "the last edition is " + head.number + " at sequence " + last + ", the manifest says " + m.edition + " at " + m.sequence);
-    else if (head.hash !== m.snapshotHash) v.fail("snapshot", "the manifest says snapshot " + m.snapshotHash.slice(0, 12) + "…, edition " + m.edition + "'s head commits to " + head.hash.slice(0, 12) + "…");
-    v.pass("events", "methodology and " + heads + " editions of ranking " + m.ranking + " up to sequence " + m.sequence + ", in order, each line canonical");
-    v.pass("snapshot", "recomputed every edition's snapshot in this browser; edition " + m.edition + " hashes to " + m.snapshotHash.slice(0, 12) + "…, as its head and the manifest say");
+    if (!head) { v.fail("snapshot", M("no_edition")); return; }
+    if (head.number !== m.edition || last !== m.sequence) v.fail("events", M("last_edition", head.number, last, m.edition, m.sequence));
+    else if (head.hash !== m.snapshotHash) v.fail("snapshot", M("manifest_snapshot", m.snapshotHash.slice(0, 12) + "…", m.edition, head.hash.slice(0, 12) + "…"));
+    v.pass("events", M("pass.events", m.ranking, heads, m.sequence));
+    v.pass("snapshot", M("pass.snapshot", m.edition, m.snapshotHash.slice(0, 12) + "…"));
   }
 
   function checkCaptures(v, file, ev) {
     var n = 0;
     if (file) {
       var ls = [];
-      try { ls = lines(file.bytes); } catch (err) { v.fail("captures", "captures.jsonl: " + err.message); }
+      try { ls = lines(file.bytes); } catch (err) { v.fail("captures", M("in_file", "captures.jsonl", msgOf(err))); }
       ls.forEach(function (line, i) {
         n = i + 1;
         try {
@@ -675,19 +713,19 @@
           closed(c, ["proposal", "evidence", "sha256", "url", "fetched_at"], "the line");
           var got = { proposal: str(c, "proposal"), evidence: str(c, "evidence"), sha256: str(c, "sha256"), url: str(c, "url"), fetched_at: str(c, "fetched_at") };
           var want = ev.captured[i];
-          if (!HEX64.test(got.sha256)) v.fail("captures", "captures.jsonl line " + n + ": " + JSON.stringify(got.sha256) + " is not a hex SHA-256");
-          else if (!want) v.fail("captures", "captures.jsonl line " + n + ": capture " + got.sha256.slice(0, 12) + "… of evidence " + got.evidence + " of proposal " + got.proposal + " is recorded by no event in the bundle");
+          if (!HEX64.test(got.sha256)) v.fail("captures", M("at_line", "captures.jsonl", n, M("not_hex", JSON.stringify(got.sha256))));
+          else if (!want) v.fail("captures", M("at_line", "captures.jsonl", n, M("capture_unrecorded", got.sha256.slice(0, 12) + "…", got.evidence, got.proposal)));
           else if (Object.keys(want).some(function (k) { return want[k] !== got[k]; })) {
-            v.fail("captures", "captures.jsonl line " + n + ": capture " + got.sha256.slice(0, 12) + "… of evidence " + got.evidence + " of proposal " + got.proposal + ", but its event records " + want.sha256.slice(0, 12) + "… of evidence " + want.evidence + " of proposal " + want.proposal);
+            v.fail("captures", M("at_line", "captures.jsonl", n, M("capture_other", got.sha256.slice(0, 12) + "…", got.evidence, got.proposal, want.sha256.slice(0, 12) + "…", want.evidence, want.proposal)));
           }
-        } catch (err) { v.fail("captures", "captures.jsonl line " + n + ": " + err.message); }
+        } catch (err) { v.fail("captures", M("at_line", "captures.jsonl", n, msgOf(err))); }
       });
     }
     if (n < ev.captured.length) {
       var w = ev.captured[n];
-      v.fail("captures", "the capture " + w.sha256.slice(0, 12) + "… of evidence " + w.evidence + " of proposal " + w.proposal + " is recorded but not listed");
+      v.fail("captures", M("capture_unlisted", w.sha256.slice(0, 12) + "…", w.evidence, w.proposal));
     }
-    v.pass("captures", ev.captured.length + " digests of captured pages, each the one its evidence_captured event records");
+    v.pass("captures", M("pass.captures", ev.captured.length));
   }
 
   // ---- the page ----
@@ -697,10 +735,11 @@
     root.querySelectorAll("[data-check]").forEach(function (li) { items[li.getAttribute("data-check")] = li; });
     var status = root.querySelector("[data-testid='verify-status']");
     var say = function (key) { status.textContent = root.getAttribute("data-say-" + key) || key; status.setAttribute("data-state", key); };
+    var words = JSON.parse(document.getElementById("verify-words").textContent);
     say("running");
     try {
       var got = await Promise.all([fetch(root.getAttribute("data-bundle")), fetch(root.getAttribute("data-key"))]);
-      if (!got[0].ok || !got[1].ok) throw new Error("download: " + got[0].status + " " + got[1].status);
+      if (!got[0].ok || !got[1].ok) throw E("download", got[0].status, got[1].status);
       var buf = await got[0].arrayBuffer(), key = await got[1].text();
       var res = await verify(buf, key, function (c) {
         var li = items[c.name];
@@ -708,11 +747,11 @@
         li.setAttribute("data-state", c.ok ? "pass" : "fail");
         li.querySelector("[data-mark]").textContent = c.ok ? "✓" : "✗";
         li.querySelector("[data-detail]").textContent = c.detail;
-      });
+      }, words);
       say(res.ok ? "pass" : "fail");
     } catch (err) {
       say("error");
-      status.textContent += " " + err.message;
+      status.textContent += " " + word(words, msgOf(err));
     }
   }
 
