@@ -163,7 +163,7 @@ func startNATSCluster(t *testing.T, n int) []*natsNode {
 	for i := range nodes {
 		nodes[i] = startNATS(t, jetstream.EmbeddedOptions{
 			Dir:    t.TempDir(),
-			Listen: "127.0.0.1:0",
+			Listen: freeLoopbackAddr(t), // restarted on it (TestClusterColdStart)
 			Name:   fmt.Sprintf("node-%d", i+1),
 			Cluster: &jetstream.ClusterOptions{
 				Name:   "crossrank-scaleout",

@@ -25,7 +25,7 @@ const outageLength = 3 * time.Second
 func TestFaultNATSOutage(t *testing.T) {
 	t.Parallel()
 	crossrankBinary(t)
-	ns := startNATS(t, jetstream.EmbeddedOptions{Dir: t.TempDir(), Listen: "127.0.0.1:0", Name: "outage"})
+	ns := startNATS(t, jetstream.EmbeddedOptions{Dir: t.TempDir(), Listen: freeLoopbackAddr(t), Name: "outage"}) // started again on it
 	data := t.TempDir()
 	tokens := demoTokens(t, "--data", data, "--nats-url", ns.url)
 	srv := startServe(t, "serve", data, "--nats-url", ns.url, "--no-demo")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/events/jetstream/testnet"
 	"github.com/nats-io/nats.go"
 )
 
@@ -269,16 +269,9 @@ func (n *natsNode) stop() {
 	}
 }
 
-// freeLoopbackAddr returns a loopback address with a port free a moment ago.
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+// freeLoopbackAddr returns a loopback address nobody listens on, with a
+// port outside the kernel's ephemeral range (testnet.FreeAddr).
+func freeLoopbackAddr(t *testing.T) string { return testnet.FreeAddr(t) }
 
 // readStream returns every event of the stream on the NATS server at url
 // (replicas as the stream was created with).

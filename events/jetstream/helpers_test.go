@@ -2,14 +2,13 @@ package jetstream_test
 
 import (
 	"context"
-	"net"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/events/jetstream"
+	"github.com/crossrank/crossrank/events/jetstream/testnet"
 	"github.com/nats-io/nats.go"
 )
 
@@ -73,16 +72,9 @@ func newStore(t testing.TB) *jetstream.Store {
 }
 
 // freeAddr returns a loopback address nobody listens on right now, so a
-// server can be restarted on the same port.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
+// server can be restarted on the same port (testnet.FreeAddr: outside the
+// ephemeral range, so no client connection takes it meanwhile).
+func freeAddr(t testing.TB) string { return testnet.FreeAddr(t) }
 
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t testing.TB, what string, d time.Duration, cond func() bool) {
