@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,11 +17,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/cmd/crossrank/server"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/projections/history"
@@ -98,6 +102,8 @@ type deskSize struct {
 	publish  time.Duration // preview + publish of every ready proposal, answered
 	ready    int           // proposals in that edition
 	landing  int           // status of the edition page asked for at once after the publish answered
+	captures int           // captures recorded from the preview until the publish answered
+	refused  string        // the publish's answer when it was refused (the first try is the only one)
 	rssBase  float64       // MiB before the loads (after a forced collection)
 	rssPeak  float64       // MiB: VmHWM over the loads
 	rssAfter float64       // MiB: a minute after the last load ended
@@ -226,6 +232,17 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 	// The edition of every ready proposal, as a publisher publishes it
 	// through the API, then the page its answer leads to, asked for at
 	// once: it must not be a 404 while the read models catch up.
+	//
+	// Beside it the capture worker is busy: captures of the very proposals
+	// the edition contains are recorded from the preview until the publish
+	// answers, as the worker records them after each fetch. Before issue
+	// 42 item 3 the preview's hash pinned the stream's position and such a
+	// capture refused the publish (409 after 29.7 s at 10,001 proposals).
+	stopCaptures := make(chan struct{})
+	var captured int
+	var captureErr error
+	var cwg sync.WaitGroup
+	cwg.Go(func() { captured, captureErr = busyCaptures(ctx, srv.Commands, ids, stopCaptures) })
 	start := time.Now()
 	var pv struct {
 		Proposals   []string `json:"proposals"`
@@ -238,17 +255,35 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 	body, _ := json.Marshal(map[string]any{"proposals": pv.Proposals, "preview_hash": pv.PreviewHash})
 	// Without ?nowait=1: answered as a publisher's client is, once the
 	// read models show the edition (or the wait's bound passed).
-	if err := api.do(ctx, http.MethodPost, users["publisher"], base, "application/json", body, nil); err != nil {
+	err = api.do(ctx, http.MethodPost, users["publisher"], base, "application/json", body, nil)
+	close(stopCaptures)
+	cwg.Wait()
+	if he := (*httpError)(nil); errors.As(err, &he) && he.status/100 == 4 {
+		// Refused: the finding this row exists for. The edition is
+		// published again without the race, so the pages after it load.
+		res.refused = he.short()
+		o.logf("   edition 1 refused beside %d captures: %s", captured, res.refused)
+		err = api.do(ctx, http.MethodPost, users["publisher"], base+"/preview", "application/json", []byte("{}"), &pv)
+		if err == nil {
+			body, _ = json.Marshal(map[string]any{"proposals": pv.Proposals, "preview_hash": pv.PreviewHash})
+			err = api.do(ctx, http.MethodPost, users["publisher"], base, "application/json", body, nil)
+		}
+	}
+	if err != nil {
 		return res, fmt.Errorf("publish: %w", err)
 	}
-	res.publish, res.ready = time.Since(start), len(pv.Proposals)
+	if captureErr != nil {
+		return res, fmt.Errorf("captures beside the publish: %w", captureErr)
+	}
+	res.publish, res.ready, res.captures = time.Since(start), len(pv.Proposals), captured
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, api.url+fill("/r/{slug}/editions/1"), nil)
 	if resp, err := api.client.Do(req); err == nil {
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		res.landing = resp.StatusCode
 	}
-	o.logf("   edition 1 of %d proposals published in %v; its page at once: %d; %s", res.ready, res.publish.Round(time.Millisecond), res.landing, memoryNow())
+	o.logf("   edition 1 of %d proposals published in %v beside %d captures of its proposals; its page at once: %d; %s",
+		res.ready, res.publish.Round(time.Millisecond), res.captures, res.landing, memoryNow())
 	last, err := b.events.LastSequence(ctx)
 	if err == nil {
 		err = waitRead(ctx, read, last, 5*time.Minute)
@@ -280,6 +315,58 @@ func measureDeskSize(ctx context.Context, o *options, run, n int) (deskSize, err
 		}
 	}
 	return res, nil
+}
+
+// busyCaptures records a capture of each proposal's evidence in turn, as
+// the capture worker records its fetches (domain.Worker, RecordCapture,
+// DefaultWorkers of them at once), until stop is closed or every proposal
+// has one. It returns how many it recorded.
+func busyCaptures(ctx context.Context, h *handler.Handler, proposals []string, stop <-chan struct{}) (int, error) {
+	next := make(chan string)
+	go func() {
+		defer close(next)
+		for _, id := range proposals {
+			select {
+			case next <- id:
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var (
+		mu    sync.Mutex
+		n     int
+		seq   atomic.Int64
+		first error
+		wg    sync.WaitGroup
+	)
+	for range capture.DefaultWorkers {
+		wg.Go(func() {
+			for id := range next {
+				p, err := h.Proposal(ctx, id)
+				if err == nil {
+					ev := p.EvidenceIDs()
+					if len(ev) == 0 {
+						continue
+					}
+					_, err = h.RecordCapture(ctx, domain.Worker(), domain.RecordCapture{CommandID: events.NewID(time.Now()),
+						Proposal: id, Evidence: ev[0], At: time.Now(), FinalURL: "https://example.com/" + id, Status: 200,
+						ContentType: "text/html", Size: 4096, SHA256: fmt.Sprintf("%064x", seq.Add(1)), QuoteChecked: true, QuoteFound: true})
+				}
+				mu.Lock()
+				if err == nil {
+					n++
+				} else if first == nil {
+					first = fmt.Errorf("%s: %w", id, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return n, first
 }
 
 // deskLoad loads url at clients clients (loadURL) and measures this
