@@ -111,10 +111,19 @@ type Action[In Input] struct {
 // client requested, if any), command, then the wait for the read models
 // (unless wait is false). It returns the command id it used.
 func Execute[In Input](d *Deps, ctx context.Context, act Action[In], requested string, in *In, wait bool) (handler.Result, string, error) {
+	res, commandID, _, err := execute(d, ctx, act, requested, in, wait)
+	return res, commandID, err
+}
+
+// execute is Execute, also saying whether this server's read models
+// showed the write within the wait: false when they did not (a replica
+// whose own disk is full, or far behind), so the answer can say that the
+// next page may not show it yet. Without a wait it is true.
+func execute[In Input](d *Deps, ctx context.Context, act Action[In], requested string, in *In, wait bool) (handler.Result, string, bool, error) {
 	a := httpx.Actor(ctx)
 	commandID, err := httpx.CommandID(a.Name, requested, d.Now())
 	if err != nil {
-		return handler.Result{}, "", err
+		return handler.Result{}, "", true, err
 	}
 	start := time.Now()
 	res, err := act.Run(d, ctx, a, commandID, in)
@@ -122,14 +131,15 @@ func Execute[In Input](d *Deps, ctx context.Context, act Action[In], requested s
 		d.Observe(act.Name, time.Since(start), res, err)
 	}
 	if err != nil {
-		return res, commandID, err
+		return res, commandID, true, err
 	}
 	d.Log.Info("command", "request_id", httpx.RequestID(ctx), "action", act.Name, "user", a.Name,
 		"command_id", commandID, "sequence", res.Sequence, "replayed", res.Replayed)
+	shown := true
 	if wait {
-		d.waitWithin(ctx, res.Sequence, cmp.Or(act.Wait, waitBudget))
+		shown = d.waitWithin(ctx, res.Sequence, cmp.Or(act.Wait, waitBudget))
 	}
-	return res, commandID, nil
+	return res, commandID, shown, nil
 }
 
 // waitFor waits, bounded by waitBudget, until the read models have
@@ -137,24 +147,25 @@ func Execute[In Input](d *Deps, ctx context.Context, act Action[In], requested s
 func (d *Deps) waitFor(ctx context.Context, seq uint64) { d.waitWithin(ctx, seq, waitBudget) }
 
 // waitWithin waits, bounded by budget, until the read models have applied
-// seq. Running late is logged, not failed: the command is stored.
-func (d *Deps) waitWithin(ctx context.Context, seq uint64, budget time.Duration) {
+// seq, and says whether they did. Running late is logged, not failed: the
+// command is stored.
+func (d *Deps) waitWithin(ctx context.Context, seq uint64, budget time.Duration) bool {
 	if d.Waiter == nil || seq == 0 {
-		return
+		return true
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	for {
 		err := d.Waiter.WaitFor(ctx, seq)
 		if err == nil {
-			return
+			return true
 		}
 		// The read models bound each wait themselves (a few seconds): a
 		// longer budget asks again.
 		select {
 		case <-ctx.Done():
 			d.Log.Warn("read models behind the write", "request_id", httpx.RequestID(ctx), "sequence", seq, "err", err)
-			return
+			return false
 		case <-time.After(10 * time.Millisecond):
 		}
 	}

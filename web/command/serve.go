@@ -17,6 +17,16 @@ type Response struct {
 	Replayed bool     `json:"replayed,omitempty"` // a retry: nothing new was stored
 }
 
+// ReadModelsHeader is set on a write's answer, to ReadModelsBehind, when
+// the write is stored but this server's read models did not show it
+// within the wait: read-your-writes failed, and the next page or GET may
+// not show it yet (a cluster replica whose own disk is full, or one far
+// behind the stream; its /readyz says so too).
+const (
+	ReadModelsHeader = "X-Crossrank-Read-Models"
+	ReadModelsBehind = "behind"
+)
+
 // JSON serves act on the JSON API: the session or a bearer token
 // signs the user in (401 otherwise); the body decodes strictly; the
 // Idempotency-Key header or the body's "id" is the command id; after the
@@ -39,10 +49,13 @@ func JSON[In Input](d *Deps, act Action[In]) http.Handler {
 			}
 			requested = body
 		}
-		res, commandID, err := Execute(d, r.Context(), act, requested, &in, r.URL.Query().Get("nowait") != "1")
+		res, commandID, shown, err := execute(d, r.Context(), act, requested, &in, r.URL.Query().Get("nowait") != "1")
 		if err != nil {
 			ui.Fail(w, r, err)
 			return
+		}
+		if !shown {
+			w.Header().Set(ReadModelsHeader, ReadModelsBehind)
 		}
 		id, loc := act.Resource(d, r.Context(), &in, commandID)
 		if loc != "" {
@@ -89,8 +102,9 @@ func Form[In Input](d *Deps, act Action[In],
 		}
 		err = f.Err()
 		var res handler.Result
+		shown := true
 		if err == nil {
-			res, _, err = Execute(d, r.Context(), act, f.CommandID(), &in, true)
+			res, _, shown, err = execute(d, r.Context(), act, f.CommandID(), &in, true)
 		}
 		if err != nil {
 			if failed == nil || httpx.Status(err) >= 500 {
@@ -100,6 +114,10 @@ func Form[In Input](d *Deps, act Action[In],
 			failed(w, r, &in, ui.FormStateOf(httpx.Lang(r.Context()), f, err), httpx.Status(err))
 			return
 		}
-		http.Redirect(w, r, done(r, &in, res), http.StatusSeeOther)
+		to := done(r, &in, res)
+		if !shown {
+			to = ui.WithBehind(to)
+		}
+		http.Redirect(w, r, to, http.StatusSeeOther)
 	}))
 }

@@ -96,4 +96,7 @@ var enWorkflow = map[string]string{
 	"public.conflicts.reason": "Reason",
 	"public.conflicts.date":   "Declared",
 	"public.conflicts.whole":  "the whole ranking",
+	// A write stored while this server's read models could not show it
+	// (ui.WithBehind).
+	"write.behind": "Saved. This server is behind the record, so this page may not show your change yet; reload in a moment.",
 }

@@ -96,4 +96,7 @@ var zhWorkflow = map[string]string{
 	"public.conflicts.reason": "原因",
 	"public.conflicts.date":   "声明日期",
 	"public.conflicts.whole":  "整个榜单",
+	// A write stored while this server's read models could not show it
+	// (ui.WithBehind).
+	"write.behind": "已保存。此服务器的数据尚未同步到最新记录，本页可能暂时看不到你的修改，请稍后刷新。",
 }

@@ -40,10 +40,31 @@ func PageOf(r *http.Request, titleKey, section string) Page {
 	rq := httpx.FromContext(r.Context())
 	p := Page{Section: section, Lang: rq.Lang, User: rq.User, RequestID: rq.ID, url: r.URL}
 	p.Unread, p.Inbox = unreadOf(r.Context())
+	if r.URL.Query().Get(behindParam) != "" {
+		p.Notice = i18n.T(rq.Lang, "write.behind")
+	}
 	if titleKey != "" {
 		p.Title = i18n.T(rq.Lang, titleKey)
 	}
 	return p
+}
+
+// behindParam marks the address a form's write leads to when this
+// server's read models did not show the write before the redirect: the
+// page says so (WithBehind).
+const behindParam = "behind"
+
+// WithBehind returns the address to with behindParam added, so the page it
+// leads to says that the write is stored but may not show yet.
+func WithBehind(to string) string {
+	u, err := url.Parse(to)
+	if err != nil {
+		return to
+	}
+	q := u.Query()
+	q.Set(behindParam, "1")
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // SetURL sets the address the page's own links (the language switch,
