@@ -144,6 +144,7 @@ var english = map[string]string{
 	"evidence.still_cited":      "{evidence} is cited by the change {change}; remove that first",
 	"evidence.cited_twice":      "cites {evidence} twice",
 	"evidence.no_source_url":    "the evidence item has no source URL to capture",
+	"evidence.capture_attempts": "must be 0 or more",
 	"evidence.capture_reason":   `unknown capture failure "{reason}"`,
 	"evidence.capture_response": "is not an HTTP response status",
 	"evidence.not_captured":     "the evidence item's source was never captured",

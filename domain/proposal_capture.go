@@ -73,6 +73,9 @@ type RecordCapture struct {
 	Proposal  string
 	Evidence  string    // the evidence id
 	At        time.Time // when the fetch began
+	// Attempts is how many fetches the worker made before it gave up,
+	// with Failure: 1 for a failure it does not retry. 0 leaves it out.
+	Attempts int
 	// Failure is one of CaptureReasons when the page could not be
 	// captured; "" when it was, and the fields below describe it.
 	Failure      string
@@ -106,8 +109,11 @@ func DecideRecordCapture(p *Proposal, actor Actor, c RecordCapture) ([]Change, e
 		if !slices.Contains(CaptureReasons, c.Failure) {
 			return nil, invalid("failure", "evidence.capture_reason", Args{"reason": c.Failure})
 		}
+		if c.Attempts < 0 {
+			return nil, invalid("attempts", "evidence.capture_attempts", nil)
+		}
 		return one(ProposalID(p.ID), &events.EvidenceCaptureFailed{
-			EvidenceID: ev.EvidenceID, URL: ev.SourceURL, Reason: c.Failure, At: at}), nil
+			EvidenceID: ev.EvidenceID, URL: ev.SourceURL, Reason: c.Failure, At: at, Attempts: c.Attempts}), nil
 	}
 	if err := checkFetched(c.SHA256, c.FinalURL, c.ContentType, c.Status, c.Size); err != nil {
 		return nil, err

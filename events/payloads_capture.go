@@ -26,12 +26,17 @@ type EvidenceCaptured struct {
 // EvidenceCaptureFailed records that an evidence item's source could not be
 // captured, and why, as a stable code ("forbidden_address", "timeout"…:
 // domain.CaptureReasons lists them). The error's text stays in the logs: it
-// may name addresses the public trail should not show.
+// may name addresses the public trail should not show. Attempts is how many
+// fetches the worker made before it gave up (1 for a failure it does not
+// retry); 0 in the events recorded before it was counted, which says
+// nothing about the number. It is optional rather than a new version: no
+// reader of v1 needs it, and a v1 body without it stays valid as stored.
 type EvidenceCaptureFailed struct {
 	EvidenceID string `json:"evidence_id"`
 	URL        string `json:"url"`
 	Reason     string `json:"reason"`
 	At         string `json:"at"` // RFC 3339, UTC, whole seconds
+	Attempts   int    `json:"attempts,omitempty"`
 }
 
 // EvidenceSourceChanged records that a scheduled re-check found an

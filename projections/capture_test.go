@@ -12,8 +12,9 @@ import (
 )
 
 // TestEvidenceCaptures: the evidence rows carry each item's capture as the
-// worker recorded it, the audit trail shows the hash, and a replay of the
-// stream writes the same rows (what crossrank verify checks).
+// worker recorded it (a failure with the attempts made), the audit trail
+// shows the hash, and a replay of the stream writes the same rows (what
+// crossrank verify checks).
 func TestEvidenceCaptures(t *testing.T) {
 	h, ps, env := seededDesk(t)
 	ctx := testContext(t)
@@ -36,7 +37,7 @@ func TestEvidenceCaptures(t *testing.T) {
 	do(t, "e2")(h.RecordCapture(ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-cap2", Proposal: id, Evidence: "e2",
 		At: at, FinalURL: "https://ppio.example/docs", Status: 200, ContentType: "application/pdf", Size: 7, SHA256: sha}))
 	do(t, "e4")(h.RecordCapture(ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-cap4", Proposal: id, Evidence: "e4",
-		At: at, Failure: domain.CaptureStatus}))
+		At: at, Failure: domain.CaptureTimeout, Attempts: 12}))
 	catchUp(t, env, ps)
 
 	d, err := ps.Proposal(ctx, id)
@@ -49,7 +50,7 @@ func TestEvidenceCaptures(t *testing.T) {
 		"e2": {State: domain.CaptureDone, SHA256: sha, FinalURL: "https://ppio.example/docs", Status: 200,
 			ContentType: "application/pdf", Size: 7, At: "2026-03-02T08:00:00Z"},
 		"e3": {State: domain.CaptureNone},
-		"e4": {State: domain.CaptureFailed, At: "2026-03-02T08:00:00Z", Reason: "status"},
+		"e4": {State: domain.CaptureFailed, At: "2026-03-02T08:00:00Z", Reason: "timeout", Attempts: 12},
 	}
 	if len(d.Evidence) != len(want) {
 		t.Fatalf("%d evidence rows, want %d", len(d.Evidence), len(want))
@@ -68,7 +69,7 @@ func TestEvidenceCaptures(t *testing.T) {
 		got.Actor != domain.SystemActor {
 		t.Errorf("audit row of the capture: %+v", got)
 	}
-	if got := page.Rows[0]; got.Type != events.TypeEvidenceCaptureFailed || got.After != "status" {
+	if got := page.Rows[0]; got.Type != events.TypeEvidenceCaptureFailed || got.After != "timeout" {
 		t.Errorf("audit row of the failure: %+v", got)
 	}
 

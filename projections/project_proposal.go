@@ -63,8 +63,8 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 	case *events.EvidenceCaptureFailed:
 		a.say("evidence_capture_failed", "evidence", d.EvidenceID, "reason", d.Reason)
 		a.after = d.Reason
-		if err := p.exec(`UPDATE evidence SET capture_state='failed', capture_reason=?, capture_at=?
-			WHERE proposal=? AND evidence_id=? AND capture_state='none'`, d.Reason, d.At, pr.ID, d.EvidenceID); err != nil {
+		if err := p.exec(`UPDATE evidence SET capture_state='failed', capture_reason=?, capture_at=?, capture_attempts=?
+			WHERE proposal=? AND evidence_id=? AND capture_state='none'`, d.Reason, d.At, d.Attempts, pr.ID, d.EvidenceID); err != nil {
 			return err
 		}
 		if err := p.markEvidence(pr.ID, d.EvidenceID, ev.Sequence); err != nil {

@@ -127,14 +127,14 @@ func (s *Store) publishedEvidence(ctx context.Context, ranking, entry string) (m
 const evidenceCols = `e.proposal, e.evidence_id, e.claim, e.source_url, e.source_name, e.section, e.excerpt,
 	e.observed_on, e.valid_for_days, coalesce(e.stale_after, ''), e.added_by, e.removed_revision IS NOT NULL,
 	e.capture_state, e.capture_sha256, e.capture_final_url, e.capture_status, e.capture_content_type, e.capture_size,
-	e.capture_at, e.quote_found, e.quote_checked, e.capture_reason,
+	e.capture_at, e.quote_found, e.quote_checked, e.capture_reason, e.capture_attempts,
 	e.drift_state, e.drift_sha256, e.drift_status, e.drift_quote_found, e.drift_quote_checked, e.drift_reason, e.drift_at, e.tier`
 
 func (e *EvidenceView) dest() []any {
 	c, d := &e.Capture, &e.Drift
 	return []any{&e.Proposal, &e.ID, &e.Claim, &e.SourceURL, &e.SourceName, &e.Section, &e.Excerpt,
 		&e.ObservedOn, &e.ValidForDays, &e.StaleAfter, &e.AddedBy, &e.Removed,
-		&c.State, &c.SHA256, &c.FinalURL, &c.Status, &c.ContentType, &c.Size, &c.At, &c.QuoteFound, &c.QuoteChecked, &c.Reason,
+		&c.State, &c.SHA256, &c.FinalURL, &c.Status, &c.ContentType, &c.Size, &c.At, &c.QuoteFound, &c.QuoteChecked, &c.Reason, &c.Attempts,
 		&d.State, &d.SHA256, &d.Status, &d.QuoteFound, &d.QuoteChecked, &d.Reason, &d.At, &e.Tier}
 }
 

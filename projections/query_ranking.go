@@ -281,6 +281,9 @@ type CaptureView struct {
 	QuoteFound   bool
 	QuoteChecked bool   // false: the excerpt could not be searched (a PDF, say)
 	Reason       string // with CaptureFailed: one of domain.CaptureReasons
+	// Attempts is how many fetches the worker made before it gave up,
+	// with CaptureFailed; 0 for a failure recorded before it counted them.
+	Attempts int
 }
 
 // Stale reports whether the evidence may be out of date on day now.

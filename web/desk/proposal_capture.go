@@ -11,10 +11,11 @@ import (
 
 // captureRow is what the capture worker recorded about an evidence item's
 // source, in words: pending until a result arrives, then captured (with
-// the archived copy and the quote check) or failed (with the reason).
+// the archived copy and the quote check) or failed (with the reason, and
+// how many attempts the worker made when it retried).
 type captureRow struct {
 	State  string // "pending", "captured" or "failed"
-	Text   string // "capturing…", "captured 2 March 2026", "capture failed: …"
+	Text   string // "capturing…", "captured 2 March 2026", "capture failed: …", "gave up after 12 attempts: …"
 	Href   string // the archived copy, with State "captured"
 	Quote  string // "found", "not-found" or "unchecked", with State "captured"
 	QuoteT string // the quote check in words
@@ -45,6 +46,12 @@ func captureOf(p ui.Page, e projections.EvidenceView) *captureRow {
 		}
 		return row
 	case domain.CaptureFailed:
+		// One attempt is a failure the worker does not retry (a 404, a
+		// private address), and a failure recorded before the worker
+		// counted them has none: both read as they always did.
+		if c.Attempts > 1 {
+			return &captureRow{State: "failed", Text: p.T("desk.capture.gave_up", c.Attempts, sourceReason(p, c.Reason))}
+		}
 		return &captureRow{State: "failed", Text: p.T("desk.capture.failed", sourceReason(p, c.Reason))}
 	}
 	return &captureRow{State: "pending", Text: p.T("desk.capture.pending")}

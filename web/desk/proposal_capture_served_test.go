@@ -93,6 +93,47 @@ func TestDeskEvidenceCapture(t *testing.T) {
 	}
 }
 
+// TestDeskEvidenceCaptureGaveUp: a failure the worker retried says how many
+// attempts it made before giving up, in both languages; one it did not
+// retry (one attempt) reads as any failure does.
+func TestDeskEvidenceCaptureGaveUp(t *testing.T) {
+	t.Parallel()
+	e := newDemoEnv(t)
+	editor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
+	before, err := e.Cmd.Proposal(e.Ctx, webtest.DemoDraft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"https://example.org/slow", "https://example.org/broken"} {
+		if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "gave-up-ev-" + u, Proposal: webtest.DemoDraft,
+			Claim: "Claim", SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.CaughtUp()
+	after, err := e.Cmd.Proposal(e.Ctx, webtest.DemoDraft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, broken := after.Evidence[len(before.Evidence)].EvidenceID, after.Evidence[len(before.Evidence)+1].EvidenceID
+	e.recordCapture(domain.RecordCapture{Proposal: webtest.DemoDraft, Evidence: slow, Failure: domain.CaptureTimeout, Attempts: 12})
+	e.recordCapture(domain.RecordCapture{Proposal: webtest.DemoDraft, Evidence: broken, Failure: domain.CaptureStatus, Attempts: 1})
+
+	c := e.Client("editor")
+	for lang, want := range map[string][2]string{
+		"en":    {"gave up after 12 attempts: the server took too long", "capture failed: the server answered with an error"},
+		"zh-CN": {"尝试 12 次后放弃：服务器响应超时", "存档失败：服务器返回错误"},
+	} {
+		c.Header.Set("Accept-Language", lang)
+		doc := e.Page(c, "/desk/proposals/"+webtest.DemoDraft, 200)
+		for i, id := range []string{slow, broken} {
+			if got := doc.Find("#evidence-" + id + ` [data-testid="capture-failed"]`).Text(); got != want[i] {
+				t.Errorf("%s: %s shows %q, want %q", lang, id, got, want[i])
+			}
+		}
+	}
+}
+
 // TestDashboardSourcesToReverify: a published score's source that a
 // re-check found gone is listed under "Sources to re-verify", with the
 // entry and what happened, in both languages; with none the queue is not

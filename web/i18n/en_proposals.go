@@ -87,6 +87,7 @@ var enProposals = map[string]string{
 	"desk.capture.quote_not_found":          "quote not found",
 	"desk.capture.quote_unchecked":          "quote not checked",
 	"desk.capture.failed":                   "capture failed: %s",
+	"desk.capture.gave_up":                  "gave up after %d attempts: %s",
 	"desk.source.reason.scheme":             "not an http(s) address",
 	"desk.source.reason.forbidden_address":  "the address is private or reserved",
 	"desk.source.reason.too_many_redirects": "too many redirects",

@@ -87,6 +87,7 @@ var zhProposals = map[string]string{
 	"desk.capture.quote_not_found":          "存档中未找到引文",
 	"desk.capture.quote_unchecked":          "未核对引文",
 	"desk.capture.failed":                   "存档失败：%s",
+	"desk.capture.gave_up":                  "尝试 %d 次后放弃：%s",
 	"desk.source.reason.scheme":             "不是 http(s) 地址",
 	"desk.source.reason.forbidden_address":  "地址为内网或保留地址",
 	"desk.source.reason.too_many_redirects": "重定向次数过多",

@@ -62,8 +62,8 @@ func deadSource(t *testing.T) (url string, accepts func() []time.Time) {
 
 // TestWorkerBacksOffThenGivesUp: a source that keeps failing is fetched
 // Attempts times, each retry no sooner than its backoff, and then its
-// failure is recorded once with its reason; the fired retries do not stay
-// in the schedule stream.
+// failure is recorded once with its reason and the attempts made; the
+// fired retries do not stay in the schedule stream.
 func TestWorkerBacksOffThenGivesUp(t *testing.T) {
 	t.Parallel()
 	d := newDesk(t)
@@ -74,6 +74,9 @@ func TestWorkerBacksOffThenGivesUp(t *testing.T) {
 	f, ok := got[id][0].(*events.EvidenceCaptureFailed)
 	if !ok || len(got[id]) != 1 || f.Reason != domain.CaptureUnreachable {
 		t.Fatalf("results %v, want one failure for unreachable", got[id])
+	}
+	if f.Attempts != 3 {
+		t.Errorf("the failure records %d attempts, want 3 (Attempts)", f.Attempts)
 	}
 	at := accepts()
 	if len(at) != 3 {

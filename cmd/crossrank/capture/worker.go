@@ -379,7 +379,8 @@ func (r *retry) Error() string {
 // recording the result; a *retry when the fetch failed and should be tried
 // again later; any other error means nothing can be recorded yet (the
 // archive failed, or ctx ended). After the last attempt the failure is the
-// result: the worker gives up.
+// result: the worker gives up, and the record says after how many (n), so
+// the desk can tell a source tried a dozen times from one refused at once.
 func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evidence, n int) (domain.RecordCapture, error) {
 	c := domain.RecordCapture{CommandID: CommandID(proposal, item.EvidenceID), Proposal: proposal, Evidence: item.EvidenceID}
 	resp, err := w.cfg.Fetcher.Fetch(ctx, item.SourceURL)
@@ -390,7 +391,7 @@ func (w *Worker) capture(ctx context.Context, proposal string, item domain.Evide
 		return c, &retry{attempt: n + 1, wait: Backoff(w.cfg.Backoff, w.cfg.MaxBackoff, n), err: err}
 	}
 	if err != nil {
-		c.At, c.Failure = time.Now(), Reason(err)
+		c.At, c.Failure, c.Attempts = time.Now(), Reason(err), n
 		w.cfg.Logger.Info("capture failed; giving up", "proposal", proposal, "evidence", item.EvidenceID, "attempts", n,
 			"reason", c.Failure, "err", err)
 		return c, nil

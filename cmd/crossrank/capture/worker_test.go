@@ -192,7 +192,8 @@ func TestWorkerCaptures(t *testing.T) {
 }
 
 // TestWorkerRefusesLoopback: without --capture-allow, a URL on the
-// server's own loopback is refused at dial time and recorded as such, once.
+// server's own loopback is refused at dial time and recorded as such, once,
+// after one attempt: a refusal is not retried.
 func TestWorkerRefusesLoopback(t *testing.T) {
 	t.Parallel()
 	d := newDesk(t)
@@ -203,6 +204,9 @@ func TestWorkerRefusesLoopback(t *testing.T) {
 	f, ok := got[id][0].(*events.EvidenceCaptureFailed)
 	if !ok || len(got[id]) != 1 || f.Reason != domain.CaptureForbiddenAddress || f.URL != s.URL+"/admin" {
 		t.Fatalf("results %v, want one failure for forbidden_address", got[id])
+	}
+	if f.Attempts != 1 {
+		t.Errorf("the failure records %d attempts, want 1", f.Attempts)
 	}
 	if n := s.hits.Load(); n != 0 {
 		t.Errorf("the loopback server got %d requests", n)
