@@ -75,7 +75,9 @@ const backupSigningKeyFile = "SECRET-signing.key"
 
 // leftOutStreams are Crossrank's streams a backup does not take.
 var leftOutStreams = map[string]string{
-	"KV_" + jetstream.SessionsBucket: "sign-in sessions: short-lived, and a restored site has a session key of its own, so everyone signs in again",
+	"KV_" + jetstream.SessionsBucket:     "sign-in sessions: short-lived, and a restored site has a session key of its own, so everyone signs in again",
+	"KV_" + jetstream.ImportJobsBucket:   "import jobs: kept for days only, and none runs on a restored site; importing a file again resumes it",
+	"OBJ_" + jetstream.ImportFilesBucket: "uploads checked and waiting for confirmation: kept for days only; importing the file again checks it again",
 }
 
 // isCrossrankStream reports whether a stream on the server is one of

@@ -202,6 +202,20 @@ func runServer(ctx context.Context, cfg config, e *env, srv *server.Server, l *l
 		return err
 	}
 	srv.Web.KeepContacts(contacts)
+	// Import jobs live in a bucket, their checked uploads in an object
+	// store: any replica answers for a job, and confirms a dry run another
+	// checked (web/imports).
+	err = open(ctx, st, "the buckets "+jetstream.ImportJobsBucket+" and "+jetstream.ImportFilesBucket, func(ctx context.Context) error {
+		sh, err := openImports(ctx, e, cfg.replicas)
+		if err != nil {
+			return err
+		}
+		srv.Web.ShareImports(runCtx, sh)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("imports: %w", err)
+	}
 	if err := cfg.publish.start(runCtx, e, log, &wg); err != nil {
 		return err
 	}

@@ -159,7 +159,7 @@ func (a importAPI) get() http.Handler {
 func (a importAPI) confirm() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		if _, err := a.jobs.Confirm(id, httpx.Actor(r.Context()).Name); err != nil {
+		if _, err := a.jobs.Confirm(id, httpx.Actor(r.Context())); err != nil {
 			ui.Fail(w, r, err)
 			return
 		}

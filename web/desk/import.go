@@ -116,7 +116,7 @@ func (d *Desk) serveImportJob(w http.ResponseWriter, r *http.Request) {
 // opens nothing more.
 func (d *Desk) importConfirm(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if _, err := d.imports.Confirm(id, httpx.Actor(r.Context()).Name); err != nil {
+	if _, err := d.imports.Confirm(id, httpx.Actor(r.Context())); err != nil {
 		ui.Fail(w, r, err)
 		return
 	}

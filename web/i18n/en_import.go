@@ -46,6 +46,8 @@ var enImport = map[string]string{
 	"import.unreadable":                   "The file cannot be read:",
 	"import.too_large":                    "The file is larger than 32 MiB.",
 	"import.not_utf8":                     "The file is not valid UTF-8.",
+	"import.runner_stopped":               "The server running this import stopped before it finished. Import the same file again: the entries it opened already are skipped, so the import goes on where it stopped.",
+	"import.file_gone":                    "The checked file is no longer kept. Import the file again.",
 	"import.other_ranking":                "The file is for ranking \"{value}\", not the one chosen.",
 	"csv.unknown_column":                  "\"{value}\" is not a column of the ranking CSV.",
 	"csv.missing_column":                  "The CSV lacks the required column \"{value}\".",

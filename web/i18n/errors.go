@@ -30,6 +30,9 @@ var storeCodes = []struct {
 // code, the first one found unwrapping it. It never shows the text of an
 // error without a code, which may hold internals.
 func Error(lang string, err error) string {
+	if w := (*Worded)(nil); errors.As(err, &w) {
+		return w.In(lang)
+	}
 	var fe *domain.FieldError
 	if errors.As(err, &fe) {
 		return Field(lang, fe)

@@ -46,6 +46,8 @@ var zhImport = map[string]string{
 	"import.unreadable":                   "无法读取该文件：",
 	"import.too_large":                    "文件大于 32 MiB。",
 	"import.not_utf8":                     "文件不是有效的 UTF-8。",
+	"import.runner_stopped":               "运行此导入的服务器在完成前停止了。请再次导入同一文件：已经打开的条目会被跳过，导入从停止处继续。",
+	"import.file_gone":                    "已检查的文件不再保留。请重新导入该文件。",
 	"import.other_ranking":                "该文件属于榜单“{value}”，而非所选榜单。",
 	"csv.unknown_column":                  "“{value}”不是榜单 CSV 的列。",
 	"csv.missing_column":                  "CSV 缺少必需的列“{value}”。",

@@ -6,6 +6,11 @@
 // progress when asked again. The import itself is idempotent (its ids are
 // derived from the content), so a job the server's restart cut short
 // finishes when the same file is imported again.
+//
+// On a cluster the jobs are shared (Share, shared.go): each job's state is
+// kept in a JetStream KV bucket, so every replica answers for it, and a job
+// whose replica stopped mid-run is answered as failed, with the way to
+// resume it.
 package imports
 
 import (
@@ -71,8 +76,13 @@ func (j Job) Confirmable() bool {
 
 type job struct {
 	Job
-	actor domain.Actor
-	file  *rankfile.File // kept from the check for the confirmation; nil once done
+	actor   domain.Actor
+	file    *rankfile.File // kept from the check for the confirmation; nil once done
+	ranking string         // the upload's ranking, for a confirmation on another replica
+	kept    bool           // the checked upload is in the shared Files
+
+	pub     sync.Mutex // orders the job's writes to the shared bucket
+	written time.Time  // when the shared record was last written (under Jobs.mu)
 }
 
 // Jobs holds the server's imports.
@@ -81,14 +91,16 @@ type Jobs struct {
 	log *slog.Logger
 	now func() time.Time
 
-	mu    sync.Mutex
-	jobs  map[string]*job
-	order []string // oldest first
+	mu     sync.Mutex
+	jobs   map[string]*job
+	order  []string        // oldest first
+	shared *Shared         // nil: the jobs live in this process only
+	ctx    context.Context // the jobs' work; ends when the server stops (Share)
 }
 
 // New returns the imports run through h.
 func New(h *handler.Handler, log *slog.Logger, now func() time.Time) *Jobs {
-	return &Jobs{h: h, log: log, now: now, jobs: map[string]*job{}}
+	return &Jobs{h: h, log: log, now: now, jobs: map[string]*job{}, ctx: context.Background()}
 }
 
 // Check starts the dry run of u as actor (who must hold the editor role)
@@ -112,7 +124,7 @@ func (js *Jobs) start(actor domain.Actor, u rankfile.Upload, confirm bool) (stri
 		return "", err
 	}
 	j := &job{Job: Job{ID: hex.EncodeToString(b[:]), Owner: actor.Name, State: Checking, Stage: rankfile.StageCheck,
-		Started: js.now()}, actor: actor}
+		Started: js.now()}, actor: actor, ranking: u.Ranking}
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	if err := js.makeRoom(); err != nil {
@@ -139,58 +151,116 @@ func (js *Jobs) makeRoom() error {
 	return ErrBusy
 }
 
-// Get returns user's job id.
+// Get returns user's job id: this replica's own, else the one another
+// replica keeps in the shared bucket (see Share).
 func (js *Jobs) Get(id, user string) (Job, error) {
 	js.mu.Lock()
-	defer js.mu.Unlock()
 	j, ok := js.jobs[id]
-	if !ok || j.Owner != user {
+	sh := js.shared
+	if ok {
+		mine := j.Job
+		js.mu.Unlock()
+		if mine.Owner != user {
+			return Job{}, ErrMissing
+		}
+		if r, taken := js.taken(mine); taken {
+			return r.job(), nil
+		}
+		return mine, nil
+	}
+	js.mu.Unlock()
+	if sh == nil {
 		return Job{}, ErrMissing
 	}
-	return j.Job, nil
+	rec, err := js.record(id, user)
+	if err != nil {
+		return Job{}, err
+	}
+	return rec.job(), nil
 }
 
 // Confirm opens the proposals of user's checked job id. Confirming a job
 // that is opening or done does nothing more: a double submit opens nothing
-// twice.
-func (js *Jobs) Confirm(id, user string) (Job, error) {
+// twice. A job another replica checked is confirmed here, from the upload
+// it kept in the shared Files.
+func (js *Jobs) Confirm(id string, actor domain.Actor) (Job, error) {
 	js.mu.Lock()
-	defer js.mu.Unlock()
 	j, ok := js.jobs[id]
+	if !ok && js.shared != nil {
+		js.mu.Unlock()
+		return js.confirmElsewhere(id, actor)
+	}
+	if ok && j.Owner == actor.Name && j.State == Checked {
+		mine := j.Job
+		js.mu.Unlock()
+		if r, taken := js.taken(mine); taken {
+			return r.job(), nil
+		}
+		js.mu.Lock()
+	}
 	switch {
-	case !ok || j.Owner != user:
+	case !ok || j.Owner != actor.Name:
+		js.mu.Unlock()
 		return Job{}, ErrMissing
 	case j.State == Opening || j.State == Done:
+		defer js.mu.Unlock()
 		return j.Job, nil
 	case !j.Confirmable():
+		defer js.mu.Unlock()
 		return j.Job, ErrNotReady
 	}
 	j.State, j.Stage, j.Done, j.Total = Opening, rankfile.StageOpen, 0, len(j.file.Entries)
-	go js.open(j)
-	return j.Job, nil
+	out := j.Job
+	js.mu.Unlock()
+	js.opening(j)
+	return out, nil
 }
 
-// update changes j under the lock.
-func (js *Jobs) update(j *job, f func(*job)) {
+// opening shares that j opens, before the answer says so, then opens it.
+func (js *Jobs) opening(j *job) {
 	js.mu.Lock()
-	defer js.mu.Unlock()
+	shared := js.shared != nil
+	js.mu.Unlock()
+	if shared {
+		js.publish(j)
+	}
+	go js.open(j)
+}
+
+// update changes j under the lock, then writes its record to the shared
+// bucket: at once when it says so, else (progress) at most once a second.
+func (js *Jobs) update(j *job, now bool, f func(*job)) {
+	js.mu.Lock()
 	f(j)
+	write := js.shared != nil && (now || js.now().Sub(j.written) >= progressEvery)
+	js.mu.Unlock()
+	if write {
+		js.publish(j)
+	}
 }
 
 func (js *Jobs) progress(j *job) func(rankfile.Stage, int, int) {
 	return func(s rankfile.Stage, done, total int) {
-		js.update(j, func(j *job) { j.Stage, j.Done, j.Total = s, done, total })
+		js.update(j, false, func(j *job) { j.Stage, j.Done, j.Total = s, done, total })
 	}
 }
 
 // check runs the dry run. Its context is the server's, not a request's.
 func (js *Jobs) check(j *job, u rankfile.Upload, confirm bool) {
-	f, sum, err := rankfile.Check(context.Background(), js.h, u, j.actor, rankfile.Options{Progress: js.progress(j)})
-	js.update(j, func(j *job) {
+	defer js.beat(j)()
+	f, sum, err := rankfile.Check(js.ctx, js.h, u, j.actor, rankfile.Options{Progress: js.progress(j)})
+	if err == nil && f != nil && len(sum.Problems) == 0 && sum.Open > 0 && !confirm {
+		// The confirmation may come to another replica. Without the
+		// copy, only this one confirms (the others answer ErrFileGone).
+		if err := js.keep(j, u); err != nil {
+			js.log.Warn("import: cannot keep the checked file for the other replicas", "import", j.ID, "err", err)
+		}
+	}
+	js.update(j, true, func(j *job) {
 		j.Summary, j.file = sum, f
 		j.State = Checked
 		if err != nil {
-			j.State, j.Err = Failed, err
+			j.State, j.Err = Failed, js.failure(err)
 		}
 	})
 	if err != nil {
@@ -198,18 +268,19 @@ func (js *Jobs) check(j *job, u rankfile.Upload, confirm bool) {
 		return
 	}
 	if confirm {
-		_, _ = js.Confirm(j.ID, j.Owner) // ErrNotReady: problems, or nothing to open; the job shows which
+		_, _ = js.Confirm(j.ID, j.actor) // ErrNotReady: problems, or nothing to open; the job shows which
 	}
 }
 
 // open runs the import the owner confirmed.
 func (js *Jobs) open(j *job) {
-	rep, err := rankfile.ImportWith(context.Background(), js.h, j.file, j.actor, rankfile.Options{Progress: js.progress(j)})
-	js.update(j, func(j *job) {
+	defer js.beat(j)()
+	rep, err := rankfile.ImportWith(js.ctx, js.h, j.file, j.actor, rankfile.Options{Progress: js.progress(j)})
+	js.update(j, true, func(j *job) {
 		j.file = nil
 		j.State, j.Opened = Done, rep.Summary.Open
 		if err != nil {
-			j.State, j.Err = Failed, err
+			j.State, j.Err = Failed, js.failure(err)
 		}
 	})
 	if err != nil {
@@ -217,4 +288,13 @@ func (js *Jobs) open(j *job) {
 		return
 	}
 	js.log.Info("import", "import", j.ID, "user", j.Owner, "ranking", rep.Summary.Ranking, "opened", rep.Summary.Open)
+}
+
+// failure is the job's failure for err: when the server stopping cut the
+// job short, that it stopped and how to resume.
+func (js *Jobs) failure(err error) error {
+	if js.ctx.Err() != nil {
+		return ErrRunnerStopped
+	}
+	return err
 }
