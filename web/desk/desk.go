@@ -135,7 +135,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle(proposal+"submit", proposalForm(d, command.Submit, formNamed[command.SubmitInput]("submit")))
 	handle(proposal+"revise", proposalForm(d, command.Revise, formNamed[command.NoteInput]("revise")))
 	handle(proposal+"withdraw", proposalForm(d, command.Withdraw, formNamed[command.ReasonInput]("withdraw")))
-	handle(proposal+"votes", proposalForm(d, command.Vote, voteFormName))
+	handle(proposal+"votes", g.User(d.askUnverified(proposalForm(d, command.Vote, voteFormName))))
 	handle(proposal+"dismiss-veto", proposalForm(d, command.DismissVeto, formNamed[command.DismissVetoInput]("dismiss")))
 	handle(proposal+"reject", proposalForm(d, command.Reject, formNamed[command.ReasonInput]("reject")))
 

@@ -50,11 +50,19 @@ type proposalPageView struct {
 	QuorumMet  bool
 	Lifecycle  string // where the proposal stands, in words
 
-	Can        domain.Actions // the forms the page offers the user
-	Criteria   []criterionOption
-	Attributes []attrForm
-	Citable    []evidenceChoice // evidence of the current revision, for citing and verifying
-	Vetoes     []string         // reviewers with an open veto
+	Can domain.Actions // the forms the page offers the user
+	// ApprovedByMe reports whether the user's current vote approves the
+	// current revision: the page says so instead of offering Approve
+	// again, which would store the same approval once more.
+	ApprovedByMe bool
+	// MoreToVerify reports whether the current revision has evidence the
+	// user's approval did not verify: approving again verifying it is
+	// then offered, folded away.
+	MoreToVerify bool
+	Criteria     []criterionOption
+	Attributes   []attrForm
+	Citable      []evidenceChoice // evidence of the current revision, for citing and verifying
+	Vetoes       []string         // reviewers with an open veto
 	// Reverify is the drifted source this draft re-verifies
 	// (?reverify=&evidence=), pre-filling the evidence and score forms;
 	// nil for none.
@@ -134,6 +142,7 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 		Today:  httpx.Now(ctx).UTC().Format(time.DateOnly),
 		failed: failed, state: st,
 	}
+	v.ApprovedByMe, v.MoreToVerify = approvedBy(p.User.Username, det)
 	if judging.InReview != "" {
 		v.Quorum = append(v.Quorum, rankingInReviewPart(p, l, judging.InReview, len(v.Quorum) == 0))
 	}

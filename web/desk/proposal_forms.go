@@ -158,3 +158,12 @@ func (v proposalPageView) Val(form, field, def string) string {
 	}
 	return def
 }
+
+// emptyKey is the message for an empty list of the proposal page: to the
+// editor who can fill it, one that says how (key+"_next").
+func emptyKey(key string, editable bool) string {
+	if editable {
+		return key + "_next"
+	}
+	return key
+}

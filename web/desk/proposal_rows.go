@@ -173,6 +173,24 @@ type voteRow struct {
 	Dismissed   string
 }
 
+// approvedBy reports whether user's current vote approves d's current
+// revision, and whether that revision has evidence the approval did not
+// verify.
+func approvedBy(user string, d projections.ProposalDetail) (approved, more bool) {
+	for _, v := range d.Votes {
+		if v.Voter != user || !v.Current || v.Verdict != events.Approve || v.Revision != d.Revision {
+			continue
+		}
+		for _, e := range citable(d) {
+			if !slices.Contains(v.Verified, e.ID) {
+				return true, true
+			}
+		}
+		return true, false
+	}
+	return false, false
+}
+
 // voteRows splits the votes into every reviewer's current vote and the
 // history of replaced ones.
 func voteRows(p ui.Page, d projections.ProposalDetail) (current, history []voteRow) {

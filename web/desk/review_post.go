@@ -12,6 +12,7 @@ import (
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/web/command"
+	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/paths"
 	"github.com/crossrank/crossrank/web/ui"
@@ -60,8 +61,18 @@ func reviewVoted(r *http.Request, in *command.VotesInput, _ handler.Result) stri
 }
 
 // reviewFailed shows the queue again with the batch's error (none
-// ticked, more than a page): nothing was stored.
-func (d *Desk) reviewFailed(w http.ResponseWriter, r *http.Request, _ *command.VotesInput, st ui.FormState, status int) {
+// ticked, more than a page): nothing was stored. With none ticked the
+// command's "Votes is required." names a field the page does not show,
+// so the page says what to do instead.
+func (d *Desk) reviewFailed(w http.ResponseWriter, r *http.Request, in *command.VotesInput, st ui.FormState, status int) {
+	if len(in.Votes) == 0 {
+		verdict := "approve"
+		if r.PostFormValue("verdict") == "reject" {
+			verdict = "reject"
+		}
+		st.Summary = i18n.T(httpx.Lang(r.Context()), "desk.review.none_ticked."+verdict)
+		delete(st.Fields, "votes")
+	}
 	d.renderReview(w, r, status, st)
 }
 
@@ -76,7 +87,7 @@ func reviewSummary(p ui.Page, q url.Values) (lines []string, bad bool) {
 	if verdict != "reject" {
 		verdict = "approve"
 	}
-	lines = append(lines, p.T("desk.review.summary."+verdict, n))
+	lines = append(lines, i18n.Plural(p.Lang, "desk.review.summary."+verdict, n))
 	for _, v := range q[summaryRefused] {
 		parts := strings.Split(v, "|")
 		if len(parts) != 3 {
