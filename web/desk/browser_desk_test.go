@@ -203,7 +203,7 @@ func TestBrowserDesk(t *testing.T) {
 	if e.hasPublishPage(ts.URL) {
 		pub.open("/desk/publish?ranking="+webtest.DemoRanking+"&p="+id, `[data-testid="publish-form-`+webtest.DemoRanking+`"]`)
 		shot(pub, "publish-preview")
-		pub.do(chromedp.Click(chromedp.CSS(`[data-testid="publish-submit"]`)))
+		pub.do(chromedp.Click(chromedp.CSS(`[data-testid="publish-confirm"]`)), chromedp.Click(chromedp.CSS(`[data-testid="publish-submit"]`)))
 		// Let the form's navigation finish (it lands on the new edition)
 		// before opening another page: navigating away while the POST is
 		// still answering aborts one of the two (net::ERR_ABORTED).

@@ -130,10 +130,11 @@ func TestBrowserImportReviewPublish(t *testing.T) {
 		}
 	}
 	b.do(
+		chromedp.Click(chromedp.CSS(sec+` [data-testid="publish-confirm"]`)),
 		chromedp.Click(chromedp.CSS(sec+` [data-testid="publish-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="edition"][data-edition="1"]`)),
 	)
-	if got := browsertest.Value(t, b.ctx, chromedp.Location()); !strings.HasSuffix(got, "/r/"+scaleSlug+"/editions/1") {
+	if got := browsertest.Value(t, b.ctx, chromedp.Location()); !strings.HasSuffix(got, "/r/"+scaleSlug+"/editions/1?published=1") {
 		t.Errorf("after publishing: %s", got)
 	}
 

@@ -276,7 +276,7 @@ func recentSection(ctx context.Context, p ui.Page, labels *labelCache, eds []pro
 		it := queueItem{
 			Href:   "/r/" + ed.Ranking + "/editions/" + strconv.Itoa(ed.Number),
 			Title:  p.T("desk.edition.title", cmp.Or(labels.get(ctx, ed.Ranking).title(p.Lang), ed.Ranking), ed.Number),
-			Detail: p.T("desk.edition.detail", p.DateTime(parseTime(ed.PublishedAt)), ed.Publisher, ed.Changes),
+			Detail: p.T("desk.edition.detail", p.DateTime(parseTime(ed.PublishedAt)), ed.Publisher, p.Plural("count.changes", ed.Changes)),
 			Note:   ed.Note,
 			Badge:  "published",
 			Status: p.StatusLabel(domain.StatusPublished),

@@ -77,7 +77,7 @@ func TestPublishBesideBackgroundWork(t *testing.T) {
 		t.Fatalf("publish after a capture, a comment and a vote: status %d, %q; want 303",
 			status, webtest.ByTestID(page, "form-error").Text())
 	}
-	if want := desk.EditionURL(slug, 1); loc != want {
+	if want := desk.EditionURL(slug, 1) + "?published=1"; loc != want {
 		t.Errorf("publish answered Location %q, want %s", loc, want)
 	}
 	e.Get(pat, loc, http.StatusOK)

@@ -108,7 +108,7 @@ func TestPublishChoiceAcrossPages(t *testing.T) {
 
 	// Publishing the first choice: one edition of all but the three.
 	status, loc, page := e.Post(pat, paths.Publish, publish)
-	if status != http.StatusSeeOther || loc != "/r/"+slug+"/editions/1" {
+	if status != http.StatusSeeOther || loc != "/r/"+slug+"/editions/1?published=1" {
 		t.Fatalf("publish: status %d, Location %q, %q", status, loc, page.Find(`[data-testid="form-error"]`).Text())
 	}
 	lap("published")

@@ -48,7 +48,7 @@ func (d *Desk) published(r *http.Request, in *command.PublishInput, res handler.
 	if !d.applied(res.Sequence) {
 		return PendingURL(in.Ranking, ed.Number)
 	}
-	return EditionURL(in.Ranking, ed.Number)
+	return ui.WithPublished(EditionURL(in.Ranking, ed.Number), ed.Number)
 }
 
 // applied reports whether the read models hold the stream up to seq.

@@ -108,9 +108,9 @@ func pendingPage(v pendingView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
-				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(v.T("publish.pending.size", v.Proposals, v.NewEntries, v.Changes))
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(v.T("publish.pending.size", v.Plural("count.proposals", v.Proposals), v.Plural("count.new_entries", v.NewEntries), v.Plural("count.changes", v.Changes)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/desk/publish_pending.templ`, Line: 20, Col: 109}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/desk/publish_pending.templ`, Line: 20, Col: 196}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {

@@ -73,12 +73,29 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 		t.Errorf("preview ranking has %d rows, want 9", rows)
 	}
 
+	// Publishing asks first: a box the browser requires ticked.
+	if box := sec.Find(`[data-testid="publish-form-` + demo.RankingSlug + `"] input[type="checkbox"][name="confirm"][required]`); box.Length() != 1 {
+		t.Error("the publish form does not ask for confirmation")
+	}
 	form := webtest.FormValues(sec.Find(`[data-testid="publish-form-` + demo.RankingSlug + `"]`))
 	form.Set("note", "Onboarding for Qingjiao")
+	form.Set("confirm", "1")
 	before := e.LastSeq()
 	status, loc, _ := e.Post(c, paths.Publish, form)
-	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2" {
+	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2?published=2" {
 		t.Fatalf("publish: status %d, Location %q; want 303 to edition 2", status, loc)
+	}
+	// The page it lands on says so, to the publisher, in either language;
+	// the edition's address without the mark says nothing.
+	for lang, want := range map[string]string{"en": "Edition 2 published.", "zh": "第 2 期已发布。"} {
+		c.Header.Set("Accept-Language", lang)
+		if got := webtest.TestText(e.Get(c, loc, http.StatusOK), "notice"); got != want {
+			t.Errorf("%s: the edition page after publishing says %q, want %q", lang, got, want)
+		}
+	}
+	c.Header.Del("Accept-Language")
+	if got := webtest.TestText(e.Get(c, "/r/"+demo.RankingSlug+"/editions/2", http.StatusOK), "notice"); got != "" {
+		t.Errorf("the edition page itself says %q", got)
 	}
 	published := e.LastSeq()
 	if published == before {
@@ -96,7 +113,7 @@ func TestPublishDemoProposalOnceAndTheRankingChanges(t *testing.T) {
 
 	// The same form again (a double click, a reload) publishes nothing more.
 	status, loc, _ = e.Post(c, paths.Publish, form)
-	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2" {
+	if status != http.StatusSeeOther || loc != "/r/"+demo.RankingSlug+"/editions/2?published=2" {
 		t.Errorf("second submit: status %d, Location %q; want the same 303", status, loc)
 	}
 	if again := e.LastSeq(); again != published {
@@ -154,7 +171,7 @@ func TestPublishStalePreviewIsRefusedWithTheNewPreview(t *testing.T) {
 	}
 
 	// The new preview publishes.
-	if status, loc, _ := e.Post(c, paths.Publish, newForm); status != http.StatusSeeOther || !strings.HasSuffix(loc, "/editions/2") {
+	if status, loc, _ := e.Post(c, paths.Publish, newForm); status != http.StatusSeeOther || !strings.HasSuffix(loc, "/editions/2?published=2") {
 		t.Errorf("publishing the new preview: status %d, Location %q", status, loc)
 	}
 }

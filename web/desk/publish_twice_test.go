@@ -34,13 +34,13 @@ func TestPublishAllTwice(t *testing.T) {
 	}
 	edition := "/r/" + slug + "/editions/1"
 	status, loc, _ := e.Post(pat, paths.Publish, form)
-	if status != http.StatusSeeOther || loc != edition {
+	if status != http.StatusSeeOther || loc != edition+"?published=1" {
 		t.Fatalf("publish: status %d, Location %q; want 303 to %s", status, loc, edition)
 	}
 	published := e.LastSeq()
 
 	status, loc, page := e.Post(pat, paths.Publish, form)
-	if status != http.StatusSeeOther || loc != edition {
+	if status != http.StatusSeeOther || loc != edition+"?published=1" {
 		t.Errorf("the same submit again: status %d, Location %q, %q; want 303 to %s",
 			status, loc, webtest.ByTestID(page, "form-error").Text(), edition)
 	}

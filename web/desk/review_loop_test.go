@@ -3,6 +3,7 @@ package desk_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/crossrank/crossrank/domain/demo"
@@ -123,5 +124,44 @@ func TestEmptyStatesSayWhatNext(t *testing.T) {
 				t.Errorf("%s %s: %q, want %q", lang, c.id, got, want)
 			}
 		}
+	}
+}
+
+// TestPublishCounts: the publish page counts in the catalogs' plural
+// forms. The demo holds one cross-validated proposal with one change, so
+// its preview says "1 cross-validated proposal" and "releases 1
+// proposal: 0 new entries, 1 change", not "1 proposals"; the dashboard
+// then lists edition 2 with "1 change".
+func TestPublishCounts(t *testing.T) {
+	t.Parallel()
+	e := newDemoEnv(t)
+	pub := e.Client("publisher")
+	want := map[string][2]string{
+		"en": {"1 cross-validated proposal; 1 in this preview.", "This edition releases 1 proposal: 0 new entries, 1 change; the ranking after it has 9 entries."},
+		"zh": {"共 1 个已交叉验证的提案，本预览包含 1 个。", "本期发布 1 条提案：0 个新条目，1 处变更；发布后榜单共 9 个条目。"},
+	}
+	var form url.Values
+	for lang, w := range want {
+		pub.Header.Set("Accept-Language", lang)
+		doc := e.Page(pub, "/desk/publish", http.StatusOK)
+		if got := webtest.TestText(doc, "publish-ready-count"); got != w[0] {
+			t.Errorf("%s: ready count %q, want %q", lang, got, w[0])
+		}
+		if got := webtest.TestText(doc, "preview-size"); got != w[1] {
+			t.Errorf("%s: preview size %q, want %q", lang, got, w[1])
+		}
+		form = webtest.FormValues(doc.Find(`[data-testid="publish-form-` + demo.RankingSlug + `"]`))
+	}
+	pub.Header.Set("Accept-Language", "en")
+	if status, _, _ := e.Post(pub, "/desk/publish", form); status != http.StatusSeeOther {
+		t.Fatalf("publish: status %d", status)
+	}
+	e.CaughtUp()
+	recent := e.Page(pub, "/desk", http.StatusOK).Find(`[data-testid="queue-recent"]`).Text()
+	if !strings.Contains(recent, "· 1 change") {
+		t.Errorf("the dashboard's recent editions: %q, want edition 2 with 1 change", recent)
+	}
+	if strings.Contains(recent, "1 changes") {
+		t.Errorf("the dashboard's recent editions say %q", recent)
 	}
 }

@@ -31,7 +31,7 @@ var enProposals = map[string]string{
 	"desk.stale.since":                 "stale since %s",
 	"desk.stale.entry":                 "Entry page",
 	"desk.edition.title":               "%s · edition %d",
-	"desk.edition.detail":              "%s · by %s · %d changes",
+	"desk.edition.detail":              "%s · by %s · %s",
 
 	// Rank impact.
 	"desk.impact.heading":  "If accepted:",
@@ -224,7 +224,7 @@ var enProposals = map[string]string{
 	"publish.no_edition":       "Nothing published yet.",
 	"publish.nothing_ready":    "No cross-validated proposal is waiting.",
 	"publish.candidates":       "Cross-validated proposals",
-	"publish.candidate_meta":   "entry %s · by %s · revision %d · %d approvals",
+	"publish.candidate_meta":   "entry %s · by %s · revision %d · %s",
 	"publish.own":              "You authored or revised this proposal, so you cannot publish it; another publisher must.",
 	"publish.update_preview":   "Update the preview",
 	"publish.preview_title":    "Preview of edition %d",
@@ -243,6 +243,8 @@ var enProposals = map[string]string{
 	"publish.move.new":         "new",
 	"publish.note":             "Note for the edition (optional)",
 	"publish.submit":           "Publish edition %d",
+	"publish.confirm":          "I checked the preview above: publish it to readers as edition %d.",
+	"publish.done":             "Edition %d published.",
 
 	// Desk entry page.
 	"deskentry.rank":          "Rank %d in edition %d, total",

@@ -24,7 +24,7 @@ var enPublishChoice = map[string]string{
 	"publish.pending.title":    "Edition being prepared",
 	"publish.pending.heading":  "Edition %d is published",
 	"publish.pending.status":   "Its public page is being prepared: the read models have applied %d of the %d events it needs. This page refreshes and opens it when it is ready.",
-	"publish.pending.size":     "%d proposals, %d new entries, %d changes.",
+	"publish.pending.size":     "%s, %s, %s.",
 	"publish.pending.snapshot": "Snapshot SHA-256:",
 	"publish.pending.open":     "Open the public page",
 }

@@ -31,7 +31,7 @@ var zhProposals = map[string]string{
 	"desk.stale.since":                 "已于 %s 过期",
 	"desk.stale.entry":                 "条目页面",
 	"desk.edition.title":               "%s · 第 %d 期",
-	"desk.edition.detail":              "%s · 发布人 %s · %d 项修改",
+	"desk.edition.detail":              "%s · 发布人 %s · %s",
 
 	// Rank impact.
 	"desk.impact.heading":  "若通过：",
@@ -224,7 +224,7 @@ var zhProposals = map[string]string{
 	"publish.no_edition":       "尚未发布任何一期。",
 	"publish.nothing_ready":    "没有等待发布的已交叉验证提案。",
 	"publish.candidates":       "已交叉验证的提案",
-	"publish.candidate_meta":   "条目 %s · 作者 %s · 第 %d 版 · %d 票赞成",
+	"publish.candidate_meta":   "条目 %s · 作者 %s · 第 %d 版 · %s",
 	"publish.own":              "你是此提案的作者或修订者，不能发布它，需由其他发布人发布。",
 	"publish.update_preview":   "更新预览",
 	"publish.preview_title":    "第 %d 期预览",
@@ -243,6 +243,8 @@ var zhProposals = map[string]string{
 	"publish.move.new":         "新上榜",
 	"publish.note":             "本期说明（可选）",
 	"publish.submit":           "发布第 %d 期",
+	"publish.confirm":          "我已检查上面的预览，确认把它作为第 %d 期发布给读者。",
+	"publish.done":             "第 %d 期已发布。",
 
 	// Desk entry page.
 	"deskentry.rank":          "第 %[2]d 期排名第 %[1]d，总分",

@@ -24,7 +24,7 @@ var zhPublishChoice = map[string]string{
 	"publish.pending.title":    "版本准备中",
 	"publish.pending.heading":  "第 %d 版已发布",
 	"publish.pending.status":   "公开页面正在准备中：读模型已应用 %d 个事件，共需 %d 个。本页会自动刷新，准备好后打开公开页面。",
-	"publish.pending.size":     "%d 个提案，%d 个新条目，%d 项修改。",
+	"publish.pending.size":     "%s，%s，%s。",
 	"publish.pending.snapshot": "快照 SHA-256：",
 	"publish.pending.open":     "打开公开页面",
 }

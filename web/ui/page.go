@@ -7,6 +7,7 @@ package ui
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,8 @@ func PageOf(r *http.Request, titleKey, section string) Page {
 	p.Unread, p.Inbox = unreadOf(r.Context())
 	if r.URL.Query().Get(behindParam) != "" {
 		p.Notice = i18n.T(rq.Lang, "write.behind")
+	} else if n, err := strconv.Atoi(r.URL.Query().Get(publishedParam)); err == nil && n > 0 && rq.User != nil {
+		p.Notice = i18n.T(rq.Lang, "publish.done", n)
 	}
 	if titleKey != "" {
 		p.Title = i18n.T(rq.Lang, titleKey)
@@ -63,6 +66,24 @@ func WithBehind(to string) string {
 	}
 	q := u.Query()
 	q.Set(behindParam, "1")
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// publishedParam marks the edition page a publisher lands on after
+// publishing it: the page says "Edition n published". Only a signed-in
+// user's page says it, as only theirs is built for them alone: a reader's
+// comes from the shared cache, keyed without it.
+const publishedParam = "published"
+
+// WithPublished returns the address to with publishedParam set to edition n.
+func WithPublished(to string, n int) string {
+	u, err := url.Parse(to)
+	if err != nil {
+		return to
+	}
+	q := u.Query()
+	q.Set(publishedParam, strconv.Itoa(n))
 	u.RawQuery = q.Encode()
 	return u.String()
 }
