@@ -135,7 +135,10 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 	handle(proposal+"submit", proposalForm(d, command.Submit, formNamed[command.SubmitInput]("submit")))
 	handle(proposal+"revise", proposalForm(d, command.Revise, formNamed[command.NoteInput]("revise")))
 	handle(proposal+"withdraw", proposalForm(d, command.Withdraw, formNamed[command.ReasonInput]("withdraw")))
-	handle(proposal+"votes", g.User(d.askUnverified(proposalForm(d, command.Vote, voteFormName))))
+	handle(proposal+"votes", g.User(d.askUnverified(command.Form(d.write, command.Vote, d.voted,
+		func(w http.ResponseWriter, r *http.Request, in *command.VoteInput, st ui.FormState, status int) {
+			d.RenderProposal(w, r, status, voteFormName(in), st)
+		}))))
 	handle(proposal+"dismiss-veto", proposalForm(d, command.DismissVeto, formNamed[command.DismissVetoInput]("dismiss")))
 	handle(proposal+"reject", proposalForm(d, command.Reject, formNamed[command.ReasonInput]("reject")))
 
@@ -165,7 +168,7 @@ func (d *Desk) Routes(mux *http.ServeMux, g Guards) {
 
 	// The review queue: many proposals at once, each vote its own command.
 	handle("GET "+paths.Review, role(domain.RoleReviewer, http.HandlerFunc(d.serveReview)))
-	handle("POST "+paths.Review, command.Form(d.write, command.CastVotes, reviewVoted, d.reviewFailed))
+	handle("POST "+paths.Review, command.Form(d.write, command.CastVotes, d.reviewVoted, d.reviewFailed))
 
 	// Readers' reports: the editors' triage queue.
 	d.reportRoutes(handle, editor, role)

@@ -143,6 +143,9 @@ func (d *Desk) buildProposalPage(r *http.Request, failed string, st ui.FormState
 		failed: failed, state: st,
 	}
 	v.ApprovedByMe, v.MoreToVerify = approvedBy(p.User.Username, det)
+	if r.URL.Query().Get(validatedParam) != "" && det.Status == domain.StatusCrossValidated {
+		v.Notice = p.T("desk.vote.now_validated")
+	}
 	if judging.InReview != "" {
 		v.Quorum = append(v.Quorum, rankingInReviewPart(p, l, judging.InReview, len(v.Quorum) == 0))
 	}

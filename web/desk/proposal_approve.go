@@ -3,7 +3,10 @@ package desk
 import (
 	"net/http"
 
+	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/domain/handler"
 	"github.com/crossrank/crossrank/events"
+	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
@@ -12,6 +15,24 @@ import (
 // unverifiedOK is the approve form's field that confirms an approval
 // verifying none of the revision's evidence.
 const unverifiedOK = "unverified_ok"
+
+// validatedParam marks the proposal page an approval leads to when it
+// cross-validated the proposal: the page says so (the page checks the
+// status itself, so the mark cannot claim what is not).
+const validatedParam = "validated"
+
+// voted is where a vote from the proposal page goes: the proposal's page,
+// marked when this approval cross-validated it.
+func (d *Desk) voted(r *http.Request, in *command.VoteInput, _ handler.Result) string {
+	to := ProposalPath(in.Proposal)
+	if in.Verdict != events.Approve {
+		return to
+	}
+	if p, err := d.cmd.Proposal(r.Context(), in.Proposal); err == nil && p.Status == domain.StatusCrossValidated {
+		return to + "?" + validatedParam + "=1"
+	}
+	return to
+}
 
 // askUnverified stands before the proposal page's vote form: an approval
 // that ticks none of the current revision's evidence comes back with the

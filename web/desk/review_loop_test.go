@@ -165,3 +165,44 @@ func TestPublishCounts(t *testing.T) {
 		t.Errorf("the dashboard's recent editions say %q", recent)
 	}
 }
+
+// TestApprovalSaysCrossValidated: the approval that completes a quorum
+// says the proposal is now cross-validated, on the proposal page it leads
+// to and in the review queue's summary, in both languages.
+func TestApprovalSaysCrossValidated(t *testing.T) {
+	t.Parallel()
+	e := newDemoEnv(t)
+	// The demo's proposal awaiting one more review waits for reviewer2.
+	rev2 := e.Client("reviewer2")
+	id := "demo-huawei-cloud-2"
+	status, loc, doc := e.Post(rev2, "/desk/proposals/"+id+"/votes", url.Values{"verdict": {"approve"}, "revision": {"1"}, "verified_evidence": {"e1"}})
+	if status != http.StatusSeeOther || loc != "/desk/proposals/"+id+"?validated=1" {
+		t.Fatalf("approve: status %d Location %q; error %q", status, loc, webtest.TestText(doc, "form-error"))
+	}
+	for lang, want := range map[string]string{"en": "Approved: the proposal is now cross-validated and ready to publish.", "zh": "已投赞成票：提案现已通过交叉验证，可以发布。"} {
+		rev2.Header.Set("Accept-Language", lang)
+		if got := webtest.TestText(e.Page(rev2, loc, http.StatusOK), "notice"); got != want {
+			t.Errorf("%s: after the approval that cross-validated it: %q, want %q", lang, got, want)
+		}
+	}
+
+	// In the queue: reviewer1's approval leaves one more to go, reviewer2's
+	// completes the quorum.
+	other := e.Reviewable(e.Client("editor"), "ppio", demo.CritDelivery, 7)
+	batch := url.Values{"verdict": {"approve"}, "proposal": {other}, "revision." + other: {"1"}, "verified." + other: {"e1"}}
+	if status, loc, _ := e.Post(e.Client("reviewer1"), "/desk/review", batch); status != http.StatusSeeOther || strings.Contains(loc, "validated=") {
+		t.Fatalf("the first approval: status %d Location %q", status, loc)
+	}
+	delete(batch, "cmd_id")
+	status, loc, _ = e.Post(rev2, "/desk/review", batch)
+	if status != http.StatusSeeOther {
+		t.Fatalf("the second approval: status %d", status)
+	}
+	for lang, want := range map[string]string{"en": "1 proposal is now cross-validated and ready to publish.", "zh": "1 个提案现已通过交叉验证，可以发布。"} {
+		rev2.Header.Set("Accept-Language", lang)
+		lines := e.Page(rev2, loc, http.StatusOK).Find(`[data-testid="review-summary-line"]`)
+		if got := lines.Eq(1).Text(); lines.Length() != 2 || got != want {
+			t.Errorf("%s: the summary's second line %q (of %d), want %q", lang, got, lines.Length(), want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/command"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/i18n"
@@ -25,20 +26,28 @@ const (
 	summaryVoted   = "voted"
 	summaryVerdict = "verdict"
 	summaryRefused = "refused"
+	// summaryValidated counts the proposals an approval of the batch
+	// cross-validated.
+	summaryValidated = "validated"
 )
 
 // reviewVoted is where a batch goes: the same filtered page, with the
 // summary of its results.
-func reviewVoted(r *http.Request, in *command.VotesInput, _ handler.Result) string {
+func (d *Desk) reviewVoted(r *http.Request, in *command.VotesInput, _ handler.Result) string {
 	q := r.URL.Query()
 	q.Del(summaryVoted)
 	q.Del(summaryVerdict)
 	q.Del(summaryRefused)
+	q.Del(summaryValidated)
 	voted := 0
+	var approved []string
 	refused := map[[2]string]int{}
-	for _, res := range in.Results {
+	for i, res := range in.Results {
 		if res.Code == "" {
 			voted++
+			if in.Votes[i].Verdict == events.Approve {
+				approved = append(approved, res.Proposal)
+			}
 		} else {
 			refused[[2]string{res.Code, res.Field}]++
 		}
@@ -53,6 +62,19 @@ func reviewVoted(r *http.Request, in *command.VotesInput, _ handler.Result) stri
 		// rather than coming back marked "needs 1 more approval".
 		q.Set("unapproved", "1")
 		q.Del("page")
+	}
+	// The read models hold the batch's votes (the form waited for them),
+	// so they say which approvals completed a quorum.
+	if rows, err := d.read.ProposalsByID(r.Context(), approved); err == nil {
+		validated := 0
+		for _, p := range rows {
+			if p.Status == domain.StatusCrossValidated {
+				validated++
+			}
+		}
+		if validated > 0 {
+			q.Set(summaryValidated, strconv.Itoa(validated))
+		}
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(refused), func(a, b [2]string) int { return cmp.Compare(a[0]+a[1], b[0]+b[1]) }) {
 		q.Add(summaryRefused, k[0]+"|"+k[1]+"|"+strconv.Itoa(refused[k]))
@@ -88,6 +110,9 @@ func reviewSummary(p ui.Page, q url.Values) (lines []string, bad bool) {
 		verdict = "approve"
 	}
 	lines = append(lines, i18n.Plural(p.Lang, "desk.review.summary."+verdict, n))
+	if v, _ := strconv.Atoi(q.Get(summaryValidated)); v > 0 && verdict == "approve" {
+		lines = append(lines, i18n.Plural(p.Lang, "desk.review.summary.validated", v))
+	}
 	for _, v := range q[summaryRefused] {
 		parts := strings.Split(v, "|")
 		if len(parts) != 3 {

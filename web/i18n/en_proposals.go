@@ -135,6 +135,7 @@ var enProposals = map[string]string{
 	"desk.vote.approve_heading":  "Approve this revision",
 	"desk.vote.verified_legend":  "Evidence I verified against its source",
 	"desk.vote.approve_button":   "Approve",
+	"desk.vote.now_validated":    "Approved: the proposal is now cross-validated and ready to publish.",
 	"desk.vote.approved_by_me":   "You approved this revision.",
 	"desk.vote.approve_again":    "Approve again, verifying more evidence",
 	"desk.vote.unverified_ask":   "Approve without verifying any evidence? Tick the evidence you checked against its source, or confirm below.",

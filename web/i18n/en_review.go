@@ -49,6 +49,8 @@ var enReview = map[string]string{
 	"desk.review.summary.approve.other":    "%d approvals stored, each its own vote.",
 	"desk.review.summary.reject.one":       "%d rejection stored.",
 	"desk.review.summary.reject.other":     "%d rejections stored, each its own vote.",
+	"desk.review.summary.validated.one":    "%d proposal is now cross-validated and ready to publish.",
+	"desk.review.summary.validated.other":  "%d proposals are now cross-validated and ready to publish.",
 	"desk.review.none_ticked.approve":      "Tick the proposals to approve.",
 	"desk.review.none_ticked.reject":       "Tick the proposals to reject.",
 	"desk.review.summary.refused":          "%d refused: %s",

@@ -135,6 +135,7 @@ var zhProposals = map[string]string{
 	"desk.vote.approve_heading":  "赞成此修订版本",
 	"desk.vote.verified_legend":  "我已对照来源核实的证据",
 	"desk.vote.approve_button":   "投赞成票",
+	"desk.vote.now_validated":    "已投赞成票：提案现已通过交叉验证，可以发布。",
 	"desk.vote.approved_by_me":   "你已赞成此修订版本。",
 	"desk.vote.approve_again":    "再次投赞成票，并核实更多证据",
 	"desk.vote.unverified_ask":   "不核实任何证据就投赞成票吗？请勾选你已对照来源核实的证据，或在下方确认。",

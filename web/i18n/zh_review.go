@@ -49,6 +49,8 @@ var zhReview = map[string]string{
 	"desk.review.summary.approve.other":    "已记录 %d 张赞成票，每张都是独立的投票。",
 	"desk.review.summary.reject.one":       "已记录 %d 张反对票。",
 	"desk.review.summary.reject.other":     "已记录 %d 张反对票，每张都是独立的投票。",
+	"desk.review.summary.validated.one":    "%d 个提案现已通过交叉验证，可以发布。",
+	"desk.review.summary.validated.other":  "%d 个提案现已通过交叉验证，可以发布。",
 	"desk.review.none_ticked.approve":      "请先勾选你要赞成的提案。",
 	"desk.review.none_ticked.reject":       "请先勾选你要反对的提案。",
 	"desk.review.summary.refused":          "%d 张被拒绝：%s",
