@@ -99,7 +99,7 @@ type StaleEvidence struct {
 	Ranking   string
 	Entry     string
 	EntryName string
-	Target    string
+	Targets   []string // the entry's published values citing it, sorted
 	Evidence  EvidenceView
 }
 
@@ -131,10 +131,12 @@ func (s *Store) Queues(ctx context.Context, user string, now time.Time) (Queues,
 	}
 	for rows.Next() {
 		var st StaleEvidence
-		if err := rows.Scan(append([]any{&st.Ranking, &st.Entry, &st.EntryName, &st.Target}, st.Evidence.dest()...)...); err != nil {
+		var target string
+		if err := rows.Scan(append([]any{&st.Ranking, &st.Entry, &st.EntryName, &target}, st.Evidence.dest()...)...); err != nil {
 			rows.Close()
 			return q, err
 		}
+		st.Targets = []string{target}
 		q.Stale = append(q.Stale, st)
 	}
 	rows.Close()

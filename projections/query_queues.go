@@ -3,6 +3,8 @@ package projections
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -148,20 +150,25 @@ const staleFrom = ` FROM evidence e CROSS JOIN published_evidence pe ON pe.propo
 	JOIN entries en ON en.ranking=pe.ranking AND en.slug=pe.entry
 	WHERE e.stale_after IS NOT NULL AND e.stale_after < ?`
 
-// staleOrder lists the oldest validity first, then by evidence item and
-// the value it backs.
-const staleOrder = ` ORDER BY e.stale_after, e.proposal, e.evidence_id, pe.ranking, pe.entry, pe.target`
+// staleGroup makes one row of each stale evidence item on each entry,
+// however many of the entry's published values cite it: the item is
+// re-verified once, and the entry's public page counts items too.
+const staleGroup = ` GROUP BY e.stale_after, e.proposal, e.evidence_id, pe.ranking, pe.entry`
 
-// StaleEvidencePage returns one page of the published values whose
-// evidence is past its validity on day now, and how many there are.
+// staleOrder lists the oldest validity first, then by evidence item.
+const staleOrder = ` ORDER BY e.stale_after, e.proposal, e.evidence_id, pe.ranking, pe.entry`
+
+// StaleEvidencePage returns one page of the published evidence items past
+// their validity on day now, each with the values it backs on its entry,
+// and how many there are.
 func (s *Store) StaleEvidencePage(ctx context.Context, now time.Time, page, perPage int) ([]StaleEvidence, int, error) {
 	day := now.Format(time.DateOnly)
 	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*)`+staleFrom, day).Scan(&total); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1`+staleFrom+staleGroup+`)`, day).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	per := max(1, perPage)
-	rows, err := s.db.QueryContext(ctx, `SELECT pe.ranking, pe.entry, en.name_zh, pe.target, `+evidenceCols+staleFrom+staleOrder+` LIMIT ? OFFSET ?`,
+	rows, err := s.db.QueryContext(ctx, `SELECT pe.ranking, pe.entry, en.name_zh, group_concat(pe.target, char(31)), `+evidenceCols+staleFrom+staleGroup+staleOrder+` LIMIT ? OFFSET ?`,
 		day, per, (max(1, page)-1)*per)
 	if err != nil {
 		return nil, 0, err
@@ -170,9 +177,12 @@ func (s *Store) StaleEvidencePage(ctx context.Context, now time.Time, page, perP
 	var out []StaleEvidence
 	for rows.Next() {
 		var st StaleEvidence
-		if err := rows.Scan(append([]any{&st.Ranking, &st.Entry, &st.EntryName, &st.Target}, st.Evidence.dest()...)...); err != nil {
+		var targets string
+		if err := rows.Scan(append([]any{&st.Ranking, &st.Entry, &st.EntryName, &targets}, st.Evidence.dest()...)...); err != nil {
 			return nil, 0, err
 		}
+		st.Targets = strings.Split(targets, "\x1f")
+		slices.Sort(st.Targets)
 		out = append(out, st)
 	}
 	return out, total, rows.Err()

@@ -72,6 +72,15 @@ func (l rankingLabels) target(lang, target string) string {
 	return l.criterion(lang, key)
 }
 
+// targets names the targets, in the language's list.
+func (l rankingLabels) targets(lang string, targets []string) string {
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = l.target(lang, t)
+	}
+	return joinNames(lang, names)
+}
+
 // title is the ranking's title.
 func (l rankingLabels) title(lang string) string {
 	if l.r == nil {

@@ -3,6 +3,7 @@ package desk_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,6 +204,32 @@ func TestApprovalSaysCrossValidated(t *testing.T) {
 		lines := e.Page(rev2, loc, http.StatusOK).Find(`[data-testid="review-summary-line"]`)
 		if got := lines.Eq(1).Text(); lines.Length() != 2 || got != want {
 			t.Errorf("%s: the summary's second line %q (of %d), want %q", lang, got, lines.Length(), want)
+		}
+	}
+}
+
+// TestStaleCountsAgree: the dashboard's stale evidence and the entry
+// page's "3 evidence items may be out of date" count the same thing: each
+// stale evidence item once, however many published values cite it (the
+// demo's e5 and e6 back a score and an attribute of Zhixingyun; the
+// dashboard counted 5 rows, one per value).
+func TestStaleCountsAgree(t *testing.T) {
+	t.Parallel()
+	e := newDemoEnv(t)
+	ed := e.Client("editor")
+	dash := e.Page(ed, "/desk", http.StatusOK)
+	n, _, shown := webtest.Queue(dash, "stale")
+	if !shown || n == 0 {
+		t.Fatalf("the demo shows no stale evidence (shown %v, %d)", shown, n)
+	}
+	if rows := dash.Find(`[data-testid="queue-stale-items"] > li`).Length(); rows != n {
+		t.Errorf("the stale queue lists %d rows and counts %d", rows, n)
+	}
+	for lang, want := range map[string]string{"en": strconv.Itoa(n) + " evidence items may be out of date.", "zh": "有 " + strconv.Itoa(n) + " 条证据可能已过时。"} {
+		ed.Header.Set("Accept-Language", lang)
+		doc := e.Page(ed, "/r/"+demo.RankingSlug+"/e/zhixingyun", http.StatusOK)
+		if got := webtest.TestText(doc, "stale-summary"); got != want {
+			t.Errorf("%s: the entry page says %q; the dashboard counts %d", lang, got, n)
 		}
 	}
 }

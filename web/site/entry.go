@@ -205,6 +205,9 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 			v.Category = c.Name.In(p.Lang)
 		}
 	}
+	// The stale evidence items, each counted once however many values cite
+	// it, as the desk's dashboard counts them.
+	stale := map[string]bool{}
 	scores := map[string]projections.ScoreView{}
 	for _, s := range e.Scores {
 		scores[s.Criterion] = s
@@ -218,7 +221,7 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 				pe := evidenceOf(p, l, ev, now)
 				pe.AuditHref = l.Record(slug, entry, ev.Proposal)
 				if pe.Stale {
-					v.StaleCount++
+					stale[ev.Proposal+"/"+ev.ID] = true
 				}
 				ps.Evidence = append(ps.Evidence, pe)
 			}
@@ -234,10 +237,14 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 		for _, ev := range a.Evidence {
 			pe := evidenceOf(p, l, ev, now)
 			pe.AuditHref = l.Record(slug, entry, ev.Proposal)
+			if pe.Stale {
+				stale[ev.Proposal+"/"+ev.ID] = true
+			}
 			pa.Evidence = append(pa.Evidence, pe)
 		}
 		v.Attributes = append(v.Attributes, pa)
 	}
+	v.StaleCount = len(stale)
 	// Attributes in the order the ranking defines them.
 	order := map[string]int{}
 	for i, a := range r.Attributes {
