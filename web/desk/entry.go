@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
@@ -171,12 +172,19 @@ func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.Entr
 	if ev.Published {
 		v.PublicURL = "/r/" + url.PathEscape(ev.Ranking.Slug) + "/e/" + url.PathEscape(ev.Slug)
 	}
+	// Proposals are named by their titles (the entry's proposals carry
+	// them); an id stands only for one not listed.
+	titles := make(map[string]string, len(ev.Proposals))
+	for _, pr := range ev.Proposals {
+		titles[pr.ID] = pr.Title
+	}
+	title := func(id string) string { return cmp.Or(titles[id], id) }
 	for _, c := range ev.Ranking.Criteria {
 		sv := entryScoreView{Criterion: c.Slug, Label: c.Name.In(p.Lang), Weight: c.Weight}
 		i := slices.IndexFunc(ev.Scores, func(s projections.ScoreView) bool { return s.Criterion == c.Slug })
 		if i >= 0 {
 			sc := ev.Scores[i]
-			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, sc.Proposal, sc.Edition, sc.Rationale
+			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, title(sc.Proposal), sc.Edition, sc.Rationale
 			sv.ProposalURL = proposalURL(sc.Proposal)
 			sv.Evidence = entryEvidenceOf(p, ev, sc.Evidence, now)
 		}
@@ -206,7 +214,7 @@ func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.Entr
 		ed := &v.Editions[len(v.Editions)-1]
 		ed.Changes = append(ed.Changes, entryChangeView{Label: w.Target(c.Target),
 			From: w.Value(c.Target, c.FromScore, c.FromTags), To: w.Value(c.Target, c.ToScore, c.ToTags),
-			Proposal: c.Proposal, ProposalURL: proposalURL(c.Proposal)})
+			Proposal: title(c.Proposal), ProposalURL: proposalURL(c.Proposal)})
 	}
 	for i := len(ev.History) - 1; i >= 0; i-- {
 		h := ev.History[i]

@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"slices"
@@ -115,6 +116,7 @@ type publishRow struct {
 // publishChange is one published value: from → to, with its proposal.
 type publishChange struct {
 	Proposal string
+	Title    string // the proposal's title (its id when not found)
 	Href     string
 	Entry    string
 	Target   string // the target id, "score:price"
@@ -209,6 +211,9 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 				break
 			}
 			pr.Preview = previewOf(p, rankingWordsOf(p.def, v.Lang), v.Lang, pr.Page)
+			if err := d.titleChanges(ctx, pr.Preview); err != nil {
+				return v, err
+			}
 		case len(pr.Candidates) > 0 && chosenHere:
 			pr.PreviewError = httpx.Message(v.Lang, domain.ErrNothingToPublish)
 		}
@@ -222,6 +227,28 @@ func (d *Desk) publishView(r *http.Request, choice PublishChoice, st ui.FormStat
 		v.Error = st.Summary
 	}
 	return v, nil
+}
+
+// titleChanges names the preview page's changes by their proposals'
+// titles: a publisher reads "Import: Qingjiao Cloud", not an id.
+func (d *Desk) titleChanges(ctx context.Context, pv *publishPreview) error {
+	ids := make([]string, 0, len(pv.Changes))
+	for _, c := range pv.Changes {
+		ids = append(ids, c.Proposal)
+	}
+	slices.Sort(ids)
+	rows, err := d.read.ProposalsByID(ctx, slices.Compact(ids))
+	if err != nil {
+		return err
+	}
+	titles := make(map[string]string, len(rows))
+	for _, r := range rows {
+		titles[r.ID] = r.Title
+	}
+	for i, c := range pv.Changes {
+		pv.Changes[i].Title = cmp.Or(titles[c.Proposal], c.Proposal)
+	}
+	return nil
 }
 
 // candidates fills in the shown candidates from their proposals' rows.

@@ -233,3 +233,29 @@ func TestStaleCountsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestProposalsByTitle: the publish preview's changes and the desk's
+// entry page name proposals by their titles, not their ids.
+func TestProposalsByTitle(t *testing.T) {
+	t.Parallel()
+	e := newDemoEnv(t)
+	title := func(id string) string {
+		d, err := e.Read.Proposal(e.Ctx, id)
+		if err != nil || d.Title == "" {
+			t.Fatalf("proposal %s: %+v, %v", id, d.Title, err)
+		}
+		return d.Title
+	}
+	doc := e.Page(e.Client("publisher"), "/desk/publish", http.StatusOK)
+	if got, want := webtest.TestText(doc, "change-proposal"), title(webtest.DemoReady); got != want {
+		t.Errorf("the preview's change names its proposal %q, want %q", got, want)
+	}
+	doc = e.Page(e.Client("editor"), "/desk/entries/"+demo.RankingSlug+"/zhixingyun", http.StatusOK)
+	links := doc.Find(`[data-testid="score-proposal"]`)
+	if links.Length() == 0 {
+		t.Fatal("the entry page links no proposal of a score")
+	}
+	if got, want := links.First().Text(), title("demo-zhixingyun-1"); got != want {
+		t.Errorf("the entry page names the score's proposal %q, want %q", got, want)
+	}
+}
