@@ -30,10 +30,9 @@ type replicas struct {
 	// cutA, when set, is called with the state of each record replica a
 	// writes and reports whether to drop it: a replica that stopped
 	// writing (killed) while its jobs run on.
-	cutA   atomic.Pointer[func(state string) bool]
-	stopA  context.CancelFunc
-	kv     *jetstream.KV // the jobs' bucket, as b reads it
-	stores [2]*jetstream.Store
+	cutA  atomic.Pointer[func(state string) bool]
+	stopA context.CancelFunc
+	kv    *jetstream.KV // the jobs' bucket, as b reads it
 }
 
 const (
@@ -148,15 +147,6 @@ func same(t *testing.T, where string, got, want imports.Job) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s:\n got %+v\nwant %+v", where, got, want)
 	}
-}
-
-// ahead reports whether x's progress is past y's: an opening job checks
-// its entries again (stage check), then opens them (stage open).
-func ahead(x, y imports.Job) bool {
-	if x.Stage != y.Stage {
-		return x.Stage == rankfile.StageOpen
-	}
-	return x.Done > y.Done
 }
 
 // TestImportAnsweredByEveryReplica: a dry run checked on replica a is
@@ -311,6 +301,9 @@ func TestImportWhoseRunnerStoppedFails(t *testing.T) {
 	}
 	// a wrote it itself, not b's bound on a silent runner.
 	b, _, err := r.kv.Get(context.Background(), id)
+	if err != nil {
+		t.Fatalf("a stopped: its record: %v", err)
+	}
 	var rec struct {
 		State string
 		Error struct{ Code string }
