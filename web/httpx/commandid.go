@@ -1,8 +1,6 @@
 package httpx
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"time"
 
 	"github.com/crossrank/crossrank/events"
@@ -24,18 +22,7 @@ func CommandID(user, requested string, now time.Time) (string, error) {
 	}
 	// The hash's prefix string stays as it is: changing it would change
 	// the command id of every Idempotency-Key already stored.
-	sum := sha256.Sum256([]byte("crossrank idempotency key\x00" + user + "\x00" + requested))
-	h := hex.EncodeToString(sum[:16])
-	// A version-8 (custom) UUID with the RFC 9562 variant bits.
-	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + variant(h[16]) + h[17:20] + "-" + h[20:32], nil
-}
-
-func variant(c byte) string {
-	n := c - '0'
-	if c >= 'a' {
-		n = c - 'a' + 10
-	}
-	return string("89ab"[n&3])
+	return events.KeyedID("crossrank idempotency key\x00" + user + "\x00" + requested), nil
 }
 
 // isUUID reports whether s is a UUID in canonical lowercase form.

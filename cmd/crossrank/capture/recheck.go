@@ -14,6 +14,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
+	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/nats-io/nats.go"
@@ -143,7 +144,7 @@ func orDefault(d, def time.Duration) time.Duration {
 // RecheckCommandID is the command id of one item's result at one tick:
 // the same for every attempt by every replica.
 func RecheckCommandID(proposal, evidence, tick string) string {
-	return hashID("crossrank recheck\x00" + proposal + "\x00" + evidence + "\x00" + tick)
+	return events.NamedID("crossrank recheck\x00" + proposal + "\x00" + evidence + "\x00" + tick)
 }
 
 // Run sets the schedule (unless it is set at that interval already) and

@@ -2,8 +2,6 @@ package capture
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -176,14 +174,7 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 // same for every attempt by every worker, so the handler stores it once.
 // It is a version-8 (custom) UUID made from a hash of the item.
 func CommandID(proposal, evidence string) string {
-	return hashID("crossrank capture\x00" + proposal + "\x00" + evidence)
-}
-
-// hashID returns a version-8 (custom) UUID made from a hash of s.
-func hashID(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + string("89ab"[sum[8]&3]) + h[17:20] + "-" + h[20:32]
+	return events.NamedID("crossrank capture\x00" + proposal + "\x00" + evidence)
 }
 
 // Reason returns the domain's reason code for an error Fetch returned.

@@ -79,7 +79,7 @@ func NewNudger(nc *nats.Conn, cfg NudgeConfig) (*Nudger, error) {
 // NudgeCommandID is the command id of nudging reviewer for the due date
 // due on proposal: the same for every attempt by every replica.
 func NudgeCommandID(proposal, reviewer, due string) string {
-	return derivedID("crossrank review nudge\x00" + proposal + "\x00" + reviewer + "\x00" + due)
+	return events.NamedID("crossrank review nudge\x00" + proposal + "\x00" + reviewer + "\x00" + due)
 }
 
 // nudgeFired is the body of a nudge's schedule message.

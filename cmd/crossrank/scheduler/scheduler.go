@@ -21,8 +21,6 @@ package scheduler
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -95,15 +93,7 @@ func New(nc *nats.Conn, cfg Config) (*Scheduler, error) {
 // FireCommandID is the command id of firing a schedule: the same for every
 // attempt by every replica.
 func FireCommandID(ranking, schedule string) string {
-	return derivedID("crossrank scheduled edition\x00" + ranking + "\x00" + schedule)
-}
-
-// derivedID is a UUID (version 8) derived from what it names, so every
-// replica and every retry of the same firing uses the same command id.
-func derivedID(name string) string {
-	sum := sha256.Sum256([]byte(name))
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-" + string("89ab"[sum[8]&3]) + h[17:20] + "-" + h[20:32]
+	return events.NamedID("crossrank scheduled edition\x00" + ranking + "\x00" + schedule)
 }
 
 // fired is the body of a schedule's message, which the server copies into
