@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/delivery"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -31,11 +32,7 @@ type due struct {
 // Backoff returns the wait after failed attempt number n (1 for the
 // first): first, doubled for each attempt after the first, at most limit.
 func Backoff(first, limit time.Duration, n int) time.Duration {
-	wait := first
-	for i := 1; i < n && wait < limit; i++ {
-		wait *= 2
-	}
-	return min(wait, limit)
+	return delivery.Policy{First: first, Max: limit}.Wait(n)
 }
 
 // scheduleRetry sets the one-shot schedule of the attempt r names. A

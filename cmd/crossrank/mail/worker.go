@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
+	"github.com/crossrank/crossrank/cmd/crossrank/delivery"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
 	"github.com/crossrank/crossrank/projections"
@@ -81,11 +82,7 @@ func (w *Worker) Run(ctx context.Context) error {
 
 // backoff is the pause after the n-th failed delivery.
 func (w *Worker) backoff(n uint64) time.Duration {
-	d := w.cfg.RetryBase
-	for i := uint64(1); i < n && d < w.cfg.RetryMax; i++ {
-		d *= 2
-	}
-	return min(d, w.cfg.RetryMax)
+	return delivery.Policy{First: w.cfg.RetryBase, Max: w.cfg.RetryMax}.Wait(int(min(n, 64)))
 }
 
 func (w *Worker) instant(ctx context.Context) error {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/cmd/crossrank/consume"
+	"github.com/crossrank/crossrank/cmd/crossrank/delivery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 	crjs "github.com/crossrank/crossrank/events/jetstream"
@@ -69,6 +70,10 @@ type ChatConfig struct {
 	client              *http.Client
 }
 
+// chatAckWait is how long the server waits for the chat sender's
+// acknowledgement before another replica gets the message.
+const chatAckWait = 30 * time.Second
+
 // ChatConsumer is the durable consumer every replica shares.
 const ChatConsumer = "webhook-chat"
 
@@ -118,7 +123,7 @@ func (c *Chat) consume(ctx context.Context) error {
 		DeliverPolicy:  jetstream.DeliverNewPolicy,
 		FilterSubjects: []string{FilterSubject, events.SubjectPrefix + "proposal.*.reviewers_requested"},
 		AckPolicy:      jetstream.AckExplicitPolicy,
-		AckWait:        30 * time.Second,
+		AckWait:        chatAckWait,
 		MaxDeliver:     -1,
 		MaxAckPending:  1,
 	})
@@ -245,24 +250,12 @@ func (c *Chat) recorded(ctx context.Context, agg events.Aggregate, source string
 }
 
 // post sends body until the receiver answers 2xx or the attempts run out,
-// keeping the message in progress while it waits.
+// keeping the message in progress while it waits (well within the
+// consumer's AckWait, so no other replica posts it meanwhile).
 func (c *Chat) post(ctx context.Context, m jetstream.Msg, target string, body []byte) (status, attempt int, err error) {
-	wait := c.cfg.Backoff
-	for attempt = 1; ; attempt++ {
-		status, err = c.once(ctx, target, body)
-		if err == nil || attempt >= c.cfg.MaxAttempts || ctx.Err() != nil {
-			return status, attempt, err
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return status, attempt, ctx.Err()
-		case <-t.C:
-		}
-		_ = m.InProgress()
-		wait = min(2*wait, c.cfg.MaxBackoff)
-	}
+	p := delivery.Policy{Attempts: c.cfg.MaxAttempts, First: c.cfg.Backoff, Max: c.cfg.MaxBackoff}
+	return delivery.Retry(ctx, p, func() { _ = m.InProgress() }, chatAckWait/3,
+		func(int) (int, error) { return c.once(ctx, target, body) }, nil)
 }
 
 func (c *Chat) once(ctx context.Context, target string, body []byte) (int, error) {

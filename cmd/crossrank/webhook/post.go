@@ -13,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/crossrank/crossrank/cmd/crossrank/delivery"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -22,19 +23,13 @@ import (
 // post sends body until the receiver answers 2xx or the attempts run out,
 // keeping the message in progress while it waits.
 func (s *Sender) post(ctx context.Context, m jetstream.Msg, id string, d *events.EditionPublished, body []byte) (status, attempt int, err error) {
-	wait := s.cfg.Backoff
-	for attempt = 1; ; attempt++ {
-		status, err = s.once(ctx, id, d, body, attempt)
-		if err == nil || attempt >= s.cfg.MaxAttempts || ctx.Err() != nil {
-			return status, attempt, err
-		}
-		s.cfg.Logger.Info("webhook attempt failed; retrying", "url", s.shown, "edition", d.Number,
-			"attempt", attempt, "wait", wait, "err", err)
-		if !s.sleep(ctx, m, wait) {
-			return status, attempt, ctx.Err()
-		}
-		wait = min(2*wait, s.cfg.MaxBackoff)
-	}
+	p := delivery.Policy{Attempts: s.cfg.MaxAttempts, First: s.cfg.Backoff, Max: s.cfg.MaxBackoff}
+	return delivery.Retry(ctx, p, func() { _ = m.InProgress() }, s.cfg.AckWait/3,
+		func(attempt int) (int, error) { return s.once(ctx, id, d, body, attempt) },
+		func(attempt int, wait time.Duration, err error) {
+			s.cfg.Logger.Info("webhook attempt failed; retrying", "url", s.shown, "edition", d.Number,
+				"attempt", attempt, "wait", wait, "err", err)
+		})
 }
 
 // requestLimit bounds one attempt whatever the client's own timeout.
@@ -82,23 +77,4 @@ func (s *Sender) once(ctx context.Context, id string, d *events.EditionPublished
 		return res.StatusCode, fmt.Errorf("receiver answered HTTP %d", res.StatusCode)
 	}
 	return res.StatusCode, nil
-}
-
-// sleep waits d, telling the server the message is still being worked on.
-func (s *Sender) sleep(ctx context.Context, m jetstream.Msg, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	tick := time.NewTicker(max(s.cfg.AckWait/3, 10*time.Millisecond))
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			_ = m.InProgress()
-			return true
-		case <-tick.C:
-			_ = m.InProgress()
-		}
-	}
 }
