@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/crossrank/crossrank/domain"
@@ -74,9 +75,31 @@ func TestMigrateEditionMoves(t *testing.T) {
 				FROM rebuilt.audit`)
 			continue
 		}
-		copyRows = append(copyRows, fmt.Sprintf("INSERT OR REPLACE INTO main.%q SELECT * FROM rebuilt.%[1]q", name))
+		copyRows = append(copyRows, name)
 	}
 	tables.Close()
+	for i, name := range copyRows {
+		if strings.HasPrefix(name, "INSERT") {
+			continue
+		}
+		// The columns version 11 has: a later migration may add one to
+		// the table (032: evidence.capture_attempts), which it fills.
+		cols, err := db.Query(fmt.Sprintf("SELECT name FROM pragma_table_info(%s, 'main')", sqlQuote(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for cols.Next() {
+			var c string
+			if err := cols.Scan(&c); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, fmt.Sprintf("%q", c))
+		}
+		cols.Close()
+		list := strings.Join(names, ", ")
+		copyRows[i] = fmt.Sprintf("INSERT OR REPLACE INTO main.%q (%s) SELECT %s FROM rebuilt.%[1]q", name, list, list)
+	}
 	for _, q := range copyRows {
 		mustExec(t, db, q)
 	}
@@ -192,3 +215,6 @@ func movesByScope(before, after domain.Snapshot) []scopeMove {
 	}
 	return out
 }
+
+// sqlQuote quotes s as an SQL string literal.
+func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
