@@ -3,10 +3,8 @@ package jetstream
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/crossrank/crossrank/events"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -58,8 +56,8 @@ func OpenFiles(ctx context.Context, nc *nats.Conn, bucket string, ttl time.Durat
 
 // PutFile stores data under name.
 func (f *Files) PutFile(ctx context.Context, name string, data []byte) error {
-	if st := f.nc.Status(); st != nats.CONNECTED {
-		return fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	if err := connected(f.nc); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, filesTimeout)
 	defer cancel()
@@ -72,8 +70,8 @@ func (f *Files) PutFile(ctx context.Context, name string, data []byte) error {
 // GetFile returns the file stored under name; found is false when there
 // is none (never written, deleted or expired).
 func (f *Files) GetFile(ctx context.Context, name string) (data []byte, found bool, err error) {
-	if st := f.nc.Status(); st != nats.CONNECTED {
-		return nil, false, fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	if err := connected(f.nc); err != nil {
+		return nil, false, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, filesTimeout)
 	defer cancel()

@@ -75,8 +75,8 @@ func scaleUp(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue,
 
 // Put stores value under key.
 func (k *KV) Put(ctx context.Context, key string, value []byte) error {
-	if st := k.nc.Status(); st != nats.CONNECTED {
-		return fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	if err := connected(k.nc); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, k.timeout)
 	defer cancel()
@@ -89,8 +89,8 @@ func (k *KV) Put(ctx context.Context, key string, value []byte) error {
 // Get returns the value stored under key; found is false when there is
 // none (never written, deleted or expired).
 func (k *KV) Get(ctx context.Context, key string) (value []byte, found bool, err error) {
-	if st := k.nc.Status(); st != nats.CONNECTED {
-		return nil, false, fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	if err := connected(k.nc); err != nil {
+		return nil, false, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, k.timeout)
 	defer cancel()
@@ -145,4 +145,14 @@ func kvErr(op string, err error) error {
 		return fmt.Errorf("%w: kv %s: %v", events.ErrUnavailable, op, err)
 	}
 	return fmt.Errorf("jetstream: kv %s: %w", op, err)
+}
+
+// connected returns ErrUnavailable naming the connection's state unless
+// nc is connected: a bucket or object store call would otherwise wait out
+// its timeout.
+func connected(nc *nats.Conn) error {
+	if st := nc.Status(); st != nats.CONNECTED {
+		return fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	}
+	return nil
 }

@@ -3,9 +3,7 @@ package jetstream
 import (
 	"context"
 	"errors"
-	"fmt"
 
-	"github.com/crossrank/crossrank/events"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -19,8 +17,8 @@ const ContactsBucket = "CROSSRANK_REPORT_CONTACTS"
 // Erase purges every key of the bucket under prefix ("<prefix>.*") and
 // returns how many there were. A purge keeps no earlier value.
 func (k *KV) Erase(ctx context.Context, prefix string) (int, error) {
-	if st := k.nc.Status(); st != nats.CONNECTED {
-		return 0, fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
+	if err := connected(k.nc); err != nil {
+		return 0, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, k.timeout)
 	defer cancel()

@@ -194,12 +194,7 @@ func (s *Store) boundBatch(ctx context.Context, n int) (context.Context, context
 
 // connected fails fast when the connection is down: waiting for a reconnect
 // would hold a user's request for seconds, and nothing may be buffered.
-func (s *Store) connected() error {
-	if st := s.nc.Status(); st != nats.CONNECTED {
-		return fmt.Errorf("%w: NATS connection %s", events.ErrUnavailable, st)
-	}
-	return nil
-}
+func (s *Store) connected() error { return connected(s.nc) }
 
 // wrap classifies err: transport failures wrap events.ErrUnavailable so
 // callers answer 503 and may retry; anything else keeps its own identity.
