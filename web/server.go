@@ -90,6 +90,9 @@ type Config struct {
 	// reviewers (GET /desk/proposals/{id}/evidence/{e}/passage); nil: that
 	// route answers 404 and the desk links no highlighted copies.
 	Passages desk.Passages
+	// CaptureRetries counts the sources failing now, for the import page
+	// (capture.RetryCount); nil: the page does not say.
+	CaptureRetries desk.CaptureRetries
 	// OIDC signs people in through the organisation's OpenID Provider
 	// (see auth.OIDCConfig; Identities and Binder default to Read and
 	// Commands); nil: passwords only.
@@ -213,7 +216,7 @@ func New(cfg Config) (*Server, error) {
 		Bundles: cfg.Bundles})
 	s.imports = imports.New(cfg.Commands, s.log, s.now)
 	s.desk = desk.New(desk.Config{Write: s.commands, Sessions: s.auth, Read: cfg.Read, Verify: cfg.Verify, Log: s.log,
-		Passages: cfg.Passages, PublicURL: cfg.PublicURL, Imports: s.imports, SignIn: s.auth.SignIn()})
+		Passages: cfg.Passages, PublicURL: cfg.PublicURL, Imports: s.imports, Retries: cfg.CaptureRetries, SignIn: s.auth.SignIn()})
 	// The server's scrape-time figures join the registry: one web server
 	// per Metrics.
 	if err := s.metrics.reg.Register(scrapeCollector{s}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"io"
 	"log/slog"
 	"net"
@@ -122,6 +123,11 @@ func newServer(ctx context.Context, cfg config, e *env, log *slog.Logger, mailer
 	}
 	if mailer != nil { // a nil *mail.Service is not a nil interface
 		sc.Mail = mailer
+	}
+	if !cfg.capture.off {
+		if sc.CaptureRetries, err = capture.NewRetryCount(e.nc, 0); err != nil {
+			return nil, err
+		}
 	}
 	srv, err := server.New(sc)
 	if err != nil {

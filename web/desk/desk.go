@@ -45,11 +45,20 @@ type Config struct {
 	// passes on ("https://rank.example"); "": the address the admin's
 	// request came to.
 	PublicURL string
+	// Retries counts the sources whose capture is failing now and waits
+	// for a retry (capture.RetryCount); nil: the import page does not say.
+	Retries CaptureRetries
 	// Imports runs the imports the import page starts; required.
 	Imports *imports.Jobs
 	// SignIn is how people sign in (the welcome page offers the OpenID
 	// Provider, and refuses passwords when they are off); zero: passwords.
 	SignIn auth.SignIn
+}
+
+// CaptureRetries counts the sources whose last fetch failed and that wait
+// for another attempt, over the whole desk.
+type CaptureRetries interface {
+	Retrying(ctx context.Context) (int, error)
 }
 
 // Sessions are the session operations the password forms need.
@@ -75,6 +84,7 @@ type Desk struct {
 	passages  Passages
 	publicURL string
 	imports   *imports.Jobs
+	retries   CaptureRetries
 	previews  previewCache // the publish page's latest preview of each ranking
 
 	streams   streamLimit   // the live streams open per session and address
@@ -85,7 +95,7 @@ type Desk struct {
 // New returns the desk for cfg.
 func New(cfg Config) *Desk {
 	d := &Desk{cmd: cfg.Write.Commands, write: cfg.Write, sessions: cfg.Sessions, signIn: cfg.SignIn, read: cfg.Read, verify: cfg.Verify, log: cfg.Log,
-		passages: cfg.Passages, publicURL: cfg.PublicURL, imports: cfg.Imports, closed: make(chan struct{})}
+		passages: cfg.Passages, publicURL: cfg.PublicURL, imports: cfg.Imports, retries: cfg.Retries, closed: make(chan struct{})}
 	if d.log == nil {
 		d.log = slog.Default()
 	}

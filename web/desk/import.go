@@ -107,7 +107,14 @@ func (d *Desk) serveImportJob(w http.ResponseWriter, r *http.Request) {
 			ui.Fail(w, r, err)
 			return
 		}
-		v.Captures = importCapturesOf(p, c)
+		var retrying int
+		if d.retries != nil && c.Pending() > 0 {
+			// Not counted is better than no page: the line is left out.
+			if retrying, err = d.retries.Retrying(r.Context()); err != nil {
+				d.log.Warn("desk: counting the capture retries failed", "err", err)
+			}
+		}
+		v.Captures = importCapturesOf(p, c, retrying)
 	}
 	ui.Render(w, r, http.StatusOK, importJobPage(v))
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/crossrank/crossrank/projections"
+	"github.com/crossrank/crossrank/web/i18n"
 	"github.com/crossrank/crossrank/web/ui"
 )
 
@@ -12,12 +13,15 @@ import (
 type importCapturesView struct {
 	Summary string // "1,785 of 30,000 sources captured, 412 failed"
 	Waiting string // "27,803 wait for their first attempt or a retry…"; "" when none does
+	// Retrying is "412 sources on the desk are failing now…"; "" when
+	// none is, or when the server does not count them.
+	Retrying string
 	Percent int    // of the sources with a result
 }
 
-// importCapturesOf words a ranking's capture progress; nil when the
-// ranking cites no web page.
-func importCapturesOf(p ui.Page, c projections.CaptureProgress) *importCapturesView {
+// importCapturesOf words a ranking's capture progress, and the desk's
+// sources failing now (retrying); nil when the ranking cites no web page.
+func importCapturesOf(p ui.Page, c projections.CaptureProgress, retrying int) *importCapturesView {
 	if c.Sources == 0 {
 		return nil
 	}
@@ -27,6 +31,9 @@ func importCapturesOf(p ui.Page, c projections.CaptureProgress) *importCapturesV
 	}
 	if n := c.Pending(); n > 0 {
 		v.Waiting = p.T("desk.import.captures_waiting", grouped(n))
+	}
+	if retrying > 0 {
+		v.Retrying = p.T(i18n.PluralKey(p.Lang, "desk.import.captures_retrying", retrying), grouped(retrying))
 	}
 	return v
 }

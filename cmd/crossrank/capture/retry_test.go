@@ -102,6 +102,25 @@ func TestWorkerBacksOffThenGivesUp(t *testing.T) {
 	if len(info.State.Subjects) != 0 {
 		t.Errorf("fired retries left in the schedule stream: %v", info.State.Subjects)
 	}
+	// Given up, the source no longer counts as failing now: the desk
+	// counts it among the failed ones, from its event.
+	if n := retrying(t, d); n != 0 {
+		t.Errorf("RetryCount after the worker gave up: %d, want 0", n)
+	}
+}
+
+// retrying asks a fresh RetryCount of d's JetStream.
+func retrying(t *testing.T, d *desk) int {
+	t.Helper()
+	c, err := capture.NewRetryCount(mustConnect(t, d.env), time.Nanosecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.Retrying(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestWorkerRetriesDoNotStarveNewSources: with more failing sources
@@ -133,5 +152,14 @@ func TestWorkerRetriesDoNotStarveNewSources(t *testing.T) {
 		if len(got[id]) != 0 {
 			t.Errorf("%s: recorded %v before its retries", id, got[id])
 		}
+	}
+	// Each failing source waits for its retry, a minute away: the desk's
+	// "failing now" counts all 80, and the source that was captured not.
+	deadline = time.Now().Add(15 * time.Second)
+	for n := retrying(t, d); n != len(dead); n = retrying(t, d) {
+		if time.Now().After(deadline) {
+			t.Fatalf("RetryCount %d, want %d failing sources waiting for a retry", n, len(dead))
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -52,7 +52,10 @@ type Config struct {
 	Verify   desk.Verifier
 	Captures site.Captures
 	Passages desk.Passages
-	Ready    func(ctx context.Context) error
+	// CaptureRetries counts the capture retries waiting (web.Config); nil:
+	// the import page does not say.
+	CaptureRetries desk.CaptureRetries
+	Ready          func(ctx context.Context) error
 	// SigningKey signs the editions' bundles (domain/bundle), served at
 	// /r/{slug}/editions/{n}/bundle; nil: the site offers none.
 	SigningKey ed25519.PrivateKey
@@ -102,7 +105,7 @@ func New(cfg Config) (*Server, error) {
 	s.Web, err = web.New(web.Config{
 		Commands: s.Commands, Read: cfg.Read, Verify: cfg.Verify, Logger: cfg.Logger, SessionKeys: cfg.SessionKeys,
 		Secure: cfg.Secure, TrustedProxies: cfg.TrustedProxies, SeparateMetrics: cfg.MetricsAddr != "",
-		PageCacheBytes: cfg.PageCacheBytes, Captures: cfg.Captures, Passages: cfg.Passages, PublicURL: cfg.PublicURL,
+		PageCacheBytes: cfg.PageCacheBytes, Captures: cfg.Captures, Passages: cfg.Passages, CaptureRetries: cfg.CaptureRetries, PublicURL: cfg.PublicURL,
 		Ready: cfg.Ready, Metrics: metrics, Bundles: bundles, OIDC: cfg.OIDC, NoPasswords: cfg.NoPasswords, Mail: cfg.Mail,
 	})
 	if err != nil {
