@@ -16,6 +16,7 @@ type editionKey struct {
 // editionMemo holds the last editionMemoSize answers computed from an
 // edition; concurrent callers of the same key wait for one computation.
 type editionMemo[T any] struct {
+	max   int // answers kept; 0: editionMemoSize
 	mu    sync.Mutex
 	items map[editionKey]*memoItem[T]
 	order []editionKey // least recently asked first
@@ -56,7 +57,11 @@ func (m *editionMemo[T]) getIf(ranking string, edition int, compute func() (T, b
 	it = &memoItem[T]{done: make(chan struct{})}
 	m.items[k] = it
 	m.order = append(m.order, k)
-	for len(m.order) > editionMemoSize {
+	size := m.max
+	if size == 0 {
+		size = editionMemoSize
+	}
+	for len(m.order) > size {
 		delete(m.items, m.order[0])
 		m.order = m.order[1:]
 	}

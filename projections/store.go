@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -30,6 +31,7 @@ type Store struct {
 	stability stabilityMemo                // Stability's answers, per ranking and edition
 	lists     editionMemo[publishedLists]  // Standing's lists, per ranking and edition
 	overviews editionMemo[EditionOverview] // EditionOverview's answers, per ranking and edition
+	snapshots editionMemo[*domain.Snapshot] // PublishedSnapshot's, a few: 10,000 entries decode to ~10 MB
 	scans     positionCache                // answers that cost a scan, at the current position
 
 	clean    bool // the file is as a clean Close left it (see clean.go)
@@ -55,6 +57,7 @@ func Open(path string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{db: db, w: w, path: path, changed: make(chan struct{}), clean: clean}
+	s.snapshots.max = snapshotMemoSize
 	if err := db.QueryRow("SELECT seq, audit_head FROM checkpoint WHERE id=1").Scan(&s.seq, &s.head); err != nil {
 		s.w.close()
 		db.Close()

@@ -238,6 +238,7 @@ var enErrors = map[string]string{
 	"field.password_mismatch":       "{Field} does not match the new password.",
 	"field.export_format":           "{Field} must be csv or json.",
 	"field.unknown_scenario":        "{Field} unknown scenario \"{value}\".",
+	"field.unknown_entry":           "{Field} no entry of the newest edition is named, ranked or addressed \"{value}\".",
 	"field.unknown_evidence_basis":  "{Field} unknown evidence basis \"{value}\"; the only one is \"independent\".",
 	"field.unknown_need":            "{Field} unknown need or answer \"{value}\".",
 	"field.unknown_status":          "{Field} unknown status \"{value}\"; it is one of draft, in_review, cross_validated, published, rejected, withdrawn.",

@@ -161,6 +161,7 @@ var enSite = map[string]string{
 	"compare.title":               "Compare",
 	"compare.pick":                "Choose 2 to %d entries of the newest edition.",
 	"compare.entry_n":             "Entry %d",
+	"compare.typed_hint":          "Type an entry's name, its rank (such as #42) or its short name from its address; the suggestions are the top %d.",
 	"compare.submit":              "Compare",
 	"compare.caption":             "Scores per criterion, the evidence behind each, and the difference to the first entry",
 	"compare.weight":              "weight %d",

@@ -237,6 +237,7 @@ var zhErrors = map[string]string{
 	"field.password_mismatch":       "{field}与新密码不一致。",
 	"field.export_format":           "{field}须为 csv 或 json。",
 	"field.unknown_scenario":        "{field}：“{value}”不是已知的使用场景。",
+	"field.unknown_entry":           "{field}：最新一期中没有名称、名次或短名为“{value}”的条目。",
 	"field.unknown_evidence_basis":  "{field}：“{value}”不是已知的证据口径；只能是“independent”。",
 	"field.unknown_need":            "{field}：“{value}”不是已知的需求或选项。",
 	"field.unknown_status":          "{field}：“{value}”不是已知的状态；可选 draft、in_review、cross_validated、published、rejected、withdrawn。",

@@ -161,6 +161,7 @@ var zhSite = map[string]string{
 	"compare.title":               "对比",
 	"compare.pick":                "从最新一期中选择 2 至 %d 个条目。",
 	"compare.entry_n":             "条目 %d",
+	"compare.typed_hint":          "输入条目名称、名次（如 #42）或其网址中的短名；建议列表为前 %d 名。",
 	"compare.submit":              "对比",
 	"compare.caption":             "各维度得分、每项得分的证据，以及与第一个条目的差值",
 	"compare.weight":              "权重 %d",

@@ -61,19 +61,19 @@ func (s *Site) badgeOf(ctx context.Context, r *http.Request) (badge, error) {
 	if latest == 0 {
 		return badge{}, domain.ErrNotFound
 	}
-	d, err := s.read.EditionSnapshot(ctx, slug, latest)
+	d, err := s.read.PublishedSnapshot(ctx, slug, latest)
 	if err != nil {
 		return badge{}, err
 	}
 	rank := 0
 	if scenario == "" {
-		for _, e := range d.Snapshot.Entries {
+		for _, e := range d.Entries {
 			if e.Slug == entry {
 				rank = e.Rank
 			}
 		}
 	} else {
-		for _, sc := range d.Snapshot.Scenarios {
+		for _, sc := range d.Scenarios {
 			if sc.Slug != scenario {
 				continue
 			}

@@ -110,15 +110,15 @@ type apiWeightChange struct {
 func changesOf(ctx context.Context, read *projections.Store, slug, entry string, sp changesSpan) (apiChanges, domain.MoveSplit, error) {
 	out := apiChanges{Ranking: slug, Entry: entry, From: sp.From, To: sp.To,
 		Scores: []apiScoreChange{}, Methodology: []apiWeightChange{}}
-	from, err := read.EditionSnapshot(ctx, slug, sp.From)
+	from, err := read.PublishedSnapshot(ctx, slug, sp.From)
 	if err != nil {
 		return out, domain.MoveSplit{}, err
 	}
-	to, err := read.EditionSnapshot(ctx, slug, sp.To)
+	to, err := read.PublishedSnapshot(ctx, slug, sp.To)
 	if err != nil {
 		return out, domain.MoveSplit{}, err
 	}
-	m, ok := domain.SplitMove(from.Snapshot, to.Snapshot, entry)
+	m, ok := domain.SplitMove(*from, *to, entry)
 	if !ok {
 		return out, m, &httpx.BadField{Field: "from", Code: "field.changes_absent", Args: domain.Args{"edition": sp.From}}
 	}
@@ -143,7 +143,7 @@ func changesOf(ctx context.Context, read *projections.Store, slug, entry string,
 		out.Scores = append(out.Scores, sc)
 	}
 	weighted := map[string]bool{}
-	for _, w := range to.Snapshot.Weights {
+	for _, w := range to.Weights {
 		weighted[w.Name] = true
 	}
 	for _, w := range m.Methodology {

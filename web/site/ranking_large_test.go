@@ -214,6 +214,33 @@ func TestRankingPagesAtScale(t *testing.T) {
 	if strings.Contains(doc.Find(`[data-testid="name-filter"]`).AttrOr("action", ""), "?") {
 		t.Error("the name form posts to a URL with a query")
 	}
+	checkCompareAtScale(t, get)
+}
+
+// checkCompareAtScale: past compareListMax entries the compare page's
+// pickers are text fields suggesting the top 100, which take a slug, a
+// rank or a name; the page stays small (three lists of every entry were
+// 2.1 MB at 10,000), and what matches nothing is refused naming its field.
+func checkCompareAtScale(t *testing.T, get func(string) (int, *goquery.Document, []byte)) {
+	t.Helper()
+	status, doc, body := get("/r/big/compare?a=" + history.LargeEntry(1) + "&b=" + url.QueryEscape("cloud 00002") + "&c=%2342")
+	cols := doc.Find(`[data-testid="compare-entry"]`)
+	if status != 200 || cols.Length() != 3 || cols.Eq(0).AttrOr("data-entry", "") != history.LargeEntry(1) ||
+		cols.Eq(1).AttrOr("data-entry", "") != history.LargeEntry(2) || !strings.Contains(cols.Eq(2).Text(), "#42") {
+		t.Fatalf("compare by slug, name and rank: %d, columns %q", status, cols.Text())
+	}
+	if n := doc.Find(`#compare-entries option`).Length(); n != compareListMax || doc.Find(`[data-testid="compare-select-a"]`).Length() != 0 {
+		t.Errorf("%d suggestions, want %d, and no lists of every entry", n, compareListMax)
+	}
+	if got := doc.Find(`[data-testid="compare-input-b"]`).AttrOr("value", ""); got != history.LargeEntry(2) {
+		t.Errorf("the second field holds %q after the name was found, want its slug", got)
+	}
+	if len(body) > 200<<10 {
+		t.Errorf("the compare page is %d KiB at %d entries", len(body)>>10, largeEntries)
+	}
+	if status, _, body := get("/r/big/compare?a=" + history.LargeEntry(1) + "&b=nobody-by-this-name"); status != 400 || !bytes.Contains(body, []byte("nobody-by-this-name")) {
+		t.Errorf("a name nobody has: %d, want 400 naming it", status)
+	}
 }
 
 // TestRankingPageSize renders page 1 of a ranking of 10,000 entries scored
