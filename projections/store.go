@@ -28,11 +28,11 @@ type Store struct {
 	// indexAllSearch), not at every commit.
 	deferSearch bool
 
-	stability stabilityMemo                // Stability's answers, per ranking and edition
-	lists     editionMemo[publishedLists]  // Standing's lists, per ranking and edition
-	overviews editionMemo[EditionOverview] // EditionOverview's answers, per ranking and edition
+	stability stabilityMemo                 // Stability's answers, per ranking and edition
+	lists     editionMemo[publishedLists]   // Standing's lists, per ranking and edition
+	overviews editionMemo[EditionOverview]  // EditionOverview's answers, per ranking and edition
 	snapshots editionMemo[*domain.Snapshot] // PublishedSnapshot's, a few: 10,000 entries decode to ~10 MB
-	scans     positionCache                // answers that cost a scan, at the current position
+	scans     positionCache                 // answers that cost a scan, at the current position
 
 	clean    bool // the file is as a clean Close left it (see clean.go)
 	verified bool // clean, or Integrity passed: Close may mark the file

@@ -16,7 +16,7 @@ type importCapturesView struct {
 	// Retrying is "412 sources on the desk are failing now…"; "" when
 	// none is, or when the server does not count them.
 	Retrying string
-	Percent int    // of the sources with a result
+	Percent  int // of the sources with a result
 }
 
 // importCapturesOf words a ranking's capture progress, and the desk's
