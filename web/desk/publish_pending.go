@@ -98,6 +98,11 @@ func (d *Desk) servePending(w http.ResponseWriter, r *http.Request) {
 	v := pendingView{Page: ui.PageOf(r, "publish.pending.title", "publish"), Ranking: slug, Number: n, Sequence: ed.Seq,
 		EditionHref: EditionURL(slug, n), Refresh: strconv.Itoa(int(pendingRetry / time.Second))}
 	v.Applied, _ = d.read.Checkpoint()
+	// The publish's redirect marks this server behind (ui.WithBehind);
+	// this page says so in its own words, with the progress: a second,
+	// vaguer notice above it ("may not show your change yet") read as if
+	// the publish might not have happened.
+	v.Notice = ""
 	if last := ed.Last; last.Number == n {
 		v.Proposals, v.Changes, v.NewEntries, v.SnapshotHash = len(last.Proposals), len(last.Changes), len(last.NewEntries), last.SnapshotHash
 		if s := last.Size; s != nil {

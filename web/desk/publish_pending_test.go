@@ -40,6 +40,9 @@ func TestPublishLandsOnTheEdition(t *testing.T) {
 	if got := webtest.ByTestID(doc, "edition-pending-size").Text(); !strings.Contains(got, "3 proposals") {
 		t.Errorf("the page says %q, want the edition's 3 proposals", got)
 	}
+	if n := webtest.ByTestID(doc, "notice"); n.Length() != 0 {
+		t.Errorf("the page also shows the notice %q: it says itself that the edition is being prepared", n.Text())
+	}
 	if res.Header.Get("Refresh") == "" || res.Header.Get("Retry-After") == "" {
 		t.Errorf("no Refresh or Retry-After: %v", res.Header)
 	}
