@@ -177,4 +177,9 @@ func TestHealth(t *testing.T) {
 	notReady = errors.New("projections rebuilding")
 	check("/healthz", http.StatusOK, "ok")
 	check("/readyz", http.StatusServiceUnavailable, "projections rebuilding")
+	// A server whose first pages are being warmed is not ready either,
+	// until KeepWarm's first pass ends (site's TestWarmingHoldsReadiness).
+	notReady = nil
+	e.srv.ExpectWarm()
+	check("/readyz", http.StatusServiceUnavailable, "warming the pages readers open first")
 }

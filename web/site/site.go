@@ -76,6 +76,8 @@ type Site struct {
 	// archives keeps the web archives written (edition WACZ, capture
 	// WARC), to serve by ranges.
 	archives *archiveCache
+	// warm holds /readyz back during the first warming (ExpectWarm).
+	warm warmGate
 }
 
 // New returns a Site; mount its routes with Routes.

@@ -42,12 +42,14 @@ func (s *Site) KeepWarm(ctx context.Context) {
 			} else {
 				warmed = m.Key()
 			}
+			s.warmed()
 			select {
 			case <-ctx.Done():
 				return
 			case <-time.After(warmPause):
 			}
 		}
+		s.warmed() // nothing published yet: nothing to warm
 		select {
 		case <-ctx.Done():
 			return

@@ -111,6 +111,9 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Background warms the first pages; until its first pass, /readyz
+	// answers 503 (at most two minutes), so no reader is sent here cold.
+	s.Web.ExpectWarm()
 	s.HTTP = web.NewHTTPServer(cfg.Addr, s.Web.Handler())
 	s.HTTP.RegisterOnShutdown(s.Web.CloseStreams)
 	if cfg.MetricsAddr != "" {
