@@ -13,8 +13,8 @@ import (
 
 // RetryCount counts the sources whose last fetch failed and that wait for
 // their next attempt: each has exactly one one-shot retry schedule in the
-// schedule stream until it fires (the fired copy has a token more, and
-// the worker removes it once handled). The transient failures are not
+// schedule stream until it fires, and then its fired copy until the
+// worker has handled it and removed it. The transient failures are not
 // events — 30,000 sources failing a dozen times each would bury the log —
 // so this is where the desk learns how many are failing now (issue 42
 // item 8: "1,785 of 30,000 sources captured, 412 failing").
@@ -74,7 +74,11 @@ func (c *RetryCount) count(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	cons, err := st.CreateConsumer(ctx, jetstream.ConsumerConfig{
-		FilterSubject:     crjs.OnceSubject(RetryKind, "*.*"),
+		// Both the schedules still waiting and those fired but not yet
+		// handled (".fired", a token more; removed once handled): retries
+		// due while the sources' host is busy wait there, and they are
+		// failing too. A source has one or the other.
+		FilterSubject:     crjs.OnceSubject(RetryKind, ">"),
 		DeliverPolicy:     jetstream.DeliverAllPolicy,
 		AckPolicy:         jetstream.AckNonePolicy,
 		InactiveThreshold: time.Minute,

@@ -163,3 +163,26 @@ func TestWorkerRetriesDoNotStarveNewSources(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestRetryCountHoldsFiredRetries: a retry that has fired but that no
+// worker has handled yet (every worker stopped, or the source's host busy)
+// still counts as failing, as does one waiting for its moment.
+func TestRetryCountHoldsFiredRetries(t *testing.T) {
+	t.Parallel()
+	d := newDesk(t)
+	url, _ := deadSource(t)
+	_, stop := d.worker(capture.WorkerConfig{Attempts: 5, Backoff: time.Second, MaxBackoff: time.Second})
+	d.cite(url)
+	deadline := time.Now().Add(15 * time.Second)
+	for retrying(t, d) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the failing source never counted")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	time.Sleep(2500 * time.Millisecond) // past the retry's moment: it fires, unhandled
+	if n := retrying(t, d); n != 1 {
+		t.Errorf("RetryCount with the retry fired and unhandled: %d, want 1", n)
+	}
+}
