@@ -30,7 +30,13 @@ type userBrowser struct {
 // through the sign-in form, landing on the dashboard.
 func (e *demoEnv) signIn(base, user string) *userBrowser {
 	e.T.Helper()
-	b := &userBrowser{t: e.T, ctx: browsertest.NewBrowser(e.T, 1280, 1024), base: base, user: user}
+	return e.signInAt(base, user, 1280, 1024)
+}
+
+// signInAt is signIn in a window of width×height.
+func (e *demoEnv) signInAt(base, user string, width, height int) *userBrowser {
+	e.T.Helper()
+	b := &userBrowser{t: e.T, ctx: browsertest.NewBrowser(e.T, width, height), base: base, user: user}
 	b.do(
 		chromedp.Navigate(base+"/login?next=%2Fdesk&lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`#username`)),

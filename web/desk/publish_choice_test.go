@@ -165,6 +165,9 @@ func checkChoice(t *testing.T, sec *goquery.Selection, mode string, chosen int) 
 	if gotMode != mode || gotN != strconv.Itoa(chosen) {
 		t.Errorf("choice %s of %s (%q), want %s of %d", gotMode, gotN, strings.TrimSpace(ch.Text()), mode, chosen)
 	}
+	if strings.Contains(ch.Text(), "the 0 you unticked") {
+		t.Errorf("choice %q: names the unticked when there are none", strings.TrimSpace(ch.Text()))
+	}
 	if want := fmt.Sprintf("; %d in this preview", chosen); chosen > 0 && !strings.Contains(sec.Find(`[data-testid="publish-ready-count"]`).Text(), want) {
 		t.Errorf("ready count %q does not say %q", sec.Find(`[data-testid="publish-ready-count"]`).Text(), want)
 	}

@@ -6,6 +6,7 @@ var enPublishChoice = map[string]string{
 	"publish.already":             "This preview was already published as edition %d; nothing more was published.",
 	"publish.already_link":        "See edition %d",
 	"publish.choice.all":          "%d chosen: every ready proposal you may publish, but the %d you unticked.",
+	"publish.choice.every":        "%d chosen: every ready proposal you may publish.",
 	"publish.choice.some":         "%d of %d chosen: the ones ticked, on any page.",
 	"publish.choose_across_pages": "Ticks add up across pages: the page buttons below the list keep what you ticked here. Update the preview to see the edition they make.",
 	"publish.select_all":          "Choose all %d",

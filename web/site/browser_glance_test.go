@@ -10,10 +10,11 @@ import (
 )
 
 // TestBrowserGlance opens the ranking (sorted by a criterion too), an
-// entry, why it moved, an edition and a comparison on a desktop (1366×900) and a phone
-// (390×844), in the light and the dark theme (chosen with the header's
-// switch, which the next page remembers), in both languages: nothing is
-// wider than the screen, the phone shows #1 on its first screen, the
+// entry, why it moved, an edition, a comparison and the methodology on a
+// desktop (1366×900) and a phone (390×844), in the light and the dark
+// theme (chosen with the header's switch, which the next page remembers),
+// in both languages: nothing is wider than the screen, <html lang> names
+// the language, the phone shows #1 on its first screen, the
 // charts are drawn, a focused link shows a solid ring, and axe finds no
 // violation. With CROSSRANK_SCREENSHOTS=1 it saves each page as
 // testdata/screenshots/glance-<page>-<lang>-<width>-<theme>.png.
@@ -29,6 +30,7 @@ func TestBrowserGlance(t *testing.T) {
 		{"changes", "/r/gpu-cloud/e/qingjiao/changes", `[data-testid="why-chart"]`},
 		{"edition", "/r/gpu-cloud/editions/2", `main`},
 		{"compare", "/r/gpu-cloud/compare?a=zhixingyun&b=qingcloud&c=ppio", `[data-testid="compare-chart"]`},
+		{"methodology", "/r/gpu-cloud/methodology", `[data-testid="criteria"]`},
 	}
 	for _, size := range [][2]int{{1366, 900}, {390, 844}} {
 		ctx := browsertest.NewBrowser(t, size[0], size[1])
@@ -53,6 +55,9 @@ func TestBrowserGlance(t *testing.T) {
 					got := browsertest.Value(t, ctx, chromedp.Evaluate[string](`document.documentElement.getAttribute("data-theme") || "light"`))
 					if got != theme {
 						t.Errorf("%s: theme %q", name, got)
+					}
+					if got := browsertest.Value(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); !strings.HasPrefix(got, lang) {
+						t.Errorf("%s: <html lang=%q>", name, got)
 					}
 					if browsertest.Value(t, ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`)) {
 						t.Errorf("%s is wider than the screen", name)

@@ -109,6 +109,11 @@ func sharedBrowser(width, height int) (context.Context, error) {
 		chromedp.Flag("headless", true),
 		chromedp.NoSandbox, // root in containers and CI
 		chromedp.DisableGPU,
+		// Scrollbars overlay the page, as on a phone: the page is laid out
+		// at the window's width (390 px is 390, not 375 beside a classic
+		// scrollbar), and a full-page screenshot, which has no scrollbar,
+		// shows it at that width instead of cutting off its right edge.
+		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.NoFirstRun,
