@@ -3,6 +3,8 @@ package projections
 import (
 	"context"
 	"database/sql"
+
+	"github.com/crossrank/crossrank/events"
 )
 
 // Report is one reader's report as the desk's triage queue shows it. The
@@ -15,6 +17,11 @@ type Report struct {
 	// Edition is the edition that published the accepted report's
 	// proposal; 0 until one does.
 	Edition int
+	// EntryName and ProposalTitle name the entry and the accepted
+	// report's proposal for people (empty when the read model holds
+	// neither), beside their slug and id.
+	EntryName     events.Text
+	ProposalTitle string
 }
 
 // ReportFilter narrows the triage queue; empty fields match everything.
@@ -24,9 +31,11 @@ type ReportFilter struct {
 }
 
 const reportCols = `r.id, r.ranking, r.entry, r.criterion, r.evidence, r.kind, r.text, r.status, r.reason, r.proposal,
-	r.duplicate_of, r.folded, r.opened_at, r.decided_at, r.decided_by, coalesce(p.edition, 0)`
+	r.duplicate_of, r.folded, r.opened_at, r.decided_at, r.decided_by, coalesce(p.edition, 0),
+	coalesce(e.name_zh, ''), coalesce(e.name_en, ''), coalesce(p.title, '')`
 
-const reportFrom = ` FROM reports r LEFT JOIN proposals p ON p.id = r.proposal AND r.proposal <> ''`
+const reportFrom = ` FROM reports r LEFT JOIN proposals p ON p.id = r.proposal AND r.proposal <> ''
+	LEFT JOIN entries e ON e.ranking = r.ranking AND e.slug = r.entry`
 
 // ReportPage returns the reports f selects, newest first, limit from
 // offset, and how many there are in all. Each filter reads an index in
@@ -83,7 +92,8 @@ func (s *Store) reports(ctx context.Context, q string, args ...any) ([]Report, e
 		var r Report
 		var ed sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.Ranking, &r.Entry, &r.Criterion, &r.Evidence, &r.Kind, &r.Text, &r.Status, &r.Reason,
-			&r.Proposal, &r.DuplicateOf, &r.Folded, &r.OpenedAt, &r.DecidedAt, &r.DecidedBy, &ed); err != nil {
+			&r.Proposal, &r.DuplicateOf, &r.Folded, &r.OpenedAt, &r.DecidedAt, &r.DecidedBy, &ed,
+			&r.EntryName.Zh, &r.EntryName.En, &r.ProposalTitle); err != nil {
 			return nil, err
 		}
 		r.Edition = int(ed.Int64)

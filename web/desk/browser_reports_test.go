@@ -56,7 +56,7 @@ func TestBrowserReportBecomesCorrection(t *testing.T) {
 	if report == "" {
 		t.Fatal("the queue lists no open report")
 	}
-	if got := ed.text(`report"][data-report="` + report); !strings.Contains(got, text) || !strings.Contains(got, demo.CritGPUs) {
+	if got := ed.text(`report"][data-report="` + report); !strings.Contains(got, text) || !strings.Contains(got, "PPIO") || !strings.Contains(got, "GPU model coverage") {
 		t.Errorf("the queue shows %q", got)
 	}
 	clickAndLand(ed, `[data-report="`+report+`"] form[action$="/accept"] button`, `[data-testid="proposal"][data-status="draft"]`)

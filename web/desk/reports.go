@@ -55,7 +55,7 @@ type reportsView struct {
 	Ranking, Status    string
 	Rankings           []string
 	Statuses           []string
-	Rows               []projections.Report
+	Rows               []reportRow
 	Total, Pg, Pages   int
 	PrevHref, NextHref string
 }
@@ -73,10 +73,14 @@ func (d *Desk) serveReports(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := reportsView{Page: ui.PageOf(r, "reports.desk_title", "reports"), Ranking: f.Ranking, Status: f.Status,
-		Statuses: domain.ReportStatuses, Rows: rows, Total: total, Pg: page,
+		Statuses: domain.ReportStatuses, Total: total, Pg: page,
 		Pages: max(1, (total+api.ReportPerPage-1)/api.ReportPerPage)}
 	if page > v.Pages {
 		ui.Fail(w, r, projections.ErrNotFound)
+		return
+	}
+	if v.Rows, err = d.reportRowsOf(r.Context(), v.Page, rows); err != nil {
+		ui.Fail(w, r, err)
 		return
 	}
 	rankings, err := d.read.Rankings(r.Context())
