@@ -26,11 +26,11 @@ func importCapturesOf(p ui.Page, c projections.CaptureProgress, retrying int) *i
 		return nil
 	}
 	v := &importCapturesView{
-		Summary: p.T("desk.import.captures", grouped(c.Captured), grouped(c.Sources), grouped(c.Failed)),
+		Summary: plural(p.Lang, "desk.import.captures", c.Sources, grouped(c.Captured), grouped(c.Sources), grouped(c.Failed)),
 		Percent: (c.Captured + c.Failed) * 100 / c.Sources,
 	}
 	if n := c.Pending(); n > 0 {
-		v.Waiting = p.T("desk.import.captures_waiting", grouped(n))
+		v.Waiting = plural(p.Lang, "desk.import.captures_waiting", n, grouped(n))
 	}
 	if retrying > 0 {
 		v.Retrying = p.T(i18n.PluralKey(p.Lang, "desk.import.captures_retrying", retrying), grouped(retrying))

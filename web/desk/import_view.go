@@ -60,7 +60,7 @@ func importJobViewOf(p ui.Page, j imports.Job) importJobView {
 		if j.Stage == rankfile.StageOpen {
 			key = "desk.import.progress.open"
 		}
-		v.Progress = p.T(key, j.Done, j.Total)
+		v.Progress = plural(p.Lang, key, j.Total, j.Done, j.Total)
 		if j.Total > 0 {
 			v.Percent = j.Done * 100 / j.Total
 		}
@@ -89,7 +89,7 @@ func importJobViewOf(p ui.Page, j imports.Job) importJobView {
 		v.Changes = append(v.Changes, importChange{Entry: c.Entry, Criterion: c.Criterion, From: from, To: strconv.Itoa(c.To)})
 	}
 	if n := s.ChangedScores - len(s.Changes); n > 0 {
-		v.More = p.T("desk.import.more_changes", n)
+		v.More = p.Plural("desk.import.more_changes", n)
 	}
 	v.NewSlugs = s.NewEntrySlugs
 	for _, pr := range s.Problems {
@@ -97,7 +97,7 @@ func importJobViewOf(p ui.Page, j imports.Job) importJobView {
 	}
 	v.Confirm = j.Confirmable()
 	if j.State == imports.Done {
-		v.Opened = p.T("desk.import.opened", j.Opened)
+		v.Opened = p.Plural("desk.import.opened", j.Opened)
 	}
 	return v
 }

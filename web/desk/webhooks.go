@@ -63,7 +63,7 @@ func (d *Desk) renderWebhooks(w http.ResponseWriter, r *http.Request, status int
 			rv.At = v.DateTime(at)
 		}
 		if row.OK {
-			rv.Outcome = v.T("webhooks.delivered", row.Status, row.Attempt)
+			rv.Outcome = plural(v.Lang, "webhooks.delivered", row.Attempt, row.Status, row.Attempt)
 		} else {
 			rv.Outcome = v.T("webhooks.failed", row.Attempt, row.Error)
 		}
