@@ -78,3 +78,61 @@
       .catch(function () {});
   });
 })();
+
+// Crossrank desk: the score form keeps what was typed while the editor
+// adds evidence. Each form of the proposal page posts on its own, so
+// adding the evidence a score needs came back to an empty score form.
+// When another form of the page is submitted, the score form's fields are
+// kept in this tab's sessionStorage, and the page the submit leads to
+// puts them back (once; the live preview then follows them). A score form
+// the server filled (its own failed submit) is left as sent. The command
+// id is never carried: each page draws its own.
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form[data-impact-form]");
+  if (!form || !window.sessionStorage || !window.JSON) return;
+  var key = "crossrank.score-form:" + form.getAttribute("action");
+
+  function fields() {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.name !== "cmd_id" && el.type !== "submit" && el.type !== "hidden";
+    });
+  }
+
+  var saved = null;
+  try {
+    saved = JSON.parse(window.sessionStorage.getItem(key) || "null");
+    window.sessionStorage.removeItem(key);
+  } catch (e) {
+    saved = null;
+  }
+  var empty = !form.elements.to.value && !form.elements.rationale.value;
+  if (saved && empty) {
+    fields().forEach(function (el) {
+      var v = saved[el.name];
+      if (v === undefined) return;
+      if (el.type === "checkbox") el.checked = v.indexOf(el.value) >= 0;
+      else el.value = v;
+    });
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("submit", function (ev) {
+    if (ev.target === form) return;
+    var typed = {};
+    var any = false;
+    fields().forEach(function (el) {
+      if (el.type === "checkbox") {
+        typed[el.name] = typed[el.name] || [];
+        if (el.checked) typed[el.name].push(el.value);
+      } else {
+        typed[el.name] = el.value;
+        if (el.value && el.tagName !== "SELECT") any = true;
+      }
+    });
+    try {
+      if (any) window.sessionStorage.setItem(key, JSON.stringify(typed));
+    } catch (e) { /* storage full or refused: the form comes back empty, as without script */ }
+  });
+})();
