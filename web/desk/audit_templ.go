@@ -487,7 +487,7 @@ func auditFilterForm(v auditView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<form method=\"get\" action=\"/desk/audit\" class=\"form card\" data-testid=\"audit-filters\"><div class=\"grid\"><div class=\"field\"><label for=\"f-ranking\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<form method=\"get\" action=\"/desk/audit\" class=\"form card\" data-testid=\"audit-filters\"><div class=\"grid grid-narrow\"><div class=\"field\"><label for=\"f-ranking\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -468,7 +468,7 @@ func reviewFilterForm(v reviewView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "\" class=\"form card\" data-testid=\"review-filters\"><div class=\"grid\"><div class=\"field\"><label for=\"r-ranking\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "\" class=\"form card\" data-testid=\"review-filters\"><div class=\"grid grid-narrow\"><div class=\"field\"><label for=\"r-ranking\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
