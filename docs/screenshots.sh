@@ -5,14 +5,16 @@
 #   before: the commit just before issue 43's first (4416303's parent,
 #           78410c1), whose TestBrowserScreenshots saves the public pages
 #           at 412×915 in both languages, light only;
-#   after:  this checkout's TestBrowserGlance (public pages) and
-#           TestBrowserDeskGlance (the desk), in both languages, at
-#           1366×900 and 390×844, light and dark.
+#   after:  this checkout's TestBrowserScreenshots (the same pages at the
+#           same size, to compare like for like), TestBrowserGlance (public
+#           pages) and TestBrowserDeskGlance (the desk), in both languages,
+#           at 1366×900 and 390×844, light and dark.
 #
 # Run from the repository's root; it needs Go and chromium-headless-shell
 # (or chromium). The PNGs are git-ignored (testdata/screenshots/):
 #
 #   /tmp/crossrank-before/web/site/testdata/screenshots/<page>-<lang>.png
+#   web/site/testdata/screenshots/<page>-<lang>.png
 #   web/site/testdata/screenshots/glance-<page>-<lang>-<width>-<theme>.png
 #   web/desk/testdata/screenshots/desk-glance-<page>-<lang>-<width>-<theme>.png
 #
@@ -38,7 +40,7 @@ if [ "$only" != after ]; then
 	echo "before: $before_dir/web/site/testdata/screenshots/"
 fi
 if [ "$only" != before ]; then
-	CROSSRANK_SCREENSHOTS=1 go test -count=1 -run '^TestBrowserGlance$' ./web/site/
+	CROSSRANK_SCREENSHOTS=1 go test -count=1 -run '^(TestBrowserScreenshots|TestBrowserGlance)$' ./web/site/
 	CROSSRANK_SCREENSHOTS=1 go test -count=1 -run '^TestBrowserDeskGlance$' ./web/desk/
 	echo "after: $(pwd)/web/site/testdata/screenshots/ and $(pwd)/web/desk/testdata/screenshots/"
 fi
