@@ -34,7 +34,7 @@ func TestImportWordsCountInPlurals(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", tc.job, got, tc.text)
 		}
 	}
-	v := importCapturesOf(en, projections.CaptureProgress{Sources: 1})
+	v := importCapturesOf(en, projections.CaptureProgress{Sources: 1}, 0)
 	if v.Summary != "0 of 1 source captured, 0 failed" || v.Waiting != "1 waits for its first attempt or a retry; this page updates itself." {
 		t.Errorf("one source: %q, %q", v.Summary, v.Waiting)
 	}
