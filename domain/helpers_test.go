@@ -254,12 +254,12 @@ func opened(id, author, entry string) given {
 
 func evidence(id, who, evID string, rev int) given {
 	return given{who, domain.ProposalID(id), &events.EvidenceAdded{EvidenceID: evID, Revision: rev,
-		Claim: "claim " + evID, SourceURL: "https://example.com/" + evID, Excerpt: "excerpt " + evID, ObservedOn: "2026-02-01"}}
+		Claim: events.Text{En: "claim " + evID}, SourceURL: "https://example.com/" + evID, Excerpt: "excerpt " + evID, ObservedOn: "2026-02-01"}}
 }
 
 func score(id, who string, rev int, crit string, from *int, to int, cites ...string) given {
 	return given{who, domain.ProposalID(id), &events.ScoreChangeProposed{Revision: rev, Criterion: crit,
-		From: from, To: to, Rationale: "because", Evidence: cites}}
+		From: from, To: to, Rationale: events.Text{En: "because"}, Evidence: cites}}
 }
 
 func submitted(id, who string, rev int) given {

@@ -16,7 +16,7 @@ import (
 func addTieredEvidence(tier domain.Tier) func(w *world) ([]domain.Change, error) {
 	return func(w *world) ([]domain.Change, error) {
 		return domain.DecideAddEvidence(w.prop("p1"), actor("alice"), domain.AddEvidence{Proposal: "p1",
-			Claim: "price cut", SourceURL: "https://acme.example/pricing", Excerpt: "now ¥5/h", ObservedOn: "2026-02-20",
+			Claim: events.Text{En: "price cut"}, SourceURL: "https://acme.example/pricing", Excerpt: "now ¥5/h", ObservedOn: "2026-02-20",
 			Tier: tier})
 	}
 }
@@ -45,21 +45,24 @@ func TestDecideAddEvidenceTier(t *testing.T) {
 }
 
 // TestEvidenceAddedWithoutTierKeepsItsBytes: an item with no tier encodes
-// as it did before tiers existed, so stored events keep their hashes.
+// without one, as it did before tiers existed; a stored evidence_added.v2,
+// with or without a tier, reads back (through the upcaster, its claim a
+// string then) with its tier.
 func TestEvidenceAddedWithoutTierKeepsItsBytes(t *testing.T) {
-	b, err := json.Marshal(events.EvidenceAdded{EvidenceID: "e1", Revision: 1, Claim: "c", Excerpt: "x", ObservedOn: "2026-02-20"})
+	b, err := json.Marshal(events.EvidenceAdded{EvidenceID: "e1", Revision: 1, Claim: events.Text{En: "c"}, Excerpt: "x", ObservedOn: "2026-02-20"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"evidence_id":"e1","revision":1,"claim":"c","excerpt":"x","observed_on":"2026-02-20"}`; string(b) != want {
+	if want := `{"evidence_id":"e1","revision":1,"claim":{"zh":"","en":"c"},"excerpt":"x","observed_on":"2026-02-20"}`; string(b) != want {
 		t.Errorf("got %s, want %s", b, want)
 	}
-	var back events.EvidenceAdded
-	if err := json.Unmarshal([]byte(`{"evidence_id":"e1","revision":1,"claim":"c","excerpt":"x","observed_on":"2026-02-20","tier":"own"}`), &back); err != nil {
+	_, _, data, err := events.DecodeData("crossrank.proposal.evidence_added.v2",
+		[]byte(`{"evidence_id":"e1","revision":1,"claim":"c","excerpt":"x","observed_on":"2026-02-20","tier":"own"}`))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Tier != "own" {
-		t.Errorf("decoded tier %q, want own", back.Tier)
+	if back := data.(*events.EvidenceAdded); back.Tier != "own" || back.Claim != (events.Text{En: "c"}) {
+		t.Errorf("decoded %+v, want tier own and the claim in English", back)
 	}
 }
 

@@ -24,7 +24,7 @@ import (
 type ProposedMethodology struct {
 	Methodology events.Methodology
 	Base        int // the edition whose methodology it changes
-	Rationale   string
+	Rationale   events.Text
 }
 
 // IsMethodology reports whether the proposal changes a ranking's
@@ -77,7 +77,7 @@ type ProposeMethodology struct {
 	CommandID   string // the caller's idempotency key: the id of the command's first event
 	Proposal    string
 	Methodology events.Methodology
-	Rationale   string
+	Rationale   events.Text
 }
 
 // DecideProposeMethodology yields MethodologyProposed against the
@@ -93,7 +93,7 @@ func DecideProposeMethodology(r *Ranking, ed *Edition, p *Proposal, actor Actor,
 	if err := ValidateMethodology(c.Methodology); err != nil {
 		return nil, err
 	}
-	if err := checkText("rationale", c.Rationale, MaxLongText, true); err != nil {
+	if err := checkI18n("rationale", c.Rationale.Zh, c.Rationale.En, MaxLongText, true); err != nil {
 		return nil, err
 	}
 	if r.Exists() && same(r.Methodology(), c.Methodology) {

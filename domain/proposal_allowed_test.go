@@ -77,18 +77,18 @@ func allowedCommands() []allowedCommand {
 	const uncited = "e2"
 	return []allowedCommand{
 		{"AddEvidence", edit, func(w *world, p *domain.Proposal, a domain.Actor) error {
-			return errOf(domain.DecideAddEvidence(p, a, domain.AddEvidence{Claim: "c", SourceName: "s", Excerpt: "x", ObservedOn: "2026-01-01"}))
+			return errOf(domain.DecideAddEvidence(p, a, domain.AddEvidence{Claim: events.Text{En: "c"}, SourceName: "s", Excerpt: "x", ObservedOn: "2026-01-01"}))
 		}},
 		{"RemoveEvidence", edit, func(w *world, p *domain.Proposal, a domain.Actor) error {
 			return errOf(domain.DecideRemoveEvidence(p, a, uncited))
 		}},
 		{"ProposeScore", edit, func(w *world, p *domain.Proposal, a domain.Actor) error {
 			return errOf(domain.DecideProposeScore(w.ranking, w.edition, p, a,
-				domain.ProposeScore{Criterion: "perf", To: 8, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeScore{Criterion: "perf", To: 8, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}},
 		{"ProposeAttribute", edit, func(w *world, p *domain.Proposal, a domain.Actor) error {
 			return errOf(domain.DecideProposeAttribute(w.ranking, w.edition, p, a,
-				domain.ProposeAttribute{Attribute: "root", To: []string{"no"}, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeAttribute{Attribute: "root", To: []string{"no"}, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}},
 		{"RemoveChange", edit, func(w *world, p *domain.Proposal, a domain.Actor) error {
 			target := "score:price" // a change every state with changes holds

@@ -41,7 +41,7 @@ func TestDecideRecordCapture(t *testing.T) {
 	worker := domain.Worker()
 	with := func(c domain.RecordCapture, f func(*domain.RecordCapture)) domain.RecordCapture { f(&c); return c }
 	named := given{"alice", domain.ProposalID("p1"), &events.EvidenceAdded{EvidenceID: "e3", Revision: 1,
-		Claim: "from the article", SourceName: "GPU 云租赁市场概览", Excerpt: "四种交付路径", ObservedOn: "2026-02-01"}}
+		Claim: events.Text{En: "from the article"}, SourceName: "GPU 云租赁市场概览", Excerpt: "四种交付路径", ObservedOn: "2026-02-01"}}
 	runDecide(t, []decideTest{
 		{name: "captured: the hash enters the proposal's events", given: p1Draft(), when: recordCapture(worker, captured()),
 			want: changes(on("p1", capturedEvent()))},

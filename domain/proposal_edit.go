@@ -29,7 +29,7 @@ type OpenProposal struct {
 	// from the start, with its Rationale: opening and proposing are then
 	// one atomic append.
 	Proposed  *events.Methodology
-	Rationale string
+	Rationale events.Text
 }
 
 // CheckProposalRefs checks the ids an OpenProposal names, before anything
@@ -145,7 +145,7 @@ func DecideOpenProposal(r *Ranking, entry *Entry, ed *Edition, p *Proposal, acto
 type AddEvidence struct {
 	CommandID    string // the caller's idempotency key: the id of the command's first event
 	Proposal     string
-	Claim        string
+	Claim        events.Text // one language or both (issue 43)
 	SourceURL    string
 	SourceName   string
 	Section      string
@@ -171,12 +171,17 @@ func DecideAddEvidence(p *Proposal, actor Actor, c AddEvidence) ([]Change, error
 		max     int
 		req     bool
 	}{
-		{"claim", c.Claim, MaxShortText, true}, {"source_name", c.SourceName, MaxShortText, false},
+		{"source_name", c.SourceName, MaxShortText, false},
 		{"section", c.Section, MaxTitle, false}, {"excerpt", c.Excerpt, MaxExcerpt, true},
 	} {
 		if err := checkText(f.name, f.v, f.max, f.req); err != nil {
 			return nil, err
 		}
+	}
+	// A claim may be in either language or both, each within the limit a
+	// one-string claim had; the error names the language at fault.
+	if err := checkI18n("claim", c.Claim.Zh, c.Claim.En, MaxShortText, true); err != nil {
+		return nil, err
 	}
 	if err := CheckURL("source_url", c.SourceURL); err != nil {
 		return nil, err
@@ -259,7 +264,7 @@ type ProposeScore struct {
 	Proposal  string
 	Criterion string
 	To        int
-	Rationale string
+	Rationale events.Text
 	Evidence  []string
 }
 
@@ -277,7 +282,7 @@ func DecideProposeScore(r *Ranking, ed *Edition, p *Proposal, actor Actor, c Pro
 	if err := checkScore("to", c.To); err != nil {
 		return nil, err
 	}
-	if err := checkText("rationale", c.Rationale, MaxLongText, true); err != nil {
+	if err := checkI18n("rationale", c.Rationale.Zh, c.Rationale.En, MaxLongText, true); err != nil {
 		return nil, err
 	}
 	if err := p.checkCitations(c.Evidence); err != nil {
@@ -301,7 +306,7 @@ type ProposeAttribute struct {
 	Proposal  string
 	Attribute string
 	To        []string
-	Rationale string
+	Rationale events.Text
 	Evidence  []string
 }
 
@@ -323,7 +328,7 @@ func DecideProposeAttribute(r *Ranking, ed *Edition, p *Proposal, actor Actor, c
 	if err := knownTags("to", def, c.To); err != nil {
 		return nil, err
 	}
-	if err := checkText("rationale", c.Rationale, MaxLongText, true); err != nil {
+	if err := checkI18n("rationale", c.Rationale.Zh, c.Rationale.En, MaxLongText, true); err != nil {
 		return nil, err
 	}
 	if err := p.checkCitations(c.Evidence); err != nil {

@@ -78,26 +78,26 @@ func TestDecideOpenProposal(t *testing.T) {
 func addEvidence(who string) func(w *world) ([]domain.Change, error) {
 	return func(w *world) ([]domain.Change, error) {
 		return domain.DecideAddEvidence(w.prop("p1"), actor(who), domain.AddEvidence{Proposal: "p1",
-			Claim: "price cut", SourceURL: "https://acme.example/pricing", Excerpt: "now ¥5/h", ObservedOn: "2026-02-20"})
+			Claim: events.Text{En: "price cut"}, SourceURL: "https://acme.example/pricing", Excerpt: "now ¥5/h", ObservedOn: "2026-02-20"})
 	}
 }
 
 func evidenceAdded(id string, rev int) domain.Change {
-	return on("p1", &events.EvidenceAdded{EvidenceID: id, Revision: rev, Claim: "price cut",
+	return on("p1", &events.EvidenceAdded{EvidenceID: id, Revision: rev, Claim: events.Text{En: "price cut"},
 		SourceURL: "https://acme.example/pricing", Excerpt: "now ¥5/h", ObservedOn: "2026-02-20"})
 }
 
 func proposeScore(who string, crit string, to int, cites ...string) func(w *world) ([]domain.Change, error) {
 	return func(w *world) ([]domain.Change, error) {
 		return domain.DecideProposeScore(w.ranking, w.edition, w.prop("p1"), actor(who),
-			domain.ProposeScore{Proposal: "p1", Criterion: crit, To: to, Rationale: "because", Evidence: cites})
+			domain.ProposeScore{Proposal: "p1", Criterion: crit, To: to, Rationale: events.Text{En: "because"}, Evidence: cites})
 	}
 }
 
 func proposeAttr(who, attr string, to []string, cites ...string) func(w *world) ([]domain.Change, error) {
 	return func(w *world) ([]domain.Change, error) {
 		return domain.DecideProposeAttribute(w.ranking, w.edition, w.prop("p1"), actor(who),
-			domain.ProposeAttribute{Proposal: "p1", Attribute: attr, To: to, Rationale: "because", Evidence: cites})
+			domain.ProposeAttribute{Proposal: "p1", Attribute: attr, To: to, Rationale: events.Text{En: "because"}, Evidence: cites})
 	}
 }
 
@@ -176,16 +176,16 @@ func TestDecideProposalEdits(t *testing.T) {
 		{name: "score change takes the published value as its baseline", given: p1Draft(),
 			when: proposeScore("alice", "perf", 8, "e2"),
 			want: changes(on("p1", &events.ScoreChangeProposed{Revision: 1, Criterion: "perf", From: ptr(6), To: 8,
-				Rationale: "because", Evidence: []string{"e2"}}))},
+				Rationale: events.Text{En: "because"}, Evidence: []string{"e2"}}))},
 		{name: "an unscored criterion has no baseline", given: p1Draft(),
 			when: proposeScore("alice", "support", 0, "e1", "e2"),
 			want: changes(on("p1", &events.ScoreChangeProposed{Revision: 1, Criterion: "support", From: nil, To: 0,
-				Rationale: "because", Evidence: []string{"e1", "e2"}}))},
+				Rationale: events.Text{En: "because"}, Evidence: []string{"e1", "e2"}}))},
 		{name: "re-proposing takes the newly published baseline",
 			given: cat(p1Draft(), []given{edition2()}),
 			when:  proposeScore("alice", "price", 7, "e1"),
 			want: changes(on("p1", &events.ScoreChangeProposed{Revision: 1, Criterion: "price", From: ptr(6), To: 7,
-				Rationale: "because", Evidence: []string{"e1"}}))},
+				Rationale: events.Text{En: "because"}, Evidence: []string{"e1"}}))},
 		{name: "uncited change", given: p1Draft(), when: proposeScore("alice", "perf", 8), err: domain.ErrUncitedChange},
 		{name: "unknown evidence", given: p1Draft(), when: proposeScore("alice", "perf", 8, "e1", "e5"), err: domain.ErrUnknownEvidence},
 		{name: "unknown criterion", given: p1Draft(), when: proposeScore("alice", "speed", 8, "e1"), err: domain.ErrInvalid},
@@ -199,11 +199,11 @@ func TestDecideProposalEdits(t *testing.T) {
 		{name: "attribute tags are sorted, baseline is the published tags", given: p1Draft(),
 			when: proposeAttr("alice", "root", []string{"yes", "no"}, "e2"),
 			want: changes(on("p1", &events.AttributeChangeProposed{Revision: 1, Attribute: "root", From: []string{"yes"},
-				To: []string{"no", "yes"}, Rationale: "because", Evidence: []string{"e2"}}))},
+				To: []string{"no", "yes"}, Rationale: events.Text{En: "because"}, Evidence: []string{"e2"}}))},
 		{name: "free-text attribute", given: p1Draft(),
 			when: proposeAttr("alice", "region", []string{"cn-east"}, "e2"),
 			want: changes(on("p1", &events.AttributeChangeProposed{Revision: 1, Attribute: "region", From: nil,
-				To: []string{"cn-east"}, Rationale: "because", Evidence: []string{"e2"}}))},
+				To: []string{"cn-east"}, Rationale: events.Text{En: "because"}, Evidence: []string{"e2"}}))},
 		{name: "unknown attribute value", given: p1Draft(), when: proposeAttr("alice", "root", []string{"maybe"}, "e2"), err: domain.ErrInvalid},
 		{name: "unknown attribute", given: p1Draft(), when: proposeAttr("alice", "gpu", []string{"a100"}, "e2"), err: domain.ErrInvalid},
 		{name: "repeated tag", given: p1Draft(), when: proposeAttr("alice", "region", []string{"eu", "eu"}, "e2"), err: domain.ErrInvalid},
@@ -397,9 +397,9 @@ func TestEvidenceStale(t *testing.T) {
 func TestStaleTargets(t *testing.T) {
 	w := newWorld(t, p1Draft(), []given{
 		{"alice", domain.ProposalID("p1"), &events.AttributeChangeProposed{Revision: 1, Attribute: "root",
-			From: []string{"yes"}, To: []string{"no"}, Rationale: "r", Evidence: []string{"e2"}}},
+			From: []string{"yes"}, To: []string{"no"}, Rationale: events.Text{En: "r"}, Evidence: []string{"e2"}}},
 		{"alice", domain.ProposalID("p1"), &events.AttributeChangeProposed{Revision: 1, Attribute: "region",
-			To: []string{"eu-west"}, Rationale: "r", Evidence: []string{"e2"}}},
+			To: []string{"eu-west"}, Rationale: events.Text{En: "r"}, Evidence: []string{"e2"}}},
 	})
 	if got := w.prop("p1").StaleTargets(w.edition); len(got) != 0 {
 		t.Fatalf("fresh proposal has stale targets %v", got)
@@ -429,7 +429,7 @@ func TestEvolveFoldedTransition(t *testing.T) {
 	validatedBy := cat(approved, []given{voted("p1", "ravi", 1, approve, "e1", "e2"), validated("p1", 1, "ravi", "rita")})
 	vetoed := cat(approved, []given{voted("p1", "rosa", 1, reject), voted("p1", "ravi", 1, approve, "e1", "e2")})
 	opened := given{"alice", domain.ProposalID("m1"), &events.ProposalOpened{Ranking: rk, Title: "Weigh price more", Methodology: true}}
-	proposed := &events.MethodologyProposed{Revision: 1, Base: 0, Rationale: "price decides",
+	proposed := &events.MethodologyProposed{Revision: 1, Base: 0, Rationale: events.Text{En: "price decides"},
 		Methodology: events.Methodology{Title: events.Text{En: "GPU clouds"}, Quorum: events.QuorumPolicy{MinApprovals: 2}}}
 	withProposed := *opened.data.(*events.ProposalOpened)
 	withProposed.Proposed = proposed

@@ -53,18 +53,18 @@ func TestRoleRequired(t *testing.T) {
 				domain.OpenProposal{ID: "p2", Ranking: rk, Entry: "acme", Title: "t"}))
 		}},
 		{"AddEvidence", domain.RoleEditor, p1Draft, func(w *world, a domain.Actor) error {
-			return errOf(domain.DecideAddEvidence(w.prop("p1"), a, domain.AddEvidence{Claim: "c", SourceName: "s", Excerpt: "x", ObservedOn: "2026-01-01"}))
+			return errOf(domain.DecideAddEvidence(w.prop("p1"), a, domain.AddEvidence{Claim: events.Text{En: "c"}, SourceName: "s", Excerpt: "x", ObservedOn: "2026-01-01"}))
 		}},
 		{"RemoveEvidence", domain.RoleEditor, p1Draft, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideRemoveEvidence(w.prop("p1"), a, "e2"))
 		}},
 		{"ProposeScore", domain.RoleEditor, p1Draft, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideProposeScore(w.ranking, w.edition, w.prop("p1"), a,
-				domain.ProposeScore{Criterion: "perf", To: 7, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeScore{Criterion: "perf", To: 7, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}},
 		{"ProposeAttribute", domain.RoleEditor, p1Draft, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideProposeAttribute(w.ranking, w.edition, w.prop("p1"), a,
-				domain.ProposeAttribute{Attribute: "root", To: []string{"no"}, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeAttribute{Attribute: "root", To: []string{"no"}, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}},
 		{"RemoveChange", domain.RoleEditor, p1Draft, func(w *world, a domain.Actor) error {
 			return errOf(domain.DecideRemoveChange(w.prop("p1"), a, "score:price"))

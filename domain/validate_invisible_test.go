@@ -53,7 +53,7 @@ func TestNamesRefuseInvisibleCharacters(t *testing.T) {
 		}
 		evidence := func(f func(c *domain.AddEvidence)) func(w *world) error {
 			return func(w *world) error {
-				c := domain.AddEvidence{Proposal: "p1", Claim: "price cut", SourceURL: "https://acme.example/pricing",
+				c := domain.AddEvidence{Proposal: "p1", Claim: events.Text{En: "price cut"}, SourceURL: "https://acme.example/pricing",
 					Excerpt: "now ¥5/h", ObservedOn: "2026-02-20"}
 				f(&c)
 				return errOnly(domain.DecideAddEvidence(w.prop("p1"), actor("alice"), c))
@@ -67,7 +67,7 @@ func TestNamesRefuseInvisibleCharacters(t *testing.T) {
 				{"entry slug", open(func(c *domain.OpenProposal) { c.Entry = spoof }), "entry"},
 				{"entry description is free text", open(func(c *domain.OpenProposal) { c.NewEntry.Description = events.Text{En: spoof} }), ""},
 				{"proposal summary is free text", open(func(c *domain.OpenProposal) { c.Summary = spoof }), ""},
-				{"claim is free text", evidence(func(c *domain.AddEvidence) { c.Claim = spoof }), ""},
+				{"claim is free text", evidence(func(c *domain.AddEvidence) { c.Claim = events.Text{En: spoof} }), ""},
 				{"excerpt is free text", evidence(func(c *domain.AddEvidence) { c.Excerpt = spoof }), ""},
 			})
 			runValid(t, nil, []validCase{

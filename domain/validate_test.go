@@ -55,7 +55,7 @@ func runValid(t *testing.T, history []given, tests []validCase) {
 func errOnly(_ []domain.Change, err error) error { return err }
 
 func TestValidateEvidence(t *testing.T) {
-	ok := domain.AddEvidence{Proposal: "p1", Claim: "price cut", SourceURL: "https://acme.example/pricing",
+	ok := domain.AddEvidence{Proposal: "p1", Claim: events.Text{En: "price cut"}, SourceURL: "https://acme.example/pricing",
 		Excerpt: "now ¥5/h", ObservedOn: "2026-02-20"}
 	add := func(f func(c *domain.AddEvidence)) func(w *world) error {
 		return func(w *world) error {
@@ -67,17 +67,17 @@ func TestValidateEvidence(t *testing.T) {
 	url := func(u string) func(w *world) error { return add(func(c *domain.AddEvidence) { c.SourceURL = u }) }
 	runValid(t, p1Draft(), []validCase{
 		{"valid", add(func(c *domain.AddEvidence) {}), ""},
-		{"claim of 500 runes", add(func(c *domain.AddEvidence) { c.Claim = long500 }), ""},
-		{"claim of 501 runes", add(func(c *domain.AddEvidence) { c.Claim = long501 }), "claim"},
-		{"claim missing", add(func(c *domain.AddEvidence) { c.Claim = "" }), "claim"},
-		{"claim of blanks", add(func(c *domain.AddEvidence) { c.Claim = " \n\t " }), "claim"},
-		{"claim not UTF-8", add(func(c *domain.AddEvidence) { c.Claim = badUTF8 }), "claim"},
-		{"claim with NUL", add(func(c *domain.AddEvidence) { c.Claim = "a\x00b" }), "claim"},
-		{"claim with BEL", add(func(c *domain.AddEvidence) { c.Claim = "a\x07b" }), "claim"},
-		{"claim with ESC", add(func(c *domain.AddEvidence) { c.Claim = "a\x1b[31mred" }), "claim"},
-		{"claim with DEL", add(func(c *domain.AddEvidence) { c.Claim = "a\x7fb" }), "claim"},
-		{"claim with C1 control", add(func(c *domain.AddEvidence) { c.Claim = "a\u0085b" }), "claim"},
-		{"claim with newline and tab", add(func(c *domain.AddEvidence) { c.Claim = "line one\n\tline two\r\n" }), ""},
+		{"claim of 500 runes", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: long500} }), ""},
+		{"claim of 501 runes", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: long501} }), "claim.en"},
+		{"claim missing", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: ""} }), "claim"},
+		{"claim of blanks", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: " \n\t "} }), "claim"},
+		{"claim not UTF-8", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: badUTF8} }), "claim.en"},
+		{"claim with NUL", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: "a\x00b"} }), "claim.en"},
+		{"claim with BEL", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: "a\x07b"} }), "claim.en"},
+		{"claim with ESC", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: "a\x1b[31mred"} }), "claim.en"},
+		{"claim with DEL", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: "a\x7fb"} }), "claim.en"},
+		{"claim with C1 control", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: "a\u0085b"} }), "claim.en"},
+		{"claim with newline and tab", add(func(c *domain.AddEvidence) { c.Claim = events.Text{En: "line one\n\tline two\r\n"} }), ""},
 		{"excerpt of 2000 runes", add(func(c *domain.AddEvidence) { c.Excerpt = strings.Repeat("文", domain.MaxExcerpt) }), ""},
 		{"excerpt of 2001 runes", add(func(c *domain.AddEvidence) { c.Excerpt = strings.Repeat("文", domain.MaxExcerpt+1) }), "excerpt"},
 		{"excerpt missing", add(func(c *domain.AddEvidence) { c.Excerpt = "" }), "excerpt"},
@@ -140,13 +140,13 @@ func TestValidateProposalCommands(t *testing.T) {
 	scoreTo := func(to int, rationale string) func(w *world) error {
 		return func(w *world) error {
 			return errOnly(domain.DecideProposeScore(w.ranking, w.edition, w.prop("p1"), actor("alice"),
-				domain.ProposeScore{Criterion: "perf", To: to, Rationale: rationale, Evidence: []string{"e1"}}))
+				domain.ProposeScore{Criterion: "perf", To: to, Rationale: events.Text{En: rationale}, Evidence: []string{"e1"}}))
 		}
 	}
 	tags := func(to ...string) func(w *world) error {
 		return func(w *world) error {
 			return errOnly(domain.DecideProposeAttribute(w.ranking, w.edition, w.prop("p1"), actor("alice"),
-				domain.ProposeAttribute{Attribute: "region", To: to, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeAttribute{Attribute: "region", To: to, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}
 	}
 	many := make([]string, domain.MaxTags+1)
@@ -181,14 +181,14 @@ func TestValidateProposalCommands(t *testing.T) {
 		{"score 11", scoreTo(11, "r"), "to"},
 		{"score -1", scoreTo(-1, "r"), "to"},
 		{"rationale missing", scoreTo(5, ""), "rationale"},
-		{"rationale of 5001", scoreTo(5, long5k1), "rationale"},
+		{"rationale of 5001", scoreTo(5, long5k1), "rationale.en"},
 		{"criterion unknown", func(w *world) error {
 			return errOnly(domain.DecideProposeScore(w.ranking, w.edition, w.prop("p1"), actor("alice"),
-				domain.ProposeScore{Criterion: "speed", To: 5, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeScore{Criterion: "speed", To: 5, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}, "criterion"},
 		{"evidence cited twice", func(w *world) error {
 			return errOnly(domain.DecideProposeScore(w.ranking, w.edition, w.prop("p1"), actor("alice"),
-				domain.ProposeScore{Criterion: "perf", To: 5, Rationale: "r", Evidence: []string{"e1", "e1"}}))
+				domain.ProposeScore{Criterion: "perf", To: 5, Rationale: events.Text{En: "r"}, Evidence: []string{"e1", "e1"}}))
 		}, "evidence"},
 
 		{"tags", tags("cn-east", "eu-west"), ""},
@@ -199,7 +199,7 @@ func TestValidateProposalCommands(t *testing.T) {
 		{"tags over the limit", tags(many...), "to"},
 		{"unknown tag of a closed list", func(w *world) error {
 			return errOnly(domain.DecideProposeAttribute(w.ranking, w.edition, w.prop("p1"), actor("alice"),
-				domain.ProposeAttribute{Attribute: "root", To: []string{"maybe"}, Rationale: "r", Evidence: []string{"e1"}}))
+				domain.ProposeAttribute{Attribute: "root", To: []string{"maybe"}, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 		}, "to"},
 	})
 }

@@ -81,7 +81,7 @@ func TestVendorProposals(t *testing.T) {
 	w.applyChanges("acmeco", got)
 
 	add := func(tier domain.Tier) ([]domain.Change, error) {
-		return domain.DecideAddEvidence(w.prop("pv"), acmeco, domain.AddEvidence{Proposal: "pv", Claim: "price list",
+		return domain.DecideAddEvidence(w.prop("pv"), acmeco, domain.AddEvidence{Proposal: "pv", Claim: events.Text{En: "price list"},
 			SourceURL: "https://acme.example/prices", Excerpt: "A100 ¥20/h", ObservedOn: "2026-11-30", Tier: tier})
 	}
 	if _, err := add(domain.TierOwn); codeOf(err) != "vendor.tier" {

@@ -16,16 +16,16 @@ const (
 	TypeScenariosSet               = "crossrank.ranking.scenarios_set.v1"
 	TypeMethodologyPublished       = "crossrank.ranking.methodology_published.v1"
 	TypeEntryCreated               = "crossrank.entry.created.v1"
-	TypeProposalOpened             = "crossrank.proposal.opened.v2"
-	TypeMethodologyProposed        = "crossrank.proposal.methodology_proposed.v1"
-	TypeEvidenceAdded              = "crossrank.proposal.evidence_added.v2"
+	TypeProposalOpened             = "crossrank.proposal.opened.v3"
+	TypeMethodologyProposed        = "crossrank.proposal.methodology_proposed.v2"
+	TypeEvidenceAdded              = "crossrank.proposal.evidence_added.v3"
 	TypeEvidenceRemoved            = "crossrank.proposal.evidence_removed.v1"
 	TypeEvidenceCaptured           = "crossrank.proposal.evidence_captured.v1"
 	TypeEvidenceCaptureFailed      = "crossrank.proposal.evidence_capture_failed.v1"
 	TypeEvidenceSourceChanged      = "crossrank.proposal.evidence_source_changed.v1"
 	TypeEvidenceSourceDead         = "crossrank.proposal.evidence_source_dead.v1"
-	TypeScoreChangeProposed        = "crossrank.proposal.score_change_proposed.v1"
-	TypeAttributeChangeProposed    = "crossrank.proposal.attribute_change_proposed.v1"
+	TypeScoreChangeProposed        = "crossrank.proposal.score_change_proposed.v2"
+	TypeAttributeChangeProposed    = "crossrank.proposal.attribute_change_proposed.v2"
 	TypeChangeRemoved              = "crossrank.proposal.change_removed.v1"
 	TypeProposalSubmitted          = "crossrank.proposal.submitted.v1"
 	TypeProposalRevised            = "crossrank.proposal.revised.v1"
@@ -165,7 +165,16 @@ var upcasters = map[string]struct {
 	next string
 	up   Upcaster
 }{
-	"crossrank.proposal.evidence_added.v1": {TypeEvidenceAdded, upcastEvidenceV1},
+	"crossrank.proposal.evidence_added.v1": {"crossrank.proposal.evidence_added.v2", upcastEvidenceV1},
+	// Claims and rationales were one string, often both languages side by
+	// side; from these versions on they are Text (issue 43). The string of
+	// an older version is read as the language it is written in
+	// (TextFrom); the stored bytes, and so every hash, stay as they are.
+	"crossrank.proposal.evidence_added.v2":            {TypeEvidenceAdded, upcastTextField("claim")},
+	"crossrank.proposal.score_change_proposed.v1":     {TypeScoreChangeProposed, upcastTextField("rationale")},
+	"crossrank.proposal.attribute_change_proposed.v1": {TypeAttributeChangeProposed, upcastTextField("rationale")},
+	"crossrank.proposal.methodology_proposed.v1":      {TypeMethodologyProposed, upcastTextField("rationale")},
+	"crossrank.proposal.opened.v2":                    {TypeProposalOpened, upcastOpenedV2},
 	// A v1 vote, dismissed veto, opened proposal or password change is a v2
 	// one without the field v2 added (the status change, the methodology,
 	// the revoked tokens it carries): its body reads as v2 unchanged. The
@@ -174,7 +183,7 @@ var upcasters = map[string]struct {
 	// without the field and showing a cross-validated proposal in review.
 	"crossrank.proposal.vote_cast.v1":      {TypeVoteCast, upcastSame},
 	"crossrank.proposal.veto_dismissed.v1": {TypeVetoDismissed, upcastSame},
-	"crossrank.proposal.opened.v1":         {TypeProposalOpened, upcastSame},
+	"crossrank.proposal.opened.v1":         {"crossrank.proposal.opened.v2", upcastSame},
 	"crossrank.user.password_changed.v1":   {TypePasswordChanged, upcastSame},
 	// A v1 request of reviewers is a v2 one without a due date.
 	"crossrank.proposal.reviewers_requested.v1": {TypeReviewersRequested, upcastSame},
@@ -195,12 +204,23 @@ type evidenceAddedV1 struct {
 	ObservedOn string `json:"observed_on"`
 }
 
+// evidenceAddedV2 is EvidenceAdded before its claim became Text.
+type evidenceAddedV2 struct {
+	EvidenceID string `json:"evidence_id"`
+	Revision   int    `json:"revision"`
+	Claim      string `json:"claim"`
+	SourceURL  string `json:"source_url,omitempty"`
+	SourceName string `json:"source_name,omitempty"`
+	Excerpt    string `json:"excerpt"`
+	ObservedOn string `json:"observed_on"`
+}
+
 func upcastEvidenceV1(old json.RawMessage) (json.RawMessage, error) {
 	var v1 evidenceAddedV1
 	if err := json.Unmarshal(old, &v1); err != nil {
 		return nil, err
 	}
-	v2 := EvidenceAdded{
+	v2 := evidenceAddedV2{
 		EvidenceID: v1.EvidenceID, Revision: v1.Revision, Claim: v1.Claim,
 		Excerpt: v1.Excerpt, ObservedOn: v1.ObservedOn,
 	}

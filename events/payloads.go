@@ -142,9 +142,11 @@ type ProposalOpened struct {
 
 // EvidenceAdded attaches a source to the current revision.
 type EvidenceAdded struct {
-	EvidenceID   string `json:"evidence_id"` // "e1", "e2", … unique within the proposal
-	Revision     int    `json:"revision"`
-	Claim        string `json:"claim"`
+	EvidenceID string `json:"evidence_id"` // "e1", "e2", … unique within the proposal
+	Revision   int    `json:"revision"`
+	// Claim is Text from evidence_added.v3 on; older versions are read
+	// through TextFrom.
+	Claim        Text   `json:"claim"`
 	SourceURL    string `json:"source_url,omitempty"`
 	SourceName   string `json:"source_name,omitempty"`
 	Section      string `json:"section,omitempty"`
@@ -170,7 +172,7 @@ type ScoreChangeProposed struct {
 	Criterion string   `json:"criterion"`
 	From      *int     `json:"from"`
 	To        int      `json:"to"`
-	Rationale string   `json:"rationale"`
+	Rationale Text     `json:"rationale"` // a string before v2 (TextFrom)
 	Evidence  []string `json:"evidence"`
 }
 
@@ -181,7 +183,7 @@ type AttributeChangeProposed struct {
 	Attribute string   `json:"attribute"`
 	From      []string `json:"from"`
 	To        []string `json:"to"`
-	Rationale string   `json:"rationale"`
+	Rationale Text     `json:"rationale"` // a string before v2 (TextFrom)
 	Evidence  []string `json:"evidence"`
 }
 

@@ -30,7 +30,7 @@ type MethodologyProposed struct {
 	Revision    int         `json:"revision"`
 	Methodology Methodology `json:"methodology"`
 	Base        int         `json:"base"`
-	Rationale   string      `json:"rationale"`
+	Rationale   Text        `json:"rationale"` // a string before v2 (TextFrom)
 }
 
 // MethodologyChange is one difference between two methodologies, as the

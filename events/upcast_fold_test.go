@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +55,8 @@ func TestUpcastFoldedV1(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			subject, h, body := storedV1(t, tt.kind, tt.name, tt.id)
 			v1 := h[events.HeaderType][0]
-			if !strings.HasSuffix(tt.current, ".v2") {
+			// opened is v3 since its carried rationale became Text.
+			if !strings.HasSuffix(tt.current, ".v2") && tt.current != "crossrank.proposal.opened.v3" {
 				t.Fatalf("current type %s, want v2", tt.current)
 			}
 			e, err := events.Decode(subject, h, body, 12)
@@ -88,7 +88,8 @@ func TestUpcastFoldedV1(t *testing.T) {
 			if !bytes.Contains(events.Canonical(e), []byte(`"type":"`+v1+`"`)) {
 				t.Errorf("canonical bytes do not name the stored type %s: %s", v1, events.Canonical(e))
 			}
-			if vs := events.Versions(tt.current); !slices.Equal(vs, []string{v1, tt.current}) {
+			if vs := events.Versions(tt.current); len(vs) < 2 || vs[0] != v1 || vs[len(vs)-1] != tt.current ||
+				(len(vs) > 2) != (tt.name == "opened") {
 				t.Errorf("Versions(%s) = %v", tt.current, vs)
 			}
 			if cur, ok := events.Current(v1); !ok || cur != tt.current {

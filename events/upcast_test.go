@@ -38,15 +38,15 @@ func TestUpcastEvidenceV1(t *testing.T) {
 		want events.EvidenceAdded
 	}{
 		{"evidence_added_url.json", events.EvidenceAdded{
-			EvidenceID: "e1", Revision: 1, Claim: "RTX 4090 from ¥1.98 per hour",
+			EvidenceID: "e1", Revision: 1, Claim: events.Text{En: "RTX 4090 from ¥1.98 per hour"},
 			SourceURL: "https://www.autodl.com/market/list", Excerpt: "RTX 4090 24G ¥1.98/时", ObservedOn: "2025-11-03",
 		}},
 		{"evidence_added_document.json", events.EvidenceAdded{
-			EvidenceID: "e2", Revision: 3, Claim: "Nine platforms in four delivery paths",
+			EvidenceID: "e2", Revision: 3, Claim: events.Text{En: "Nine platforms in four delivery paths"},
 			SourceName: "GPU 云租赁市场概览 (seed 004)", Excerpt: "四种交付路径", ObservedOn: "2025-10-20",
 		}},
 		{"evidence_added_http.json", events.EvidenceAdded{
-			EvidenceID: "e3", Revision: 1, Claim: "plain http is still a URL",
+			EvidenceID: "e3", Revision: 1, Claim: events.Text{En: "plain http is still a URL"},
 			SourceURL: "http://example.com/pricing", ObservedOn: "2024-02-29",
 		}},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 )
 
@@ -27,7 +28,7 @@ func TestCaptureProgress(t *testing.T) {
 		Ranking: demo.RankingSlug, Entry: "ppio", Title: "Sources to capture"}))
 	for i, u := range []string{"https://ppio.example/a", "https://ppio.example/b", "", "https://ppio.example/c",
 		"https://ppio.example/d", "https://ppio.example/e"} {
-		c := domain.AddEvidence{CommandID: id + "-ev" + string(rune('1'+i)), Proposal: id, Claim: "claim", SourceURL: u,
+		c := domain.AddEvidence{CommandID: id + "-ev" + string(rune('1'+i)), Proposal: id, Claim: events.Text{En: "claim"}, SourceURL: u,
 			Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}
 		if u == "" {
 			c.SourceName = "a printed brochure"

@@ -22,7 +22,7 @@ func TestEvidenceCaptures(t *testing.T) {
 	do(t, "open")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id,
 		Ranking: demo.RankingSlug, Entry: "ppio", Title: "Sources that stay checkable"}))
 	for i, u := range []string{"https://ppio.example/pricing", "https://ppio.example/docs", "", "https://ppio.example/gone"} {
-		c := domain.AddEvidence{CommandID: id + "-ev" + string(rune('1'+i)), Proposal: id, Claim: "claim", SourceURL: u,
+		c := domain.AddEvidence{CommandID: id + "-ev" + string(rune('1'+i)), Proposal: id, Claim: events.Text{En: "claim"}, SourceURL: u,
 			Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}
 		if u == "" {
 			c.SourceName = "a printed brochure"

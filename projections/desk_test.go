@@ -119,13 +119,13 @@ func richHistory(t *testing.T, d *liveDesk) {
 		t.Helper()
 		do(t, id)(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: slug, Entry: entry,
 			Title: "Second look at " + entry}))
-		do(t, id)(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: "Pricing page",
+		do(t, id)(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: events.Text{En: "Pricing page"},
 			SourceURL: "https://example.com/" + entry, Excerpt: "Billed by the second.", ObservedOn: "2026-01-10", ValidForDays: 90}))
-		do(t, id)(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev2", Proposal: id, Claim: "Added by mistake",
+		do(t, id)(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev2", Proposal: id, Claim: events.Text{En: "Added by mistake"},
 			SourceName: "A note", Excerpt: "Nothing.", ObservedOn: "2026-01-10"}))
 		do(t, id)(h.RemoveEvidence(ctx, editor, domain.RemoveEvidence{CommandID: id + "-ev2-remove", Proposal: id, Evidence: "e2"}))
 		do(t, id)(h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id, Criterion: criterion,
-			To: to, Rationale: "See the pricing page.", Evidence: []string{"e1"}}))
+			To: to, Rationale: events.Text{En: "See the pricing page."}, Evidence: []string{"e1"}}))
 		do(t, id)(h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	}
 
@@ -174,7 +174,7 @@ func richHistory(t *testing.T, d *liveDesk) {
 	do(t, "weights")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: "x-weights-open", ID: "x-weights", Ranking: slug,
 		Methodology: true, Title: "Swap two weights"}))
 	do(t, "weights")(h.ProposeMethodology(ctx, editor, domain.ProposeMethodology{CommandID: "x-weights-m", Proposal: "x-weights",
-		Methodology: m, Rationale: "Elasticity matters more to the readers than onboarding."}))
+		Methodology: m, Rationale: events.Text{En: "Elasticity matters more to the readers than onboarding."}}))
 	do(t, "weights")(h.Submit(ctx, editor, domain.Submit{CommandID: "x-weights-submit", Proposal: "x-weights"}))
 	approveAll("x-weights", "reviewer1", "x-weights-approve1")
 	approveAll("x-weights", "reviewer2", "x-weights-approve2")

@@ -26,11 +26,11 @@ func TestSourcesToReverify(t *testing.T) {
 	urls := []string{"https://ppio.example/pricing", "https://ppio.example/docs", "https://ppio.example/gone", "https://ppio.example/uncited"}
 	for i, u := range urls {
 		n := string(rune('1' + i))
-		do(t, "evidence")(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev" + n, Proposal: id, Claim: "claim " + n,
+		do(t, "evidence")(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev" + n, Proposal: id, Claim: events.Text{En: "claim " + n},
 			SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}))
 	}
 	do(t, "score")(h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id,
-		Criterion: demo.CritOnboarding, To: 10, Rationale: "see the sources", Evidence: []string{"e1", "e2", "e3"}}))
+		Criterion: demo.CritOnboarding, To: 10, Rationale: events.Text{En: "see the sources"}, Evidence: []string{"e1", "e2", "e3"}}))
 	do(t, "submit")(h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		do(t, r)(h.CastVote(ctx, reviewer(r), domain.CastVote{CommandID: id + "-" + r, Proposal: id, Revision: 1,

@@ -99,10 +99,10 @@ func TestFoldedCommandsReadAsTwoEvents(t *testing.T) {
 	h, id, slug := d.h, "x-late", demo.RankingSlug
 	do(t, "open")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: slug,
 		Entry: "ppio", Title: "A late look"}))
-	do(t, "evidence")(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: "Pricing page",
+	do(t, "evidence")(h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: events.Text{En: "Pricing page"},
 		SourceURL: "https://example.com/ppio", Excerpt: "Billed by the hour.", ObservedOn: "2026-01-10"}))
 	do(t, "score")(h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id,
-		Criterion: demo.CritOnboarding, To: 1, Rationale: "See the pricing page.", Evidence: []string{"e1"}}))
+		Criterion: demo.CritOnboarding, To: 1, Rationale: events.Text{En: "See the pricing page."}, Evidence: []string{"e1"}}))
 	do(t, "submit")(h.Submit(ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		do(t, "approve")(h.CastVote(ctx, reviewer(r), domain.CastVote{CommandID: id + "-" + r, Proposal: id, Revision: 1,
@@ -128,7 +128,7 @@ func TestFoldedCommandsReadAsTwoEvents(t *testing.T) {
 		m.Criteria[0].Weight, m.Criteria[1].Weight = m.Criteria[0].Weight+1, m.Criteria[1].Weight-1
 	}
 	do(t, "methodology")(h.OpenProposal(ctx, editor, domain.OpenProposal{CommandID: "x-method-open", ID: "x-method",
-		Ranking: slug, Title: "Swap two weights", Methodology: true, Proposed: &m, Rationale: "Buyers said so."}))
+		Ranking: slug, Title: "Swap two weights", Methodology: true, Proposed: &m, Rationale: events.Text{En: "Buyers said so."}}))
 	// The command line's change of someone's password revokes the user's
 	// live token (an admin resets with a one-time link instead).
 	do(t, "token")(h.IssueToken(ctx, reviewer("reviewer3"), domain.IssueToken{CommandID: "x-r3-token", User: "reviewer3",

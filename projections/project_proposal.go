@@ -34,9 +34,9 @@ func (p *projector) projectProposal(ev events.Event, pr *domain.Proposal, a *aud
 				stale = obs.AddDate(0, 0, d.ValidForDays).Format(time.DateOnly)
 			}
 		}
-		if err := p.exec(`INSERT INTO evidence(proposal, evidence_id, revision, claim, source_url, source_name, section,
-			excerpt, observed_on, valid_for_days, stale_after, added_by, added_at, tier) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			pr.ID, d.EvidenceID, d.Revision, d.Claim, d.SourceURL, d.SourceName, d.Section, d.Excerpt,
+		if err := p.exec(`INSERT INTO evidence(proposal, evidence_id, revision, claim_zh, claim_en, source_url, source_name, section,
+			excerpt, observed_on, valid_for_days, stale_after, added_by, added_at, tier) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			pr.ID, d.EvidenceID, d.Revision, d.Claim.Zh, d.Claim.En, d.SourceURL, d.SourceName, d.Section, d.Excerpt,
 			d.ObservedOn, d.ValidForDays, stale, ev.Actor, ts(ev.Time), d.Tier); err != nil {
 			return err
 		}
@@ -223,17 +223,21 @@ func (p *projector) saveMethodologyProposal(pr *domain.Proposal) error {
 	if changes == nil {
 		changes = []events.MethodologyChange{}
 	}
-	return p.exec(`INSERT INTO methodology_proposals VALUES (?,?,?,?,?,?) ON CONFLICT(proposal) DO UPDATE SET
-		revision=excluded.revision, base=excluded.base, rationale=excluded.rationale, methodology=excluded.methodology,
-		changes=excluded.changes`, pr.ID, pr.Revision, m.Base, m.Rationale, jsonText(m.Methodology), jsonText(changes))
+	return p.exec(`INSERT INTO methodology_proposals(proposal, revision, base, rationale_zh, rationale_en, methodology, changes)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(proposal) DO UPDATE SET
+		revision=excluded.revision, base=excluded.base, rationale_zh=excluded.rationale_zh, rationale_en=excluded.rationale_en,
+		methodology=excluded.methodology, changes=excluded.changes`,
+		pr.ID, pr.Revision, m.Base, m.Rationale.Zh, m.Rationale.En, jsonText(m.Methodology), jsonText(changes))
 }
 
-func (p *projector) saveChange(id, target string, rev int, fromS, toS *int, fromT, toT []string, isScore bool, rationale string, ev []string) error {
-	return p.exec(`INSERT INTO changes VALUES (?,?,?,?,?,?,?,?,?)
+func (p *projector) saveChange(id, target string, rev int, fromS, toS *int, fromT, toT []string, isScore bool, rationale events.Text, ev []string) error {
+	return p.exec(`INSERT INTO changes(proposal, target, revision, from_score, to_score, from_tags, to_tags,
+		rationale_zh, rationale_en, evidence) VALUES (?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(proposal, target) DO UPDATE SET revision=excluded.revision, from_score=excluded.from_score,
 		to_score=excluded.to_score, from_tags=excluded.from_tags, to_tags=excluded.to_tags,
-		rationale=excluded.rationale, evidence=excluded.evidence`,
-		id, target, rev, nullInt(fromS), nullInt(toS), nullTags(fromT, isScore), nullTags(toT, isScore), rationale, jsonText(nonNil(ev)))
+		rationale_zh=excluded.rationale_zh, rationale_en=excluded.rationale_en, evidence=excluded.evidence`,
+		id, target, rev, nullInt(fromS), nullInt(toS), nullTags(fromT, isScore), nullTags(toT, isScore),
+		rationale.Zh, rationale.En, jsonText(nonNil(ev)))
 }
 
 // proposalRow is a proposal's summary row as of its latest change: the row

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 )
 
 // ProposalSummary is a proposal in a list or queue.
@@ -187,7 +188,7 @@ type ChangeView struct {
 	ToScore   *int
 	FromTags  []string
 	ToTags    []string
-	Rationale string
+	Rationale events.Text
 	Evidence  []string
 }
 
@@ -238,7 +239,7 @@ func (s *Store) Proposal(ctx context.Context, id string) (ProposalDetail, error)
 	if err != nil {
 		return d, err
 	}
-	cq, err := s.db.QueryContext(ctx, `SELECT target, revision, from_score, to_score, from_tags, to_tags, rationale, evidence
+	cq, err := s.db.QueryContext(ctx, `SELECT target, revision, from_score, to_score, from_tags, to_tags, rationale_zh, rationale_en, evidence
 		FROM changes WHERE proposal=? ORDER BY target`, id)
 	if err != nil {
 		return d, err
@@ -248,7 +249,7 @@ func (s *Store) Proposal(ctx context.Context, id string) (ProposalDetail, error)
 		var fs, ts sql.NullInt64
 		var ft, tt sql.NullString
 		var ev string
-		if err := cq.Scan(&c.Target, &c.Revision, &fs, &ts, &ft, &tt, &c.Rationale, &ev); err != nil {
+		if err := cq.Scan(&c.Target, &c.Revision, &fs, &ts, &ft, &tt, &c.Rationale.Zh, &c.Rationale.En, &ev); err != nil {
 			cq.Close()
 			return d, err
 		}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/crossrank/crossrank/events"
 )
 
 // Entry returns an entry with every published score and the evidence behind
@@ -32,15 +34,16 @@ func (s *Store) Entry(ctx context.Context, ranking, slug string) (EntryView, err
 	if err != nil {
 		return v, err
 	}
-	rationale := map[string]string{}
-	rr, err := s.db.QueryContext(ctx, `SELECT c.proposal, c.target, c.rationale FROM changes c
+	rationale := map[string]events.Text{}
+	rr, err := s.db.QueryContext(ctx, `SELECT c.proposal, c.target, c.rationale_zh, c.rationale_en FROM changes c
 		JOIN scores s ON s.proposal=c.proposal AND c.target='score:'||s.criterion WHERE s.ranking=? AND s.entry=?`, ranking, slug)
 	if err != nil {
 		return v, err
 	}
 	for rr.Next() {
-		var p, t, text string
-		if err := rr.Scan(&p, &t, &text); err != nil {
+		var p, t string
+		var text events.Text
+		if err := rr.Scan(&p, &t, &text.Zh, &text.En); err != nil {
 			rr.Close()
 			return v, err
 		}
@@ -124,7 +127,7 @@ func (s *Store) publishedEvidence(ctx context.Context, ranking, entry string) (m
 	return out, rows.Err()
 }
 
-const evidenceCols = `e.proposal, e.evidence_id, e.claim, e.source_url, e.source_name, e.section, e.excerpt,
+const evidenceCols = `e.proposal, e.evidence_id, e.claim_zh, e.claim_en, e.source_url, e.source_name, e.section, e.excerpt,
 	e.observed_on, e.valid_for_days, coalesce(e.stale_after, ''), e.added_by, e.removed_revision IS NOT NULL,
 	e.capture_state, e.capture_sha256, e.capture_final_url, e.capture_status, e.capture_content_type, e.capture_size,
 	e.capture_at, e.quote_found, e.quote_checked, e.capture_reason, e.capture_attempts,
@@ -132,10 +135,12 @@ const evidenceCols = `e.proposal, e.evidence_id, e.claim, e.source_url, e.source
 
 func (e *EvidenceView) dest() []any {
 	c, d := &e.Capture, &e.Drift
-	return []any{&e.Proposal, &e.ID, &e.Claim, &e.SourceURL, &e.SourceName, &e.Section, &e.Excerpt,
+	return []any{&e.Proposal, &e.ID, &e.Claim.Zh, &e.Claim.En, &e.SourceURL, &e.SourceName, &e.Section, &e.Excerpt,
 		&e.ObservedOn, &e.ValidForDays, &e.StaleAfter, &e.AddedBy, &e.Removed,
 		&c.State, &c.SHA256, &c.FinalURL, &c.Status, &c.ContentType, &c.Size, &c.At, &c.QuoteFound, &c.QuoteChecked, &c.Reason, &c.Attempts,
 		&d.State, &d.SHA256, &d.Status, &d.QuoteFound, &d.QuoteChecked, &d.Reason, &d.At, &e.Tier}
 }
 
-func (e *EvidenceView) fix() { e.Claim = strings.TrimSpace(e.Claim) }
+func (e *EvidenceView) fix() {
+	e.Claim.Zh, e.Claim.En = strings.TrimSpace(e.Claim.Zh), strings.TrimSpace(e.Claim.En)
+}

@@ -114,7 +114,7 @@ func TestEditionMarkAndChangelog(t *testing.T) {
 	}
 	c := d.Changes[0]
 	if c.Entry != "qingjiao" || c.Target != "score:"+demo.CritOnboarding || c.FromScore != nil || c.ToScore == nil || *c.ToScore != 6 ||
-		c.Kind() != "score" || c.Key() != demo.CritOnboarding || len(c.Evidence) == 0 || c.Evidence[0].Claim == "" || c.EntryName.En != "Qingjiao Cloud" {
+		c.Kind() != "score" || c.Key() != demo.CritOnboarding || len(c.Evidence) == 0 || c.Evidence[0].Claim == (events.Text{}) || c.EntryName.En != "Qingjiao Cloud" {
 		t.Errorf("change: %+v", c)
 	}
 	ranks := map[string][2]int{}

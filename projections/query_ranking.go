@@ -239,7 +239,7 @@ func (s *Store) moves(ctx context.Context, slug string, edition int) (map[string
 type EvidenceView struct {
 	Proposal     string
 	ID           string
-	Claim        string
+	Claim        events.Text
 	SourceURL    string
 	SourceName   string
 	Section      string
@@ -297,7 +297,7 @@ type ScoreView struct {
 	Score     int
 	Proposal  string
 	Edition   int
-	Rationale string
+	Rationale events.Text
 	Evidence  []EvidenceView
 }
 

@@ -153,7 +153,7 @@ func (s *Store) reviewDetails(ctx context.Context, page *ReviewPage, byID map[st
 		ids = append(ids, r.ID)
 	}
 	in := "(" + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + ")"
-	cq, err := s.db.QueryContext(ctx, `SELECT proposal, target, revision, from_score, to_score, from_tags, to_tags, rationale, evidence
+	cq, err := s.db.QueryContext(ctx, `SELECT proposal, target, revision, from_score, to_score, from_tags, to_tags, rationale_zh, rationale_en, evidence
 		FROM changes WHERE proposal IN `+in+` ORDER BY proposal, target`, ids...)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (s *Store) reviewDetails(ctx context.Context, page *ReviewPage, byID map[st
 		var fs, ts sql.NullInt64
 		var ft, tt sql.NullString
 		var ev string
-		if err := cq.Scan(&id, &c.Target, &c.Revision, &fs, &ts, &ft, &tt, &c.Rationale, &ev); err != nil {
+		if err := cq.Scan(&id, &c.Target, &c.Revision, &fs, &ts, &ft, &tt, &c.Rationale.Zh, &c.Rationale.En, &ev); err != nil {
 			cq.Close()
 			return err
 		}

@@ -31,7 +31,8 @@ type SearchHit struct {
 	Proposal string      // the proposal's id (proposals, evidence)
 	Evidence string      // the evidence item's id (evidence)
 	Name     events.Text // the entry's name (entries)
-	Title    string      // the proposal's title, the evidence's claim
+	Title    string      // the proposal's title
+	Claim    events.Text // the evidence's claim (evidence)
 	Status   string      // the proposal's status (proposals, evidence)
 	Source   string      // the evidence's source URL
 	Snippet  []SnippetPart
@@ -65,7 +66,7 @@ var searchPages = map[string]string{
 		FROM search_fts_proposal CROSS JOIN search_docs d ON d.id = search_fts_proposal.docid
 		JOIN proposals p ON p.id = d.a
 		WHERE search_fts_proposal MATCH ?`,
-	SearchEvidence: `SELECT search_fts_evidence.docid, d.ranking, p.entry, p.id, e.evidence_id, '', '', e.claim, p.status, e.source_url, ` + snippetOf("search_fts_evidence") + `
+	SearchEvidence: `SELECT search_fts_evidence.docid, d.ranking, p.entry, p.id, e.evidence_id, e.claim_zh, e.claim_en, '', p.status, e.source_url, ` + snippetOf("search_fts_evidence") + `
 		FROM search_fts_evidence CROSS JOIN search_docs d ON d.id = search_fts_evidence.docid
 		JOIN evidence e ON e.proposal = d.a AND e.evidence_id = d.b JOIN proposals p ON p.id = d.a
 		WHERE search_fts_evidence MATCH ?`,
@@ -168,6 +169,9 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (SearchResults, error
 		h := SearchHit{Kind: q.Kind}
 		if err := hits.Scan(&id, &h.Ranking, &h.Entry, &h.Proposal, &h.Evidence, &h.Name.Zh, &h.Name.En, &h.Title, &h.Status, &h.Source, &snippet); err != nil {
 			return SearchResults{}, err
+		}
+		if q.Kind == SearchEvidence { // its claim came in the name's columns
+			h.Claim, h.Name = h.Name, events.Text{}
 		}
 		h.Snippet = readable(snippet)
 		out.Hits[at[id]] = h

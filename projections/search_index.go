@@ -41,7 +41,7 @@ var sources = map[string]string{
 		JOIN entries e ON e.ranking = s.a AND e.slug = s.b WHERE s.kind = 'entry'`,
 	SearchProposal: `SELECT s.a, s.b, p.ranking, p.title FROM search_dirty s
 		JOIN proposals p ON p.id = s.a WHERE s.kind = 'proposal'`,
-	SearchEvidence: `SELECT s.a, s.b, coalesce(p.ranking, ''), e.claim, e.excerpt, e.source_url FROM search_dirty s
+	SearchEvidence: `SELECT s.a, s.b, coalesce(p.ranking, ''), e.claim_zh, e.claim_en, e.excerpt, e.source_url FROM search_dirty s
 		JOIN evidence e ON e.proposal = s.a AND e.evidence_id = s.b
 		LEFT JOIN proposals p ON p.id = e.proposal
 		WHERE s.kind = 'evidence' AND e.removed_revision IS NULL`,

@@ -85,7 +85,7 @@ func TestMetricsEndpoint(t *testing.T) {
 	alice := domain.Actor{Name: "alice", Roles: []string{domain.RoleEditor}}
 	for i, h := range []*handler.Handler{stale, e.cmd, stale} {
 		if _, err := h.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: events.NewID(time.Now()), Proposal: p,
-			Claim: fmt.Sprintf("claim %d", i), SourceName: "Market overview", Excerpt: "it is cheap", ObservedOn: "2026-01-31"}); err != nil {
+			Claim: events.Text{En: fmt.Sprintf("claim %d", i)}, SourceName: "Market overview", Excerpt: "it is cheap", ObservedOn: "2026-01-31"}); err != nil {
 			t.Fatalf("evidence %d: %v", i, err)
 		}
 	}

@@ -42,10 +42,10 @@ func TestBundleDropsTokenLabels(t *testing.T) {
 	}
 	const id, entry, crit = "token-p2", "ppio", demo.CritCluster
 	do(h.OpenProposal(ctx, editor, domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry, Title: "Cluster networking"}))
-	do(h.AddEvidence(ctx, editor, domain.AddEvidence{Proposal: id, Claim: "Offers RDMA clusters", SourceName: "Market overview",
+	do(h.AddEvidence(ctx, editor, domain.AddEvidence{Proposal: id, Claim: events.Text{En: "Offers RDMA clusters"}, SourceName: "Market overview",
 		Excerpt: "RDMA clusters", ObservedOn: time.Now().Format(time.DateOnly)}))
 	do(h.ProposeScore(ctx, editor, domain.ProposeScore{Proposal: id, Criterion: crit, To: (ed.Entries[entry].Scores[crit] + 1) % 11,
-		Rationale: "The overview says so.", Evidence: []string{"e1"}}))
+		Rationale: events.Text{En: "The overview says so."}, Evidence: []string{"e1"}}))
 	do(h.Submit(ctx, editor, domain.Submit{Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		do(h.CastVote(ctx, via(r, domain.RoleReviewer), domain.CastVote{Proposal: id, Revision: 1,

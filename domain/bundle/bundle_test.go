@@ -48,10 +48,10 @@ func demoEditions(t *testing.T) events.Store {
 		}
 	}
 	do(h.OpenProposal(ctx, editor, domain.OpenProposal{ID: id, Ranking: demo.RankingSlug, Entry: entry, Title: "Cluster networking"}))
-	do(h.AddEvidence(ctx, editor, domain.AddEvidence{Proposal: id, Claim: "Offers RDMA clusters", SourceURL: "https://example.com/rdma",
+	do(h.AddEvidence(ctx, editor, domain.AddEvidence{Proposal: id, Claim: events.Text{En: "Offers RDMA clusters"}, SourceURL: "https://example.com/rdma",
 		Excerpt: "RDMA clusters", ObservedOn: time.Now().Format(time.DateOnly)}))
 	do(h.ProposeScore(ctx, editor, domain.ProposeScore{Proposal: id, Criterion: crit, To: (ed.Entries[entry].Scores[crit] + 1) % 11,
-		Rationale: "The page says so.", Evidence: []string{"e1"}}))
+		Rationale: events.Text{En: "The page says so."}, Evidence: []string{"e1"}}))
 	do(h.Submit(ctx, editor, domain.Submit{Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		do(h.CastVote(ctx, domain.Actor{Name: r, Roles: []string{domain.RoleReviewer}}, domain.CastVote{Proposal: id, Revision: 1,

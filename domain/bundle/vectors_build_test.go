@@ -117,14 +117,14 @@ func (h *vectorHistory) add(payload any) events.Event {
 // evidence adds evidence item id to proposal, and its capture when url
 // is set.
 func (h *vectorHistory) evidence(proposal, id, url string) {
-	ev := &events.EvidenceAdded{EvidenceID: id, Revision: 1, Claim: "Claim " + id + " of " + proposal,
+	ev := &events.EvidenceAdded{EvidenceID: id, Revision: 1, Claim: events.Text{En: "Claim " + id + " of " + proposal},
 		Excerpt: "As the page says.", ObservedOn: "2026-02-20"}
 	if url != "" {
 		ev.SourceURL = url
 	} else {
 		ev.SourceName = "Price sheet (PDF) & notes"
 	}
-	h.store.evs = append(h.store.evs, h.event(proposal, ev))
+	h.store.evs = append(h.store.evs, storedAsV2(h.t, h.event(proposal, ev)))
 	if url != "" {
 		sum := sha256.Sum256([]byte("page of " + url))
 		h.store.evs = append(h.store.evs, h.event(proposal, &events.EvidenceCaptured{EvidenceID: id, URL: url, FinalURL: url,
@@ -132,10 +132,37 @@ func (h *vectorHistory) evidence(proposal, id, url string) {
 	}
 }
 
+// evidenceAddedV2 is evidence_added.v2's body: the claim one string.
+type evidenceAddedV2 struct {
+	EvidenceID string `json:"evidence_id"`
+	Revision   int    `json:"revision"`
+	Claim      string `json:"claim"`
+	SourceURL  string `json:"source_url,omitempty"`
+	SourceName string `json:"source_name,omitempty"`
+	Excerpt    string `json:"excerpt"`
+	ObservedOn string `json:"observed_on"`
+}
+
+// storedAsV2 returns e, an EvidenceAdded with an English claim, as a
+// Crossrank before bilingual claims (evidence_added.v3) stored it: the
+// vectors are bundles of editions published then, and must read, and
+// verify, exactly as they always did.
+func storedAsV2(t *testing.T, e events.Event) events.Event {
+	t.Helper()
+	d := e.Data.(*events.EvidenceAdded)
+	raw, err := json.Marshal(evidenceAddedV2{EvidenceID: d.EvidenceID, Revision: d.Revision, Claim: d.Claim.En,
+		SourceURL: d.SourceURL, SourceName: d.SourceName, Excerpt: d.Excerpt, ObservedOn: d.ObservedOn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.StoredType, e.Raw = "crossrank.proposal.evidence_added.v2", raw
+	return e
+}
+
 // evidenceV1 adds evidence item id to proposal as a Crossrank before
 // evidence_added.v2 stored it: the bundle carries it as stored.
 func (h *vectorHistory) evidenceV1(proposal, id string) {
-	e := h.event(proposal, &events.EvidenceAdded{EvidenceID: id, Revision: 1, Claim: "Claim " + id, Excerpt: "Quoted.",
+	e := h.event(proposal, &events.EvidenceAdded{EvidenceID: id, Revision: 1, Claim: events.Text{En: "Claim " + id}, Excerpt: "Quoted.",
 		ObservedOn: "2026-02-19", SourceURL: "https://example.com/v1"})
 	e.StoredType = "crossrank.proposal.evidence_added.v1"
 	e.Raw = json.RawMessage(`{"evidence_id":"` + id + `","revision":1,"claim":"Claim ` + id + `","source":"https://example.com/v1","excerpt":"Quoted.","observed_on":"2026-02-19"}`)

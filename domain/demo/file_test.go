@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/rankfile"
 	"github.com/crossrank/crossrank/events"
 )
@@ -63,9 +65,15 @@ func declaredTags(m events.Methodology) map[string]map[string]bool {
 
 // bilingual reports whether s is "中文 / English", the demo's way of
 // writing a claim or a rationale in both languages in one field.
-func bilingual(s string) bool {
-	zh, en, ok := strings.Cut(s, " / ")
-	return ok && strings.TrimSpace(zh) != "" && strings.TrimSpace(en) != ""
+// bilingual reports whether a claim or a rationale gives both languages,
+// each in its own field (issue 43): Chinese in zh, none in en, and neither
+// the two side by side as the demo once wrote them.
+func bilingual(t domain.TextField) bool {
+	han := func(s string) bool {
+		return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
+	}
+	return strings.TrimSpace(t.Zh) != "" && strings.TrimSpace(t.En) != "" && han(t.Zh) && !han(t.En) &&
+		!strings.Contains(t.Zh, " / ")
 }
 
 func TestMethodology(t *testing.T) {
@@ -161,7 +169,7 @@ func TestPlatforms(t *testing.T) {
 		for _, e := range p.Evidence {
 			where := p.Slug + " evidence " + e.Key
 			if !bilingual(e.Claim) {
-				t.Errorf("%s: claim is not \"中文 / English\": %q", where, e.Claim)
+				t.Errorf("%s: claim is not {zh, en}: %+v", where, e.Claim)
 			}
 			if e.SourceName != SourceName || e.SourceURL != SourceURL {
 				t.Errorf("%s: source %q %q, want the article", where, e.SourceName, e.SourceURL)
@@ -188,7 +196,7 @@ func TestPlatforms(t *testing.T) {
 		}
 		for _, s := range p.Scores {
 			if !bilingual(s.Rationale) {
-				t.Errorf("%s score %s: rationale is not \"中文 / English\"", p.Slug, s.Criterion)
+				t.Errorf("%s score %s: rationale is not {zh, en}", p.Slug, s.Criterion)
 			}
 		}
 	}

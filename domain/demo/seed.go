@@ -199,7 +199,7 @@ func (sd *seeder) importFile(f *rankfile.File, round string, draft bool) []strin
 	rep, err := rankfile.ImportWith(sd.ctx, sd.h, f, editor, rankfile.Options{
 		DefinitionID: definitionProposal,
 		ProposalID:   func(e rankfile.Entry) string { return "demo-" + e.Slug + "-" + round },
-		Rationale:    "评分维度与场景依据来源文章的四种交付路径与选型问题 / Criteria and scenarios follow the source article's four delivery paths and buyer's questions",
+		Rationale:    events.Text{Zh: "评分维度与场景依据来源文章的四种交付路径与选型问题", En: "Criteria and scenarios follow the source article's four delivery paths and buyer's questions"},
 		Draft:        draft,
 	})
 	if err != nil {

@@ -151,7 +151,7 @@ func checkQueries(t *testing.T, ctx context.Context, ps *projections.Store) {
 		t.Fatalf("Entry: %+v, %v", e, err)
 	}
 	for _, s := range e.Scores {
-		if len(s.Evidence) == 0 || s.Rationale == "" {
+		if len(s.Evidence) == 0 || s.Rationale.Zh == "" || s.Rationale.En == "" {
 			t.Errorf("score %s has no evidence or rationale", s.Criterion)
 		}
 	}

@@ -14,7 +14,7 @@ func TestVendorClaims(t *testing.T) {
 	var vendor []string
 	for _, e := range demo.File().Entries {
 		for _, ev := range e.Evidence {
-			own := strings.Contains(ev.Claim, "自身") || strings.Contains(ev.Claim, "据官方资料")
+			own := strings.Contains(ev.Claim.Zh, "自身") || strings.Contains(ev.Claim.Zh, "据官方资料")
 			switch ev.Tier {
 			case "vendor":
 				vendor = append(vendor, e.Slug+"/"+ev.Key)

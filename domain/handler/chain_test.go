@@ -36,7 +36,7 @@ func TestChainedCommandsMakeNoCheck(t *testing.T) {
 		for i := range n {
 			wg.Go(func() {
 				_, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: fmt.Sprintf("p%d", i),
-					Criterion: "price", To: 1 + round, Rationale: "measured", Evidence: []string{"e1"}})
+					Criterion: "price", To: 1 + round, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}})
 				if err != nil {
 					t.Errorf("round %d, p%d: %v", round, i, err)
 				}
@@ -99,7 +99,7 @@ func TestChainRefusesAfterAnotherWrite(t *testing.T) {
 	first := make(chan error, 1)
 	go func() {
 		_, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "price",
-			To: 7, Rationale: "measured", Evidence: []string{"e1"}})
+			To: 7, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}})
 		first <- err
 	}()
 	select {
@@ -112,7 +112,7 @@ func TestChainRefusesAfterAnotherWrite(t *testing.T) {
 	d.Criteria[0].Weight += 30
 	retired := jstest.DefineRanking(t, st, d, nil)
 	_, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "perf",
-		To: 3, Rationale: "measured", Evidence: []string{"e1"}})
+		To: 3, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}})
 	if !errors.Is(err, domain.ErrInvalid) {
 		t.Errorf("score for a criterion retired behind the chain: %v, want ErrInvalid", err)
 	}

@@ -101,7 +101,7 @@ func openScoring(t *testing.T, ctx context.Context, h *handler.Handler, id, entr
 	t.Helper()
 	must(t)(h.OpenProposal(ctx, actor("alice"), domain.OpenProposal{CommandID: newCommandID(), ID: id, Ranking: rk, Entry: entry,
 		Title: "Add " + entry, NewEntry: newEntry()}))
-	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: id, Claim: "measured",
+	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: id, Claim: events.Text{En: "measured"},
 		SourceURL: "https://" + entry + ".example/", Excerpt: "measured", ObservedOn: "2026-02-20"}))
 }
 
@@ -133,7 +133,7 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	g.hold(true)
 	seq := jstest.DefineRanking(t, st, withCriterion("energy"), nil)
 	res := must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "energy",
-		To: 7, Rationale: "measured", Evidence: []string{"e1"}}))
+		To: 7, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}))
 	g.hold(false)
 	// Until the follower has been handed that score's event too (after
 	// the held definition), the stream holds one it has not seen, and the
@@ -145,7 +145,7 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	// append, which expects the stream's last sequence (the fast path).
 	n, loads := g.nextAfter.Load(), g.rankingLoad.Load()
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "perf",
-		To: 6, Rationale: "measured", Evidence: []string{"e1"}}))
+		To: 6, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}))
 	if d := g.nextAfter.Load() - n; d != 0 {
 		t.Errorf("a command alone on a followed ranking made %d checks, want 0", d)
 	}
@@ -154,7 +154,7 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	}
 	// The next one too: its own last event is known current at once.
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "support",
-		To: 6, Rationale: "measured", Evidence: []string{"e1"}}))
+		To: 6, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}))
 	if d := g.nextAfter.Load() - n; d != 0 {
 		t.Errorf("a second command alone made %d checks, want 0", d)
 	}
@@ -165,7 +165,7 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	other := handler.New(st, func() time.Time { return t0 })
 	openScoring(t, ctx, other, "p2", "orbit")
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "price",
-		To: 4, Rationale: "measured", Evidence: []string{"e1"}}))
+		To: 4, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}))
 	if d := g.nextAfter.Load() - n; d != 1 {
 		t.Errorf("after another writer's events, %d checks, want 1", d)
 	}
@@ -175,9 +175,9 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	seq = jstest.DefineRanking(t, st, withCriterion("latency"), nil)
 	waitApplied(t, g, seq)
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "latency",
-		To: 5, Rationale: "measured", Evidence: []string{"e1"}}))
+		To: 5, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}))
 	if _, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "energy",
-		To: 5, Rationale: "measured", Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
+		To: 5, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
 		t.Errorf("score for a criterion the ranking no longer has: %v, want ErrInvalid", err)
 	}
 
@@ -190,7 +190,7 @@ func TestFollowedReadsAreCurrent(t *testing.T) {
 	d.Criteria[0].Weight += 30
 	jstest.DefineRanking(t, st, d, nil)
 	if _, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "perf",
-		To: 3, Rationale: "measured", Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
+		To: 3, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
 		t.Errorf("score for a criterion retired a moment ago: %v, want ErrInvalid", err)
 	}
 	g.hold(false)
@@ -221,7 +221,7 @@ func TestFollowedLoadOverlapsTheStream(t *testing.T) {
 		t.Fatalf("ranking loaded %d times, want once", g.rankingLoad.Load())
 	}
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "energy",
-		To: 7, Rationale: "measured", Evidence: []string{"e1"}}))
+		To: 7, Rationale: events.Text{En: "measured"}, Evidence: []string{"e1"}}))
 	if g.rankingLoad.Load() != 1 {
 		t.Errorf("ranking loaded %d times, want once (the follower keeps it)", g.rankingLoad.Load())
 	}

@@ -251,8 +251,8 @@ func TestHandlerPublishWhileVoting(t *testing.T) {
 	must(t)(h.CastVote(ctx, actor("ravi"), approveAll("p1")))
 	must(t)(h.OpenProposal(ctx, actor("bob"), domain.OpenProposal{CommandID: newCommandID(), ID: "p2", Ranking: rk, Entry: "acme", Title: "Acme",
 		NewEntry: &domain.NewEntry{Name: events.Text{En: "Acme"}, Category: "cloud"}}))
-	must(t)(h.AddEvidence(ctx, actor("bob"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p2", Claim: "c", SourceName: "report", Excerpt: "x", ObservedOn: "2026-01-01"}))
-	must(t)(h.ProposeScore(ctx, actor("bob"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "perf", To: 4, Rationale: "r", Evidence: []string{"e1"}}))
+	must(t)(h.AddEvidence(ctx, actor("bob"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p2", Claim: events.Text{En: "c"}, SourceName: "report", Excerpt: "x", ObservedOn: "2026-01-01"}))
+	must(t)(h.ProposeScore(ctx, actor("bob"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "perf", To: 4, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 	must(t)(h.Submit(ctx, actor("bob"), domain.Submit{CommandID: newCommandID(), Proposal: "p2"}))
 
 	done := make(chan struct{})
@@ -340,9 +340,9 @@ func TestHandlerRecordsAuthVia(t *testing.T) {
 	must(t)(h.OpenProposal(ctx, alice, domain.OpenProposal{CommandID: newCommandID(), ID: "p1", Ranking: rk, Entry: "nova",
 		Title: "Add Nova", NewEntry: newEntry()}))
 	alice.Via = tok
-	must(t)(h.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: "price list",
+	must(t)(h.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: events.Text{En: "price list"},
 		SourceURL: "https://nova.example/p", Excerpt: "x", ObservedOn: "2026-02-20"}))
-	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: "root",
+	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: events.Text{En: "root"},
 		SourceURL: "https://nova.example/r", Excerpt: "x", ObservedOn: "2026-02-20"}))
 	var got []string
 	if err := st.Replay(ctx, 1, func(e events.Event) error {

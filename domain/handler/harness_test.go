@@ -68,13 +68,13 @@ func desk(t testing.TB, ctx context.Context, h *handler.Handler, st events.Store
 		t.Fatalf("opening a new-entry proposal appended %d events, want EntryCreated and ProposalOpened", len(r.EventIDs))
 	}
 	for _, claim := range []string{"price list", "root access"} {
-		must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: claim,
+		must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: events.Text{En: claim},
 			SourceURL: "https://nova.example/" + claim[:4], Excerpt: claim, ObservedOn: "2026-02-20"}))
 	}
 	must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "price", To: 9,
-		Rationale: "cheapest H100 hour", Evidence: []string{"e1"}}))
+		Rationale: events.Text{En: "cheapest H100 hour"}, Evidence: []string{"e1"}}))
 	must(t)(h.ProposeAttribute(ctx, actor("alice"), domain.ProposeAttribute{CommandID: newCommandID(), Proposal: "p1", Attribute: "root",
-		To: []string{"yes"}, Rationale: "documented", Evidence: []string{"e2"}}))
+		To: []string{"yes"}, Rationale: events.Text{En: "documented"}, Evidence: []string{"e2"}}))
 	must(t)(h.Submit(ctx, actor("alice"), domain.Submit{CommandID: newCommandID(), Proposal: "p1"}))
 }
 

@@ -23,7 +23,7 @@ func (d methodologyDesk) propose(id string, newRanking bool, m events.Methodolog
 	must(d.t)(d.h.OpenProposal(ctx, actor("alice"), domain.OpenProposal{CommandID: newCommandID(), ID: id, Ranking: rk,
 		Methodology: true, NewRanking: newRanking, Title: "Methodology " + id}))
 	must(d.t)(d.h.ProposeMethodology(ctx, actor("alice"), domain.ProposeMethodology{CommandID: newCommandID(), Proposal: id,
-		Methodology: m, Rationale: "Because readers asked."}))
+		Methodology: m, Rationale: events.Text{En: "Because readers asked."}}))
 }
 
 // validate submits proposal id and has rita and ravi approve its current
@@ -72,14 +72,14 @@ func TestMethodologyDefinesARankingWithItsEntries(t *testing.T) {
 	}
 	open.CommandID, open.DependsOn = newCommandID(), "m1"
 	must(t)(h.OpenProposal(ctx, actor("alice"), open))
-	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: "price list",
+	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: events.Text{En: "price list"},
 		SourceURL: "https://nova.example/p", Excerpt: "¥5/h", ObservedOn: "2026-02-20"}))
 	for crit, v := range map[string]int{"price": 9, "perf": 5} {
 		must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: crit,
-			To: v, Rationale: "list price", Evidence: []string{"e1"}}))
+			To: v, Rationale: events.Text{En: "list price"}, Evidence: []string{"e1"}}))
 	}
 	if _, err := h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: "speed",
-		To: 5, Rationale: "r", Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
+		To: 5, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}); !errors.Is(err, domain.ErrInvalid) {
 		t.Errorf("a score for a criterion the proposed methodology lacks: %v, want ErrInvalid", err)
 	}
 	d.validate("m1")
@@ -125,11 +125,11 @@ func TestMethodologyChangesThroughEditions(t *testing.T) {
 	open := domain.OpenProposal{CommandID: newCommandID(), ID: "p1", Ranking: rk, Entry: "nova", Title: "Add Nova",
 		NewEntry: newEntry(), DependsOn: "m1"}
 	must(t)(h.OpenProposal(ctx, actor("alice"), open))
-	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: "c",
+	must(t)(h.AddEvidence(ctx, actor("alice"), domain.AddEvidence{CommandID: newCommandID(), Proposal: "p1", Claim: events.Text{En: "c"},
 		SourceName: "s", Excerpt: "x", ObservedOn: "2026-02-20"}))
 	for crit, v := range map[string]int{"price": 9, "perf": 5} {
 		must(t)(h.ProposeScore(ctx, actor("alice"), domain.ProposeScore{CommandID: newCommandID(), Proposal: "p1", Criterion: crit,
-			To: v, Rationale: "r", Evidence: []string{"e1"}}))
+			To: v, Rationale: events.Text{En: "r"}, Evidence: []string{"e1"}}))
 	}
 	d.validate("p1")
 	must(t)(d.publish(nil, "m1", "p1"))
@@ -138,7 +138,7 @@ func TestMethodologyChangesThroughEditions(t *testing.T) {
 	must(t)(h.OpenProposal(ctx, actor("alice"), domain.OpenProposal{CommandID: newCommandID(), ID: "m0", Ranking: rk,
 		Methodology: true, Title: "Nothing"}))
 	if _, err := h.ProposeMethodology(ctx, actor("alice"), domain.ProposeMethodology{CommandID: newCommandID(), Proposal: "m0",
-		Methodology: base, Rationale: "r"}); !errors.Is(err, domain.ErrInvalid) {
+		Methodology: base, Rationale: events.Text{En: "r"}}); !errors.Is(err, domain.ErrInvalid) {
 		t.Errorf("proposing the published methodology: %v, want ErrInvalid", err)
 	}
 

@@ -17,11 +17,11 @@ func entrySteps(id, entry string) handler.ProposalSteps {
 	return handler.ProposalSteps{
 		Open: &domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: rk, Entry: entry, Title: "Add " + entry, NewEntry: newEntry()},
 		Evidence: []domain.AddEvidence{
-			{CommandID: id + "-ev1", Proposal: id, Claim: "price list", SourceURL: "https://nova.example/price", Excerpt: "price list", ObservedOn: "2026-02-20"},
-			{CommandID: id + "-ev2", Proposal: id, Claim: "root access", SourceURL: "https://nova.example/root", Excerpt: "root", ObservedOn: "2026-02-20"},
+			{CommandID: id + "-ev1", Proposal: id, Claim: events.Text{En: "price list"}, SourceURL: "https://nova.example/price", Excerpt: "price list", ObservedOn: "2026-02-20"},
+			{CommandID: id + "-ev2", Proposal: id, Claim: events.Text{En: "root access"}, SourceURL: "https://nova.example/root", Excerpt: "root", ObservedOn: "2026-02-20"},
 		},
-		Scores:     []domain.ProposeScore{{CommandID: id + "-price", Proposal: id, Criterion: "price", To: 9, Rationale: "cheapest", Evidence: []string{"e1"}}},
-		Attributes: []domain.ProposeAttribute{{CommandID: id + "-root", Proposal: id, Attribute: "root", To: []string{"yes"}, Rationale: "documented", Evidence: []string{"e2"}}},
+		Scores:     []domain.ProposeScore{{CommandID: id + "-price", Proposal: id, Criterion: "price", To: 9, Rationale: events.Text{En: "cheapest"}, Evidence: []string{"e1"}}},
+		Attributes: []domain.ProposeAttribute{{CommandID: id + "-root", Proposal: id, Attribute: "root", To: []string{"yes"}, Rationale: events.Text{En: "documented"}, Evidence: []string{"e2"}}},
 		Submit:     &domain.Submit{CommandID: id + "-submit", Proposal: id},
 	}
 }

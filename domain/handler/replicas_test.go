@@ -25,10 +25,10 @@ func TestReplicaDecidesOnStoredState(t *testing.T) {
 
 	// Replica b adds the evidence; replica a, which cached p2 when opening
 	// it, cites it in a score change.
-	must(t)(b.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: newCommandID(), Proposal: "p2", Claim: "new price list",
+	must(t)(b.AddEvidence(ctx, alice, domain.AddEvidence{CommandID: newCommandID(), Proposal: "p2", Claim: events.Text{En: "new price list"},
 		SourceURL: "https://nova.example/prices", Excerpt: "H100 from 1.99", ObservedOn: "2026-03-01"}))
 	if _, err := a.ProposeScore(ctx, alice, domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "price", To: 8,
-		Rationale: "cheaper now", Evidence: []string{"e1"}}); err != nil {
+		Rationale: events.Text{En: "cheaper now"}, Evidence: []string{"e1"}}); err != nil {
 		t.Fatalf("score change on replica a citing evidence added on replica b: %v", err)
 	}
 
@@ -46,7 +46,7 @@ func TestReplicaDecidesOnStoredState(t *testing.T) {
 
 	// A refusal that holds on the stored state is still a refusal.
 	_, err = a.ProposeScore(ctx, alice, domain.ProposeScore{CommandID: newCommandID(), Proposal: "p2", Criterion: "price", To: 9,
-		Rationale: "again", Evidence: []string{"e1"}})
+		Rationale: events.Text{En: "again"}, Evidence: []string{"e1"}})
 	if err == nil || errors.Is(err, events.ErrConflict) {
 		t.Fatalf("score change on a withdrawn proposal: %v; want the domain's refusal", err)
 	}

@@ -24,24 +24,28 @@ import (
 
 // CSV columns.
 const (
-	colEntry      = "entry"
-	colNameZh     = "entry_name_zh"
-	colNameEn     = "entry_name_en"
-	colCategory   = "category"
-	colCriterion  = "criterion"
-	colScore      = "score"
-	colRationale  = "rationale"
-	colClaim      = "evidence_claim"
-	colSourceURL  = "source_url"
-	colSourceName = "source_name"
-	colExcerpt    = "excerpt"
-	colObservedOn = "observed_on"
+	colEntry       = "entry"
+	colNameZh      = "entry_name_zh"
+	colNameEn      = "entry_name_en"
+	colCategory    = "category"
+	colCriterion   = "criterion"
+	colScore       = "score"
+	colRationale   = "rationale" // one string, as before issue 43: see textCells
+	colClaim       = "evidence_claim"
+	colRationaleZh = "rationale_zh"
+	colRationaleEn = "rationale_en"
+	colClaimZh     = "evidence_claim_zh"
+	colClaimEn     = "evidence_claim_en"
+	colSourceURL   = "source_url"
+	colSourceName  = "source_name"
+	colExcerpt     = "excerpt"
+	colObservedOn  = "observed_on"
 )
 
 // csvColumns are the columns DecodeCSV reads; csvIgnored those it skips.
 var (
 	csvColumns = []string{colEntry, colNameZh, colNameEn, colCategory, colCriterion, colScore, colRationale,
-		colClaim, colSourceURL, colSourceName, colExcerpt, colObservedOn}
+		colRationaleZh, colRationaleEn, colClaim, colClaimZh, colClaimEn, colSourceURL, colSourceName, colExcerpt, colObservedOn}
 	csvRequired = []string{colEntry, colCriterion, colScore}
 	csvIgnored  = []string{"rank", "weight", "evidence", "tier"}
 )
@@ -113,7 +117,7 @@ func DecodeCSV(r io.Reader, slug string, m events.Methodology) (*File, *CSVLocat
 			}
 			return rec[col[name]-1]
 		}
-		ev := Evidence{Key: cell(colCriterion), Claim: cell(colClaim), SourceURL: cell(colSourceURL), SourceName: cell(colSourceName),
+		ev := Evidence{Key: cell(colCriterion), Claim: textCells(cell, colClaim, colClaimZh, colClaimEn), SourceURL: cell(colSourceURL), SourceName: cell(colSourceName),
 			Excerpt: cell(colExcerpt), ObservedOn: cell(colObservedOn)}
 		hasEvidence := ev != Evidence{Key: ev.Key}
 		if cell(colScore) == "" && !hasEvidence {
@@ -138,7 +142,8 @@ func DecodeCSV(r io.Reader, slug string, m events.Methodology) (*File, *CSVLocat
 			loc.rows[fmt.Sprintf("entries[%d]", i)] = line
 		}
 		e := &f.Entries[i]
-		s := Score{Criterion: cell(colCriterion), Value: value, Rationale: cell(colRationale)}
+		s := Score{Criterion: cell(colCriterion), Value: value,
+			Rationale: textCells(cell, colRationale, colRationaleZh, colRationaleEn)}
 		if hasEvidence {
 			loc.rows[fmt.Sprintf("entries[%d].evidence[%d]", i, len(e.Evidence))] = line
 			e.Evidence = append(e.Evidence, ev)
@@ -151,6 +156,20 @@ func DecodeCSV(r io.Reader, slug string, m events.Methodology) (*File, *CSVLocat
 		return nil, nil, probs
 	}
 	return f, loc, nil
+}
+
+// textCells reads a claim or a rationale from a row: its _zh and _en
+// cells when either is filled, else the one-language column of CSVs
+// written before claims were bilingual, read as the language it is written
+// in (events.TextFrom, as a ranking file's string claim is).
+func textCells(cell func(string) string, one, zh, en string) domain.TextField {
+	if t := (domain.TextField{Zh: cell(zh), En: cell(en)}); t != (domain.TextField{}) {
+		return t
+	}
+	if s := cell(one); s != "" {
+		return domain.TextField(events.TextFrom(s))
+	}
+	return domain.TextField{}
 }
 
 // csvProblem places the csv package's parse error on its line and column.
@@ -174,6 +193,7 @@ func csvProblem(loc *CSVLocator, err error) error {
 var csvFields = map[string]string{
 	"slug": colEntry, "name": colNameZh, "name.zh": colNameZh, "name.en": colNameEn, "category": colCategory,
 	"criterion": colCriterion, "value": colScore, "rationale": colRationale, "evidence": colClaim,
+	"rationale.zh": colRationaleZh, "rationale.en": colRationaleEn, "claim.zh": colClaimZh, "claim.en": colClaimEn,
 	"key": colCriterion, "claim": colClaim, "source_url": colSourceURL, "source_name": colSourceName,
 	"excerpt": colExcerpt, "observed_on": colObservedOn, "": colClaim, // a change cites no evidence
 }

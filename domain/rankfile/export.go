@@ -130,7 +130,7 @@ func (x *exporter) entry(r *domain.Ranking, pe *domain.PublishedEntry, source ma
 			if err != nil {
 				return Entry{}, err
 			}
-			s.Evidence, s.Rationale = cited, p.Scores[c.Slug].Rationale
+			s.Evidence, s.Rationale = cited, domain.TextField(p.Scores[c.Slug].Rationale)
 		}
 		out.Scores = append(out.Scores, s)
 	}
@@ -141,7 +141,7 @@ func (x *exporter) entry(r *domain.Ranking, pe *domain.PublishedEntry, source ma
 			if err != nil {
 				return Entry{}, err
 			}
-			a.Evidence, a.Rationale = cited, p.Attributes[k].Rationale
+			a.Evidence, a.Rationale = cited, domain.TextField(p.Attributes[k].Rationale)
 		}
 		out.Attributes = append(out.Attributes, a)
 	}
@@ -155,7 +155,7 @@ func (x *exporter) entry(r *domain.Ranking, pe *domain.PublishedEntry, source ma
 	for i, it := range sorted {
 		ev := it.ev
 		key[it.ref] = fmt.Sprintf("e%d", i+1)
-		out.Evidence = append(out.Evidence, Evidence{Key: key[it.ref], Claim: ev.Claim, SourceURL: ev.SourceURL,
+		out.Evidence = append(out.Evidence, Evidence{Key: key[it.ref], Claim: domain.TextField(ev.Claim), SourceURL: ev.SourceURL,
 			SourceName: ev.SourceName, Section: ev.Section, Excerpt: ev.Excerpt, ObservedOn: ev.ObservedOn,
 			ValidForDays: ev.ValidForDays, Tier: ev.Tier})
 	}

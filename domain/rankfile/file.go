@@ -60,14 +60,17 @@ type Entry struct {
 // Evidence is one source item; Key names it within its entry, and scores
 // and attributes cite it by that key.
 type Evidence struct {
-	Key          string `json:"key"`
-	Claim        string `json:"claim"`
-	SourceURL    string `json:"source_url,omitempty"`
-	SourceName   string `json:"source_name,omitempty"`
-	Section      string `json:"section,omitempty"`
-	Excerpt      string `json:"excerpt"`
-	ObservedOn   string `json:"observed_on"` // YYYY-MM-DD
-	ValidForDays int    `json:"valid_for_days,omitempty"`
+	Key string `json:"key"`
+	// Claim is {"zh", "en"}; a file may give one string instead (as
+	// files did before claims were bilingual), read as the language it is
+	// written in (domain.TextField).
+	Claim        domain.TextField `json:"claim"`
+	SourceURL    string           `json:"source_url,omitempty"`
+	SourceName   string           `json:"source_name,omitempty"`
+	Section      string           `json:"section,omitempty"`
+	Excerpt      string           `json:"excerpt"`
+	ObservedOn   string           `json:"observed_on"` // YYYY-MM-DD
+	ValidForDays int              `json:"valid_for_days,omitempty"`
 	// Tier is the evidence's provenance: "vendor" (the vendor's own claim),
 	// "third_party" (a third-party report) or "own" (the editors' own
 	// measurement); "" when not stated.
@@ -76,18 +79,18 @@ type Evidence struct {
 
 // Score is a criterion's value (0–10) with its rationale and evidence keys.
 type Score struct {
-	Criterion string   `json:"criterion"`
-	Value     int      `json:"value"`
-	Rationale string   `json:"rationale"`
-	Evidence  []string `json:"evidence"`
+	Criterion string           `json:"criterion"`
+	Value     int              `json:"value"`
+	Rationale domain.TextField `json:"rationale"` // as Evidence.Claim
+	Evidence  []string         `json:"evidence"`
 }
 
 // Attribute is an attribute's tags with their rationale and evidence keys.
 type Attribute struct {
-	Key       string   `json:"key"`
-	Tags      []string `json:"tags"`
-	Rationale string   `json:"rationale"`
-	Evidence  []string `json:"evidence"`
+	Key       string           `json:"key"`
+	Tags      []string         `json:"tags"`
+	Rationale domain.TextField `json:"rationale"` // as Evidence.Claim
+	Evidence  []string         `json:"evidence"`
 }
 
 // Decode reads one ranking file strictly: at most MaxSize bytes, valid

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/events"
 )
 
@@ -39,12 +40,12 @@ func Generate(slug string, n Size) *File {
 		e := Entry{Slug: fmt.Sprintf("entry-%05d", i), Name: text(fmt.Sprintf("条目%d", i), fmt.Sprintf("Entry %d", i)),
 			Category: m.Categories[i%2].Slug}
 		for j := range n.Evidence {
-			e.Evidence = append(e.Evidence, Evidence{Key: fmt.Sprintf("s%d", j), Claim: fmt.Sprintf("Claim %d", j),
+			e.Evidence = append(e.Evidence, Evidence{Key: fmt.Sprintf("s%d", j), Claim: domain.TextField{En: fmt.Sprintf("Claim %d", j)},
 				SourceURL: fmt.Sprintf("https://example.com/%d/%d", i, j), Excerpt: fmt.Sprintf("Excerpt %d of entry %d", j, i),
 				ObservedOn: "2026-11-01"})
 		}
 		for c := range n.Criteria {
-			s := Score{Criterion: m.Criteria[c].Slug, Value: rng.IntN(11), Rationale: "Generated"}
+			s := Score{Criterion: m.Criteria[c].Slug, Value: rng.IntN(11), Rationale: domain.TextField{En: "Generated"}}
 			if n.Evidence > 0 {
 				s.Evidence = []string{fmt.Sprintf("s%d", c%n.Evidence)}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/handler"
+	"github.com/crossrank/crossrank/events"
 )
 
 // Options adjust an import; the zero value is what the command line uses.
@@ -17,8 +18,9 @@ type Options struct {
 	// ProposalID names an entry's proposal; nil: derived from the
 	// ranking's slug, the entry's slug and a hash of the entry.
 	ProposalID func(Entry) string
-	// Rationale is the methodology proposal's; "": it says it was imported.
-	Rationale string
+	// Rationale is the methodology proposal's; empty: it says it was
+	// imported.
+	Rationale events.Text
 	// Draft leaves every proposal a draft instead of submitting it.
 	Draft bool
 	// Progress, when set, hears how far the check and the opening are:
@@ -226,8 +228,8 @@ func definition(f *File, isNew bool, o Options) *definitionPlan {
 		titleText = string(r[:domain.MaxTitle])
 	}
 	rationale := o.Rationale
-	if rationale == "" {
-		rationale = "由榜单文件导入 / Imported from a ranking file"
+	if rationale == (events.Text{}) {
+		rationale = events.Text{Zh: "由榜单文件导入", En: "Imported from a ranking file"}
 	}
 	return &definitionPlan{
 		open: domain.OpenProposal{CommandID: id + "-open", ID: id, Ranking: f.Slug, Methodology: true, NewRanking: isNew,

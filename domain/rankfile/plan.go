@@ -202,7 +202,7 @@ func entryCommands(ep *entryPlan, e Entry) error {
 		}
 		ids[ev.Key] = fmt.Sprintf("e%d", j+1)
 		ep.evidence = append(ep.evidence, domain.AddEvidence{CommandID: id + "-ev-" + ev.Key, Proposal: id,
-			Claim: ev.Claim, SourceURL: ev.SourceURL, SourceName: ev.SourceName, Section: ev.Section,
+			Claim: ev.Claim.Text(), SourceURL: ev.SourceURL, SourceName: ev.SourceName, Section: ev.Section,
 			Excerpt: ev.Excerpt, ObservedOn: ev.ObservedOn, ValidForDays: ev.ValidForDays, Tier: domain.Tier(ev.Tier)})
 	}
 	for j, s := range e.Scores {
@@ -215,7 +215,7 @@ func entryCommands(ep *entryPlan, e Entry) error {
 			return domain.Invalid(path+".criterion", "field.repeats", domain.Args{"value": s.Criterion})
 		}
 		ep.scores = append(ep.scores, domain.ProposeScore{CommandID: id + "-score-" + s.Criterion, Proposal: id,
-			Criterion: s.Criterion, To: s.Value, Rationale: s.Rationale, Evidence: cited})
+			Criterion: s.Criterion, To: s.Value, Rationale: s.Rationale.Text(), Evidence: cited})
 	}
 	for j, attr := range e.Attributes {
 		path := fmt.Sprintf("%s.attributes[%d]", ep.path, j)
@@ -227,7 +227,7 @@ func entryCommands(ep *entryPlan, e Entry) error {
 			return domain.Invalid(path+".key", "field.repeats", domain.Args{"value": attr.Key})
 		}
 		ep.attrs = append(ep.attrs, domain.ProposeAttribute{CommandID: id + "-attr-" + attr.Key, Proposal: id,
-			Attribute: attr.Key, To: attr.Tags, Rationale: attr.Rationale, Evidence: cited})
+			Attribute: attr.Key, To: attr.Tags, Rationale: attr.Rationale.Text(), Evidence: cited})
 	}
 	return nil
 }

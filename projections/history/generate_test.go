@@ -46,8 +46,8 @@ func TestGenerate(t *testing.T) {
 	}
 	for _, typ := range []string{
 		"crossrank.ranking.defined.v1", "crossrank.ranking.scenarios_set.v1", "crossrank.entry.created.v1",
-		"crossrank.proposal.opened.v1", "crossrank.proposal.evidence_added.v2", "crossrank.proposal.evidence_removed.v1",
-		"crossrank.proposal.score_change_proposed.v1", "crossrank.proposal.attribute_change_proposed.v1",
+		"crossrank.proposal.opened.v1", "crossrank.proposal.evidence_added.v3", "crossrank.proposal.evidence_removed.v1",
+		"crossrank.proposal.score_change_proposed.v2", "crossrank.proposal.attribute_change_proposed.v2",
 		"crossrank.proposal.change_removed.v1", "crossrank.proposal.submitted.v1", "crossrank.proposal.revised.v1",
 		"crossrank.proposal.vote_cast.v1", "crossrank.proposal.veto_dismissed.v1", "crossrank.proposal.cross_validated.v1",
 		"crossrank.proposal.returned_to_review.v1", "crossrank.proposal.rejected.v1", "crossrank.proposal.withdrawn.v1",
@@ -75,7 +75,9 @@ func TestGeneratePinned(t *testing.T) {
 			ev.Time.UTC().Format(time.RFC3339Nano), ev.Actor, ev.CorrelationID, ev.CausationID, len(ev.Raw))
 		h.Write(ev.Raw)
 	}
-	const want = "8e40a7ef86b9a9ff107a270860b38f6ed758c8e03f209cb34d50cfa67e488aa3"
+	// Claims and rationales are Text since issue 43 (evidence_added.v3,
+	// score_ and attribute_change_proposed.v2), which moved the digest.
+	const want = "4433f9ab569d14c3fb0557e9a1ac2b2d1fdd3498724cbbd5d7cd6e1c08c61e10"
 	if got := hex.EncodeToString(h.Sum(nil)); len(evs) != 1070 || got != want {
 		t.Errorf("seed 1: %d events, digest %s; want 1070, %s", len(evs), got, want)
 	}

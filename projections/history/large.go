@@ -95,7 +95,7 @@ func (s *generator) largeEntry(d *desk, l Large, i int) (string, error) {
 	if err := s.As(a)(domain.DecideOpenProposal(s.Ranking(d.slug), s.Entry(d.slug, e), s.Edition(d.slug), s.Proposal(id), a, open)); err != nil {
 		return "", err
 	}
-	add := domain.AddEvidence{Proposal: id, Claim: fmt.Sprintf("%s 按小时计费 / %s bills by the hour", LargeName(i), e),
+	add := domain.AddEvidence{Proposal: id, Claim: events.Text{Zh: LargeName(i) + " 按小时计费", En: e + " bills by the hour"},
 		SourceURL: fmt.Sprintf("https://docs.vendor%d.example/pricing/%s", i%50, e), Excerpt: excerpt,
 		ObservedOn: s.Clock.Format(time.DateOnly)}
 	if err := s.As(a)(domain.DecideAddEvidence(s.Proposal(id), a, add)); err != nil {
@@ -104,7 +104,7 @@ func (s *generator) largeEntry(d *desk, l Large, i int) (string, error) {
 	ev := s.Proposal(id).EvidenceIDs()
 	for c := 1; c <= l.Criteria; c++ {
 		sc := domain.ProposeScore{Proposal: id, Criterion: fmt.Sprintf("c%d", c), To: (i*7 + c*3) % 11,
-			Rationale: "Follows from the source.", Evidence: ev}
+			Rationale: events.Text{En: "Follows from the source."}, Evidence: ev}
 		if err := s.As(a)(domain.DecideProposeScore(s.Ranking(d.slug), s.Edition(d.slug), s.Proposal(id), a, sc)); err != nil {
 			return "", err
 		}

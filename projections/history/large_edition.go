@@ -92,14 +92,14 @@ func LargeRanking(ctx context.Context, store events.Store, l ReadyEdition) (stri
 		}
 		p := w.Proposal(id)
 		if err := w.As(editor)(domain.DecideAddEvidence(p, editor, domain.AddEvidence{Proposal: id,
-			Claim: "Scores of " + entry, SourceURL: "https://example.com/" + entry, Excerpt: excerpt[:120],
+			Claim: events.Text{En: "Scores of " + entry}, SourceURL: "https://example.com/" + entry, Excerpt: excerpt[:120],
 			ObservedOn: w.Clock.Format(time.DateOnly)})); err != nil {
 			return "", nil, err
 		}
 		evidence := p.EvidenceIDs()
 		for c := range l.Criteria {
 			sc := domain.ProposeScore{Proposal: id, Criterion: fmt.Sprintf("c%d", c+1), To: w.Rng.IntN(11),
-				Rationale: "Follows from the source.", Evidence: evidence}
+				Rationale: events.Text{En: "Follows from the source."}, Evidence: evidence}
 			if err := w.As(editor)(domain.DecideProposeScore(w.Ranking(slug), ed, p, editor, sc)); err != nil {
 				return "", nil, err
 			}

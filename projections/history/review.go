@@ -95,21 +95,21 @@ func (s *generator) attributes(d *desk, id string, a domain.Actor, isNew bool) e
 	if isNew || s.Rng.IntN(5) == 0 {
 		region := []string{"cn-north", "cn-east", "cn-south", "overseas"}[s.Rng.IntN(4)]
 		c := domain.ProposeAttribute{Proposal: id, Attribute: "region", To: []string{region},
-			Rationale: "Regions listed on the pricing page.", Evidence: s.cite(s.Proposal(id))}
+			Rationale: events.Text{En: "Regions listed on the pricing page."}, Evidence: s.cite(s.Proposal(id))}
 		if err := s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c)); err != nil {
 			return err
 		}
 	}
 	if isNew {
 		c := domain.ProposeAttribute{Proposal: id, Attribute: "access", To: []string{"root", "container"}[:1+s.Rng.IntN(2)],
-			Rationale: "Access modes in the documentation.", Evidence: s.cite(s.Proposal(id))}
+			Rationale: events.Text{En: "Access modes in the documentation."}, Evidence: s.cite(s.Proposal(id))}
 		if err := s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c)); err != nil {
 			return err
 		}
 	}
 	if s.Rng.IntN(10) == 0 {
 		c := domain.ProposeAttribute{Proposal: id, Attribute: "access", To: []string{"notebook"},
-			Rationale: "Maybe.", Evidence: s.cite(s.Proposal(id))}
+			Rationale: events.Text{En: "Maybe."}, Evidence: s.cite(s.Proposal(id))}
 		if err := s.As(a)(domain.DecideProposeAttribute(r, ed, s.Proposal(id), a, c)); err != nil {
 			return err
 		}

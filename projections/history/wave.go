@@ -247,7 +247,7 @@ func (s *generator) evidence(id string, a domain.Actor) error {
 	p := s.Proposal(id)
 	n := p.EvidenceSeq + 1
 	c := domain.AddEvidence{Proposal: id,
-		Claim:        fmt.Sprintf("Claim %d about %s", n, p.Entry),
+		Claim:        events.Text{En: fmt.Sprintf("Claim %d about %s", n, p.Entry)},
 		SourceURL:    fmt.Sprintf("https://example.com/%s/%s/%d", p.Ranking, p.Entry, n),
 		Section:      fmt.Sprintf("§%d", 1+s.Rng.IntN(12)),
 		Excerpt:      excerpt[s.Rng.IntN(80):],
@@ -269,7 +269,7 @@ func (s *generator) cite(p *domain.Proposal) []string {
 func (s *generator) score(d *desk, id string, a domain.Actor, crit string) error {
 	p := s.Proposal(id)
 	c := domain.ProposeScore{Proposal: id, Criterion: crit, To: s.Rng.IntN(11),
-		Rationale: "Follows from the cited sources.", Evidence: s.cite(p)}
+		Rationale: events.Text{En: "Follows from the cited sources."}, Evidence: s.cite(p)}
 	return s.As(a)(domain.DecideProposeScore(s.Ranking(d.slug), s.Edition(d.slug), p, a, c))
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/webtest"
 )
@@ -25,7 +26,7 @@ func TestAPICaptureFailedAttempts(t *testing.T) {
 	}
 	for _, u := range []string{"https://example.org/slow", "https://example.org/old"} {
 		if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "attempts-ev-" + u, Proposal: webtest.DemoDraft,
-			Claim: "Claim", SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
+			Claim: events.Text{En: "Claim"}, SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
 			t.Fatal(err)
 		}
 	}

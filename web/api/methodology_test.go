@@ -63,7 +63,7 @@ func TestAPIMethodologyDefinesAndChangesARanking(t *testing.T) {
 
 	var p api.Proposal
 	webtest.APIJSON(t, ed, http.MethodGet, "/api/v1/proposals/"+opened.ID, nil, http.StatusOK, &p)
-	if p.Kind != "methodology" || !p.NewRanking || p.Methodology == nil || p.Rationale != "Readers asked for it." ||
+	if p.Kind != "methodology" || !p.NewRanking || p.Methodology == nil || p.Rationale != (events.Text{En: "Readers asked for it."}) ||
 		p.Base == nil || len(p.Changes) != 1 || p.Changes[0].Kind != "defined" {
 		t.Fatalf("proposal = kind %q new %v methodology %v rationale %q base %v changes %+v",
 			p.Kind, p.NewRanking, p.Methodology != nil, p.Rationale, p.Base, p.Changes)
@@ -134,7 +134,7 @@ func TestAPIMethodologyDefinesAndChangesARanking(t *testing.T) {
 		map[string]any{"methodology": changed, "rationale": "Battery matters more."}, http.StatusOK, nil)
 	e.CaughtUp()
 	webtest.APIJSON(t, ed, http.MethodGet, "/api/v1/proposals/"+opened.ID, nil, http.StatusOK, &p)
-	if p.Rationale != "Battery matters more." || p.Methodology.Criteria[0].Weight != 30 || len(p.Changes) != 2 {
+	if p.Rationale != (events.Text{En: "Battery matters more."}) || p.Methodology.Criteria[0].Weight != 30 || len(p.Changes) != 2 {
 		t.Fatalf("replaced proposal: rationale %q changes %+v", p.Rationale, p.Changes)
 	}
 	seq := e.LastSeq()

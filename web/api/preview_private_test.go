@@ -63,7 +63,7 @@ func TestPreviewStaysPrivate(t *testing.T) {
 	if got := webtest.CacheStats(t, e.Srv); got.Entries != cached.Entries || got.Bytes != cached.Bytes {
 		t.Errorf("the page cache changed with the preview: %+v, was %+v", got, cached)
 	}
-	secrets := []string{secretEvidence.Claim, secretEvidence.Excerpt, id, "/preview/"}
+	secrets := []string{secretEvidence.Claim.En, secretEvidence.Excerpt, id, "/preview/"}
 	leaks := func(where, body string) {
 		t.Helper()
 		for _, s := range secrets {

@@ -109,7 +109,7 @@ func (e *previewEnv) list(authz string) api.Previews {
 }
 
 // secretEvidence is what only the preview may show before publication.
-var secretEvidence = domain.AddEvidence{Claim: "PPIO quietly lists H200 cards", SourceURL: "https://example.org/ppio-h200",
+var secretEvidence = domain.AddEvidence{Claim: events.Text{En: "PPIO quietly lists H200 cards"}, SourceURL: "https://example.org/ppio-h200",
 	Excerpt: "H200 under embargo", ObservedOn: "2026-01-05"}
 
 // TestPreviewLifecycle walks an embargoed preview through the API and its
@@ -171,7 +171,7 @@ func TestPreviewLifecycle(t *testing.T) {
 		if got := doc.Find(`[data-testid="preview"]`).AttrOr("data-edition", ""); got != "2" {
 			t.Errorf("%s: would be edition %q, want 2", lang, got)
 		}
-		if !strings.Contains(doc.Find(`[data-testid="preview-evidence"]`).Text(), secretEvidence.Claim) ||
+		if !strings.Contains(doc.Find(`[data-testid="preview-evidence"]`).Text(), secretEvidence.Claim.En) ||
 			strings.TrimSpace(doc.Find(`[data-testid="change-to"]`).First().Text()) != "4" {
 			t.Errorf("%s: the change and its evidence are not shown", lang)
 		}

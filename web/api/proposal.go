@@ -46,7 +46,7 @@ type Proposal struct {
 	// the whole methodology, why, the edition whose methodology it changes
 	// (base) and what it changes against it.
 	Methodology *events.Methodology        `json:"methodology,omitempty"`
-	Rationale   string                     `json:"rationale,omitempty"`
+	Rationale   events.Text                `json:"rationale,omitzero"`
 	Base        *int                       `json:"base,omitempty"`
 	Changes     []events.MethodologyChange `json:"changes,omitempty"`
 	// Attention is whose turn it is (domain.Proposal.AttentionSet).

@@ -91,9 +91,9 @@ func TestReportTriage(t *testing.T) {
 		}
 	}
 	step(e.Cmd.AddEvidence(e.Ctx, ed, domain.AddEvidence{CommandID: acc.Proposal + "-ev", Proposal: acc.Proposal,
-		Claim: "H200 listed", Excerpt: "H200 on demand", SourceURL: "https://example.org/ppio", ObservedOn: time.Now().Format(time.DateOnly)}))
+		Claim: events.Text{En: "H200 listed"}, Excerpt: "H200 on demand", SourceURL: "https://example.org/ppio", ObservedOn: time.Now().Format(time.DateOnly)}))
 	step(e.Cmd.ProposeScore(e.Ctx, ed, domain.ProposeScore{CommandID: acc.Proposal + "-score", Proposal: acc.Proposal,
-		Criterion: "gpu-coverage", To: 5, Rationale: "the reader was right", Evidence: []string{"e1"}}))
+		Criterion: "gpu-coverage", To: 5, Rationale: events.Text{En: "the reader was right"}, Evidence: []string{"e1"}}))
 	step(e.Cmd.Submit(e.Ctx, ed, domain.Submit{CommandID: acc.Proposal + "-submit", Proposal: acc.Proposal}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		step(e.Cmd.CastVote(e.Ctx, domain.Actor{Name: r, Roles: []string{domain.RoleReviewer}}, domain.CastVote{

@@ -33,7 +33,8 @@ type SearchHit struct {
 	Name     *events.Text `json:"name,omitempty"`     // entries
 	Proposal string       `json:"proposal,omitempty"` // proposals and evidence
 	Evidence string       `json:"evidence,omitempty"` // evidence
-	Title    string       `json:"title,omitempty"`    // a proposal's title, an evidence item's claim
+	Title    string       `json:"title,omitempty"`    // a proposal's title
+	Claim    *events.Text `json:"claim,omitempty"`    // an evidence item's, both languages
 	Status   string       `json:"status,omitempty"`   // the proposal's
 	Source   string       `json:"source_url,omitempty"`
 	// Snippet is the text around what matched, in parts.
@@ -86,8 +87,11 @@ func search(read ReadModels) http.HandlerFunc {
 		for _, h := range res.Hits {
 			sh := SearchHit{Ranking: h.Ranking, Entry: h.Entry, Proposal: h.Proposal, Evidence: h.Evidence,
 				Title: h.Title, Status: h.Status, Source: h.Source, Snippet: h.Snippet}
-			if h.Kind == projections.SearchEntry {
+			switch h.Kind {
+			case projections.SearchEntry:
 				sh.Name = &h.Name
+			case projections.SearchEvidence:
+				sh.Claim = &h.Claim
 			}
 			out.Hits = append(out.Hits, sh)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 )
 
@@ -164,7 +165,7 @@ func TestVendorFence(t *testing.T) {
 		t.Errorf("its own proposal: %d", res.StatusCode)
 	}
 
-	other := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "c", SourceURL: "https://ppio.example/", Excerpt: "x",
+	other := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "c"}, SourceURL: "https://ppio.example/", Excerpt: "x",
 		ObservedOn: "2026-11-01"})
 	for _, target := range []string{
 		"/api/v1/proposals/" + other, "/api/v1/proposals?ranking=" + demo.RankingSlug + "&entry=ppio",
@@ -190,7 +191,7 @@ func TestVendorFence(t *testing.T) {
 	// An edition changing aliyun reaches the vendor's inbox; one
 	// changing ppio does not.
 	e.Publish(other)
-	mine := e.CrossValidate("aliyun", "gpu-coverage", 4, domain.AddEvidence{Claim: "c", SourceURL: "https://aliyun.example/", Excerpt: "x",
+	mine := e.CrossValidate("aliyun", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "c"}, SourceURL: "https://aliyun.example/", Excerpt: "x",
 		ObservedOn: "2026-11-01"})
 	n := e.Publish(mine)
 	_, body = e.Get("/api/v1/inbox", "Authorization", vendor)

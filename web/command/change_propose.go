@@ -15,12 +15,12 @@ import (
 // an attribute's tags ("attribute", "to": ["hourly", "monthly"]).
 type ProposeChangeInput struct {
 	WithCommandID
-	Proposal  string   `json:"-"`
-	Criterion string   `json:"criterion,omitempty"`
-	Attribute string   `json:"attribute,omitempty"`
-	To        ChangeTo `json:"to"`
-	Rationale string   `json:"rationale"`
-	Evidence  []string `json:"evidence"`
+	Proposal  string           `json:"-"`
+	Criterion string           `json:"criterion,omitempty"`
+	Attribute string           `json:"attribute,omitempty"`
+	To        ChangeTo         `json:"to"`
+	Rationale domain.TextField `json:"rationale"` // as AddEvidenceInput.Claim
+	Evidence  []string         `json:"evidence"`
 }
 
 // ChangeTo is the new value of a change: a whole number for a score, a
@@ -65,7 +65,7 @@ var ProposeChange = Action[ProposeChangeInput]{
 	Name: "change.propose",
 	Path: func(r *http.Request, in *ProposeChangeInput) { in.Proposal = proposalPath(r) },
 	Form: func(f *httpx.Form, in *ProposeChangeInput) {
-		in.Criterion, in.Attribute, in.Rationale = f.Str("criterion"), f.Str("attribute"), f.Str("rationale")
+		in.Criterion, in.Attribute, in.Rationale = f.Str("criterion"), f.Str("attribute"), formText(f, "rationale")
 		in.Evidence = f.Strs("evidence")
 		if in.Attribute != "" {
 			in.To = ChangeTo{Tags: f.Lines("to"), List: true}
@@ -91,13 +91,13 @@ func proposeChange(d *Deps, ctx context.Context, a domain.Actor, commandID strin
 			return handler.Result{}, &domain.FieldError{Field: "to", Code: "field.whole_number"}
 		}
 		return d.Commands.ProposeScore(ctx, a, domain.ProposeScore{CommandID: commandID, Proposal: in.Proposal, Criterion: in.Criterion,
-			To: *in.To.Score, Rationale: in.Rationale, Evidence: in.Evidence})
+			To: *in.To.Score, Rationale: in.Rationale.Text(), Evidence: in.Evidence})
 	case in.Attribute != "":
 		if in.To.Score != nil {
 			return handler.Result{}, &domain.FieldError{Field: "to", Code: "field.list"}
 		}
 		return d.Commands.ProposeAttribute(ctx, a, domain.ProposeAttribute{CommandID: commandID, Proposal: in.Proposal, Attribute: in.Attribute,
-			To: in.To.Tags, Rationale: in.Rationale, Evidence: in.Evidence})
+			To: in.To.Tags, Rationale: in.Rationale.Text(), Evidence: in.Evidence})
 	}
 	return handler.Result{}, &domain.FieldError{Field: "criterion", Code: "field.required"}
 }

@@ -22,7 +22,7 @@ type MethodologyInput struct {
 	NewRanking  bool               `json:"new_ranking,omitempty"`
 	Title       string             `json:"title,omitempty"` // the proposal's; "" names it after the ranking
 	Summary     string             `json:"summary,omitempty"`
-	Rationale   string             `json:"rationale"`
+	Rationale   domain.TextField   `json:"rationale"` // as AddEvidenceInput.Claim
 	Methodology events.Methodology `json:"methodology"`
 }
 
@@ -42,7 +42,7 @@ var EditMethodology = Action[MethodologyInput]{
 	},
 	Form: func(f *httpx.Form, in *MethodologyInput) {
 		in.Ranking, in.NewRanking = f.Str("slug"), f.Bool("new_ranking")
-		in.Title, in.Summary, in.Rationale = f.Str("proposal_title"), f.Str("summary"), f.Str("rationale")
+		in.Title, in.Summary, in.Rationale = f.Str("proposal_title"), f.Str("summary"), formText(f, "rationale")
 		in.Methodology = MethodologyForm(f)
 	},
 	Run: proposeMethodology,
@@ -56,7 +56,7 @@ var EditMethodology = Action[MethodologyInput]{
 func proposeMethodology(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *MethodologyInput) (handler.Result, error) {
 	if in.Proposal != "" {
 		return d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: commandID,
-			Proposal: in.Proposal, Methodology: in.Methodology, Rationale: in.Rationale})
+			Proposal: in.Proposal, Methodology: in.Methodology, Rationale: in.Rationale.Text()})
 	}
 	title := in.Title
 	if title == "" {
@@ -65,7 +65,7 @@ func proposeMethodology(d *Deps, ctx context.Context, a domain.Actor, commandID 
 	m := in.Methodology
 	res, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
 		Ranking: in.Ranking, Title: title, Summary: in.Summary, Methodology: true, NewRanking: in.NewRanking,
-		Proposed: &m, Rationale: in.Rationale})
+		Proposed: &m, Rationale: in.Rationale.Text()})
 	if err == nil {
 		in.Proposal = commandID // the page to go to
 	}

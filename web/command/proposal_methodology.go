@@ -25,7 +25,7 @@ type OpenAnyInput struct {
 	Kind        string              `json:"kind,omitempty"`
 	NewRanking  bool                `json:"new_ranking,omitempty"`
 	Methodology *events.Methodology `json:"methodology,omitempty"`
-	Rationale   string              `json:"rationale,omitempty"`
+	Rationale   domain.TextField    `json:"rationale,omitzero"` // as AddEvidenceInput.Claim
 }
 
 // OpenAnyProposal opens an entry proposal or a methodology proposal,
@@ -42,7 +42,7 @@ var OpenAnyProposal = Action[OpenAnyInput]{
 func openAnyProposal(d *Deps, ctx context.Context, a domain.Actor, commandID string, in *OpenAnyInput) (handler.Result, error) {
 	switch in.Kind {
 	case domain.KindEntry:
-		if in.NewRanking || in.Methodology != nil || in.Rationale != "" {
+		if in.NewRanking || in.Methodology != nil || in.Rationale != (domain.TextField{}) {
 			return handler.Result{}, domain.Invalid("kind", "field.methodology_kind", nil)
 		}
 		return openProposal(d, ctx, a, commandID, &OpenInput{WithCommandID: in.WithCommandID, Ranking: in.Ranking,
@@ -58,7 +58,7 @@ func openAnyProposal(d *Deps, ctx context.Context, a domain.Actor, commandID str
 	// for the methodology stores nothing, and a retry replays the whole.
 	res, err := d.Commands.OpenProposal(ctx, a, domain.OpenProposal{CommandID: commandID, ID: commandID,
 		Ranking: in.Ranking, Entry: in.Entry, Title: in.Title, Summary: in.Summary,
-		Methodology: true, NewRanking: in.NewRanking, Proposed: in.Methodology, Rationale: in.Rationale})
+		Methodology: true, NewRanking: in.NewRanking, Proposed: in.Methodology, Rationale: in.Rationale.Text()})
 	return res, underMethodology(err)
 }
 
@@ -67,7 +67,7 @@ type ProposeMethodologyInput struct {
 	WithCommandID
 	Proposal    string              `json:"-"`
 	Methodology *events.Methodology `json:"methodology"`
-	Rationale   string              `json:"rationale"`
+	Rationale   domain.TextField    `json:"rationale"` // as AddEvidenceInput.Claim
 }
 
 // ProposeMethodology serves PUT /api/v1/proposals/{id}/methodology.
@@ -79,7 +79,7 @@ var ProposeMethodology = Action[ProposeMethodologyInput]{
 			return handler.Result{}, domain.Invalid("methodology", "field.required", nil)
 		}
 		res, err := d.Commands.ProposeMethodology(ctx, a, domain.ProposeMethodology{CommandID: commandID,
-			Proposal: in.Proposal, Methodology: *in.Methodology, Rationale: in.Rationale})
+			Proposal: in.Proposal, Methodology: *in.Methodology, Rationale: in.Rationale.Text()})
 		return res, underMethodology(err)
 	},
 	Resource: func(_ *Deps, _ context.Context, in *ProposeMethodologyInput, _ string) (string, string) {

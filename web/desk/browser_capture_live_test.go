@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/webtest"
 	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
@@ -32,7 +33,7 @@ func TestBrowserCaptureLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "live-ev", Proposal: webtest.DemoDraft,
-		Claim: "Live claim", SourceURL: "https://example.org/live", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
+		Claim: events.Text{En: "Live claim"}, SourceURL: "https://example.org/live", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
 		t.Fatal(err)
 	}
 	e.CaughtUp()
@@ -78,7 +79,7 @@ func TestDeskCaptureStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "stream-ev", Proposal: webtest.DemoDraft,
-		Claim: "Streamed", SourceURL: "https://example.org/s", Excerpt: "x", ObservedOn: "2026-03-01"}); err != nil {
+		Claim: events.Text{En: "Streamed"}, SourceURL: "https://example.org/s", Excerpt: "x", ObservedOn: "2026-03-01"}); err != nil {
 		t.Fatal(err)
 	}
 	e.CaughtUp()

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/webtest"
 	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
@@ -70,12 +71,12 @@ func TestBrowserReportBecomesCorrection(t *testing.T) {
 	// The editor fills the draft in; two reviewers approve; it is published.
 	actor := domain.Actor{Name: "editor", Roles: []string{domain.RoleEditor}}
 	if _, err := e.Cmd.AddEvidence(e.Ctx, actor, domain.AddEvidence{CommandID: id + "-ev", Proposal: id,
-		Claim: "H200 listed", Excerpt: "H200 on demand", SourceURL: "https://example.org/ppio",
+		Claim: events.Text{En: "H200 listed"}, Excerpt: "H200 on demand", SourceURL: "https://example.org/ppio",
 		ObservedOn: time.Now().Format(time.DateOnly)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Cmd.ProposeScore(e.Ctx, actor, domain.ProposeScore{CommandID: id + "-score", Proposal: id,
-		Criterion: demo.CritGPUs, To: 5, Rationale: "the reader was right", Evidence: []string{"e1"}}); err != nil {
+		Criterion: demo.CritGPUs, To: 5, Rationale: events.Text{En: "the reader was right"}, Evidence: []string{"e1"}}); err != nil {
 		t.Fatal(err)
 	}
 	e.CaughtUp()

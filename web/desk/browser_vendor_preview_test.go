@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/webtest"
 	"github.com/crossrank/crossrank/web/webtest/browsertest"
 )
@@ -74,7 +75,7 @@ func TestBrowserVendorAndPreview(t *testing.T) {
 	clickAndLand(v, `[data-testid="reply-propose"] button[type="submit"]`, `[data-testid="proposal"][data-status="draft"]`)
 	id := strings.TrimPrefix(browsertest.Value(t, v.ctx, chromedp.Evaluate[string](`location.pathname`)), "/desk/proposals/")
 	acme := domain.Actor{Name: "acme", Roles: []string{domain.RoleVendor}, Entries: []string{own}}
-	if _, err := e.Cmd.AddEvidence(e.Ctx, acme, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: "H200 listed",
+	if _, err := e.Cmd.AddEvidence(e.Ctx, acme, domain.AddEvidence{CommandID: id + "-ev", Proposal: id, Claim: events.Text{En: "H200 listed"},
 		Excerpt: "H200 in Shanghai", SourceURL: "https://example.org/ppio", ObservedOn: time.Now().Format(time.DateOnly)}); err != nil {
 		t.Fatal(err)
 	}

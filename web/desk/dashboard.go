@@ -257,7 +257,7 @@ func (d *Desk) staleSection(ctx context.Context, p ui.Page, labels *labelCache, 
 		sec.Items = append(sec.Items, queueItem{
 			Href:   ProposalPath(st.Evidence.Proposal),
 			Title:  entryLabel(labels.entryName(ctx, p.Lang, st.Ranking, st.Entry, st.EntryName), st.Entry) + " · " + lb.targets(p.Lang, st.Targets),
-			Detail: p.T("desk.stale.detail", st.Evidence.ID, st.Evidence.Claim),
+			Detail: p.T("desk.stale.detail", st.Evidence.ID, st.Evidence.Claim.In(p.Lang)),
 			Note:   p.T("desk.stale.since", p.Day(st.Evidence.StaleAfter)),
 			Badge:  "stale",
 			Status: p.T("desk.evidence.stale"),

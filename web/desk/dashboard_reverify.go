@@ -28,7 +28,7 @@ func (d *Desk) reverifySection(ctx context.Context, p ui.Page, labels *labelCach
 			Action: action, ALabel: p.T("desk.reverify.open"),
 			Href:   ProposalPath(ev.Proposal) + "#evidence-" + ev.ID,
 			Title:  entryLabel(labels.entryName(ctx, p.Lang, s.Ranking, s.Entry, s.EntryName), s.Entry) + " · " + lb.target(p.Lang, s.Target),
-			Detail: p.T("desk.stale.detail", ev.ID, ev.Claim),
+			Detail: p.T("desk.stale.detail", ev.ID, ev.Claim.In(p.Lang)),
 			Note:   driftNote(p, ev.Drift),
 			Badge:  "stale",
 			Status: p.T("desk.reverify.status"),

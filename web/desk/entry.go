@@ -50,7 +50,7 @@ type entryScoreView struct {
 	Proposal    string
 	ProposalURL string
 	Edition     int
-	Rationale   string
+	Rationale   ui.Bilingual
 	Evidence    []entryEvidenceView
 }
 
@@ -68,7 +68,7 @@ type entryAttrView struct {
 type entryEvidenceView struct {
 	ID          string
 	ProposalURL string
-	Claim       string
+	Claim       ui.Bilingual
 	SourceURL   string
 	SourceName  string
 	Section     string
@@ -184,7 +184,7 @@ func entryViewOf(p ui.Page, ev projections.EntryView, changes []projections.Entr
 		i := slices.IndexFunc(ev.Scores, func(s projections.ScoreView) bool { return s.Criterion == c.Slug })
 		if i >= 0 {
 			sc := ev.Scores[i]
-			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, title(sc.Proposal), sc.Edition, sc.Rationale
+			sv.Scored, sv.Score, sv.Proposal, sv.Edition, sv.Rationale = true, sc.Score, title(sc.Proposal), sc.Edition, ui.BilingualOf(p, sc.Rationale)
 			sv.ProposalURL = proposalURL(sc.Proposal)
 			sv.Evidence = entryEvidenceOf(p, ev, sc.Evidence, now)
 		}
@@ -249,7 +249,7 @@ func (v *entryView) evidenceLists() [][]entryEvidenceView {
 func entryEvidenceOf(p ui.Page, entry projections.EntryView, evs []projections.EvidenceView, now time.Time) []entryEvidenceView {
 	out := make([]entryEvidenceView, 0, len(evs))
 	for _, e := range evs {
-		v := entryEvidenceView{ID: e.ID, ProposalURL: proposalURL(e.Proposal), Claim: e.Claim,
+		v := entryEvidenceView{ID: e.ID, ProposalURL: proposalURL(e.Proposal), Claim: ui.BilingualOf(p, e.Claim),
 			SourceURL: e.SourceURL, SourceName: e.SourceName, Section: e.Section, Excerpt: e.Excerpt,
 			Observed: p.Day(e.ObservedOn), StaleAfter: p.Day(e.StaleAfter), Stale: e.Stale(now), Tier: ui.TierOf(p, e.Tier)}
 		if e.Drift.State == domain.DriftChanged {

@@ -101,7 +101,7 @@ func (d *Desk) servePassage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := ui.PageOf(r, "", "dashboard")
-	v := passageView{Page: p, Claim: e.Claim, Version: version,
+	v := passageView{Page: p, Claim: e.Claim.In(p.Lang), Version: version,
 		Banner: p.T("desk.passage.banner", ps.URL, p.DateTime(ps.Fetched))}
 	switch {
 	case !ps.Checked:

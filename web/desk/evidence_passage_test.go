@@ -9,6 +9,7 @@ import (
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/webtest"
@@ -53,7 +54,7 @@ func TestDeskEvidencePassage(t *testing.T) {
 	}
 	for i, excerpt := range []string{"以实时库存为准，型号 RTX 4090", "按小时计费"} {
 		if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "passage-ev-" + excerpt, Proposal: webtest.DemoDraft,
-			Claim: "Stock", SourceURL: "https://example.org/stock", Excerpt: excerpt, ObservedOn: "2026-03-01"}); err != nil {
+			Claim: events.Text{En: "Stock"}, SourceURL: "https://example.org/stock", Excerpt: excerpt, ObservedOn: "2026-03-01"}); err != nil {
 			t.Fatal(err)
 		}
 		e.recordCapture(domain.RecordCapture{Proposal: webtest.DemoDraft, Evidence: nextEvidence(before.EvidenceSeq + i + 1),

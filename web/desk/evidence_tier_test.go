@@ -53,7 +53,7 @@ func TestDeskEvidenceTier(t *testing.T) {
 	}
 	var got []string
 	for _, x := range p.Evidence {
-		got = append(got, x.Claim+":"+x.Tier)
+		got = append(got, x.Claim.En+":"+x.Tier)
 	}
 	if want := []string{"Own:own", "Unstated:", "Vendor:vendor"}; !slices.Equal(got, want) {
 		t.Errorf("recorded %v, want %v", got, want)

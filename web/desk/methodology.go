@@ -98,7 +98,8 @@ func (d *Desk) changeMethodologyView(r *http.Request, proposal string) (methodol
 		v.Proposal, v.Action, v.NewRanking = p.ID, ProposalPath(p.ID)+"/methodology", p.NewRanking
 		if p.Methodology != nil {
 			v.Values = methodologyValues(p.Methodology.Methodology)
-			v.Values.Set("rationale", p.Methodology.Rationale)
+			v.Values.Set("rationale_zh", p.Methodology.Rationale.Zh)
+			v.Values.Set("rationale_en", p.Methodology.Rationale.En)
 		}
 	}
 	if v.Values == nil {

@@ -17,7 +17,7 @@ import (
 // would move if it were published now.
 type methodologyPanel struct {
 	NewRanking   bool
-	Rationale    string
+	Rationale    ui.Bilingual
 	Changes      []methodologyChangeRow
 	EditHref     string // the form pre-filled with the draft, "" when the user may not edit
 	Moves        []moveGroup
@@ -53,7 +53,7 @@ func (d *Desk) methodologyPanelOf(ctx context.Context, p ui.Page, dp *domain.Pro
 	if dp.Methodology == nil {
 		return v, nil
 	}
-	v.Rationale = dp.Methodology.Rationale
+	v.Rationale = ui.BilingualOf(p, dp.Methodology.Rationale)
 	rk, err := d.cmd.Ranking(ctx, dp.Ranking)
 	first := errors.Is(err, domain.ErrRankingMissing)
 	if err != nil && !first {

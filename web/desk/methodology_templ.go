@@ -194,7 +194,7 @@ func methodologyFormPage(v methodologyFormView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = methArea(v, "rationale", "desk.meth.rationale").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = bilingualField(v.Page, v.State, "m-", "rationale", "desk.meth.rationale", v.Val("rationale_zh"), v.Val("rationale_en"), true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

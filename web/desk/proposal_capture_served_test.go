@@ -7,6 +7,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/webtest"
 )
 
@@ -24,7 +25,7 @@ func TestDeskEvidenceCapture(t *testing.T) {
 	}
 	for i, u := range []string{"https://example.org/found", "https://example.org/missed", "https://example.org/slow"} {
 		if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "capture-ev-" + u, Proposal: webtest.DemoDraft,
-			Claim: "Claim " + string(rune('A'+i)), SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
+			Claim: events.Text{En: "Claim " + string(rune('A'+i))}, SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -106,7 +107,7 @@ func TestDeskEvidenceCaptureGaveUp(t *testing.T) {
 	}
 	for _, u := range []string{"https://example.org/slow", "https://example.org/broken"} {
 		if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "gave-up-ev-" + u, Proposal: webtest.DemoDraft,
-			Claim: "Claim", SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
+			Claim: events.Text{En: "Claim"}, SourceURL: u, Excerpt: "RTX 4090", ObservedOn: "2026-03-01"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -146,7 +147,7 @@ func TestDashboardSourcesToReverify(t *testing.T) {
 		t.Fatal("the queue is shown with nothing to re-verify")
 	}
 	site := &webtest.SiteEnv{T: t, Ctx: e.Ctx, Store: e.Store, Cmd: e.Cmd, Read: e.Read, Srv: e.Srv}
-	id := site.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
+	id := site.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "PPIO lists GPUs"},
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
 	site.Publish(id)
 	e.recordCapture(domain.RecordCapture{Proposal: id, Evidence: "e1", FinalURL: "https://example.org/ppio",

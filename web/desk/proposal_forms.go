@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/ui"
 )
@@ -108,9 +109,12 @@ func attrForms(p ui.Page, v proposalPageView, rk *domain.Ranking, pub *domain.Pu
 }
 
 // evidenceChoice is an evidence item to cite (editor) or to tick as verified (reviewer).
+// A choice names its claim in the page's language (events.Text.In): the
+// evidence list on the same page has the other language behind its
+// disclosure.
 type evidenceChoice struct {
 	ID    string
-	Claim string
+	Claim events.Text
 }
 
 // citable lists the current revision's evidence.
@@ -146,7 +150,7 @@ func (v proposalPageView) EvidenceVal(field string) string {
 	def := ""
 	if s := v.Reverify; s != nil {
 		e := s.Evidence
-		def = map[string]string{"claim": e.Claim, "source_url": e.SourceURL, "source_name": e.SourceName,
+		def = map[string]string{"claim_zh": e.Claim.Zh, "claim_en": e.Claim.En, "source_url": e.SourceURL, "source_name": e.SourceName,
 			"section": e.Section, "tier": string(e.Tier)}[field]
 	}
 	return v.Val("evidence", field, def)

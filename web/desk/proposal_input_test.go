@@ -34,13 +34,13 @@ func TestProposalBadInput(t *testing.T) {
 	raw("claim="+strings.Repeat("a", httpx.MaxBody+10), http.StatusRequestEntityTooLarge)
 
 	commandID := events.NewID(time.Now())
-	doc := e.Refused(c, target, url.Values{"claim": {"Bad link"}, "source_url": {"javascript:alert(1)"},
+	doc := e.Refused(c, target, url.Values{"claim_en": {"Bad link"}, "source_url": {"javascript:alert(1)"},
 		"excerpt": {"x"}, "observed_on": {"2026-01-01"}, httpx.CommandIDField: {commandID}}, http.StatusUnprocessableEntity)
 	if got := webtest.TestText(doc, "field-error-source_url"); got != "Source URL must be an http or https URL." {
 		t.Errorf("source_url error %q", got)
 	}
 	form := doc.Find(`[data-testid="evidence-form"]`)
-	if form.Find(`input[name="claim"]`).AttrOr("value", "") != "Bad link" || form.Find(`input[name="cmd_id"]`).AttrOr("value", "") != commandID {
+	if form.Find(`input[name="claim_en"]`).AttrOr("value", "") != "Bad link" || form.Find(`input[name="cmd_id"]`).AttrOr("value", "") != commandID {
 		t.Error("the re-rendered form lost the typed values or the cmd_id")
 	}
 	if form.Find(`input[name="source_url"]`).AttrOr("aria-invalid", "") != "true" {

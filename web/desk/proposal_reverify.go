@@ -100,7 +100,7 @@ const maxTitleClaim = 120
 // the values it backs, the old claim and its source, and what the
 // re-check found.
 func prefillOf(p ui.Page, labels rankingLabels, s *reverifySource) *reverifyPrefill {
-	claim := s.Evidence.Claim
+	claim := s.Evidence.Claim.In(p.Lang)
 	if utf8.RuneCountInString(claim) > maxTitleClaim {
 		claim = string([]rune(claim)[:maxTitleClaim]) + "…"
 	}
@@ -115,7 +115,7 @@ func prefillOf(p ui.Page, labels rankingLabels, s *reverifySource) *reverifyPref
 	return &reverifyPrefill{Ref: s.Ref,
 		Title: p.T("desk.reverify.prefill_title", claim),
 		Summary: p.T("desk.reverify.prefill_summary", strings.Join(targets, listSep(p.Lang)), s.Evidence.ID,
-			s.Evidence.Claim, source, driftNote(p, s.Evidence.Drift)),
+			s.Evidence.Claim.In(p.Lang), source, driftNote(p, s.Evidence.Drift)),
 	}
 }
 

@@ -22,7 +22,7 @@ type diffRow struct {
 	After     string
 	Added     []string // attribute tags the change adds
 	Removed   []string // and those it drops
-	Rationale string
+	Rationale ui.Bilingual
 	Evidence  string // the evidence ids it cites
 	Stale     bool   // the baseline was published over since
 	StaleNote string
@@ -35,7 +35,7 @@ func diffRows(p ui.Page, l rankingLabels, d projections.ProposalDetail, ed *doma
 	for _, c := range d.Changes {
 		kind, key, _ := strings.Cut(c.Target, ":")
 		row := diffRow{Target: c.Target, ID: kind + "-" + key, Label: l.target(p.Lang, c.Target),
-			Rationale: c.Rationale, Evidence: strings.Join(c.Evidence, listSep(p.Lang)),
+			Rationale: ui.BilingualOf(p, c.Rationale), Evidence: strings.Join(c.Evidence, listSep(p.Lang)),
 			Stale: slices.Contains(d.Quorum.StaleTarget, c.Target)}
 		if kind == "attr" {
 			row.Before, row.After = l.tags(p.Lang, key, c.FromTags), l.tags(p.Lang, key, c.ToTags)
@@ -83,7 +83,7 @@ func scoreText(p ui.Page, n *int) string {
 // evidenceRow is one evidence item with its source and who verified it.
 type evidenceRow struct {
 	ID         string
-	Claim      string
+	Claim      ui.Bilingual
 	Source     string // the source's name, or its URL when unnamed
 	Href       string // the source URL when it is http(s); "" shows no link
 	Section    string
@@ -121,7 +121,7 @@ func evidenceRows(p ui.Page, l rankingLabels, d projections.ProposalDetail, edit
 	var out []evidenceRow
 	for _, e := range d.Evidence {
 		row := evidenceRow{
-			ID: e.ID, Claim: e.Claim, Source: e.SourceName, Href: sourceHref(e.SourceURL), Section: e.Section,
+			ID: e.ID, Claim: ui.BilingualOf(p, e.Claim), Source: e.SourceName, Href: sourceHref(e.SourceURL), Section: e.Section,
 			Excerpt: e.Excerpt, Observed: p.Day(e.ObservedOn), Stale: e.Stale(now), Removed: e.Removed,
 			AddedBy: e.AddedBy, VerifiedBy: joinNames(p.Lang, verified[e.ID]), Capture: captureOf(p, e),
 			Tier: ui.TierOf(p, e.Tier),

@@ -251,12 +251,12 @@ func crossValidated(t *testing.T, e *adminEnv, author, entry, criterion string) 
 				Title: "Graphics for " + entry})
 		},
 		func() (handler.Result, error) {
-			return e.Cmd.AddEvidence(ctx, a, domain.AddEvidence{Proposal: id, Claim: "Remote desktops are offered",
+			return e.Cmd.AddEvidence(ctx, a, domain.AddEvidence{Proposal: id, Claim: events.Text{En: "Remote desktops are offered"},
 				SourceURL: "https://example.com/desktops", Excerpt: "remote desktops", ObservedOn: "2026-01-31"})
 		},
 		func() (handler.Result, error) {
 			return e.Cmd.ProposeScore(ctx, a, domain.ProposeScore{Proposal: id, Criterion: criterion, To: to,
-				Rationale: "new offer", Evidence: []string{"e1"}})
+				Rationale: events.Text{En: "new offer"}, Evidence: []string{"e1"}})
 		},
 		func() (handler.Result, error) { return e.Cmd.Submit(ctx, a, domain.Submit{Proposal: id}) },
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/desk"
 	"github.com/crossrank/crossrank/web/webtest"
@@ -35,7 +36,7 @@ func TestReverifyProposal(t *testing.T) {
 	site := &webtest.SiteEnv{T: t, Ctx: e.Ctx, Store: e.Store, Cmd: e.Cmd, Read: e.Read, Srv: e.Srv}
 	old := copies.Put("<p>PPIO: RTX 4090 on demand</p>", "text/html", "https://example.org/ppio", webtest.Fetched)
 	changed := copies.Put("<p>PPIO: H20 only</p>", "text/html", "https://example.org/ppio", webtest.Fetched.AddDate(0, 0, 7))
-	id := site.CrossValidate("ppio", demo.CritGPUs, 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
+	id := site.CrossValidate("ppio", demo.CritGPUs, 4, domain.AddEvidence{Claim: events.Text{En: "PPIO lists GPUs"},
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01", Tier: domain.TierThirdParty})
 	site.Publish(id)
 	e.recordCapture(domain.RecordCapture{Proposal: id, Evidence: "e1", FinalURL: "https://example.org/ppio",
@@ -104,7 +105,7 @@ func TestReverifyProposal(t *testing.T) {
 
 	doc = e.Page(c, loc, http.StatusOK)
 	ev := doc.Find(`[data-testid="evidence-form"]`)
-	for field, want := range map[string]string{"claim": "PPIO lists GPUs", "source_url": "https://example.org/ppio"} {
+	for field, want := range map[string]string{"claim_en": "PPIO lists GPUs", "source_url": "https://example.org/ppio"} {
 		if got := ev.Find(`input[name="`+field+`"]`).AttrOr("value", ""); got != want {
 			t.Errorf("evidence %s %q, want %q", field, got, want)
 		}

@@ -64,10 +64,11 @@ type reviewRow struct {
 
 // reviewEvidence is one evidence item, compactly, with its tick.
 type reviewEvidence struct {
-	ID, Claim, Excerpt, Source, SourceLabel string
-	Capture, CaptureState                   string // the capture's state in words, and its code
-	Quote, QuoteState                       string // whether the capture holds the excerpt: found, not_found, unchecked
-	Stale                                   bool
+	ID, Excerpt, Source, SourceLabel string
+	Claim                            ui.Bilingual
+	Capture, CaptureState            string // the capture's state in words, and its code
+	Quote, QuoteState                string // whether the capture holds the excerpt: found, not_found, unchecked
+	Stale                            bool
 }
 
 // reviewStatuses are the statuses the queue filters by ("" is any).
@@ -232,7 +233,7 @@ func reviewRowOf(p ui.Page, l rankingLabels, row projections.ReviewRow, today st
 		out.Changes = append(out.Changes, reviewChangeText(p, l, c))
 	}
 	for _, e := range row.Evidence {
-		ev := reviewEvidence{ID: e.ID, Claim: e.Claim, Excerpt: clip(e.Excerpt, 240), Source: e.SourceURL,
+		ev := reviewEvidence{ID: e.ID, Claim: ui.BilingualOf(p, e.Claim), Excerpt: clip(e.Excerpt, 240), Source: e.SourceURL,
 			SourceLabel: sourceLabel(e), CaptureState: string(e.Capture.State),
 			Stale: e.StaleAfter != "" && e.StaleAfter < today}
 		if e.Capture.State == domain.CaptureNone && e.SourceURL != "" {

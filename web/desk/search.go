@@ -103,6 +103,9 @@ func searchHref(q, kind string) string {
 // hitView words a hit for the page.
 func hitView(p ui.Page, h projections.SearchHit) searchHitView {
 	v := searchHitView{Title: h.Title, Snippet: h.Snippet}
+	if h.Kind == projections.SearchEvidence {
+		v.Title = h.Claim.In(p.Lang)
+	}
 	switch h.Kind {
 	case projections.SearchEntry:
 		v.Title, v.Sub = h.Name.In(p.Lang), h.Ranking+" / "+h.Entry+" · "+h.Name.In(otherLang(p.Lang))

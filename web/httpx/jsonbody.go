@@ -129,6 +129,9 @@ func expected(t reflect.Type) string {
 	if t == nil {
 		return "field.wrong_type"
 	}
+	if t == reflect.TypeFor[domain.TextField]() { // a claim or a rationale
+		return "field.bilingual"
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return "field.text"

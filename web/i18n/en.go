@@ -35,6 +35,7 @@ var enParts = []map[string]string{
 	enChat,
 	enInboxItems,
 	enCaptureProgress,
+	enBilingual,
 }
 
 // en is every message in English, by key.

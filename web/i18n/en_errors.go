@@ -227,6 +227,7 @@ var enErrors = map[string]string{
 	"field.list":                    "{Field} must be a list.",
 	"field.object":                  "{Field} must be an object.",
 	"field.text":                    "{Field} must be text.",
+	"field.bilingual":               "{Field} must be text, or an object {\"zh\": …, \"en\": …} with the text in each language.",
 	"field.bool":                    "{Field} must be true or false.",
 	"field.wrong_type":              "{Field} has the wrong type.",
 	"field.unknown":                 "{Field} is not a field of this request.",

@@ -35,6 +35,7 @@ var zhParts = []map[string]string{
 	zhChat,
 	zhInboxItems,
 	zhCaptureProgress,
+	zhBilingual,
 }
 
 // zh is every message in Simplified Chinese (简体中文), by key.

@@ -226,6 +226,7 @@ var zhErrors = map[string]string{
 	"field.list":                    "{field}须为列表。",
 	"field.object":                  "{field}须为对象。",
 	"field.text":                    "{field}须为文本。",
+	"field.bilingual":               "{field}须为文本，或按语言分写的对象 {\"zh\": …, \"en\": …}。",
 	"field.bool":                    "{field}须为 true 或 false。",
 	"field.wrong_type":              "{field}类型不正确。",
 	"field.unknown":                 "{field}不是此请求的字段。",

@@ -13,17 +13,17 @@ import (
 )
 
 type apiEvidence struct {
-	Proposal     string `json:"proposal"`
-	ID           string `json:"id"`
-	Claim        string `json:"claim"`
-	SourceURL    string `json:"source_url,omitempty"`
-	SourceName   string `json:"source_name,omitempty"`
-	Section      string `json:"section,omitempty"`
-	Excerpt      string `json:"excerpt,omitempty"`
-	ObservedOn   string `json:"observed_on"`
-	ValidForDays int    `json:"valid_for_days,omitempty"`
-	StaleAfter   string `json:"stale_after,omitempty"`
-	Stale        bool   `json:"stale"`
+	Proposal     string      `json:"proposal"`
+	ID           string      `json:"id"`
+	Claim        events.Text `json:"claim"` // both languages, either may be ""
+	SourceURL    string      `json:"source_url,omitempty"`
+	SourceName   string      `json:"source_name,omitempty"`
+	Section      string      `json:"section,omitempty"`
+	Excerpt      string      `json:"excerpt,omitempty"`
+	ObservedOn   string      `json:"observed_on"`
+	ValidForDays int         `json:"valid_for_days,omitempty"`
+	StaleAfter   string      `json:"stale_after,omitempty"`
+	Stale        bool        `json:"stale"`
 	// Tier is where the claim comes from: "vendor", "third_party" or
 	// "own"; absent where the editor did not say.
 	Tier string `json:"tier,omitempty"`
@@ -89,7 +89,7 @@ type apiEntryScore struct {
 	Score     int           `json:"score"`
 	Edition   int           `json:"edition"`
 	Proposal  string        `json:"proposal"`
-	Rationale string        `json:"rationale"`
+	Rationale events.Text   `json:"rationale"`
 	Evidence  []apiEvidence `json:"evidence"`
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 )
 
 // TestPublicBodyCache: a cached page is the page rendered for the request
@@ -58,7 +59,7 @@ func TestPublicBodyCache(t *testing.T) {
 		}
 	}
 	before, _ := plain("/api/v1/rankings/gpu-cloud")
-	e.Publish(e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",
+	e.Publish(e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "PPIO lists more GPUs"},
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090 on demand", ObservedOn: "2026-01-05"}))
 	if after, _ := plain("/api/v1/rankings/gpu-cloud"); after == before {
 		t.Error("the API answer did not change with a new edition")

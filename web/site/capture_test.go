@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/webtest"
 )
@@ -123,9 +124,9 @@ func TestEntryCaptureLinks(t *testing.T) {
 	copies := webtest.Shelf{}
 	key := copies.Put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", webtest.Fetched)
 	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
-	e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
+	e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "PPIO lists GPUs"},
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
-	e.CrossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: "An archived price list",
+	e.CrossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: events.Text{En: "An archived price list"},
 		SourceURL: "https://web.archive.org/web/2026/https://example.org/prices", Excerpt: "¥1.9/h", ObservedOn: "2026-03-01"})
 	e.Publish("test-ppio-gpu-coverage", "test-ppio-"+demo.CritElasticity)
 	record := func(proposal string, c domain.RecordCapture) {

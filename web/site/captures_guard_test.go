@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/site"
 	"github.com/crossrank/crossrank/web/webtest"
@@ -30,7 +31,7 @@ func TestCaptureOfDraftStaysOnDesk(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.Cmd.AddEvidence(e.Ctx, editor, domain.AddEvidence{CommandID: "draft-capture-ev", Proposal: webtest.DemoDraft,
-		Claim: "Draft", SourceURL: "https://example.org/draft", Excerpt: "draft source", ObservedOn: "2026-03-01"}); err != nil {
+		Claim: events.Text{En: "Draft"}, SourceURL: "https://example.org/draft", Excerpt: "draft source", ObservedOn: "2026-03-01"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Cmd.RecordCapture(e.Ctx, domain.Worker(), domain.RecordCapture{CommandID: "draft-capture", Proposal: webtest.DemoDraft,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/projections"
 	"github.com/crossrank/crossrank/web/httpx"
 	"github.com/crossrank/crossrank/web/ui"
@@ -90,11 +91,11 @@ type apiScoreChange struct {
 }
 
 type apiChangeProof struct {
-	ID         string `json:"id"`
-	Claim      string `json:"claim"`
-	SourceURL  string `json:"source_url,omitempty"`
-	SourceName string `json:"source_name,omitempty"`
-	ObservedOn string `json:"observed_on"`
+	ID         string      `json:"id"`
+	Claim      events.Text `json:"claim"` // both languages: the answer is machine-readable
+	SourceURL  string      `json:"source_url,omitempty"`
+	SourceName string      `json:"source_name,omitempty"`
+	ObservedOn string      `json:"observed_on"`
 }
 
 type apiWeightChange struct {

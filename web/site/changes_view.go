@@ -50,7 +50,7 @@ type changeScoreView struct {
 }
 
 type changeProofView struct {
-	Claim string
+	Claim ui.Bilingual
 	Href  string // the source; "" when not an http(s) URL
 	Text  string // the source as text
 }
@@ -101,7 +101,7 @@ func buildChanges(ctx context.Context, read *projections.Store, p ui.Page, l lin
 			if text == "" {
 				text = ev.SourceURL
 			}
-			cv.Evidence = append(cv.Evidence, changeProofView{Claim: ev.Claim, Href: sourceHref(ev.SourceURL), Text: text})
+			cv.Evidence = append(cv.Evidence, changeProofView{Claim: ui.BilingualOf(p, ev.Claim), Href: sourceHref(ev.SourceURL), Text: text})
 		}
 		v.Scores = append(v.Scores, cv)
 	}

@@ -203,7 +203,7 @@ func buildCompare(ctx context.Context, read *projections.Store, p ui.Page, l lin
 				}
 			}
 			for _, e := range evidence[i][c.Slug] {
-				cell.Evidence = append(cell.Evidence, evidenceLink{Href: l.Entry(slug, chosen[i], evidenceAnchor(e.Proposal, e.ID)), Claim: e.Claim})
+				cell.Evidence = append(cell.Evidence, evidenceLink{Href: l.Entry(slug, chosen[i], evidenceAnchor(e.Proposal, e.ID)), Claim: e.Claim.In(p.Lang)})
 			}
 			row.Cells = append(row.Cells, cell)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/api"
 	"github.com/crossrank/crossrank/web/webtest"
 	"github.com/crossrank/crossrank/web/webtest/openapicheck"
@@ -24,7 +25,7 @@ func TestDocumentedOutsideAPI(t *testing.T) {
 	e := newSiteEnv(t)
 	// A second edition, so that ppio has changes; a vendor, so that its
 	// contact timeline has an event.
-	e.Publish(e.CrossValidate("ppio", demo.CritGPUs, 4, domain.AddEvidence{Claim: "c", SourceURL: "https://ppio.example/",
+	e.Publish(e.CrossValidate("ppio", demo.CritGPUs, 4, domain.AddEvidence{Claim: events.Text{En: "c"}, SourceURL: "https://ppio.example/",
 		Excerpt: "x", ObservedOn: "2026-11-01"}))
 	if _, err := e.Cmd.RegisterUser(e.Ctx, domain.System(), domain.RegisterUser{Username: "acme", DisplayName: "Acme (vendor)",
 		PasswordHash: webtest.PasswordHash(), Roles: []string{domain.RoleVendor}, Entries: []string{demo.RankingSlug + "/ppio"}}); err != nil {

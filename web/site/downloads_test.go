@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 )
 
 // TestDownloadsStayWithTheirEdition publishes a second edition that
@@ -16,7 +17,7 @@ func TestDownloadsStayWithTheirEdition(t *testing.T) {
 	t.Parallel()
 	e := newSiteEnv(t)
 	_, first := e.Get("/r/gpu-cloud/editions/1/ranking.csv")
-	id := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists more GPUs",
+	id := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "PPIO lists more GPUs"},
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
 	n := e.Publish(id)
 

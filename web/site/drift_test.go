@@ -10,6 +10,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/webtest"
 )
@@ -36,9 +37,9 @@ func TestEntryShowsLateEvidenceResults(t *testing.T) {
 	copies := webtest.Shelf{}
 	key := copies.Put("<p>RTX 4090</p>", "text/html", "https://example.org/ppio", webtest.Fetched)
 	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
-	changedID := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "PPIO lists GPUs",
+	changedID := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "PPIO lists GPUs"},
 		SourceURL: "https://example.org/ppio", Excerpt: "RTX 4090", ObservedOn: "2026-03-01"})
-	deadID := e.CrossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: "A price list",
+	deadID := e.CrossValidate("ppio", demo.CritElasticity, 3, domain.AddEvidence{Claim: events.Text{En: "A price list"},
 		SourceURL: "https://example.org/prices", Excerpt: "¥1.9/h", ObservedOn: "2026-03-01"})
 	e.Publish(changedID, deadID)
 

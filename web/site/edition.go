@@ -324,7 +324,7 @@ func moveRowOf(p ui.Page, l linkSet, slug string, m projections.EditionMove) mov
 func changeRowOf(p ui.Page, l linkSet, slug string, r *domain.Ranking, c projections.EditionChange) changeRow {
 	row := changeRow{Entry: c.EntryName.In(p.Lang), Key: c.Target, Proposal: c.Proposal, AuditHref: l.Record(slug, c.Entry, c.Proposal)}
 	for _, e := range c.Evidence {
-		row.Evidence = append(row.Evidence, evidenceLink{Href: l.Entry(slug, c.Entry, evidenceAnchor(e.Proposal, e.ID)), Claim: e.Claim})
+		row.Evidence = append(row.Evidence, evidenceLink{Href: l.Entry(slug, c.Entry, evidenceAnchor(e.Proposal, e.ID)), Claim: e.Claim.In(p.Lang)})
 	}
 	if c.Kind() == "score" {
 		row.IsScore = true

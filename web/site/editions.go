@@ -78,6 +78,10 @@ type changeRow struct {
 }
 
 // evidenceLink is a short link from a change to one evidence item.
+//
+// A link names its claim in the page's language only: the entry page it
+// leads to, where the claim is read, has the other language behind its
+// disclosure.
 type evidenceLink struct {
 	Href  string
 	Claim string

@@ -19,7 +19,7 @@ import (
 // evidenceView is one evidence item as readers see it.
 type evidenceView struct {
 	Anchor     string // id on the entry page: "ev-<proposal>-<id>"
-	Claim      string
+	Claim      ui.Bilingual
 	Excerpt    string
 	Href       string // the source's address; "" when it is not an http(s) URL
 	SourceText string // what the source link (or plain text) says
@@ -81,7 +81,7 @@ func sourceHref(raw string) string {
 }
 
 func evidenceOf(p ui.Page, l linkSet, e projections.EvidenceView, now time.Time) evidenceView {
-	v := evidenceView{Anchor: evidenceAnchor(e.Proposal, e.ID), Claim: e.Claim, Excerpt: e.Excerpt,
+	v := evidenceView{Anchor: evidenceAnchor(e.Proposal, e.ID), Claim: ui.BilingualOf(p, e.Claim), Excerpt: e.Excerpt,
 		Href: sourceHref(e.SourceURL), Section: e.Section, Observed: p.Day(e.ObservedOn),
 		Stale: e.Stale(now), AuditHref: l.Audit(e.Proposal), Tier: ui.TierOf(p, e.Tier)}
 	if e.StaleAfter != "" {
@@ -133,7 +133,7 @@ type scoreView struct {
 	Weight      int
 	Scored      bool
 	Meter       meterView
-	Rationale   string
+	Rationale   ui.Bilingual
 	Edition     int
 	EditionHref string
 	Evidence    []evidenceView
@@ -215,7 +215,7 @@ func buildEntry(ctx context.Context, read *projections.Store, p ui.Page, l linkS
 	for _, c := range r.Criteria {
 		ps := scoreView{Anchor: scoreAnchor(c.Slug), Criterion: c.Slug, Name: c.Name.In(p.Lang), Description: c.Description.In(p.Lang), Weight: c.Weight}
 		if s, ok := scores[c.Slug]; ok {
-			ps.Scored, ps.Meter, ps.Rationale, ps.Edition = true, meterOf(s.Score), s.Rationale, s.Edition
+			ps.Scored, ps.Meter, ps.Rationale, ps.Edition = true, meterOf(s.Score), ui.BilingualOf(p, s.Rationale), s.Edition
 			ps.EditionHref = l.Edition(slug, s.Edition)
 			for _, ev := range s.Evidence {
 				pe := evidenceOf(p, l, ev, now)

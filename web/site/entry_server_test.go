@@ -8,6 +8,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/i18n"
 )
 
@@ -16,7 +17,7 @@ func TestPublicEntryEvidence(t *testing.T) {
 	e := newSiteEnv(t)
 	observed := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
 	e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{
-		Claim:     `PPIO lists <script>alert("x")</script> GPUs`,
+		Claim:     events.Text{En: `PPIO lists <script>alert("x")</script> GPUs`},
 		SourceURL: "https://example.org/ppio?page=1&lang=en", Section: "pricing",
 		Excerpt: `"<b>RTX 4090</b>" on demand`, ObservedOn: observed, ValidForDays: 365,
 	})

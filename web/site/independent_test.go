@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/webtest"
 )
 
@@ -85,7 +86,7 @@ func TestPublicIndependentView(t *testing.T) {
 		t.Error("the independent view has the published edition's hash")
 	}
 
-	id := e.CrossValidate("qingcloud", demo.CritGPUs, 7, domain.AddEvidence{Claim: "Measured: H100 and A100 nodes rentable",
+	id := e.CrossValidate("qingcloud", demo.CritGPUs, 7, domain.AddEvidence{Claim: events.Text{En: "Measured: H100 and A100 nodes rentable"},
 		SourceName: "our own test rental", Excerpt: "H100 ×8 node booked", ObservedOn: "2026-03-01", Tier: domain.TierOwn})
 	e.Publish(id)
 	order, totals, after := independentOf(e.Page(href, "Accept-Language", "en"))
@@ -126,8 +127,8 @@ func TestPublicEvidenceTiers(t *testing.T) {
 		Scores []struct {
 			Criterion string `json:"criterion"`
 			Evidence  []struct {
-				Claim string `json:"claim"`
-				Tier  string `json:"tier"`
+				Claim events.Text `json:"claim"`
+				Tier  string      `json:"tier"`
 			} `json:"evidence"`
 		} `json:"scores"`
 	}
@@ -138,7 +139,7 @@ func TestPublicEvidenceTiers(t *testing.T) {
 	for _, s := range entry.Scores {
 		if s.Criterion == demo.CritGPUs {
 			for _, ev := range s.Evidence {
-				got[ev.Claim[:strings.Index(ev.Claim, " / ")]] = ev.Tier
+				got[ev.Claim.Zh] = ev.Tier
 			}
 		}
 	}

@@ -156,7 +156,8 @@ type previewView struct {
 
 // previewEvidence is one evidence item a change cites.
 type previewEvidence struct {
-	Anchor, Claim, Source, Excerpt string
+	Anchor, Source, Excerpt string
+	Claim                   ui.Bilingual
 }
 
 func buildPreview(ctx context.Context, eds PreviewEditions, p ui.Page, self string, row projections.PreviewRow, pv domain.EditionPreview, page, perPage int) (previewView, error) {
@@ -271,14 +272,14 @@ func buildPreview(ctx context.Context, eds PreviewEditions, p ui.Page, self stri
 		cr.From, cr.To = orDash(labels(c.FromTags)), orDash(labels(c.ToTags))
 		v.Attributes = append(v.Attributes, cr)
 	}
-	claims, err := previewEvidenceOf(ctx, eds, pv.Proposals, cited)
+	claims, err := previewEvidenceOf(ctx, eds, p, pv.Proposals, cited)
 	if err != nil {
 		return v, err
 	}
 	v.Evidence = claims
 	claimOf := map[string]string{}
 	for _, e := range claims {
-		claimOf[e.Anchor] = e.Claim
+		claimOf[e.Anchor] = e.Claim.Text
 	}
 	for _, rows := range [][]changeRow{v.Scores, v.Attributes} {
 		for i := range rows {
@@ -294,11 +295,11 @@ func buildPreview(ctx context.Context, eds PreviewEditions, p ui.Page, self stri
 
 // previewEvidenceOf returns the evidence items cited (proposal/id), in
 // the proposals' order; only the proposals cited are loaded.
-func previewEvidenceOf(ctx context.Context, eds PreviewEditions, proposals []string, cited map[string]bool) ([]previewEvidence, error) {
+func previewEvidenceOf(ctx context.Context, eds PreviewEditions, p ui.Page, proposals []string, cited map[string]bool) ([]previewEvidence, error) {
 	citing := map[string]bool{}
 	for k := range cited {
-		p, _, _ := strings.Cut(k, "/")
-		citing[p] = true
+		id, _, _ := strings.Cut(k, "/")
+		citing[id] = true
 	}
 	var out []previewEvidence
 	for _, id := range proposals {
@@ -317,7 +318,7 @@ func previewEvidenceOf(ctx context.Context, eds PreviewEditions, proposals []str
 			if src == "" {
 				src = e.SourceName
 			}
-			out = append(out, previewEvidence{Anchor: evidenceAnchor(id, e.EvidenceID), Claim: e.Claim, Source: src, Excerpt: e.Excerpt})
+			out = append(out, previewEvidence{Anchor: evidenceAnchor(id, e.EvidenceID), Claim: ui.BilingualOf(p, e.Claim), Source: src, Excerpt: e.Excerpt})
 		}
 	}
 	return out, nil

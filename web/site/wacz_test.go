@@ -16,6 +16,7 @@ import (
 
 	"github.com/crossrank/crossrank/domain"
 	"github.com/crossrank/crossrank/domain/demo"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web"
 	"github.com/crossrank/crossrank/web/webtest"
 )
@@ -254,7 +255,7 @@ func TestEditionWACZFollowsLaterCaptures(t *testing.T) {
 	url := "https://example.org/later"
 	key := copies.Put("<p>captured later</p>", "text/html", url, webtest.Fetched)
 	e := newSiteEnvWith(t, func(c *web.Config) { c.Captures = copies })
-	id := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: "A page", SourceURL: url, Excerpt: "captured",
+	id := e.CrossValidate("ppio", "gpu-coverage", 4, domain.AddEvidence{Claim: events.Text{En: "A page"}, SourceURL: url, Excerpt: "captured",
 		ObservedOn: "2026-03-01"})
 	e.Publish(id)
 	ed, err := e.Cmd.Edition(e.Ctx, demo.RankingSlug)

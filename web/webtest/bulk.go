@@ -49,7 +49,7 @@ func (e *DemoEnv) BulkImportThen(slug string, author func(i int) string, n int, 
 	def := w.ID()
 	must(do(domain.DecideOpenProposal(w.Ranking(slug), nil, w.Edition(slug), w.Proposal(def), a, domain.OpenProposal{
 		ID: def, Ranking: slug, Methodology: true, NewRanking: true, Title: "Define " + slug,
-		Proposed: &m, Rationale: "Imported from a ranking file"})))
+		Proposed: &m, Rationale: events.Text{En: "Imported from a ranking file"}})))
 	must(do(domain.DecideSubmit(w.Edition(slug), w.Proposal(def), a)))
 	proposed := domain.ProposedRanking(slug, m)
 	ids := make([]string, n)
@@ -64,13 +64,13 @@ func (e *DemoEnv) BulkImportThen(slug string, author func(i int) string, n int, 
 		var cited []string
 		for k := range evidence(i) {
 			must(do(domain.DecideAddEvidence(w.Proposal(id), a, domain.AddEvidence{Proposal: id,
-				Claim: fmt.Sprintf("Claim %d of %s", k+1, entry), SourceURL: fmt.Sprintf("https://example.org/%s/%d", entry, k+1),
+				Claim: events.Text{En: fmt.Sprintf("Claim %d of %s", k+1, entry)}, SourceURL: fmt.Sprintf("https://example.org/%s/%d", entry, k+1),
 				Excerpt: fmt.Sprintf("Excerpt %d of %s.", k+1, entry), ObservedOn: time.Now().UTC().Format(time.DateOnly)})))
 			cited = append(cited, fmt.Sprintf("e%d", k+1))
 		}
 		for k, c := range m.Criteria {
 			must(do(domain.DecideProposeScore(proposed, w.Edition(slug), w.Proposal(id), a, domain.ProposeScore{Proposal: id,
-				Criterion: c.Slug, To: (i + k) % 11, Rationale: "From the file", Evidence: cited})))
+				Criterion: c.Slug, To: (i + k) % 11, Rationale: events.Text{En: "From the file"}, Evidence: cited})))
 		}
 		must(do(domain.DecideSubmit(w.Edition(slug), w.Proposal(id), a)))
 		if then != nil {

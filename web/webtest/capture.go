@@ -11,6 +11,7 @@ import (
 
 	"github.com/crossrank/crossrank/cmd/crossrank/capture"
 	"github.com/crossrank/crossrank/domain"
+	"github.com/crossrank/crossrank/events"
 	"github.com/crossrank/crossrank/web/site"
 )
 
@@ -78,7 +79,7 @@ var Fetched = time.Date(2026, 3, 2, 9, 30, 15, 0, time.UTC)
 // evidence captured.
 func (e *SiteEnv) PublishCapture(entry, criterion, key, contentType, url string) {
 	e.T.Helper()
-	id := e.CrossValidate(entry, criterion, 4, domain.AddEvidence{Claim: "A page", SourceURL: url, Excerpt: "RTX 4090",
+	id := e.CrossValidate(entry, criterion, 4, domain.AddEvidence{Claim: events.Text{En: "A page"}, SourceURL: url, Excerpt: "RTX 4090",
 		ObservedOn: "2026-03-01"})
 	e.Publish(id)
 	res, err := e.Cmd.RecordCapture(e.Ctx, domain.Worker(), domain.RecordCapture{CommandID: id + "-capture", Proposal: id,

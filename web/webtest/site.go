@@ -195,7 +195,7 @@ func (e *SiteEnv) CrossValidate(entry, criterion string, to int, ev domain.AddEv
 	ev.CommandID, ev.Proposal = id+"-ev", id
 	must(e.Cmd.AddEvidence(e.Ctx, editor, ev))
 	must(e.Cmd.ProposeScore(e.Ctx, editor, domain.ProposeScore{CommandID: id + "-score", Proposal: id, Criterion: criterion, To: to,
-		Rationale: "test rationale", Evidence: []string{"e1"}}))
+		Rationale: events.Text{En: "test rationale"}, Evidence: []string{"e1"}}))
 	must(e.Cmd.Submit(e.Ctx, editor, domain.Submit{CommandID: id + "-submit", Proposal: id}))
 	for _, r := range []string{"reviewer1", "reviewer2"} {
 		must(e.Cmd.CastVote(e.Ctx, domain.Actor{Name: r, Roles: []string{domain.RoleReviewer}},

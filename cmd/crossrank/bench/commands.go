@@ -273,7 +273,7 @@ func runCycles(ctx context.Context, h *handler.Handler, spec deskSpec, tag strin
 		}
 		for e := 1; e <= 4; e++ {
 			steps = append(steps, func() (handler.Result, error) {
-				return h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id(), Proposal: p, Claim: fmt.Sprintf("Claim %d", e),
+				return h.AddEvidence(ctx, editor, domain.AddEvidence{CommandID: id(), Proposal: p, Claim: events.Text{En: fmt.Sprintf("Claim %d", e)},
 					SourceURL: fmt.Sprintf("https://example.com/%s/%s/%d", entry, p, e), Excerpt: deskExcerpt,
 					ObservedOn: "2026-02-01", ValidForDays: 180})
 			})
@@ -281,7 +281,7 @@ func runCycles(ctx context.Context, h *handler.Handler, spec deskSpec, tag strin
 		for c := 1; c <= 2; c++ {
 			steps = append(steps, func() (handler.Result, error) {
 				return h.ProposeScore(ctx, editor, domain.ProposeScore{CommandID: id(), Proposal: p, Criterion: fmt.Sprintf("c%d", c),
-					To: (k + c) % 11, Rationale: "Follows from the new price list.", Evidence: []string{fmt.Sprintf("e%d", c)}})
+					To: (k + c) % 11, Rationale: events.Text{En: "Follows from the new price list."}, Evidence: []string{fmt.Sprintf("e%d", c)}})
 			})
 		}
 		steps = append(steps,

@@ -168,7 +168,7 @@ func (g *deskGen) propose(spec deskSpec, i int) (string, error) {
 		return "", err
 	}
 	for n := 1; n <= spec.evidence; n++ {
-		c := domain.AddEvidence{Proposal: id, Claim: fmt.Sprintf("Claim %d about %s", n, entry),
+		c := domain.AddEvidence{Proposal: id, Claim: events.Text{En: fmt.Sprintf("Claim %d about %s", n, entry)},
 			SourceURL: fmt.Sprintf("https://example.com/%s/%d", entry, n), Section: fmt.Sprintf("§%d", 1+g.Rng.IntN(12)),
 			Excerpt:    deskExcerpt[g.Rng.IntN(80):],
 			ObservedOn: g.Clock.AddDate(0, 0, -g.Rng.IntN(60)).Format(time.DateOnly), ValidForDays: []int{0, 90, 180, 365}[g.Rng.IntN(4)]}
@@ -182,7 +182,7 @@ func (g *deskGen) propose(spec deskSpec, i int) (string, error) {
 	}
 	for c := range deskCriteria {
 		sc := domain.ProposeScore{Proposal: id, Criterion: fmt.Sprintf("c%d", c+1), To: g.Rng.IntN(11),
-			Rationale: "Follows from the cited sources.", Evidence: cite()}
+			Rationale: events.Text{En: "Follows from the cited sources."}, Evidence: cite()}
 		if err := g.As(a)(domain.DecideProposeScore(r, ed, g.Proposal(id), a, sc)); err != nil {
 			return "", err
 		}
@@ -191,7 +191,7 @@ func (g *deskGen) propose(spec deskSpec, i int) (string, error) {
 		{Attribute: "region", To: []string{[]string{"cn-north", "cn-east", "cn-south", "overseas"}[g.Rng.IntN(4)]}},
 		{Attribute: "access", To: []string{"root", "container"}[:1+g.Rng.IntN(2)]},
 	} {
-		at.Proposal, at.Rationale, at.Evidence = id, "Listed in the documentation.", cite()
+		at.Proposal, at.Rationale, at.Evidence = id, events.Text{En: "Listed in the documentation."}, cite()
 		if err := g.As(a)(domain.DecideProposeAttribute(r, ed, g.Proposal(id), a, at)); err != nil {
 			return "", err
 		}

@@ -38,7 +38,7 @@ func importFile(n, ev int) ([]byte, error) {
 	for i := range n {
 		e := rankfile.Entry{Slug: fmt.Sprintf("entry-%05d", i), Name: text(fmt.Sprintf("Entry %d", i)), Category: "c"}
 		for j := range ev {
-			e.Evidence = append(e.Evidence, rankfile.Evidence{Key: fmt.Sprintf("e%d", j), Claim: "c", SourceName: "s",
+			e.Evidence = append(e.Evidence, rankfile.Evidence{Key: fmt.Sprintf("e%d", j), Claim: domain.TextField{En: "c"}, SourceName: "s",
 				Excerpt: fmt.Sprintf("x%d", j), ObservedOn: "2026-01-01"})
 		}
 		for c := range 4 {
@@ -46,7 +46,7 @@ func importFile(n, ev int) ([]byte, error) {
 			for j := c; j < ev; j += 4 {
 				cite = append(cite, fmt.Sprintf("e%d", j))
 			}
-			e.Scores = append(e.Scores, rankfile.Score{Criterion: fmt.Sprintf("k%d", c), Value: (i + c) % 11, Rationale: "r", Evidence: cite})
+			e.Scores = append(e.Scores, rankfile.Score{Criterion: fmt.Sprintf("k%d", c), Value: (i + c) % 11, Rationale: domain.TextField{En: "r"}, Evidence: cite})
 		}
 		f.Entries = append(f.Entries, e)
 	}

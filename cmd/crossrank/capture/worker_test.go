@@ -61,7 +61,7 @@ func must(t *testing.T) func(handler.Result, error) {
 func (d *desk) cite(url string) string {
 	d.t.Helper()
 	d.n++
-	c := domain.AddEvidence{Proposal: "p1", Claim: "price", SourceURL: url, Excerpt: quote, ObservedOn: "2026-03-01"}
+	c := domain.AddEvidence{Proposal: "p1", Claim: events.Text{En: "price"}, SourceURL: url, Excerpt: quote, ObservedOn: "2026-03-01"}
 	if url == "" {
 		c.SourceName = "a brochure"
 	}

@@ -21,6 +21,7 @@
   var EVIDENCE_TYPES = {
     "crossrank.proposal.evidence_added.v1": "added",
     "crossrank.proposal.evidence_added.v2": "added",
+    "crossrank.proposal.evidence_added.v3": "added",
     "crossrank.proposal.evidence_captured.v1": "captured"
   };
   var SLUG = /^[a-z0-9_-]{1,80}$/;
