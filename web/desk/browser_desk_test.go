@@ -114,7 +114,7 @@ func TestBrowserDesk(t *testing.T) {
 
 	// Evidence with a source URL.
 	editor.do(
-		chromedp.SendKeys(chromedp.CSS(`#ev-claim`), "PPIO documents GPU rendering instances"),
+		chromedp.SendKeys(chromedp.CSS(`#ev-claim-en`), "PPIO documents GPU rendering instances"),
 		chromedp.SendKeys(chromedp.CSS(`#ev-source_url`), "https://example.com/ppio/rendering"),
 		chromedp.SendKeys(chromedp.CSS(`#ev-section`), "§7"),
 		chromedp.SendKeys(chromedp.CSS(`#ev-excerpt`), "PPIO offers GPU instances for graphics rendering."),
@@ -138,7 +138,7 @@ func TestBrowserDesk(t *testing.T) {
 	shot(editor, "impact-preview")
 	editor.do(
 		chromedp.Click(chromedp.CSS(`[data-testid="score-cite-e1"]`)),
-		chromedp.SendKeys(chromedp.CSS(`#score-rationale`), "Rendering instances are documented (§7)."),
+		chromedp.SendKeys(chromedp.CSS(`#score-rationale-en`), "Rendering instances are documented (§7)."),
 		chromedp.Click(chromedp.CSS(`[data-testid="score-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(diffRow+`[data-after="9"]`)),
 	)
@@ -175,7 +175,7 @@ func TestBrowserDesk(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`#score-criterion`), crit),
 		chromedp.SendKeys(chromedp.CSS(`#score-to`), "8"),
 		chromedp.Click(chromedp.CSS(`[data-testid="score-cite-e1"]`)),
-		chromedp.SendKeys(chromedp.CSS(`#score-rationale`), "Rendering only (§7); remote desktops are not mentioned."),
+		chromedp.SendKeys(chromedp.CSS(`#score-rationale-en`), "Rendering only (§7); remote desktops are not mentioned."),
 		chromedp.Click(chromedp.CSS(`[data-testid="score-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(diffRow+`[data-after="8"]`)),
 	)

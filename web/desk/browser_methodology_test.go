@@ -38,7 +38,7 @@ func TestBrowserMethodology(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(field("criteria[1].slug"))),
 	)
 	for name, value := range map[string]string{
-		"slug": "vector-db", "rationale": "Buyers asked for it", "title.zh": "向量数据库", "title.en": "Vector databases",
+		"slug": "vector-db", "rationale_en": "Buyers asked for it", "title.zh": "向量数据库", "title.en": "Vector databases",
 		"categories[0].slug": "managed", "categories[0].name.zh": "托管", "categories[0].name.en": "Managed",
 		"criteria[0].slug": "speed", "criteria[0].name.zh": "速度", "criteria[0].name.en": "Speed",
 		"criteria[1].slug": "price", "criteria[1].name.zh": "价格", "criteria[1].name.en": "Price",
@@ -76,7 +76,7 @@ func TestBrowserMethodology(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(field("criteria[0].weight")), "0"),
 		chromedp.SetValue(chromedp.CSS(field("criteria[1].weight")), "0"),
 		chromedp.SetValue(chromedp.CSS(field("criteria[5].weight")), "40"),
-		chromedp.SetValue(chromedp.CSS(field("rationale")), "Graphics matters most to these buyers"),
+		chromedp.SetValue(chromedp.CSS(field("rationale_en")), "Graphics matters most to these buyers"),
 	)
 	clickAndLand(editor, `[data-testid="methodology-submit"]`, `[data-testid="methodology-change-weight"]`)
 	change := proposalIDAt(t, editor)

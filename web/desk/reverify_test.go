@@ -126,7 +126,7 @@ func TestReverifyProposal(t *testing.T) {
 	// forms start empty.
 	for _, target := range []string{"/desk/proposals/" + draft, "/desk/proposals/" + draft + "?reverify=" + id + "&evidence=e7"} {
 		doc := e.Page(c, target, http.StatusOK)
-		if got := doc.Find(`[data-testid="evidence-form"] input[name="claim"]`).AttrOr("value", ""); got != "" || webtest.TestText(doc, "reverify-note") != "" {
+		if got := doc.Find(`[data-testid="evidence-form"] input[name^="claim_"]`).AttrOr("value", "?"); got != "" || webtest.TestText(doc, "reverify-note") != "" {
 			t.Errorf("%s: claim %q pre-filled", target, got)
 		}
 	}
