@@ -88,17 +88,18 @@ func TestMigrateEditionMoves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var names []string
+		var names, values []string
 		for cols.Next() {
 			var c string
 			if err := cols.Scan(&c); err != nil {
 				t.Fatal(err)
 			}
 			names = append(names, fmt.Sprintf("%q", c))
+			values = append(values, version11Value(c))
 		}
 		cols.Close()
-		list := strings.Join(names, ", ")
-		copyRows[i] = fmt.Sprintf("INSERT OR REPLACE INTO main.%q (%s) SELECT %s FROM rebuilt.%[1]q", name, list, list)
+		copyRows[i] = fmt.Sprintf("INSERT OR REPLACE INTO main.%q (%s) SELECT %s FROM rebuilt.%[1]q", name,
+			strings.Join(names, ", "), strings.Join(values, ", "))
 	}
 	for _, q := range copyRows {
 		mustExec(t, db, q)
@@ -155,6 +156,14 @@ func TestMigrateEditionMoves(t *testing.T) {
 	fix.SetMaxOpenConns(1)
 	mustExec(t, fix, "ATTACH ? AS rebuilt", rebuiltPath)
 	mustExec(t, fix, `UPDATE main.audit SET (msg, args) = (SELECT r.msg, r.args FROM rebuilt.audit r WHERE r.seq=audit.seq)`)
+	// Likewise migration 033 moves a one-string claim or rationale whole
+	// into one language until a rebuild splits it (TestMigrateBilingualClaims).
+	mustExec(t, fix, `UPDATE main.evidence SET (claim_zh, claim_en) = (SELECT r.claim_zh, r.claim_en FROM rebuilt.evidence r
+		WHERE r.proposal=evidence.proposal AND r.evidence_id=evidence.evidence_id)`)
+	mustExec(t, fix, `UPDATE main.changes SET (rationale_zh, rationale_en) = (SELECT r.rationale_zh, r.rationale_en FROM rebuilt.changes r
+		WHERE r.proposal=changes.proposal AND r.target=changes.target)`)
+	mustExec(t, fix, `UPDATE main.methodology_proposals SET (rationale_zh, rationale_en) = (SELECT r.rationale_zh, r.rationale_en
+		FROM rebuilt.methodology_proposals r WHERE r.proposal=methodology_proposals.proposal)`)
 	if err := fix.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -217,4 +226,16 @@ func movesByScope(before, after domain.Snapshot) []scopeMove {
 }
 
 // sqlQuote quotes s as an SQL string literal.
+// version11Value is what a version-11 column held, read from a rebuilt
+// model: the column itself, or, for the one-string claim and rationale
+// that migration 033 made bilingual, both languages side by side as
+// claims were written then.
+func version11Value(col string) string {
+	switch col {
+	case "claim", "rationale":
+		return fmt.Sprintf(`CASE WHEN %[1]s_zh <> '' AND %[1]s_en <> '' THEN %[1]s_zh || ' / ' || %[1]s_en ELSE %[1]s_zh || %[1]s_en END`, col)
+	}
+	return fmt.Sprintf("%q", col)
+}
+
 func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
