@@ -108,3 +108,23 @@ func domainJSON(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
 }
+
+// TestCSVLocatesBilingualClaim: a claim missing in both languages is
+// placed on the claim's column, whichever form the CSV uses.
+func TestCSVLocatesBilingualClaim(t *testing.T) {
+	for head, want := range map[string]string{
+		"evidence_claim_zh,evidence_claim_en": "evidence_claim_en",
+		"evidence_claim":                      "evidence_claim",
+	} {
+		csv := "entry,criterion,score," + head + ",source_name\na,k,5" + strings.Repeat(",", strings.Count(head, ",")+1) + ",s\n"
+		_, loc, err := rankfile.DecodeCSV(strings.NewReader(csv), "gpu", events.Methodology{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := rankfile.Problems{{Path: "entries[0].evidence[0]", Err: domain.Invalid("claim", "field.required_in_one", nil)}}
+		loc.Locate(ps)
+		if ps[0].Line != 2 || ps[0].Header != want {
+			t.Errorf("%s: placed on line %d column %q, want line 2 column %q", head, ps[0].Line, ps[0].Header, want)
+		}
+	}
+}

@@ -198,6 +198,12 @@ var csvFields = map[string]string{
 	"excerpt": colExcerpt, "observed_on": colObservedOn, "": colClaim, // a change cites no evidence
 }
 
+// csvAlternates are the other columns that may hold a field's text.
+var csvAlternates = map[string][]string{
+	colClaim:     {colClaimEn, colClaimZh},
+	colRationale: {colRationaleEn, colRationaleZh},
+}
+
 // Locate places each problem on the row its path came from and, when its
 // field has a column, on that column.
 func (l *CSVLocator) Locate(ps Problems) {
@@ -220,8 +226,13 @@ func (l *CSVLocator) Locate(ps Problems) {
 			field = fe.Field
 		}
 		if name, ok := csvFields[field]; ok {
-			if j := slices.Index(l.header, name); j >= 0 {
-				p.Column, p.Header = j+1, name
+			// A claim or a rationale missing in both languages may sit in
+			// the old one-language column or in the bilingual ones.
+			for _, name := range append([]string{name}, csvAlternates[name]...) {
+				if j := slices.Index(l.header, name); j >= 0 {
+					p.Column, p.Header = j+1, name
+					break
+				}
 			}
 		}
 	}
