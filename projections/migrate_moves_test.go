@@ -145,7 +145,13 @@ func TestMigrateEditionMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ps := open(t, oldPath)
+	migrated, err := projections.Open(oldPath) // migrates
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrated.Close(); err != nil {
+		t.Fatal(err)
+	}
 	// Migration 016 makes every audit row of an older model the message
 	// "legacy" until a rebuild (TestMigrateAuditMessages); this test is
 	// about edition_moves, so the rows get the messages a rebuild writes.
@@ -167,6 +173,7 @@ func TestMigrateEditionMoves(t *testing.T) {
 	if err := fix.Close(); err != nil {
 		t.Fatal(err)
 	}
+	ps := open(t, oldPath) // indexes the claims the fix marked for search
 	if got := dump(t, ps); got != want {
 		t.Errorf("the migrated models differ from a rebuild (%d rows by scope): %s", rows, diff(want, got))
 	}
