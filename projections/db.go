@@ -133,6 +133,11 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		if step := migrationSteps[name]; step != nil {
+			if err := step(ctx, tx); err != nil {
+				return fmt.Errorf("%s, its Go step: %w", name, err)
+			}
+		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+i+1)); err != nil {
 			return err
 		}

@@ -10,8 +10,9 @@ import (
 
 // TestMigrateBilingualClaims: migration 033 moves a claim or a rationale
 // projected as one string into the language it is written in, a string
-// with a Han character to _zh and any other to _en (a rebuild then splits
-// the "中文 / English" ones, as the upcaster does).
+// with a Han character to _zh and any other to _en, and splits the
+// "中文 / English" ones as the upcaster does (its Go step), so an upgraded
+// desk's read models equal a replay without a rebuild.
 func TestMigrateBilingualClaims(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite3", "file:"+path)
@@ -35,7 +36,7 @@ func TestMigrateBilingualClaims(t *testing.T) {
 		mustExec(t, db, string(body))
 	}
 	mustExec(t, db, fmt.Sprintf("PRAGMA user_version = %d", before))
-	for id, claim := range map[string]string{"e1": "按小时计费 / Billed by the hour", "e2": "TCP / UDP", "e3": "价格"} {
+	for id, claim := range map[string]string{"e1": "按小时计费 / Billed by the hour", "e2": "TCP / UDP", "e3": "价格", "e4": "支持 TCP / UDP"} {
 		mustExec(t, db, `INSERT INTO evidence(proposal, evidence_id, revision, claim, source_url, source_name, section, excerpt,
 			observed_on, valid_for_days, added_by, added_at) VALUES ('p1', ?, 1, ?, '', 's', '', 'x', '2026-01-01', 0, 'ed', '2026-01-01T00:00:00Z')`,
 			id, claim)
@@ -51,7 +52,7 @@ func TestMigrateBilingualClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	want := map[string][2]string{"e1": {"按小时计费 / Billed by the hour", ""}, "e2": {"", "TCP / UDP"}, "e3": {"价格", ""}}
+	want := map[string][2]string{"e1": {"按小时计费", "Billed by the hour"}, "e2": {"", "TCP / UDP"}, "e3": {"价格", ""}, "e4": {"支持 TCP / UDP", ""}}
 	n := 0
 	for rows.Next() {
 		var id, zh, en string

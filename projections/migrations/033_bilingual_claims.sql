@@ -5,10 +5,10 @@
 -- (events.TextFrom), splitting "中文 / English" into its two halves.
 --
 -- SQL cannot split, so the rows projected before this migration move
--- whole: a string with a Han character (U+4E00–U+9FFF) into _zh, any other
--- into _en. `crossrank rebuild` reads them anew through the upcaster and
--- splits the side-by-side ones, as a replay from scratch does; until then
--- `crossrank verify` lists those rows (as after migration 016).
+-- whole here: a string with a Han character (U+4E00–U+9FFF) into _zh, any
+-- other into _en. Then, in the same transaction, a Go step (splitBilingual
+-- in migrate_bilingual.go) splits the side-by-side ones in _zh as the
+-- upcaster does, so the migrated models equal a replay from scratch.
 ALTER TABLE evidence ADD COLUMN claim_zh TEXT NOT NULL DEFAULT '';
 ALTER TABLE evidence ADD COLUMN claim_en TEXT NOT NULL DEFAULT '';
 UPDATE evidence SET claim_zh = claim WHERE claim GLOB '*[一-鿿]*';
