@@ -28,13 +28,13 @@ func TestBrowserScoreFormKept(t *testing.T) {
 	ed.do(
 		chromedp.SetValue(chromedp.CSS(`#score-criterion`), demo.CritGPUs),
 		chromedp.SendKeys(chromedp.CSS(`#score-to`), "6"),
-		chromedp.SendKeys(chromedp.CSS(`#score-rationale`), rationale),
+		chromedp.SendKeys(chromedp.CSS(`#score-rationale-en`), rationale),
 		chromedp.Click(chromedp.CSS(`[data-testid="score-cite-e1"]`)),
 	)
-	// The evidence form's required fields and its source URL, whatever
-	// they are named.
+	// The evidence form's required fields, its source URL and its English
+	// claim (either language may be empty, so neither is required alone).
 	browsertest.Value(t, ed.ctx, chromedp.Evaluate[bool](`(() => {
-		for (const el of document.querySelectorAll('[data-testid="evidence-form"] input[required], [data-testid="evidence-form"] textarea[required], [data-testid="evidence-form"] input[type="url"]')) {
+		for (const el of document.querySelectorAll('[data-testid="evidence-form"] input[required], [data-testid="evidence-form"] textarea[required], [data-testid="evidence-form"] input[type="url"], [data-testid="evidence-form"] [name="claim_en"]')) {
 			if (!el.value) el.value = el.type === "url" ? "https://example.com/matpool/gpus" : "Matpool lists H100 and A800 cards.";
 		}
 		return true;
@@ -46,7 +46,7 @@ func TestBrowserScoreFormKept(t *testing.T) {
 	got := browsertest.Value(t, ed.ctx, chromedp.Evaluate[string](`(() => {
 		const f = document.querySelector('[data-testid="score-form"]');
 		const cited = [...f.querySelectorAll('input[name="evidence"]:checked')].map(el => el.value).join(",");
-		return [f.elements.criterion.value, f.elements.to.value, f.elements.rationale.value, cited].join("|");
+		return [f.elements.criterion.value, f.elements.to.value, f.elements.rationale_en.value, cited].join("|");
 	})()`))
 	if want := strings.Join([]string{demo.CritGPUs, "6", rationale, "e1"}, "|"); got != want {
 		t.Errorf("after adding evidence the score form holds %q, want %q", got, want)

@@ -107,7 +107,11 @@
   } catch (e) {
     saved = null;
   }
-  var empty = !form.elements.to.value && !form.elements.rationale.value;
+  // Empty: nothing typed in the score or in either language's rationale
+  // (the page came back from another form, not from this one's error).
+  var empty = !form.elements.to.value && fields().every(function (el) {
+    return !/^rationale/.test(el.name) || !el.value;
+  });
   if (saved && empty) {
     fields().forEach(function (el) {
       var v = saved[el.name];
