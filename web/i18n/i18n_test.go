@@ -216,3 +216,14 @@ func TestCatalogPartsDisjoint(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseOneRegister: the Chinese interface speaks to its reader in one
+// register, 你, throughout (issue 43 item 3): a sign-in or report message
+// in 您 beside desk pages in 你 read as two voices.
+func TestChineseOneRegister(t *testing.T) {
+	for key, text := range catalog(Zh) {
+		if strings.Contains(text, "您") {
+			t.Errorf("%s uses 您: %q", key, text)
+		}
+	}
+}

@@ -9,7 +9,7 @@ var zhReports = map[string]string{
 	"report.bad_kind":          "{Field}须为 wrong、outdated、missing、other 之一。",
 	"report.unknown_criterion": "{Field}不是本榜单的评分维度。",
 	"report.bad_duplicate":     "{Field}须指向同一榜单的另一份报告。",
-	"report.too_many":          "您提交的报告过多，请稍后再试。",
+	"report.too_many":          "你提交的报告过多，请稍后再试。",
 	"report.too_large":         "报告超过 {limit} 的上限。",
 	"field.report_status":      "{Field}须为 open、accepted、declined 或 duplicate。",
 	"label.text":               "内容",
@@ -18,7 +18,7 @@ var zhReports = map[string]string{
 
 	// 条目页上的表单。
 	"report.title":          "报告问题",
-	"report.intro":          "发现本条目有错误、过时或遗漏？请告诉编辑。报告及处理结果公开；您的联系地址不公开，180 天后删除。",
+	"report.intro":          "发现本条目有错误、过时或遗漏？请告诉编辑。报告及处理结果公开；你的联系地址不公开，180 天后删除。",
 	"report.kind":           "是什么问题？",
 	"report.kind.wrong":     "内容有误",
 	"report.kind.outdated":  "内容过时",
@@ -28,10 +28,10 @@ var zhReports = map[string]string{
 	"report.criterion.none": "整个条目",
 	"report.evidence":       "涉及哪条证据（可选）",
 	"report.text":           "请告诉编辑需要了解的情况，并注明来源。",
-	"report.contact":        "您的电子邮箱，便于编辑询问（可选，不会公开）",
+	"report.contact":        "你的电子邮箱，便于编辑询问（可选，不会公开）",
 	"report.honeypot":       "此栏请留空",
 	"report.send":           "提交报告",
-	"report.thanks":         "谢谢！您的报告已进入编辑的处理队列，处理结果将显示在更正记录中。",
+	"report.thanks":         "谢谢！你的报告已进入编辑的处理队列，处理结果将显示在更正记录中。",
 
 	// 编辑台的分拣队列。
 	"reports.desk_title":          "读者报告",
