@@ -28,6 +28,7 @@ type InboxRow struct {
 	Detail   string
 	LastSeq  uint64
 	Count    int
+	Title    string // the proposal's title; "" when the row names no proposal
 }
 
 // InboxKinds are the kinds of inbox rows, in the order a filter lists them.
@@ -177,7 +178,10 @@ func (s *Store) inboxPage(ctx context.Context, f InboxFilter, src inboxSource) (
 const inboxNumberedPage = ` AND seq<=? ORDER BY seq DESC, kind DESC LIMIT ? OFFSET ?`
 
 func (s *Store) inboxRows(ctx context.Context, src inboxSource, where string, args ...any) ([]InboxRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ranking, proposal, actor, at, detail, `+src.last+`, `+src.count+`
+	// The proposal's title too, so that the desk names it rather than its
+	// id: a primary-key lookup a row, on one page of rows.
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, ranking, proposal, actor, at, detail, `+src.last+`, `+src.count+`,
+		coalesce((SELECT p.title FROM proposals p WHERE p.id = `+src.table+`.proposal), '')
 		FROM `+src.table+` WHERE `+where, args...)
 	if err != nil {
 		return nil, err
@@ -186,7 +190,7 @@ func (s *Store) inboxRows(ctx context.Context, src inboxSource, where string, ar
 	var out []InboxRow
 	for rows.Next() {
 		var r InboxRow
-		if err := rows.Scan(&r.Seq, &r.Kind, &r.Ranking, &r.Proposal, &r.Actor, &r.At, &r.Detail, &r.LastSeq, &r.Count); err != nil {
+		if err := rows.Scan(&r.Seq, &r.Kind, &r.Ranking, &r.Proposal, &r.Actor, &r.At, &r.Detail, &r.LastSeq, &r.Count, &r.Title); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

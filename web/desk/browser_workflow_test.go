@@ -91,7 +91,7 @@ func TestBrowserWorkflow(t *testing.T) {
 		t.Error("the dashboard was reloaded to update the count")
 	}
 	r1.do(chromedp.Click(chromedp.CSS(`[data-testid="inbox-link"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="inbox"]`)))
-	if got := browsertest.Value(t, r1.ctx, chromedp.Text(chromedp.CSS(`[data-testid="inbox-item"][data-kind="review_requested"]`))); !strings.Contains(got, "editor asked you to review proposal "+id) {
+	if got := browsertest.Value(t, r1.ctx, chromedp.Text(chromedp.CSS(`[data-testid="inbox-item"][data-kind="review_requested"]`))); !strings.Contains(got, "editor asked you to review proposal Update ppio") { // its title, not its id
 		t.Errorf("inbox item %q", got)
 	}
 	browsertest.CheckAccessibility(t, r1.ctx, "the inbox")

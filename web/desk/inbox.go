@@ -122,10 +122,14 @@ func inboxFilterOf(q url.Values) (projections.InboxFilter, error) {
 // inboxRowOf puts one inbox item into words; an item of several rows
 // says how many proposals its action concerned, and links the first.
 func inboxRowOf(p ui.Page, row projections.InboxRow, readUpTo uint64) inboxRow {
-	out := inboxRow{Seq: row.Seq, Kind: row.Kind, Count: row.Count, Text: p.T("inbox.kind."+row.Kind, row.Actor, row.Proposal),
+	name := row.Title // the proposal by its title, as the other desk pages name it
+	if name == "" {
+		name = row.Proposal
+	}
+	out := inboxRow{Seq: row.Seq, Kind: row.Kind, Count: row.Count, Text: p.T("inbox.kind."+row.Kind, row.Actor, name),
 		When: p.DateTime(parseTime(row.At)), Unread: row.LastSeq > readUpTo, Href: ProposalPath(row.Proposal)}
 	if row.Count > 1 {
-		out.Text = p.T("inbox.group."+row.Kind, row.Actor, row.Count, row.Proposal)
+		out.Text = p.T("inbox.group."+row.Kind, row.Actor, row.Count, name)
 	}
 	switch row.Kind {
 	case "schedule_failed":
