@@ -238,28 +238,32 @@ func buildCompare(ctx context.Context, read *projections.Store, p ui.Page, l lin
 func resolveCompare(entries []domain.SnapshotEntry, typed []string) ([]string, error) {
 	out := make([]string, len(typed))
 	for i, t := range typed {
-		out[i] = ""
-		rank, rankErr := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(t), "#"))
-		for _, e := range entries {
-			if e.Slug == t {
-				out[i] = e.Slug
-				break
-			}
-		}
-		for _, e := range entries {
-			if out[i] != "" {
-				break
-			}
-			if rankErr == nil && e.Rank == rank || strings.EqualFold(e.Name.Zh, strings.TrimSpace(t)) || strings.EqualFold(e.Name.En, strings.TrimSpace(t)) {
-				out[i] = e.Slug
-			}
-		}
-		if out[i] == "" {
+		slug, ok := findEntry(entries, t)
+		if !ok {
 			return nil, fmt.Errorf("%w: %w", httpx.ErrMalformed,
 				&domain.FieldError{Field: compareParams[i], Code: "field.unknown_entry", Args: domain.Args{"value": t}})
 		}
+		out[i] = slug
 	}
 	return out, nil
+}
+
+// findEntry is the entry t names (see resolveCompare); entries are in
+// rank order, so the first of equal names is the best ranked.
+func findEntry(entries []domain.SnapshotEntry, t string) (string, bool) {
+	for _, e := range entries {
+		if e.Slug == t {
+			return e.Slug, true
+		}
+	}
+	t = strings.TrimSpace(t)
+	rank, rankErr := strconv.Atoi(strings.TrimPrefix(t, "#"))
+	for _, e := range entries {
+		if rankErr == nil && e.Rank == rank || strings.EqualFold(e.Name.Zh, t) || strings.EqualFold(e.Name.En, t) {
+			return e.Slug, true
+		}
+	}
+	return "", false
 }
 
 // compare serves GET /r/{slug}/compare?a=&b=[&c=&d=].
